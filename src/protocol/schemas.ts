@@ -1,0 +1,237 @@
+import { z } from "zod";
+
+/** The wire protocol version both ends speak. */
+export const PROTOCOL_VERSION = 1;
+
+/** Limits of PROTOCOL.md, shared by the host, the client and the tool. */
+export const LIMITS = {
+  labelChars: 200,
+  descriptionChars: 1000,
+  idChars: 64,
+  questionChars: 4000,
+  headerChars: 100,
+  detailChars: 20000,
+  optionsPerQuestion: 50,
+  questionsPerBatch: 20,
+  messageChars: 20000,
+  httpBodyBytes: 256 * 1024,
+  socketPayloadBytes: 64 * 1024,
+} as const;
+
+/** One selectable answer offered to the user; the label is also the value sent back. */
+export const QuestionOption = z.strictObject({
+  label: z.string().min(1).max(LIMITS.labelChars),
+  description: z.string().max(LIMITS.descriptionChars).optional(),
+});
+export type QuestionOption = z.infer<typeof QuestionOption>;
+
+/** A caller-declared presentation intent; it never changes the answer encoding. */
+export const QuestionIntent = z.strictObject({
+  kind: z.literal("plan-review"),
+  approve: z.string(),
+});
+export type QuestionIntent = z.infer<typeof QuestionIntent>;
+
+/** One question of a request. */
+export const QuestionItem = z
+  .strictObject({
+    id: z.string().min(1).max(LIMITS.idChars),
+    question: z.string().min(1).max(LIMITS.questionChars),
+    header: z.string().max(LIMITS.headerChars).optional(),
+    detail: z.string().max(LIMITS.detailChars).optional(),
+    options: z.array(QuestionOption).max(LIMITS.optionsPerQuestion).optional(),
+    multiSelect: z.boolean().optional(),
+    intent: QuestionIntent.optional(),
+  })
+  .superRefine((item, ctx) => {
+    const seen = new Set<string>();
+    item.options?.forEach((option, index) => {
+      if (seen.has(option.label)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["options", index, "label"],
+          message: `option label "${option.label}" appears twice in question "${item.id}"`,
+        });
+      }
+      seen.add(option.label);
+    });
+  });
+export type QuestionItem = z.infer<typeof QuestionItem>;
+
+/** A batch of 1..20 questions with unique ids. */
+export const Questions = z
+  .array(QuestionItem)
+  .min(1)
+  .max(LIMITS.questionsPerBatch)
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item.id)) {
+        ctx.addIssue({ code: "custom", path: [index, "id"], message: `question id "${item.id}" appears twice` });
+      }
+      seen.add(item.id);
+    });
+  });
+export type Questions = z.infer<typeof Questions>;
+
+/** The answer to one question: chosen labels and, optionally, free text. */
+export const AnswerItem = z.object({
+  id: z.string(),
+  selected: z.array(z.string()),
+  custom: z.string().optional(),
+});
+export type AnswerItem = z.infer<typeof AnswerItem>;
+
+export const SessionState = z.enum(["idle", "running", "waiting"]);
+export type SessionState = z.infer<typeof SessionState>;
+
+/** A chat session as listed in the sidebar. */
+export const Session = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  state: SessionState,
+});
+export type Session = z.infer<typeof Session>;
+
+export const ToolStatus = z.enum(["running", "ok", "error", "stopped"]);
+export type ToolStatus = z.infer<typeof ToolStatus>;
+
+/** A structured tool error as the model and the transcript see it. */
+export const ToolError = z.object({ name: z.string(), code: z.string(), message: z.string() });
+export type ToolError = z.infer<typeof ToolError>;
+
+/** The tool call carried by a `tool` transcript row. */
+export const ToolCall = z.object({
+  callId: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  status: ToolStatus,
+  result: z.string().optional(),
+  error: ToolError.optional(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+/** One transcript row. */
+export const Message = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  role: z.enum(["user", "assistant", "tool"]),
+  createdAt: z.string(),
+  text: z.string().optional(),
+  tool: ToolCall.optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const ResolvedOutcome = z.enum(["answered", "cancelled", "aborted"]);
+export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
+
+/** Sent first on every socket open. */
+export const HelloFrame = z.object({ type: z.literal("hello"), protocol: z.literal(PROTOCOL_VERSION), hostId: z.string() });
+/** A question is waiting for the human. */
+export const QuestionRequestedFrame = z.object({
+  type: z.literal("question/requested"),
+  rpcId: z.string(),
+  sessionId: z.string(),
+  questions: Questions,
+  createdAt: z.string(),
+});
+/** A question left the pending table. */
+export const QuestionResolvedFrame = z.object({
+  type: z.literal("question/resolved"),
+  rpcId: z.string(),
+  sessionId: z.string(),
+  outcome: ResolvedOutcome,
+});
+/** The replay after `hello` is complete. */
+export const SyncedFrame = z.object({ type: z.literal("synced") });
+/** A session was created or changed. */
+export const SessionUpsertedFrame = z.object({ type: z.literal("session/upserted"), session: Session });
+/** A session was deleted. */
+export const SessionDeletedFrame = z.object({ type: z.literal("session/deleted"), sessionId: z.string() });
+/** A transcript message was added or changed. */
+export const MessageUpsertedFrame = z.object({ type: z.literal("message/upserted"), message: Message });
+/** Text appended to a streaming assistant message. */
+export const MessageDeltaFrame = z.object({
+  type: z.literal("message/delta"),
+  sessionId: z.string(),
+  messageId: z.string(),
+  text: z.string(),
+});
+
+/** Every frame the host sends on `/api/mux`. */
+export const DownFrame = z.discriminatedUnion("type", [
+  HelloFrame,
+  QuestionRequestedFrame,
+  QuestionResolvedFrame,
+  SyncedFrame,
+  SessionUpsertedFrame,
+  SessionDeletedFrame,
+  MessageUpsertedFrame,
+  MessageDeltaFrame,
+]);
+export type DownFrame = z.infer<typeof DownFrame>;
+export type HelloFrame = z.infer<typeof HelloFrame>;
+export type QuestionRequestedFrame = z.infer<typeof QuestionRequestedFrame>;
+export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrame>;
+
+/** A pending request as both ends hold it: the fields of its `question/requested` frame. */
+export type PendingRequest = Omit<QuestionRequestedFrame, "type">;
+
+/** The human's answers to a whole request. */
+export const AnswerBody = z.object({
+  type: z.literal("answer"),
+  rpcId: z.string(),
+  sessionId: z.string(),
+  answers: z.array(z.unknown()),
+});
+/** The human dismissed the whole request. */
+export const CancelBody = z.object({ type: z.literal("cancel"), rpcId: z.string(), sessionId: z.string() });
+/** Every body `POST /api/respond` takes. */
+export const RespondBody = z.discriminatedUnion("type", [AnswerBody, CancelBody]);
+export type RespondBody = z.infer<typeof RespondBody>;
+/** What the browser sends for an answer, with its items typed. */
+export type AnswerRequest = { type: "answer"; rpcId: string; sessionId: string; answers: AnswerItem[] };
+export type CancelRequest = z.infer<typeof CancelBody>;
+export type RespondRequest = AnswerRequest | CancelRequest;
+
+export const ReceiptReason = z.enum(["not-pending", "bad-response"]);
+export type ReceiptReason = z.infer<typeof ReceiptReason>;
+/** The host's receipt for a response. */
+export const Receipt = z.union([
+  z.object({ accepted: z.literal(true) }),
+  z.object({ accepted: z.literal(false), reason: ReceiptReason, detail: z.string() }),
+]);
+export type Receipt = z.infer<typeof Receipt>;
+
+/** `POST /api/sessions` body. */
+export const CreateSessionBody = z.object({ title: z.string().max(200).optional() });
+/** `POST /api/sessions/:id/messages` body. */
+export const PostMessageBody = z.object({ text: z.string().min(1).max(LIMITS.messageChars) });
+
+export const HealthResponse = z.object({ ok: z.literal(true), hostId: z.string(), protocol: z.literal(PROTOCOL_VERSION), model: z.string().optional() });
+export const SessionsResponse = z.object({ sessions: z.array(Session) });
+export const SessionResponse = z.object({ session: Session });
+export const SessionDetailResponse = z.object({ session: Session, messages: z.array(Message) });
+export const MessageResponse = z.object({ message: Message });
+export const AbortResponse = z.object({ aborted: z.boolean() });
+
+export const ErrorCode = z.enum([
+  "NOT_FOUND",
+  "TURN_RUNNING",
+  "INVALID_BODY",
+  "INVALID_JSON",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+  "FORBIDDEN",
+  "UNAUTHORIZED",
+  "UPGRADE_REQUIRED",
+  "METHOD_NOT_ALLOWED",
+  "RATE_LIMITED",
+  "INTERNAL",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+/** Every error body. */
+export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ErrorBody = z.infer<typeof ErrorBody>;
