@@ -35,3 +35,14 @@ export interface Model {
   readonly name: string;
   step(request: ModelRequest): AsyncIterable<ModelEvent>;
 }
+
+/** A model failure the turn reports to the human as an assistant error row. */
+export class ModelError extends Error {
+  override readonly name = "ModelError";
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}

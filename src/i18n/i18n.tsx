@@ -1,0 +1,35 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { detectLocale, format, readRememberedLocale, rememberLocale, type Catalog, type Locale } from "./locale";
+
+interface LocaleContextValue {
+  locale: Locale;
+  setLocale: (locale: Locale) => void;
+}
+
+const LocaleContext = createContext<LocaleContextValue>({ locale: "en", setLocale: () => undefined });
+
+/** Provides the UI language; `initial` overrides detection (tests, the demo page). */
+export function LocaleProvider({ initial, children }: { initial?: Locale; children: ReactNode }) {
+  const [locale, setLocaleState] = useState<Locale>(
+    () => initial ?? detectLocale(typeof navigator === "undefined" ? [] : navigator.languages, readRememberedLocale()),
+  );
+  const setLocale = useCallback((next: Locale) => {
+    rememberLocale(next);
+    setLocaleState(next);
+  }, []);
+  const value = useMemo(() => ({ locale, setLocale }), [locale, setLocale]);
+  return <LocaleContext value={value}>{children}</LocaleContext>;
+}
+
+export function useLocale(): LocaleContextValue {
+  return useContext(LocaleContext);
+}
+
+/** Returns `t(key, values)` over a feature's catalogue in the current locale. */
+export function useMessages<Keys extends string>(catalog: Catalog<Keys>) {
+  const { locale } = useContext(LocaleContext);
+  return useCallback(
+    (key: Keys, values?: Record<string, string | number>) => format(catalog[locale][key], values),
+    [catalog, locale],
+  );
+}

@@ -1,0 +1,41 @@
+/** The UI languages Parley ships. */
+export const LOCALES = ["en", "zh-CN"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** A feature's copy: the same keys in every locale. Values may hold `{name}` placeholders. */
+export type Catalog<Keys extends string = string> = Record<Locale, Record<Keys, string>>;
+
+const STORAGE_KEY = "parley.locale";
+
+/** Picks the UI language: a remembered choice, else the browser's languages, else English. */
+export function detectLocale(languages: readonly string[], remembered: string | null): Locale {
+  if (remembered && (LOCALES as readonly string[]).includes(remembered)) return remembered as Locale;
+  for (const language of languages) {
+    const lower = language.toLowerCase();
+    if (lower.startsWith("zh")) return "zh-CN";
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+export function readRememberedLocale(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function rememberLocale(locale: Locale): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, locale);
+  } catch (error) {
+    console.warn("could not remember the locale", error);
+  }
+}
+
+/** Fills `{name}` placeholders; a missing value leaves the placeholder visible. */
+export function format(template: string, values?: Record<string, string | number>): string {
+  if (!values) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
