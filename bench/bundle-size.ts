@@ -1,0 +1,56 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { build, type Rollup } from "vite";
+import react from "@vitejs/plugin-react";
+
+/** Budgets in KiB of gzip, checked by `npm run check:bundle` after every build. */
+export const BUNDLE_BUDGET_KIB = { initial: 110, question: 15 } as const;
+
+const gzipKib = (bytes: Uint8Array | string) => gzipSync(bytes, { level: 9 }).length / 1024;
+
+/** Gzip size of the JavaScript that `dist/index.html` loads before anything is imported lazily. */
+export function initialBundleKib(distDir: string): number {
+  const html = readFileSync(path.join(distDir, "index.html"), "utf8");
+  const urls = new Set<string>();
+  for (const match of html.matchAll(/<script[^>]*\ssrc="([^"]+\.js)"/g)) urls.add(match[1]!);
+  for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)) urls.add(match[1]!);
+  if (urls.size === 0) throw new Error(`no script found in ${distDir}/index.html: run "vite build" first`);
+  let total = 0;
+  for (const url of urls) total += gzipKib(readFileSync(path.join(distDir, url.replace(/^\//, ""))));
+  return total;
+}
+
+/** Every JavaScript file of a build, for reports. */
+export function listChunks(distDir: string): { file: string; gzipKib: number }[] {
+  const assets = path.join(distDir, "assets");
+  return readdirSync(assets)
+    .filter((file) => file.endsWith(".js"))
+    .map((file) => ({ file, gzipKib: gzipKib(readFileSync(path.join(assets, file))) }));
+}
+
+const THIRD_PARTY = /^(react|react-dom|react\/.*|react-dom\/.*|@radix-ui\/.*|zustand.*|zod.*|react-markdown)$/;
+
+/** Gzip size of the question panel's own code: the feature bundled alone, React, Radix and zod left out. */
+export async function questionBundleKib(root: string): Promise<number> {
+  const output = (await build({
+    root,
+    configFile: false,
+    logLevel: "silent",
+    plugins: [react()],
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: path.join(root, "src/features/question/question-panel.tsx"), formats: ["es"], fileName: "question" },
+      rollupOptions: { external: (id) => THIRD_PARTY.test(id) },
+    },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const outputs = Array.isArray(output) ? output : [output];
+  let total = 0;
+  for (const result of outputs) {
+    for (const chunk of result.output) {
+      if (chunk.type === "chunk") total += gzipKib(chunk.code);
+    }
+  }
+  return total;
+}
