@@ -1,0 +1,167 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { DownFrame, QuestionItem } from "../protocol/schemas";
+import { createPendingTable } from "./pending-table";
+import { answeredBatch, mutate, mutation } from "./testing/answer-arbitraries";
+import { UserInteractionError, type AskResult } from "./user-interaction";
+
+function setup() {
+  const frames: DownFrame[] = [];
+  const changes: string[] = [];
+  const table = createPendingTable({ broadcast: (frame) => frames.push(frame), onChange: (sessionId) => changes.push(sessionId), log: () => undefined });
+  return { table, frames, changes };
+}
+
+const question: QuestionItem = { id: "pkg", question: "Which?", options: [{ label: "pnpm" }, { label: "npm" }] };
+
+function settled(promise: Promise<AskResult>) {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => {
+      if (error instanceof UserInteractionError) return { error: { code: error.code, message: error.message } };
+      throw error;
+    },
+  );
+}
+
+describe("pending table", () => {
+  it("registers the question before broadcasting question/requested", () => {
+    const frames: DownFrame[] = [];
+    let pendingWhenBroadcast = -1;
+    const table = createPendingTable({
+      broadcast: (frame) => {
+        frames.push(frame);
+        pendingWhenBroadcast = table.replay().length;
+      },
+      log: () => undefined,
+    });
+    void table.ask({ questions: [question], sessionId: "s1" });
+    expect(pendingWhenBroadcast).toBe(1);
+    expect(frames).toEqual([{ type: "question/requested", rpcId: table.replay()[0]!.rpcId, sessionId: "s1", questions: [question], createdAt: table.replay()[0]!.createdAt }]);
+  });
+
+  it("rejects a question without a session with ASK_MISSING_SESSION", async () => {
+    const { table, frames } = setup();
+    expect(await settled(table.ask({ questions: [question] }))).toEqual({
+      error: { code: "ASK_MISSING_SESSION", message: "ask_user_question needs the session it belongs to" },
+    });
+    expect(frames).toEqual([]);
+  });
+
+  it("claims an answer: deletes, broadcasts question/resolved, then settles with the answers as sent", async () => {
+    const { table, frames, changes } = setup();
+    const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
+    const rpcId = table.replay()[0]!.rpcId;
+    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({ accepted: true });
+    expect(table.replay()).toEqual([]);
+    expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "answered" });
+    expect(await result).toEqual({ value: { answers: [{ id: "pkg", selected: ["npm"] }] } });
+    expect(changes).toEqual(["s1", "s1"]);
+    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({
+      accepted: false,
+      reason: "not-pending",
+      detail: `question ${rpcId} is not pending (unknown, already answered, cancelled or aborted)`,
+    });
+  });
+
+  it("checks shape, then pending, then session, then the rules", () => {
+    const { table } = setup();
+    void settled(table.ask({ questions: [question], sessionId: "s1" }));
+    const rpcId = table.replay()[0]!.rpcId;
+    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2" })).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: "nope" })).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: [] })).toMatchObject({ accepted: false, reason: "not-pending" });
+    expect(table.respond({ type: "answer", rpcId, sessionId: "s2", answers: [] })).toEqual({
+      accepted: false,
+      reason: "bad-response",
+      detail: `question ${rpcId} does not belong to session s2`,
+    });
+    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [] })).toEqual({
+      accepted: false,
+      reason: "bad-response",
+      detail: "expected 1 answer item(s), one per question, got 0",
+    });
+    expect(table.replay().map((frame) => frame.rpcId)).toEqual([rpcId]);
+  });
+
+  it("rejects a cancel with ASK_CANCELLED and outcome cancelled", async () => {
+    const { table, frames } = setup();
+    const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
+    const rpcId = table.replay()[0]!.rpcId;
+    expect(table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toEqual({ accepted: true });
+    expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "cancelled" });
+    expect(await result).toEqual({ error: { code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } });
+  });
+
+  it("rejects on the turn's abort with ASK_ABORTED and outcome aborted", async () => {
+    const { table, frames } = setup();
+    const controller = new AbortController();
+    const result = settled(table.ask({ questions: [question], sessionId: "s1", signal: controller.signal }));
+    const rpcId = table.replay()[0]!.rpcId;
+    controller.abort();
+    expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "aborted" });
+    expect(await result).toEqual({ error: { code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" } });
+    expect(table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toMatchObject({ accepted: false, reason: "not-pending" });
+  });
+
+  it("settles every pending question on dispose with the disposal message, oldest first", async () => {
+    const { table, frames } = setup();
+    const first = settled(table.ask({ questions: [question], sessionId: "s1" }));
+    const second = settled(table.ask({ questions: [question], sessionId: "s2" }));
+    const ids = table.replay().map((frame) => frame.rpcId);
+    table.dispose();
+    expect(frames.slice(2)).toEqual([
+      { type: "question/resolved", rpcId: ids[0], sessionId: "s1", outcome: "aborted" },
+      { type: "question/resolved", rpcId: ids[1], sessionId: "s2", outcome: "aborted" },
+    ]);
+    const disposed = { error: { code: "ASK_ABORTED", message: "web user-interaction provider was disposed" } };
+    expect(await first).toEqual(disposed);
+    expect(await second).toEqual(disposed);
+    expect(await settled(table.ask({ questions: [question], sessionId: "s1" }))).toEqual(disposed);
+  });
+
+  it("accepts any answer batch built by the rules", () => {
+    fc.assert(
+      fc.property(answeredBatch, ([questions, answers]) => {
+        const { table } = setup();
+        void table.ask({ questions, sessionId: "s1" });
+        const rpcId = table.replay()[0]!.rpcId;
+        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
+        expect(table.replay()).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("rejects any single rule-breaking mutation with bad-response and leaves the question pending and answerable", () => {
+    fc.assert(
+      fc.property(answeredBatch, mutation, fc.nat(), ([questions, answers], kind, at) => {
+        const broken = mutate(questions, answers, kind, at);
+        fc.pre(broken !== null);
+        const { table, frames } = setup();
+        void table.ask({ questions, sessionId: "s1" });
+        const rpcId = table.replay()[0]!.rpcId;
+        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: broken })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(table.replay().map((frame) => frame.rpcId)).toEqual([rpcId]);
+        expect(frames.length).toBe(1);
+        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("rejects a valid answer sent for the wrong session with bad-response and leaves the question pending", () => {
+    fc.assert(
+      fc.property(answeredBatch, fc.string({ minLength: 1 }), ([questions, answers], other) => {
+        fc.pre(other !== "s1");
+        const { table } = setup();
+        void table.ask({ questions, sessionId: "s1" });
+        const rpcId = table.replay()[0]!.rpcId;
+        expect(table.respond({ type: "answer", rpcId, sessionId: other, answers })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(table.respond({ type: "cancel", rpcId, sessionId: other })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(table.replay().length).toBe(1);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

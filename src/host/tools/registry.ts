@@ -1,0 +1,107 @@
+import { z } from "zod";
+import type { ToolError } from "../../protocol/schemas";
+import type { ToolSpec } from "../models/types";
+import { describeIssues } from "../user-interaction";
+
+export interface ToolContext {
+  signal: AbortSignal;
+  sessionId: string;
+}
+
+/** A tool: its model-facing name, description and argument schema, and what it does. */
+export interface ToolDefinition<Args> {
+  name: string;
+  description: string;
+  args: z.ZodType<Args>;
+  run(args: Args, context: ToolContext): Promise<{ text: string; value?: unknown }>;
+}
+
+/** What one tool call produced: `text` is exactly what the model sees. */
+export interface ToolOutcome {
+  isError: boolean;
+  text: string;
+  value?: unknown;
+  error?: ToolError;
+}
+
+/** A failure raised by a tool itself (as opposed to one it passes through from a seam). */
+export class ToolCallError extends Error {
+  override readonly name = "ToolError";
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolRegistry {
+  register<Args>(tool: ToolDefinition<Args>): void;
+  list(): ToolSpec[];
+  execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+export function createToolRegistry(): ToolRegistry {
+  const tools = new Map<string, ToolDefinition<unknown>>();
+
+  return {
+    register(tool) {
+      if (tools.has(tool.name)) throw new Error(`tool "${tool.name}" is already registered`);
+      tools.set(tool.name, tool as ToolDefinition<unknown>);
+    },
+
+    list() {
+      return [...tools.values()].map((tool) => ({ name: tool.name, description: tool.description, parameters: toolParameters(tool.args) }));
+    },
+
+    async execute(name, args, context) {
+      const tool = tools.get(name);
+      if (!tool) return errorOutcome({ name: "ToolError", code: "UNKNOWN_TOOL", message: `no tool is named "${name}"` });
+      const parsed = tool.args.safeParse(args);
+      if (!parsed.success) {
+        return errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `invalid arguments: ${describeIssues(parsed.error.issues)}` });
+      }
+      try {
+        const result = await tool.run(parsed.data, context);
+        return { isError: false, text: result.text, ...(result.value === undefined ? {} : { value: result.value }) };
+      } catch (error) {
+        return errorOutcome(toToolError(error));
+      }
+    },
+  };
+}
+
+/** The JSON Schema the model sees, generated from the zod definition that validates the arguments. */
+export function toolParameters(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return parameters;
+}
+
+export function toToolError(error: unknown): ToolError {
+  if (error instanceof Error) {
+    const { code } = error as Error & { code?: unknown };
+    return { name: error.name, code: typeof code === "string" ? code : "TOOL_FAILED", message: error.message };
+  }
+  return { name: "Error", code: "TOOL_FAILED", message: String(error) };
+}
+
+export function errorOutcome(error: ToolError): ToolOutcome {
+  return { isError: true, text: formatToolErrorText(error), error };
+}
+
+/** `Error: <message>` plus `{name, code}` on the next line, so a model that only reads text still sees the code. */
+export function formatToolErrorText(error: ToolError): string {
+  return `Error: ${error.message}\n${JSON.stringify({ name: error.name, code: error.code })}`;
+}
+
+/** The code named by a tool error text made by `formatToolErrorText`, if any. */
+export function toolErrorCode(text: string): string | null {
+  const lastLine = text.slice(text.lastIndexOf("\n") + 1);
+  try {
+    const parsed: unknown = JSON.parse(lastLine);
+    if (parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string") return (parsed as { code: string }).code;
+  } catch {
+    return null;
+  }
+  return null;
+}

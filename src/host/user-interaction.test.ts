@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import type { QuestionItem } from "../protocol/schemas";
+import { createUserInteraction, UserInteractionError, type AskRequest, type UserInteractionProvider } from "./user-interaction";
+
+function recordingProvider() {
+  const calls: AskRequest[] = [];
+  const provider: UserInteractionProvider = {
+    async ask(request) {
+      calls.push(request);
+      return { answers: request.questions.map((question) => ({ id: question.id, selected: [] })) };
+    },
+  };
+  return { provider, calls };
+}
+
+async function rejection(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof UserInteractionError) return { name: error.name, code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+const pkg: QuestionItem = { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] };
+
+describe("userInteraction.ask", () => {
+  it("passes the request to the registered provider and returns its answers", async () => {
+    const seam = createUserInteraction();
+    const { provider, calls } = recordingProvider();
+    seam.registerProvider(provider);
+    const result = await seam.ask({ questions: [pkg], sessionId: "s1" });
+    expect(result).toEqual({ answers: [{ id: "pkg", selected: [] }] });
+    expect(calls.map((call) => ({ questions: call.questions, sessionId: call.sessionId }))).toEqual([{ questions: [pkg], sessionId: "s1" }]);
+  });
+
+  it("rejects an already aborted signal with ASK_ABORTED, even before an empty batch, without calling the provider", async () => {
+    const seam = createUserInteraction();
+    const { provider, calls } = recordingProvider();
+    seam.registerProvider(provider);
+    const controller = new AbortController();
+    controller.abort();
+    expect(await rejection(seam.ask({ questions: [], signal: controller.signal }))).toEqual({
+      name: "UserInteractionError",
+      code: "ASK_ABORTED",
+      message: "ask_user_question was aborted before the user answered",
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("rejects an empty batch with EMPTY_QUESTIONS before checking limits or the provider", async () => {
+    const seam = createUserInteraction();
+    expect(await rejection(seam.ask({ questions: [] }))).toEqual({
+      name: "UserInteractionError",
+      code: "EMPTY_QUESTIONS",
+      message: "ask_user_question requires at least one question",
+    });
+  });
+
+  it("rejects a batch that breaks a limit with INVALID_QUESTIONS naming the violation, before BAD_INTENT and NO_PROVIDER", async () => {
+    const seam = createUserInteraction();
+    const duplicateIds = [pkg, { ...pkg, intent: { kind: "plan-review" as const, approve: "nope" } }];
+    expect(await rejection(seam.ask({ questions: duplicateIds }))).toEqual({
+      name: "UserInteractionError",
+      code: "INVALID_QUESTIONS",
+      message: 'invalid questions: 1.id: question id "pkg" appears twice',
+    });
+    const duplicateLabels = [{ id: "a", question: "A?", options: [{ label: "x" }, { label: "x" }] }];
+    expect(await rejection(seam.ask({ questions: duplicateLabels }))).toEqual({
+      name: "UserInteractionError",
+      code: "INVALID_QUESTIONS",
+      message: 'invalid questions: 0.options.1.label: option label "x" appears twice in question "a"',
+    });
+    const tooLong = [{ id: "a", question: "q".repeat(4001) }];
+    expect((await rejection(seam.ask({ questions: tooLong }))).code).toBe("INVALID_QUESTIONS");
+    const tooMany = Array.from({ length: 21 }, (_, index) => ({ id: `q${index}`, question: "?" }));
+    expect((await rejection(seam.ask({ questions: tooMany }))).code).toBe("INVALID_QUESTIONS");
+  });
+
+  it("rejects an intent whose approve names none of its question's options with BAD_INTENT", async () => {
+    const seam = createUserInteraction();
+    const question: QuestionItem = { ...pkg, detail: "plan", intent: { kind: "plan-review", approve: "Approve" } };
+    expect(await rejection(seam.ask({ questions: [question] }))).toEqual({
+      name: "UserInteractionError",
+      code: "BAD_INTENT",
+      message: 'intent of question "pkg" approves "Approve", which is not one of its options',
+    });
+  });
+
+  it("rejects an intent on a question without detail with BAD_INTENT, before NO_PROVIDER", async () => {
+    const seam = createUserInteraction();
+    const question: QuestionItem = { ...pkg, intent: { kind: "plan-review", approve: "pnpm" } };
+    expect(await rejection(seam.ask({ questions: [question] }))).toEqual({
+      name: "UserInteractionError",
+      code: "BAD_INTENT",
+      message: 'question "pkg" has a plan-review intent but no detail',
+    });
+  });
+
+  it("rejects with NO_PROVIDER when no provider is registered", async () => {
+    const seam = createUserInteraction();
+    expect(await rejection(seam.ask({ questions: [pkg] }))).toEqual({
+      name: "UserInteractionError",
+      code: "NO_PROVIDER",
+      message: "no user-interaction provider is registered",
+    });
+  });
+
+  it("never calls the provider when a check fails", async () => {
+    const seam = createUserInteraction();
+    const { provider, calls } = recordingProvider();
+    seam.registerProvider(provider);
+    await rejection(seam.ask({ questions: [] }));
+    await rejection(seam.ask({ questions: [pkg, pkg] }));
+    await rejection(seam.ask({ questions: [{ ...pkg, intent: { kind: "plan-review", approve: "pnpm" } }] }));
+    expect(calls).toEqual([]);
+  });
+
+  it("passes an intent through to the provider unchanged", async () => {
+    const seam = createUserInteraction();
+    const { provider, calls } = recordingProvider();
+    seam.registerProvider(provider);
+    const question: QuestionItem = {
+      id: "plan-review",
+      question: "Approve this plan?",
+      detail: "1. do it",
+      options: [{ label: "Approve" }, { label: "Keep planning" }],
+      intent: { kind: "plan-review", approve: "Approve" },
+    };
+    await seam.ask({ questions: [question], sessionId: "s" });
+    expect(calls[0]?.questions).toEqual([question]);
+  });
+});
+
+describe("userInteraction.registerProvider", () => {
+  it("throws DUPLICATE_PROVIDER for a second provider", () => {
+    const seam = createUserInteraction();
+    seam.registerProvider(recordingProvider().provider);
+    let caught: unknown;
+    try {
+      seam.registerProvider(recordingProvider().provider);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UserInteractionError);
+    expect((caught as UserInteractionError).code).toBe("DUPLICATE_PROVIDER");
+  });
+
+  it("removes the provider on dispose, and a second dispose is harmless", async () => {
+    const seam = createUserInteraction();
+    const dispose = seam.registerProvider(recordingProvider().provider);
+    dispose();
+    dispose();
+    expect((await rejection(seam.ask({ questions: [pkg] }))).code).toBe("NO_PROVIDER");
+    const second = recordingProvider();
+    seam.registerProvider(second.provider);
+    dispose();
+    await seam.ask({ questions: [pkg] });
+    expect(second.calls.length).toBe(1);
+  });
+});

@@ -1,0 +1,91 @@
+import { Questions, type AnswerItem, type QuestionItem } from "../protocol/schemas";
+
+/** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
+export class UserInteractionError extends Error {
+  override readonly name = "UserInteractionError";
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const ABORTED_MESSAGE = "ask_user_question was aborted before the user answered";
+export const DISPOSED_MESSAGE = "web user-interaction provider was disposed";
+export const CANCELLED_MESSAGE = "the user cancelled ask_user_question";
+
+export interface AskRequest {
+  questions: QuestionItem[];
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+export interface AskResult {
+  answers: AnswerItem[];
+}
+
+/** Whatever collects the human's answers: the Web pending table in the app, fakes in tests. */
+export interface UserInteractionProvider {
+  ask(request: AskRequest): Promise<AskResult>;
+}
+
+export interface UserInteraction {
+  /** Makes `provider` the active one; the returned function removes it (calling it twice is harmless). */
+  registerProvider(provider: UserInteractionProvider): () => void;
+  /** Asks the human through the active provider after every check of SPEC §2, in order. */
+  ask(request: AskRequest): Promise<AskResult>;
+}
+
+export function createUserInteraction(): UserInteraction {
+  let active: UserInteractionProvider | null = null;
+
+  return {
+    registerProvider(provider) {
+      if (active) throw new UserInteractionError("DUPLICATE_PROVIDER", "a user-interaction provider is already registered");
+      active = provider;
+      return () => {
+        if (active === provider) active = null;
+      };
+    },
+
+    async ask(request) {
+      if (request.signal?.aborted) throw new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE);
+      if (!Array.isArray(request.questions) || request.questions.length === 0) {
+        throw new UserInteractionError("EMPTY_QUESTIONS", "ask_user_question requires at least one question");
+      }
+      const parsed = Questions.safeParse(request.questions);
+      if (!parsed.success) {
+        throw new UserInteractionError("INVALID_QUESTIONS", `invalid questions: ${describeIssues(parsed.error.issues)}`);
+      }
+      const intentProblem = findIntentProblem(parsed.data);
+      if (intentProblem) throw new UserInteractionError("BAD_INTENT", intentProblem);
+      if (!active) throw new UserInteractionError("NO_PROVIDER", "no user-interaction provider is registered");
+      return active.ask({ ...request, questions: parsed.data });
+    },
+  };
+}
+
+function findIntentProblem(questions: readonly QuestionItem[]): string | null {
+  for (const item of questions) {
+    if (!item.intent) continue;
+    const labels = (item.options ?? []).map((option) => option.label);
+    if (!labels.includes(item.intent.approve)) {
+      return `intent of question "${item.id}" approves "${item.intent.approve}", which is not one of its options`;
+    }
+    if (item.detail === undefined || item.detail.trim() === "") {
+      return `question "${item.id}" has a ${item.intent.kind} intent but no detail`;
+    }
+  }
+  return null;
+}
+
+/** One line naming each violation by its path, e.g. `questions.0.id: Too small…`. */
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[] = []): string {
+  return issues
+    .map((issue) => {
+      const path = [...prefix, ...issue.path].map(String).join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
