@@ -1,0 +1,121 @@
+import type { z } from "zod";
+import {
+  AbortResponse,
+  ErrorBody,
+  HealthResponse,
+  MessageResponse,
+  Receipt,
+  SessionDetailResponse,
+  SessionResponse,
+  SessionsResponse,
+  type Message,
+  type RespondRequest,
+  type Session,
+} from "../protocol/schemas";
+
+/** An HTTP error from the host (its `{error:{code,message}}` body), or a response that broke the protocol. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export interface ApiOptions {
+  /** Prefix for every path; empty means the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Typed calls for every uplink route of PROTOCOL.md. */
+export interface Api {
+  health(): Promise<z.infer<typeof HealthResponse>>;
+  listSessions(): Promise<Session[]>;
+  createSession(title?: string): Promise<Session>;
+  getSession(sessionId: string): Promise<{ session: Session; messages: Message[] }>;
+  deleteSession(sessionId: string): Promise<void>;
+  postMessage(sessionId: string, text: string): Promise<Message>;
+  abort(sessionId: string): Promise<boolean>;
+  /** Resolves with the host's receipt (accepted or not); rejects on a network or HTTP error. */
+  respond(body: RespondRequest): Promise<Receipt>;
+}
+
+export function createApi(options: ApiOptions = {}): Api {
+  const baseUrl = options.baseUrl ?? "";
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+    const init: RequestInit = { method, headers: { accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      init.headers = { accept: "application/json", "content-type": "application/json" };
+      init.body = JSON.stringify(body);
+    }
+    const response = await doFetch(`${baseUrl}${path}`, init);
+    if (!response.ok) throw await toApiError(response);
+    return response;
+  }
+
+  async function parsed<Schema extends z.ZodType>(schema: Schema, response: Response): Promise<z.infer<Schema>> {
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (error) {
+      throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent a body that is not JSON: ${String(error)}`);
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${result.error.message}`);
+    }
+    return result.data;
+  }
+
+  const id = (sessionId: string) => encodeURIComponent(sessionId);
+
+  return {
+    async health() {
+      return parsed(HealthResponse, await call("GET", "/api/health"));
+    },
+    async listSessions() {
+      return (await parsed(SessionsResponse, await call("GET", "/api/sessions"))).sessions;
+    },
+    async createSession(title) {
+      return (await parsed(SessionResponse, await call("POST", "/api/sessions", title === undefined ? {} : { title }))).session;
+    },
+    async getSession(sessionId) {
+      return parsed(SessionDetailResponse, await call("GET", `/api/sessions/${id(sessionId)}`));
+    },
+    async deleteSession(sessionId) {
+      await call("DELETE", `/api/sessions/${id(sessionId)}`);
+    },
+    async postMessage(sessionId, text) {
+      return (await parsed(MessageResponse, await call("POST", `/api/sessions/${id(sessionId)}/messages`, { text }))).message;
+    },
+    async abort(sessionId) {
+      return (await parsed(AbortResponse, await call("POST", `/api/sessions/${id(sessionId)}/abort`, {}))).aborted;
+    },
+    async respond(body) {
+      return parsed(Receipt, await call("POST", "/api/respond", body));
+    },
+  };
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const body = ErrorBody.safeParse(json);
+  if (body.success) return new ApiError(response.status, body.data.error.code, body.data.error.message);
+  return new ApiError(response.status, `HTTP_${response.status}`, text.trim() || response.statusText || `HTTP ${response.status}`);
+}
+
+/** The app's API, on the page's own origin. */
+export const api: Api = createApi();

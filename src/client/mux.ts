@@ -1,0 +1,169 @@
+import { DownFrame } from "../protocol/schemas";
+import { backoffDelay } from "./backoff";
+
+/** The downlink's state as the UI shows it. */
+export type ConnectionStatus = "connecting" | "online" | "offline";
+
+/** The part of a WebSocket the mux uses; the browser's and `ws`'s both fit. */
+export interface MuxSocket {
+  readonly readyState: number;
+  addEventListener(type: "open" | "close" | "error", listener: () => void): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  close(code?: number, reason?: string): void;
+}
+export type MuxSocketConstructor = new (url: string) => MuxSocket;
+
+export interface MuxTimers {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface MuxOptions {
+  url: string;
+  onFrame: (frame: DownFrame) => void;
+  onStatus?: (status: ConnectionStatus) => void;
+  /** Defaults to the global `WebSocket`. */
+  WebSocket?: MuxSocketConstructor;
+  /** Jitter source in [0, 1); defaults to `Math.random`. */
+  random?: () => number;
+  timers?: MuxTimers;
+  /** Calls `wake` when a retry should happen at once; returns an unsubscribe. Defaults to tab-visible and browser-online events. */
+  subscribeWake?: (wake: () => void) => () => void;
+}
+
+export interface MuxConnection {
+  readonly status: ConnectionStatus;
+  /** Closes the socket and stops reconnecting; no status or frame is reported afterwards. */
+  close(): void;
+}
+
+/** The `/api/mux` URL for a page location, ws or wss by the page's protocol. */
+export function muxUrl(location: { protocol: string; host: string }): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/api/mux`;
+}
+
+/** Retries at once when the tab becomes visible or the browser comes back online. */
+export function subscribeBrowserWake(wake: () => void): () => void {
+  if (typeof document === "undefined" || typeof window === "undefined") return () => undefined;
+  const onVisibilityChange = () => {
+    if (document.visibilityState === "visible") wake();
+  };
+  document.addEventListener("visibilitychange", onVisibilityChange);
+  window.addEventListener("online", wake);
+  return () => {
+    document.removeEventListener("visibilitychange", onVisibilityChange);
+    window.removeEventListener("online", wake);
+  };
+}
+
+// An error event is always followed by a close event, which drives the reconnect; `ws` throws on an unheard error.
+function ignoreSocketError(): void {}
+
+const defaultTimers: MuxTimers = {
+  setTimeout: (callback, delayMs) => globalThis.setTimeout(callback, delayMs),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/** Opens the downlink and keeps it open: validates frames, reports status, reconnects with backoff. */
+export function createMux(options: MuxOptions): MuxConnection {
+  const maybeConstructor = options.WebSocket ?? (globalThis.WebSocket as MuxSocketConstructor | undefined);
+  if (!maybeConstructor) throw new Error("no WebSocket implementation is available");
+  const SocketConstructor: MuxSocketConstructor = maybeConstructor;
+  const random = options.random ?? Math.random;
+  const timers = options.timers ?? defaultTimers;
+  let status: ConnectionStatus = "connecting";
+  let socket: MuxSocket | null = null;
+  let retryTimer: unknown = null;
+  let failedAttempts = 0;
+  let closed = false;
+
+  const setStatus = (next: ConnectionStatus) => {
+    if (closed || next === status) return;
+    status = next;
+    options.onStatus?.(next);
+  };
+
+  const deliver = (data: unknown) => {
+    if (typeof data !== "string") {
+      console.warn("mux: dropped a non-text frame");
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch (error) {
+      console.warn("mux: dropped a frame that is not JSON", error);
+      return;
+    }
+    const parsed = DownFrame.safeParse(json);
+    if (!parsed.success) {
+      console.warn("mux: dropped an invalid frame", parsed.error.issues, json);
+      return;
+    }
+    if (parsed.data.type === "hello") failedAttempts = 0;
+    options.onFrame(parsed.data);
+  };
+
+  const scheduleRetry = () => {
+    const delay = backoffDelay(failedAttempts, random);
+    failedAttempts += 1;
+    retryTimer = timers.setTimeout(connect, delay);
+  };
+
+  function connect() {
+    retryTimer = null;
+    if (closed) return;
+    setStatus("connecting");
+    let current: MuxSocket;
+    try {
+      current = new SocketConstructor(options.url);
+    } catch (error) {
+      console.warn("mux: could not open the socket", error);
+      setStatus("offline");
+      scheduleRetry();
+      return;
+    }
+    socket = current;
+    current.addEventListener("error", ignoreSocketError);
+    const isCurrent = () => !closed && socket === current;
+    current.addEventListener("open", () => {
+      if (isCurrent()) setStatus("online");
+    });
+    current.addEventListener("message", (event) => {
+      if (isCurrent()) deliver(event.data);
+    });
+    current.addEventListener("close", () => {
+      if (!isCurrent()) return;
+      socket = null;
+      setStatus("offline");
+      scheduleRetry();
+    });
+  }
+
+  const wake = () => {
+    if (closed || socket !== null) return;
+    if (retryTimer !== null) timers.clearTimeout(retryTimer);
+    connect();
+  };
+
+  const unsubscribeWake = (options.subscribeWake ?? subscribeBrowserWake)(wake);
+  options.onStatus?.(status);
+  connect();
+
+  return {
+    get status() {
+      return status;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      unsubscribeWake();
+      if (retryTimer !== null) timers.clearTimeout(retryTimer);
+      retryTimer = null;
+      const last = socket;
+      socket = null;
+      last?.close(1000, "client closed");
+    },
+  };
+}

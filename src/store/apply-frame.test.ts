@@ -1,0 +1,246 @@
+import { describe, expect, it } from "vitest";
+import type { DownFrame, Message, PendingRequest, Session } from "../protocol/schemas";
+import { applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { initialSessionData, type SessionData } from "./state";
+import { createSessionStore } from "./session-store";
+
+function request(rpcId: string, sessionId = "s-1"): PendingRequest {
+  return {
+    rpcId,
+    sessionId,
+    questions: [{ id: `q-${rpcId}`, question: `Question of ${rpcId}?`, options: [{ label: "Yes" }, { label: "No" }] }],
+    createdAt: "2026-11-30T10:00:00.000Z",
+  };
+}
+
+function requested(pending: PendingRequest): DownFrame {
+  return { type: "question/requested", ...pending };
+}
+
+function resolved(rpcId: string, sessionId = "s-1"): DownFrame {
+  return { type: "question/resolved", rpcId, sessionId, outcome: "answered" };
+}
+
+function session(id: string, createdAt: string, state: Session["state"] = "idle"): Session {
+  return { id, title: `Chat ${id}`, createdAt, updatedAt: createdAt, state };
+}
+
+function message(id: string, text: string, sessionId = "s-1"): Message {
+  return { id, sessionId, role: "assistant", createdAt: "2026-11-30T10:00:00.000Z", text };
+}
+
+const hello = (hostId: string): DownFrame => ({ type: "hello", protocol: 1, hostId });
+const synced: DownFrame = { type: "synced" };
+
+function run(frames: DownFrame[], from: SessionData = initialSessionData): SessionData {
+  return frames.reduce((state, frame) => applyFrame(state, frame), from);
+}
+
+describe("applyFrame: hello", () => {
+  it("records the host id of the first hello", () => {
+    expect(run([hello("host-a")])).toEqual({ ...initialSessionData, hostId: "host-a" });
+  });
+
+  it("marks every held request unconfirmed when the same host says hello again", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2", "s-2")), synced]);
+    expect(applyFrame(held, hello("host-a")).pending).toEqual({
+      "s-1": [{ request: request("r1"), confirmed: false }],
+      "s-2": [{ request: request("r2", "s-2"), confirmed: false }],
+    });
+  });
+
+  it("drops every held request when a new host id says hello", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2", "s-2")), synced]);
+    const next = applyFrame(held, hello("host-b"));
+    expect(next.pending).toEqual({});
+    expect(next.hostId).toBe("host-b");
+  });
+});
+
+describe("applyFrame: question/requested", () => {
+  it("adds requests per session in arrival order, confirmed", () => {
+    const state = run([hello("host-a"), requested(request("r1")), requested(request("r2", "s-2")), requested(request("r3"))]);
+    expect(state.pending).toEqual({
+      "s-1": [
+        { request: request("r1"), confirmed: true },
+        { request: request("r3"), confirmed: true },
+      ],
+      "s-2": [{ request: request("r2", "s-2"), confirmed: true }],
+    });
+  });
+
+  it("confirms a replayed request in place, keeping its position and its object", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2")), requested(request("r3")), synced]);
+    const original = held.pending["s-1"]![1]!.request;
+    const state = run([hello("host-a"), requested(request("r2")), requested(request("r1"))], held);
+    expect(state.pending["s-1"]).toEqual([
+      { request: request("r1"), confirmed: true },
+      { request: request("r2"), confirmed: true },
+      { request: request("r3"), confirmed: false },
+    ]);
+    expect(state.pending["s-1"]![1]!.request).toBe(original);
+  });
+
+  it("returns the same state for a duplicate of a confirmed request", () => {
+    const state = run([hello("host-a"), requested(request("r1"))]);
+    expect(applyFrame(state, requested(request("r1")))).toBe(state);
+  });
+});
+
+describe("applyFrame: synced re-baseline", () => {
+  it("drops requests that were not replayed since the hello (resolved while away)", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2")), synced]);
+    const state = run([hello("host-a"), requested(request("r2")), synced], held);
+    expect(state.pending).toEqual({ "s-1": [{ request: request("r2"), confirmed: true }] });
+  });
+
+  it("removes a session's list once none of its requests was replayed", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2", "s-2")), synced]);
+    const state = run([hello("host-a"), requested(request("r2", "s-2")), synced], held);
+    expect(state.pending).toEqual({ "s-2": [{ request: request("r2", "s-2"), confirmed: true }] });
+  });
+
+  it("keeps replays that arrive while the connection still reads connecting", () => {
+    const state = run([hello("host-a"), requested(request("r1")), synced], { ...initialSessionData, connection: "connecting" });
+    expect(state.connection).toBe("connecting");
+    expect(state.pending).toEqual({ "s-1": [{ request: request("r1"), confirmed: true }] });
+  });
+
+  it("keeps replays that arrive while the connection reads offline", () => {
+    const state = run([hello("host-a"), requested(request("r1")), synced], { ...initialSessionData, connection: "offline" });
+    expect(state.pending).toEqual({ "s-1": [{ request: request("r1"), confirmed: true }] });
+  });
+
+  it("keeps requests added live after a synced across the next synced", () => {
+    const state = run([hello("host-a"), synced, requested(request("r1")), synced]);
+    expect(state.pending).toEqual({ "s-1": [{ request: request("r1"), confirmed: true }] });
+  });
+
+  it("after a host restart keeps only what the new host replays", () => {
+    const held = run([hello("host-a"), requested(request("r1")), synced]);
+    const state = run([hello("host-b"), requested(request("r9")), synced], held);
+    expect(state.pending).toEqual({ "s-1": [{ request: request("r9"), confirmed: true }] });
+  });
+});
+
+describe("applyFrame: question/resolved", () => {
+  it("removes exactly the resolved request and keeps the others in order", () => {
+    const held = run([hello("host-a"), requested(request("r1")), requested(request("r2")), requested(request("r3"))]);
+    expect(applyFrame(held, resolved("r2")).pending).toEqual({
+      "s-1": [
+        { request: request("r1"), confirmed: true },
+        { request: request("r3"), confirmed: true },
+      ],
+    });
+  });
+
+  it("removes an unconfirmed request too", () => {
+    const held = run([hello("host-a"), requested(request("r1")), synced, hello("host-a")]);
+    expect(applyFrame(held, resolved("r1")).pending).toEqual({});
+  });
+
+  it("returns the same state for an unknown rpcId", () => {
+    const held = run([hello("host-a"), requested(request("r1"))]);
+    expect(applyFrame(held, resolved("nope"))).toBe(held);
+  });
+
+  it("is the only thing besides synced that removes a request: a store keeps it after any number of other frames", () => {
+    const store = createSessionStore();
+    const frames: DownFrame[] = [
+      hello("host-a"),
+      requested(request("r1")),
+      synced,
+      { type: "session/upserted", session: session("s-1", "2026-11-30T10:00:00.000Z", "waiting") },
+      { type: "message/upserted", message: message("m1", "") },
+      { type: "message/delta", sessionId: "s-1", messageId: "m1", text: "hi" },
+    ];
+    frames.forEach((frame) => store.getState().applyFrame(frame));
+    store.getState().setConnection("online");
+    expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r1"), confirmed: true }] });
+    store.getState().applyFrame(resolved("r1"));
+    expect(store.getState().pending).toEqual({});
+  });
+});
+
+describe("applyFrame: sessions", () => {
+  it("inserts sessions newest first and replaces a changed one in place", () => {
+    const older = session("a", "2026-11-30T09:00:00.000Z");
+    const newer = session("b", "2026-11-30T10:00:00.000Z");
+    const state = run([
+      { type: "session/upserted", session: older },
+      { type: "session/upserted", session: newer },
+      { type: "session/upserted", session: { ...older, title: "Renamed", state: "running" } },
+    ]);
+    expect(state.sessions).toEqual([newer, { ...older, title: "Renamed", state: "running" }]);
+  });
+
+  it("deletes a session with its transcript and its pending requests", () => {
+    const state = run([
+      { type: "session/upserted", session: session("s-1", "2026-11-30T09:00:00.000Z") },
+      { type: "session/upserted", session: session("s-2", "2026-11-30T10:00:00.000Z") },
+      { type: "message/upserted", message: message("m1", "one") },
+      { type: "message/upserted", message: message("m2", "two", "s-2") },
+      requested(request("r1")),
+      requested(request("r2", "s-2")),
+      { type: "session/deleted", sessionId: "s-1" },
+    ]);
+    expect(state.sessions).toEqual([session("s-2", "2026-11-30T10:00:00.000Z")]);
+    expect(state.transcripts).toEqual({ "s-2": [message("m2", "two", "s-2")] });
+    expect(state.pending).toEqual({ "s-2": [{ request: request("r2", "s-2"), confirmed: true }] });
+  });
+
+  it("replaces the whole list from a fetch, sorted newest first", () => {
+    const a = session("a", "2026-11-30T08:00:00.000Z");
+    const b = session("b", "2026-11-30T09:00:00.000Z");
+    const gone = session("gone", "2026-11-30T07:00:00.000Z");
+    const state = applySessions(run([{ type: "session/upserted", session: gone }]), [a, b]);
+    expect(state.sessions).toEqual([b, a]);
+  });
+});
+
+describe("applyFrame: messages", () => {
+  it("appends new messages in order and replaces an upserted one in place", () => {
+    const state = run([
+      { type: "message/upserted", message: message("m1", "one") },
+      { type: "message/upserted", message: message("m2", "two") },
+      { type: "message/upserted", message: message("m1", "one, edited") },
+    ]);
+    expect(state.transcripts).toEqual({ "s-1": [message("m1", "one, edited"), message("m2", "two")] });
+  });
+
+  it("appends deltas to a streaming message and leaves every other message object untouched", () => {
+    const before = run([
+      { type: "message/upserted", message: message("m1", "first") },
+      { type: "message/upserted", message: message("m2", "") },
+    ]);
+    const state = run(
+      [
+        { type: "message/delta", sessionId: "s-1", messageId: "m2", text: "Hel" },
+        { type: "message/delta", sessionId: "s-1", messageId: "m2", text: "lo" },
+      ],
+      before,
+    );
+    expect(state.transcripts["s-1"]).toEqual([message("m1", "first"), message("m2", "Hello")]);
+    expect(state.transcripts["s-1"]![0]).toBe(before.transcripts["s-1"]![0]);
+  });
+
+  it("starts an assistant message for a delta whose message was never upserted", () => {
+    const state = run([{ type: "message/delta", sessionId: "s-1", messageId: "m9", text: "Hi" }]);
+    expect(state.transcripts).toEqual({ "s-1": [{ id: "m9", sessionId: "s-1", role: "assistant", createdAt: "", text: "Hi" }] });
+  });
+
+  it("merges a fetched transcript: fetch first, longer live streams kept, unseen live messages after", () => {
+    const live = run([
+      { type: "message/upserted", message: message("m2", "Hello wor") },
+      { type: "message/upserted", message: message("m3", "new") },
+    ]);
+    const state = applyTranscript(live, "s-1", [message("m1", "older"), message("m2", "Hello")]);
+    expect(state.transcripts["s-1"]).toEqual([message("m1", "older"), message("m2", "Hello wor"), message("m3", "new")]);
+  });
+
+  it("prefers the fetched text when the live copy is not a longer version of it", () => {
+    const live = run([{ type: "message/upserted", message: message("m1", "draft text") }]);
+    const state = applyTranscript(live, "s-1", [message("m1", "final")]);
+    expect(state.transcripts["s-1"]).toEqual([message("m1", "final")]);
+  });
+});

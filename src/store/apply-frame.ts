@@ -1,0 +1,129 @@
+import type { DownFrame, Message, Session } from "../protocol/schemas";
+import type { PendingEntry, SessionData } from "./state";
+
+/** Applies one downlink frame; returns the same state when nothing changed. */
+export function applyFrame<State extends SessionData>(state: State, frame: DownFrame): State {
+  switch (frame.type) {
+    case "hello": {
+      if (state.hostId !== null && state.hostId !== frame.hostId) {
+        return { ...state, hostId: frame.hostId, pending: {} };
+      }
+      return { ...state, hostId: frame.hostId, pending: mapPending(state.pending, (entry) => (entry.confirmed ? { ...entry, confirmed: false } : entry)) };
+    }
+    case "question/requested": {
+      const { type: _type, ...request } = frame;
+      const held = state.pending[request.sessionId] ?? [];
+      const index = held.findIndex((entry) => entry.request.rpcId === request.rpcId);
+      if (index >= 0) {
+        if (held[index]!.confirmed) return state;
+        const next = held.slice();
+        next[index] = { request: held[index]!.request, confirmed: true };
+        return { ...state, pending: { ...state.pending, [request.sessionId]: next } };
+      }
+      return { ...state, pending: { ...state.pending, [request.sessionId]: [...held, { request, confirmed: true }] } };
+    }
+    case "synced":
+      return { ...state, pending: mapPending(state.pending, (entry) => (entry.confirmed ? entry : null)) };
+    case "question/resolved": {
+      const pending = mapPending(state.pending, (entry) => (entry.request.rpcId === frame.rpcId ? null : entry));
+      return pending === state.pending ? state : { ...state, pending };
+    }
+    case "session/upserted":
+      return { ...state, sessions: upsertSession(state.sessions, frame.session) };
+    case "session/deleted": {
+      const { [frame.sessionId]: _transcript, ...transcripts } = state.transcripts;
+      const { [frame.sessionId]: _pending, ...pending } = state.pending;
+      return { ...state, sessions: state.sessions.filter((session) => session.id !== frame.sessionId), transcripts, pending };
+    }
+    case "message/upserted": {
+      const { message } = frame;
+      const messages = state.transcripts[message.sessionId] ?? [];
+      return { ...state, transcripts: { ...state.transcripts, [message.sessionId]: upsertMessage(messages, message) } };
+    }
+    case "message/delta": {
+      const messages = state.transcripts[frame.sessionId] ?? [];
+      const index = lastIndexOfId(messages, frame.messageId);
+      let next: Message[];
+      if (index < 0) {
+        next = [...messages, { id: frame.messageId, sessionId: frame.sessionId, role: "assistant", createdAt: "", text: frame.text }];
+      } else {
+        next = messages.slice();
+        next[index] = { ...messages[index]!, text: (messages[index]!.text ?? "") + frame.text };
+      }
+      return { ...state, transcripts: { ...state.transcripts, [frame.sessionId]: next } };
+    }
+    default:
+      frame satisfies never;
+      return state;
+  }
+}
+
+/** Replaces the session list with the host's (after a fetch). */
+export function applySessions<State extends SessionData>(state: State, sessions: readonly Session[]): State {
+  return { ...state, sessions: sortNewestFirst([...sessions]) };
+}
+
+/**
+ * Merges a fetched transcript into what live frames already delivered: the fetch is the base, a message
+ * that streamed further than the fetch saw keeps its longer text, and messages the fetch did not know yet stay at the end.
+ */
+export function applyTranscript<State extends SessionData>(state: State, sessionId: string, fetched: readonly Message[]): State {
+  const live = state.transcripts[sessionId] ?? [];
+  const liveById = new Map(live.map((message) => [message.id, message]));
+  const fetchedIds = new Set(fetched.map((message) => message.id));
+  const merged = fetched.map((message) => {
+    const current = liveById.get(message.id);
+    if (!current) return message;
+    const liveText = current.text ?? "";
+    const fetchedText = message.text ?? "";
+    return liveText.length > fetchedText.length && liveText.startsWith(fetchedText) ? current : message;
+  });
+  for (const message of live) if (!fetchedIds.has(message.id)) merged.push(message);
+  return { ...state, transcripts: { ...state.transcripts, [sessionId]: merged } };
+}
+
+function mapPending(
+  pending: Record<string, PendingEntry[]>,
+  map: (entry: PendingEntry) => PendingEntry | null,
+): Record<string, PendingEntry[]> {
+  let changed = false;
+  const next: Record<string, PendingEntry[]> = {};
+  for (const [sessionId, entries] of Object.entries(pending)) {
+    const mapped: PendingEntry[] = [];
+    let sessionChanged = false;
+    for (const entry of entries) {
+      const result = map(entry);
+      if (result !== entry) sessionChanged = true;
+      if (result) mapped.push(result);
+    }
+    if (sessionChanged) changed = true;
+    if (mapped.length > 0) next[sessionId] = sessionChanged ? mapped : entries;
+    else if (entries.length > 0) changed = true;
+  }
+  return changed ? next : pending;
+}
+
+function upsertSession(sessions: readonly Session[], session: Session): Session[] {
+  const index = sessions.findIndex((candidate) => candidate.id === session.id);
+  if (index < 0) return sortNewestFirst([session, ...sessions]);
+  const next = sessions.slice();
+  next[index] = session;
+  return sortNewestFirst(next);
+}
+
+function sortNewestFirst(sessions: Session[]): Session[] {
+  return sessions.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+}
+
+function upsertMessage(messages: readonly Message[], message: Message): Message[] {
+  const index = lastIndexOfId(messages, message.id);
+  if (index < 0) return [...messages, message];
+  const next = messages.slice();
+  next[index] = message;
+  return next;
+}
+
+function lastIndexOfId(messages: readonly Message[], id: string): number {
+  for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === id) return index;
+  return -1;
+}

@@ -1,0 +1,72 @@
+import type { ConnectionStatus } from "../client/mux";
+import type { Message, PendingRequest, Session } from "../protocol/schemas";
+import type { PendingEntry, SessionData } from "./state";
+
+const NO_MESSAGES: readonly Message[] = Object.freeze([]);
+const NO_REQUESTS: readonly PendingRequest[] = Object.freeze([]);
+
+/** What a session's sidebar badge says while something is pending. */
+export type SessionBadge = "question" | "plan-review" | null;
+
+export const selectSessions = (state: SessionData): readonly Session[] => state.sessions;
+export const selectConnection = (state: SessionData): ConnectionStatus => state.connection;
+export const selectHostId = (state: SessionData): string | null => state.hostId;
+
+function memoisePerSession<Selected>(build: (sessionId: string) => (state: SessionData) => Selected) {
+  const cache = new Map<string, (state: SessionData) => Selected>();
+  return (sessionId: string) => {
+    let selector = cache.get(sessionId);
+    if (!selector) {
+      selector = build(sessionId);
+      cache.set(sessionId, selector);
+    }
+    return selector;
+  };
+}
+
+/** The session with this id, or undefined. */
+export const selectSession = memoisePerSession(
+  (sessionId) =>
+    (state: SessionData): Session | undefined =>
+      state.sessions.find((session) => session.id === sessionId),
+);
+
+/** The session's messages in order; the same array until one of them changes. */
+export const selectTranscript = memoisePerSession(
+  (sessionId) =>
+    (state: SessionData): readonly Message[] =>
+      state.transcripts[sessionId] ?? NO_MESSAGES,
+);
+
+const requestsOf = new WeakMap<readonly PendingEntry[], readonly PendingRequest[]>();
+
+/** The session's pending requests in arrival order; the same array until one arrives or leaves. */
+export const selectPendingRequests = memoisePerSession((sessionId) => (state: SessionData): readonly PendingRequest[] => {
+  const entries = state.pending[sessionId];
+  if (!entries || entries.length === 0) return NO_REQUESTS;
+  let requests = requestsOf.get(entries);
+  if (!requests) {
+    requests = entries.map((entry) => entry.request);
+    requestsOf.set(entries, requests);
+  }
+  return requests;
+});
+
+/** Whether a request is a plan review: one question carrying the plan-review intent. */
+export function isPlanReview(request: PendingRequest): boolean {
+  return request.questions.length === 1 && request.questions[0]!.intent?.kind === "plan-review";
+}
+
+/** The badge for the session's first pending request. */
+export const selectSessionBadge = memoisePerSession((sessionId) => (state: SessionData): SessionBadge => {
+  const first = state.pending[sessionId]?.[0];
+  if (!first) return null;
+  return isPlanReview(first.request) ? "plan-review" : "question";
+});
+
+/** Every pending rpcId across sessions (for cleaning up drafts of requests that left). */
+export function pendingRpcIds(state: SessionData): Set<string> {
+  const ids = new Set<string>();
+  for (const entries of Object.values(state.pending)) for (const entry of entries) ids.add(entry.request.rpcId);
+  return ids;
+}

@@ -1,0 +1,28 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { ConnectionStatus } from "../client/mux";
+import type { DownFrame, Message, Session } from "../protocol/schemas";
+import { applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { initialSessionData, type SessionData } from "./state";
+
+/** Synchronous actions; sockets and fetches live in `client/` and call these. */
+export interface SessionActions {
+  applyFrame(frame: DownFrame): void;
+  setConnection(status: ConnectionStatus): void;
+  loadSessions(sessions: readonly Session[]): void;
+  loadTranscript(sessionId: string, messages: readonly Message[]): void;
+}
+
+export type SessionState = SessionData & SessionActions;
+export type SessionStore = StoreApi<SessionState>;
+
+/** Creates one store; the app makes one per page and each test its own. */
+export function createSessionStore(initial: Partial<SessionData> = {}): SessionStore {
+  return createStore<SessionState>()((set) => ({
+    ...initialSessionData,
+    ...initial,
+    applyFrame: (frame) => set((state) => applyFrame(state, frame)),
+    setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
+    loadSessions: (sessions) => set((state) => applySessions(state, sessions)),
+    loadTranscript: (sessionId, messages) => set((state) => applyTranscript(state, sessionId, messages)),
+  }));
+}

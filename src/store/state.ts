@@ -1,0 +1,29 @@
+import type { ConnectionStatus } from "../client/mux";
+import type { Message, PendingRequest, Session } from "../protocol/schemas";
+
+/** A pending request as the browser holds it; `confirmed` is false between a `hello` and its replay. */
+export interface PendingEntry {
+  request: PendingRequest;
+  confirmed: boolean;
+}
+
+/** Everything the browser knows, changed only by pure functions of this folder. */
+export interface SessionData {
+  /** The host process the held pending requests came from; null before the first `hello`. */
+  hostId: string | null;
+  connection: ConnectionStatus;
+  /** Newest first. */
+  sessions: Session[];
+  /** Per session, its messages in transcript order. */
+  transcripts: Record<string, Message[]>;
+  /** Per session, every pending request in arrival order. */
+  pending: Record<string, PendingEntry[]>;
+}
+
+export const initialSessionData: SessionData = {
+  hostId: null,
+  connection: "connecting",
+  sessions: [],
+  transcripts: {},
+  pending: {},
+};
