@@ -1,0 +1,112 @@
+import type { ReactNode } from "react";
+import { useMessages } from "../i18n/i18n";
+import type { Locale } from "../i18n/locale";
+import type { ThemeChoice } from "../ui/theme";
+import { demoMessages } from "./messages";
+import { REPLIES, type DemoReply } from "./stories";
+
+export type PreviewWidth = "phone" | "tablet" | "desktop";
+
+interface DemoControlsProps {
+  locale: Locale;
+  onLocale: (locale: Locale) => void;
+  theme: ThemeChoice;
+  onTheme: (theme: ThemeChoice) => void;
+  width: PreviewWidth;
+  onWidth: (width: PreviewWidth) => void;
+  reply: DemoReply;
+  onReply: (reply: DemoReply) => void;
+}
+
+const REPLY_KEYS = {
+  accept: "replyAccept",
+  "not-pending": "replyNotPending",
+  "bad-response": "replyBadResponse",
+  "network-error": "replyNetworkError",
+  slow: "replySlow",
+} as const satisfies Record<DemoReply, string>;
+
+/** Language names are written in their own language, so they are not catalogue entries. */
+const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "简体中文" };
+
+function Segmented<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  options: { value: T; label: ReactNode; lang?: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="demo__segmented">
+      <legend className="demo__control-label">{legend}</legend>
+      <div className="demo__segments">
+        {options.map((option) => (
+          <label key={option.value} className="demo__segment" lang={option.lang}>
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Locale, theme, width and the fake host's reply. */
+export function DemoControls(props: DemoControlsProps) {
+  const t = useMessages(demoMessages);
+  return (
+    <div className="demo__controls" role="group" aria-label={t("controlsHeading")}>
+      <Segmented
+        legend={t("language")}
+        name="demo-locale"
+        value={props.locale}
+        onChange={props.onLocale}
+        options={(Object.keys(LOCALE_NAMES) as Locale[]).map((locale) => ({ value: locale, label: LOCALE_NAMES[locale], lang: locale }))}
+      />
+      <Segmented
+        legend={t("theme")}
+        name="demo-theme"
+        value={props.theme}
+        onChange={props.onTheme}
+        options={[
+          { value: "light", label: t("themeLight") },
+          { value: "dark", label: t("themeDark") },
+          { value: "system", label: t("themeSystem") },
+        ]}
+      />
+      <Segmented
+        legend={t("width")}
+        name="demo-width"
+        value={props.width}
+        onChange={props.onWidth}
+        options={[
+          { value: "phone", label: t("widthPhone") },
+          { value: "tablet", label: t("widthTablet") },
+          { value: "desktop", label: t("widthDesktop") },
+        ]}
+      />
+      <label className="demo__reply">
+        <span className="demo__control-label">{t("reply")}</span>
+        <select value={props.reply} onChange={(event) => props.onReply(event.target.value as DemoReply)}>
+          {REPLIES.map((reply) => (
+            <option key={reply} value={reply}>
+              {t(REPLY_KEYS[reply])}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { LOCALES, type Locale } from "../i18n/locale";
+import type { Receipt, RespondRequest } from "../protocol/schemas";
+import { isThemeChoice, type ThemeChoice } from "../ui/theme";
+import { REPLIES, type DemoReply } from "./stories";
+
+/** What the preview frame needs from the page's controls. `reply: null` keeps the story's own reply. */
+export interface FrameSettings {
+  storyId: string;
+  locale: Locale;
+  theme: ThemeChoice;
+  reply: DemoReply | null;
+}
+
+/** How one response ended, as the log shows it. */
+export type SendResult =
+  | { kind: "pending" }
+  | { kind: "receipt"; receipt: Receipt }
+  | { kind: "network-error"; message: string };
+
+const SOURCE = "parley-demo";
+
+/** Page → frame. */
+export type ShellMessage = { source: typeof SOURCE; type: "settings"; settings: FrameSettings };
+
+/** Frame → page. */
+export type FrameMessage =
+  | { source: typeof SOURCE; type: "ready" }
+  | { source: typeof SOURCE; type: "sent"; id: string; storyId: string; body: RespondRequest }
+  | { source: typeof SOURCE; type: "settled"; id: string; result: SendResult };
+
+type Unsourced<T> = T extends unknown ? Omit<T, "source"> : never;
+
+export function postToFrame(target: Window, message: Unsourced<ShellMessage>): void {
+  target.postMessage({ source: SOURCE, ...message }, window.location.origin);
+}
+
+export function postToShell(message: Unsourced<FrameMessage>): void {
+  if (window.parent === window) return;
+  window.parent.postMessage({ source: SOURCE, ...message }, window.location.origin);
+}
+
+function isOwn(event: MessageEvent): boolean {
+  const data: unknown = event.data;
+  return event.origin === window.location.origin && typeof data === "object" && data !== null && (data as { source?: unknown }).source === SOURCE;
+}
+
+export function readShellMessage(event: MessageEvent): ShellMessage | null {
+  return isOwn(event) ? (event.data as ShellMessage) : null;
+}
+
+export function readFrameMessage(event: MessageEvent): FrameMessage | null {
+  return isOwn(event) ? (event.data as FrameMessage) : null;
+}
+
+/** The frame's starting settings from its own address: `?frame&locale=zh-CN&theme=dark&reply=slow#story`. */
+export function settingsFromLocation(location: Location): FrameSettings {
+  const params = new URLSearchParams(location.search);
+  const locale = params.get("locale");
+  const theme = params.get("theme");
+  const reply = params.get("reply");
+  return {
+    storyId: decodeURIComponent(location.hash.replace(/^#/, "")),
+    locale: (LOCALES as readonly string[]).includes(locale ?? "") ? (locale as Locale) : "en",
+    theme: isThemeChoice(theme) ? theme : "system",
+    reply: (REPLIES as readonly string[]).includes(reply ?? "") ? (reply as DemoReply) : null,
+  };
+}
+
+/** The address of the preview frame for some settings. */
+export function frameUrl(settings: FrameSettings): string {
+  const params = new URLSearchParams({ frame: "", locale: settings.locale, theme: settings.theme });
+  if (settings.reply) params.set("reply", settings.reply);
+  return `/demo?${params.toString()}#${encodeURIComponent(settings.storyId)}`;
+}

@@ -1,0 +1,113 @@
+import type { Catalog } from "../i18n/locale";
+
+type DemoKey =
+  | "pageTitle"
+  | "storiesHeading"
+  | "controlsHeading"
+  | "language"
+  | "theme"
+  | "themeLight"
+  | "themeDark"
+  | "themeSystem"
+  | "width"
+  | "widthPhone"
+  | "widthTablet"
+  | "widthDesktop"
+  | "reply"
+  | "replyAccept"
+  | "replyNotPending"
+  | "replyBadResponse"
+  | "replyNetworkError"
+  | "replySlow"
+  | "previewTitle"
+  | "logHeading"
+  | "logEmpty"
+  | "logEntry"
+  | "statusPending"
+  | "statusAccepted"
+  | "statusRejected"
+  | "statusNetworkError"
+  | "copy"
+  | "copied"
+  | "copyFallback"
+  | "clearLog"
+  | "conversation"
+  | "resolvedAnswered"
+  | "resolvedCancelled"
+  | "replay";
+
+/** The demo page's own copy; story content is model-written text and is never translated. */
+export const demoMessages: Catalog<DemoKey> = {
+  en: {
+    pageTitle: "Parley demo",
+    storiesHeading: "Stories",
+    controlsHeading: "Controls",
+    language: "Language",
+    theme: "Theme",
+    themeLight: "Light",
+    themeDark: "Dark",
+    themeSystem: "System",
+    width: "Width",
+    widthPhone: "Phone 360",
+    widthTablet: "Tablet 768",
+    widthDesktop: "Desktop",
+    reply: "Host reply",
+    replyAccept: "Accept",
+    replyNotPending: "not-pending",
+    replyBadResponse: "bad-response",
+    replyNetworkError: "Network error",
+    replySlow: "Slow 3 s, then accept",
+    previewTitle: "Story preview: {title}",
+    logHeading: "Sent to /api/respond",
+    logEmpty: "Nothing sent yet. Answer or dismiss the question to see the exact body.",
+    logEntry: "#{n} {type} · {story}",
+    statusPending: "Waiting for the receipt…",
+    statusAccepted: "Accepted",
+    statusRejected: "Rejected: {reason}: {detail}",
+    statusNetworkError: "Network error: {message}",
+    copy: "Copy",
+    copied: "Copied",
+    copyFallback: "The clipboard is not available here: the body is selected, press Ctrl+C (⌘C on a Mac) to copy it.",
+    clearLog: "Clear log",
+    conversation: "Conversation",
+    resolvedAnswered: "The host resolved the request: answered.",
+    resolvedCancelled: "The host resolved the request: cancelled.",
+    replay: "Replay story",
+  },
+  "zh-CN": {
+    pageTitle: "Parley 演示",
+    storiesHeading: "示例",
+    controlsHeading: "控制",
+    language: "语言",
+    theme: "主题",
+    themeLight: "浅色",
+    themeDark: "深色",
+    themeSystem: "跟随系统",
+    width: "宽度",
+    widthPhone: "手机 360",
+    widthTablet: "平板 768",
+    widthDesktop: "桌面",
+    reply: "主机回复",
+    replyAccept: "接受",
+    replyNotPending: "not-pending（不在等待中）",
+    replyBadResponse: "bad-response（回复无效）",
+    replyNetworkError: "网络错误",
+    replySlow: "慢速：3 秒后接受",
+    previewTitle: "示例预览：{title}",
+    logHeading: "发送到 /api/respond 的内容",
+    logEmpty: "尚未发送任何内容。回答或放弃问题即可看到确切的请求体。",
+    logEntry: "#{n} {type} · {story}",
+    statusPending: "正在等待回执…",
+    statusAccepted: "已接受",
+    statusRejected: "已拒绝：{reason}：{detail}",
+    statusNetworkError: "网络错误：{message}",
+    copy: "复制",
+    copied: "已复制",
+    copyFallback: "此处无法使用剪贴板：请求体已选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。",
+    clearLog: "清空记录",
+    conversation: "对话",
+    resolvedAnswered: "主机已结束该请求：已回答。",
+    resolvedCancelled: "主机已结束该请求：已取消。",
+    replay: "重放示例",
+  },
+};
