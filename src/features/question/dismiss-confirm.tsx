@@ -1,0 +1,33 @@
+import { useEffect, useId, useRef } from "react";
+import { useMessages } from "../../i18n/i18n";
+import { questionMessages } from "./messages";
+
+interface DismissConfirmProps {
+  onKeep: () => void;
+  onDiscard: () => void;
+}
+
+/** The inline "Discard your answers?" question shown before a drafted request is cancelled. */
+export function DismissConfirm({ onKeep, onDiscard }: DismissConfirmProps) {
+  const t = useMessages(questionMessages);
+  const promptId = useId();
+  const keepRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    keepRef.current?.focus();
+  }, []);
+  return (
+    <div className="question-panel__confirm" role="group" aria-labelledby={promptId}>
+      <p id={promptId} className="question-panel__confirm-text">
+        {t("discardPrompt")}
+      </p>
+      <div className="question-panel__actions">
+        <button type="button" className="question-panel__button" onClick={onKeep} ref={keepRef}>
+          {t("keepAnswering")}
+        </button>
+        <button type="button" className="question-panel__button question-panel__button--danger" onClick={onDiscard}>
+          {t("discard")}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import type { QuestionItem } from "../../protocol/schemas";
+
+/** What the user has drafted for one question. */
+export interface QuestionDraft {
+  selected: string[];
+  custom: string;
+  skipped: boolean;
+}
+
+/** The whole wizard's draft for one request, keyed by question id. */
+export interface DraftState {
+  drafts: Record<string, QuestionDraft>;
+  index: number;
+  collapsed: boolean;
+}
+
+export const EMPTY_QUESTION_DRAFT: QuestionDraft = Object.freeze({ selected: [], custom: "", skipped: false }) as QuestionDraft;
+
+export function createDraftState(): DraftState {
+  return { drafts: {}, index: 0, collapsed: false };
+}
+
+export function draftOf(state: DraftState, questionId: string): QuestionDraft {
+  return state.drafts[questionId] ?? EMPTY_QUESTION_DRAFT;
+}
+
+function withDraft(state: DraftState, questionId: string, draft: QuestionDraft): DraftState {
+  return { ...state, drafts: { ...state.drafts, [questionId]: draft } };
+}
+
+function hasOption(question: QuestionItem, label: string): boolean {
+  return (question.options ?? []).some((option) => option.label === label);
+}
+
+/** Single-select: picks the label and clears the text. Multi-select: sets the label's checked state. */
+export function chooseOption(state: DraftState, question: QuestionItem, label: string, checked = true): DraftState {
+  if (!hasOption(question, label)) return state;
+  const draft = draftOf(state, question.id);
+  if (!question.multiSelect) {
+    return withDraft(state, question.id, { selected: [label], custom: "", skipped: false });
+  }
+  const without = draft.selected.filter((selected) => selected !== label);
+  const selected = checked ? [...without, label] : without;
+  return withDraft(state, question.id, { ...draft, selected, skipped: false });
+}
+
+/** Flips one option of a multi-select question; on a single-select question it chooses it. */
+export function toggleOption(state: DraftState, question: QuestionItem, label: string): DraftState {
+  if (!question.multiSelect) return chooseOption(state, question, label);
+  return chooseOption(state, question, label, !draftOf(state, question.id).selected.includes(label));
+}
+
+/** Sets the custom text; for a single-select question any text clears the chosen option. */
+export function typeCustom(state: DraftState, question: QuestionItem, custom: string): DraftState {
+  const draft = draftOf(state, question.id);
+  const selected = !question.multiSelect && custom !== "" ? [] : draft.selected;
+  return withDraft(state, question.id, { selected, custom, skipped: false });
+}
+
+/** Clears only this question's draft and marks it skipped. */
+export function skipQuestion(state: DraftState, question: QuestionItem): DraftState {
+  return withDraft(state, question.id, { selected: [], custom: "", skipped: true });
+}
+
+export function goToQuestion(state: DraftState, index: number, count: number): DraftState {
+  const clamped = Math.max(0, Math.min(count - 1, Math.trunc(index)));
+  return clamped === state.index ? state : { ...state, index: clamped };
+}
+
+export function setCollapsed(state: DraftState, collapsed: boolean): DraftState {
+  return state.collapsed === collapsed ? state : { ...state, collapsed };
+}
+
+/** A real answer: a valid option chosen or non-blank text. */
+export function isAnswered(question: QuestionItem, draft: QuestionDraft): boolean {
+  return draft.selected.some((label) => hasOption(question, label)) || draft.custom.trim() !== "";
+}
+
+export function isComplete(question: QuestionItem, draft: QuestionDraft): boolean {
+  return draft.skipped || isAnswered(question, draft);
+}
+
+/** Index of the first question neither answered nor skipped, or -1 when all are complete. */
+export function firstIncomplete(questions: readonly QuestionItem[], state: DraftState): number {
+  return questions.findIndex((question) => !isComplete(question, draftOf(state, question.id)));
+}
+
+/** Whether the user has put anything into the draft worth confirming before discarding. */
+export function hasAnyDraft(questions: readonly QuestionItem[], state: DraftState): boolean {
+  return questions.some((question) => {
+    const draft = draftOf(state, question.id);
+    return draft.skipped || draft.selected.length > 0 || draft.custom.trim() !== "";
+  });
+}

@@ -1,0 +1,146 @@
+import * as Checkbox from "@radix-ui/react-checkbox";
+import * as RadioGroup from "@radix-ui/react-radio-group";
+import { useId, type KeyboardEvent, type ReactNode } from "react";
+import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { questionMessages } from "./messages";
+import { parseRecommendation } from "./recommendation";
+import { useArrowKeyPressed } from "./use-arrow-key-pressed";
+
+const MAX_NUMBER_KEY = 9;
+
+interface OptionListProps {
+  question: QuestionItem;
+  selected: readonly string[];
+  labelledBy: string;
+  disabled: boolean;
+  isImeKey: (event: KeyboardEvent) => boolean;
+  /** A deliberate choice (click, tap, Space, Enter): single-select advances on it. */
+  onPick: (label: string) => void;
+  /** A selection change that must not advance (arrow keys). */
+  onSelect: (label: string) => void;
+  onCheckedChange: (label: string, checked: boolean) => void;
+}
+
+interface OptionIds {
+  label: string;
+  badge: string;
+  description: string;
+}
+
+function optionIds(base: string, index: number): OptionIds {
+  return { label: `${base}-label-${index}`, badge: `${base}-badge-${index}`, description: `${base}-description-${index}` };
+}
+
+function describedBy(option: QuestionOption, ids: OptionIds): string | undefined {
+  const parts = [parseRecommendation(option.label).recommended ? ids.badge : "", option.description ? ids.description : ""];
+  const joined = parts.filter(Boolean).join(" ");
+  return joined === "" ? undefined : joined;
+}
+
+function OptionText({ option, index, ids }: { option: QuestionOption; index: number; ids: OptionIds }) {
+  const t = useMessages(questionMessages);
+  const { display, recommended } = parseRecommendation(option.label);
+  return (
+    <span className="question-option__text">
+      <span className="question-option__title">
+        <span id={ids.label} className="question-option__label">
+          {display}
+        </span>
+        {recommended && (
+          <span id={ids.badge} className="question-option__badge">
+            {t("recommended")}
+          </span>
+        )}
+      </span>
+      {option.description && (
+        <span id={ids.description} className="question-option__description">
+          {option.description}
+        </span>
+      )}
+      {index < MAX_NUMBER_KEY && (
+        <kbd className="question-option__key" aria-hidden="true">
+          {index + 1}
+        </kbd>
+      )}
+    </span>
+  );
+}
+
+function Indicator({ children }: { children: ReactNode }) {
+  return (
+    <span className="question-option__control" aria-hidden="true">
+      {children}
+    </span>
+  );
+}
+
+export function OptionList(props: OptionListProps) {
+  const { question, selected, labelledBy, disabled, isImeKey } = props;
+  const base = useId();
+  const arrowKeyPressed = useArrowKeyPressed();
+  const options = question.options ?? [];
+
+  if (question.multiSelect) {
+    return (
+      <div role="group" aria-labelledby={labelledBy} className="question-options">
+        {options.map((option, index) => {
+          const ids = optionIds(base, index);
+          return (
+            <Checkbox.Root
+              key={option.label}
+              className="question-option"
+              checked={selected.includes(option.label)}
+              disabled={disabled}
+              aria-labelledby={ids.label}
+              aria-describedby={describedBy(option, ids)}
+              onCheckedChange={(checked) => props.onCheckedChange(option.label, checked === true)}
+            >
+              <Indicator>
+                <Checkbox.Indicator className="question-option__check">✓</Checkbox.Indicator>
+              </Indicator>
+              <OptionText option={option} index={index} ids={ids} />
+            </Checkbox.Root>
+          );
+        })}
+      </div>
+    );
+  }
+
+  return (
+    <RadioGroup.Root
+      className="question-options"
+      aria-labelledby={labelledBy}
+      value={selected[0] ?? ""}
+      disabled={disabled}
+      loop={false}
+      onValueChange={props.onSelect}
+    >
+      {options.map((option, index) => {
+        const ids = optionIds(base, index);
+        return (
+          <RadioGroup.Item
+            key={option.label}
+            value={option.label}
+            className="question-option"
+            aria-labelledby={ids.label}
+            aria-describedby={describedBy(option, ids)}
+            onClick={() => {
+              if (!arrowKeyPressed.current) props.onPick(option.label);
+            }}
+            onKeyDown={(event) => {
+              if (event.key !== "Enter" || isImeKey(event)) return;
+              event.preventDefault();
+              props.onPick(option.label);
+            }}
+          >
+            <Indicator>
+              <RadioGroup.Indicator className="question-option__dot" />
+            </Indicator>
+            <OptionText option={option} index={index} ids={ids} />
+          </RadioGroup.Item>
+        );
+      })}
+    </RadioGroup.Root>
+  );
+}

@@ -1,0 +1,162 @@
+import { useEffect, useId, useMemo, useRef, useState, type JSX, type KeyboardEvent } from "react";
+import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { CollapsedBar } from "./collapsed-bar";
+import { DismissConfirm } from "./dismiss-confirm";
+import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
+import { loadDraft, saveDraft } from "./draft-storage";
+import { createImeGuard } from "./ime";
+import { questionMessages } from "./messages";
+import { PanelHeader } from "./panel-header";
+import { PlanReviewCard } from "./plan-review-card";
+import { toPlanReview } from "./plan-review";
+import { QuestionWizard } from "./question-wizard";
+import type { PanelStatus } from "./status-line";
+import { useVisualViewport } from "./use-visual-viewport";
+import "./question-panel.css";
+
+export interface QuestionPanelProps {
+  request: PendingRequest;
+  /** 0-based index among the session's pending requests. */
+  position: { index: number; count: number };
+  /** POST /api/respond; rejects on a network error. */
+  respond: (body: RespondRequest) => Promise<Receipt>;
+  /** Take focus when shown, if the tab is visible and focused. Default true. */
+  autoFocus?: boolean;
+}
+
+type Busy = null | "answer" | "cancel";
+
+function canTakeFocus(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+function initialState(request: PendingRequest): DraftState {
+  const saved = loadDraft(request.rpcId) ?? createDraftState();
+  return { ...saved, index: Math.min(saved.index, request.questions.length - 1) };
+}
+
+/** The question panel that takes over the composer while a request is pending. */
+export function QuestionPanel(props: QuestionPanelProps): JSX.Element {
+  return <RequestPanel key={props.request.rpcId} {...props} />;
+}
+
+function RequestPanel({ request, position, respond, autoFocus = true }: QuestionPanelProps) {
+  const t = useMessages(questionMessages);
+  const headingId = useId();
+  const barTextId = useId();
+  const rootRef = useRef<HTMLElement>(null);
+  const expandRef = useRef<HTMLButtonElement>(null);
+  const review = useMemo(() => toPlanReview(request), [request]);
+  const [state, setState] = useState(() => initialState(request));
+  const [busy, setBusy] = useState<Busy>(null);
+  const [status, setStatus] = useState<PanelStatus>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus());
+  const [imeGuard] = useState(createImeGuard);
+  const { rpcId, sessionId, questions } = request;
+  const question = questions[Math.min(state.index, questions.length - 1)]!;
+  const disabled = busy !== null;
+  useVisualViewport(rootRef);
+
+  useEffect(() => saveDraft(rpcId, state), [rpcId, state]);
+
+  useEffect(() => {
+    const active = document.activeElement;
+    if (state.collapsed && (active === document.body || rootRef.current?.contains(active))) expandRef.current?.focus();
+  }, [state.collapsed]);
+
+  const send = async (body: RespondRequest) => {
+    setBusy(body.type);
+    setStatus(null);
+    setConfirming(false);
+    try {
+      const receipt = await respond(body);
+      if (receipt.accepted) {
+        setStatus({ kind: "sent" });
+        return;
+      }
+      setStatus({ kind: "rejected", reason: receipt.reason, detail: receipt.detail });
+    } catch (error) {
+      setStatus({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+    }
+    setBusy(null);
+  };
+  const answer = (answers: AnswerItem[]) => void send({ type: "answer", rpcId, sessionId, answers });
+  const cancel = () => void send({ type: "cancel", rpcId, sessionId });
+  const dismiss = () => (hasAnyDraft(questions, state) ? setConfirming(true) : cancel());
+  const collapse = () => setState((current) => setCollapsed(current, true));
+  const expand = () => {
+    setTakeFocus(true);
+    setState((current) => setCollapsed(current, false));
+  };
+  const keepAnswering = () => {
+    setConfirming(false);
+    document.getElementById(headingId)?.focus();
+  };
+
+  const isImeKey = (event: KeyboardEvent) =>
+    imeGuard.isImeKey({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode });
+  const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== "Escape" || isImeKey(event) || state.collapsed || disabled) return;
+    event.preventDefault();
+    if (confirming) keepAnswering();
+    else collapse();
+  };
+
+  return (
+    <section
+      ref={rootRef}
+      role="region"
+      className="question-panel"
+      aria-labelledby={state.collapsed ? barTextId : headingId}
+      aria-busy={disabled}
+      data-collapsed={state.collapsed}
+      onKeyDown={handleKeyDown}
+      onCompositionStart={imeGuard.onCompositionStart}
+      onCompositionEnd={imeGuard.onCompositionEnd}
+    >
+      {state.collapsed ? (
+        <CollapsedBar questionCount={questions.length} textId={barTextId} onExpand={expand} ref={expandRef} />
+      ) : (
+        <>
+          <PanelHeader
+            eyebrow={review ? t("planReview") : question.header}
+            position={position}
+            disabled={disabled}
+            onCollapse={collapse}
+            onDismiss={dismiss}
+          />
+          {confirming && <DismissConfirm onKeep={keepAnswering} onDiscard={cancel} />}
+          {review ? (
+            <PlanReviewCard
+              review={review}
+              feedback={draftOf(state, review.question.id).custom}
+              onFeedback={(text) => setState((current) => typeCustom(current, review.question, text))}
+              status={status}
+              disabled={disabled}
+              headingId={headingId}
+              takeFocus={takeFocus}
+              onAnswer={answer}
+              onChat={cancel}
+            />
+          ) : (
+            <QuestionWizard
+              request={request}
+              state={state}
+              onChange={setState}
+              status={status}
+              onStatus={setStatus}
+              disabled={disabled}
+              submitting={busy === "answer"}
+              headingId={headingId}
+              takeFocus={takeFocus}
+              isImeKey={isImeKey}
+              onSubmit={answer}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

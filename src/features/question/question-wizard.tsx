@@ -1,0 +1,168 @@
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { Markdown } from "../../ui/markdown";
+import { buildAnswers } from "./batch";
+import {
+  chooseOption,
+  draftOf,
+  firstIncomplete,
+  goToQuestion,
+  isComplete,
+  skipQuestion,
+  typeCustom,
+  type DraftState,
+} from "./draft";
+import { CustomAnswerField } from "./custom-answer-field";
+import { questionMessages } from "./messages";
+import { OptionList } from "./option-list";
+import type { PanelStatus } from "./status-line";
+import { WizardFooter } from "./wizard-footer";
+
+interface QuestionWizardProps {
+  request: PendingRequest;
+  state: DraftState;
+  onChange: (next: DraftState) => void;
+  status: PanelStatus;
+  onStatus: (status: PanelStatus) => void;
+  disabled: boolean;
+  submitting: boolean;
+  headingId: string;
+  takeFocus: boolean;
+  isImeKey: (event: KeyboardEvent) => boolean;
+  onSubmit: (answers: AnswerItem[]) => void;
+}
+
+function focusStep(root: HTMLElement | null) {
+  const target =
+    root?.querySelector<HTMLElement>('[role="radio"][data-state="checked"]') ??
+    root?.querySelector<HTMLElement>('[role="radio"], [role="checkbox"], textarea.question-panel__custom');
+  target?.focus();
+}
+
+const NUMBER_KEY = /^[1-9]$/;
+
+/** One question at a time: heading, detail, options, custom answer and the footer. */
+export function QuestionWizard(props: QuestionWizardProps) {
+  const { request, state, onChange, disabled, headingId } = props;
+  const t = useMessages(questionMessages);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const mountedRef = useRef(false);
+  const { questions } = request;
+  const count = questions.length;
+  const index = Math.min(state.index, count - 1);
+  const question = questions[index]!;
+  const draft = draftOf(state, question.id);
+  const isLast = index === count - 1;
+  const hasOptions = (question.options ?? []).length > 0;
+
+  useEffect(() => {
+    if (!mountedRef.current) {
+      mountedRef.current = true;
+      if (props.takeFocus) focusStep(rootRef.current);
+      return;
+    }
+    const active = document.activeElement;
+    if (active === document.body || rootRef.current?.contains(active)) focusStep(rootRef.current);
+    // Focus follows the step only; a new takeFocus value must not steal focus again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [index]);
+
+  const change = (next: DraftState) => {
+    if (props.status?.kind === "complete-first") props.onStatus(null);
+    onChange(next);
+  };
+
+  const submit = (from: DraftState) => {
+    const missing = firstIncomplete(questions, from);
+    if (missing !== -1) {
+      onChange(goToQuestion(from, missing, count));
+      props.onStatus({ kind: "complete-first" });
+      return;
+    }
+    if (from !== state) onChange(from);
+    props.onSubmit(buildAnswers(questions, from));
+  };
+
+  const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
+  const primary = () => {
+    if (isLast) submit(state);
+    else if (isComplete(question, draft)) change(advance(state));
+  };
+  const pick = (label: string) => change(advance(chooseOption(state, question, label)));
+  const skip = () => {
+    const skipped = skipQuestion(state, question);
+    if (isLast) submit(skipped);
+    else change(advance(skipped));
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (disabled || props.isImeKey(event)) return;
+    const target = event.target as HTMLElement;
+    const role = target.getAttribute("role");
+    const inText = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+    if (event.key === "Enter") {
+      if (role === "radio" || (target instanceof HTMLButtonElement && role !== "checkbox")) return;
+      if (event.shiftKey && target instanceof HTMLTextAreaElement) return;
+      event.preventDefault();
+      if (!inText && firstIncomplete(questions, state) === -1) submit(state);
+      else primary();
+      return;
+    }
+    if (inText || event.altKey || event.ctrlKey || event.metaKey || !NUMBER_KEY.test(event.key)) return;
+    const option = question.options?.[Number(event.key) - 1];
+    if (!option) return;
+    event.preventDefault();
+    if (question.multiSelect) change(chooseOption(state, question, option.label, !draft.selected.includes(option.label)));
+    else pick(option.label);
+  };
+
+  return (
+    <div className="question-panel__wizard" ref={rootRef} onKeyDown={handleKeyDown}>
+      <div className="question-panel__announcer" aria-live="polite">
+        {t("announceStep", { index: index + 1, count, question: question.question })}
+      </div>
+      <div className="question-panel__body">
+        <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
+          {question.question}
+        </h2>
+        {question.detail && <Markdown text={question.detail} className="question-panel__detail" />}
+        {question.multiSelect && hasOptions && <p className="question-panel__hint">{t("multiSelectHint")}</p>}
+        {hasOptions && (
+          <OptionList
+            key={question.id}
+            question={question}
+            selected={draft.selected}
+            labelledBy={headingId}
+            disabled={disabled}
+            isImeKey={props.isImeKey}
+            onPick={pick}
+            onSelect={(label) => change(chooseOption(state, question, label))}
+            onCheckedChange={(label, checked) => change(chooseOption(state, question, label, checked))}
+          />
+        )}
+      </div>
+      <div className="question-panel__custom-row">
+        <CustomAnswerField
+          key={question.id}
+          multiline={!hasOptions}
+          value={draft.custom}
+          disabled={disabled}
+          onChange={(text) => change(typeCustom(state, question, text))}
+        />
+      </div>
+      <WizardFooter
+        index={index}
+        count={count}
+        status={props.status}
+        disabled={disabled}
+        submitting={props.submitting}
+        primaryEnabled={isLast || isComplete(question, draft)}
+        onPrevious={() => change(goToQuestion(state, index - 1, count))}
+        onNext={() => change(goToQuestion(state, index + 1, count))}
+        onSkip={skip}
+        onPrimary={primary}
+      />
+    </div>
+  );
+}

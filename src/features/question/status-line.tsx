@@ -1,0 +1,27 @@
+import { useMessages } from "../../i18n/i18n";
+import { questionMessages } from "./messages";
+
+/** What the status line says; null says nothing. */
+export type PanelStatus =
+  | { kind: "complete-first" }
+  | { kind: "rejected"; reason: string; detail: string }
+  | { kind: "error"; message: string }
+  | { kind: "sent" }
+  | null;
+
+export function StatusLine({ status }: { status: PanelStatus }) {
+  const t = useMessages(questionMessages);
+  return (
+    <p role="status" className="question-panel__status" data-kind={status?.kind ?? "none"}>
+      {status?.kind === "complete-first" && <span>{t("completeFirst")}</span>}
+      {status?.kind === "rejected" && (
+        <>
+          <span>{t("rejected", { reason: status.reason })}</span>
+          {status.detail !== "" && <span className="question-panel__status-detail"> ({status.detail})</span>}
+        </>
+      )}
+      {status?.kind === "error" && <span>{status.message}</span>}
+      {status?.kind === "sent" && <span>{t("sent")}</span>}
+    </p>
+  );
+}
