@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { QuestionItem } from "../../protocol/schemas";
+import {
+  chooseOption,
+  createDraftState,
+  draftOf,
+  firstIncomplete,
+  goToQuestion,
+  hasAnyDraft,
+  isAnswered,
+  isComplete,
+  setCollapsed,
+  skipQuestion,
+  toggleOption,
+  typeCustom,
+} from "./draft";
+
+const single: QuestionItem = { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] };
+const multi: QuestionItem = {
+  id: "tools",
+  question: "Which tools?",
+  multiSelect: true,
+  options: [{ label: "eslint" }, { label: "prettier" }, { label: "vitest" }],
+};
+const open: QuestionItem = { id: "name", question: "Project name?" };
+const questions = [single, open, multi];
+
+describe("draft transitions", () => {
+  it("starts empty at the first question, expanded", () => {
+    expect(createDraftState()).toEqual({ drafts: {}, index: 0, collapsed: false });
+  });
+
+  it("replaces the single-select choice and clears its custom text", () => {
+    let state = typeCustom(createDraftState(), single, "yarn");
+    state = chooseOption(state, single, "npm");
+    state = chooseOption(state, single, "pnpm (Recommended)");
+    expect(draftOf(state, "pkg")).toEqual({ selected: ["pnpm (Recommended)"], custom: "", skipped: false });
+  });
+
+  it("clears the single-select choice when text is typed", () => {
+    const state = typeCustom(chooseOption(createDraftState(), single, "npm"), single, "bun");
+    expect(draftOf(state, "pkg")).toEqual({ selected: [], custom: "bun", skipped: false });
+  });
+
+  it("toggles multi-select labels and keeps custom text alongside", () => {
+    let state = typeCustom(createDraftState(), multi, "biome");
+    state = toggleOption(state, multi, "eslint");
+    state = toggleOption(state, multi, "vitest");
+    state = toggleOption(state, multi, "eslint");
+    expect(draftOf(state, "tools")).toEqual({ selected: ["vitest"], custom: "biome", skipped: false });
+  });
+
+  it("sets an explicit checked state on a multi-select label without duplicating it", () => {
+    let state = chooseOption(createDraftState(), multi, "prettier", true);
+    state = chooseOption(state, multi, "prettier", true);
+    expect(draftOf(state, "tools").selected).toEqual(["prettier"]);
+    state = chooseOption(state, multi, "prettier", false);
+    expect(draftOf(state, "tools").selected).toEqual([]);
+  });
+
+  it("ignores a label that is not an option of the question", () => {
+    const state = createDraftState();
+    expect(chooseOption(state, single, "yarn")).toBe(state);
+  });
+
+  it("keeps other drafts when one question is skipped", () => {
+    let state = chooseOption(createDraftState(), single, "npm");
+    state = typeCustom(state, open, "parley");
+    state = skipQuestion(state, open);
+    expect(state.drafts).toEqual({
+      pkg: { selected: ["npm"], custom: "", skipped: false },
+      name: { selected: [], custom: "", skipped: true },
+    });
+  });
+
+  it("unmarks a skip once the question is answered again", () => {
+    const state = chooseOption(skipQuestion(createDraftState(), single), single, "npm");
+    expect(draftOf(state, "pkg")).toEqual({ selected: ["npm"], custom: "", skipped: false });
+  });
+
+  it("clamps the current index to the batch", () => {
+    const state = createDraftState();
+    expect(goToQuestion(state, 2, 3).index).toBe(2);
+    expect(goToQuestion(state, 7, 3).index).toBe(2);
+    expect(goToQuestion(state, -1, 3).index).toBe(0);
+  });
+
+  it("collapses and expands", () => {
+    expect(setCollapsed(createDraftState(), true).collapsed).toBe(true);
+    expect(setCollapsed(setCollapsed(createDraftState(), true), false).collapsed).toBe(false);
+  });
+});
+
+describe("answered and complete", () => {
+  it("treats whitespace-only text as no answer", () => {
+    const state = typeCustom(createDraftState(), open, "  \n ");
+    expect(isAnswered(open, draftOf(state, "name"))).toBe(false);
+    expect(isComplete(open, draftOf(state, "name"))).toBe(false);
+  });
+
+  it("counts a skip as complete but not answered", () => {
+    const draft = draftOf(skipQuestion(createDraftState(), single), "pkg");
+    expect(isAnswered(single, draft)).toBe(false);
+    expect(isComplete(single, draft)).toBe(true);
+  });
+
+  it("finds the first question neither answered nor skipped", () => {
+    let state = chooseOption(createDraftState(), single, "npm");
+    expect(firstIncomplete(questions, state)).toBe(1);
+    state = skipQuestion(state, open);
+    expect(firstIncomplete(questions, state)).toBe(2);
+    state = toggleOption(state, multi, "eslint");
+    expect(firstIncomplete(questions, state)).toBe(-1);
+  });
+
+  it("reports whether anything has been drafted", () => {
+    expect(hasAnyDraft(questions, createDraftState())).toBe(false);
+    expect(hasAnyDraft(questions, typeCustom(createDraftState(), open, "x"))).toBe(true);
+    expect(hasAnyDraft(questions, skipQuestion(createDraftState(), multi))).toBe(true);
+    expect(hasAnyDraft(questions, goToQuestion(createDraftState(), 2, 3))).toBe(false);
+  });
+});
