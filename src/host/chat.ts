@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import type { DownFrame, Message, Session, SessionState } from "../protocol/schemas";
+import { buildHistory } from "./history";
+import type { Logger } from "./log";
+import type { Model, ModelToolCall } from "./models/types";
+import type { Store, StoredMessage, StoredSession } from "./store";
+import { errorOutcome, type ToolOutcome, type ToolRegistry } from "./tools/registry";
+
+export const DEFAULT_TITLE = "New chat";
+const TITLE_CHARS = 60;
+
+export interface ChatOptions {
+  store: Store;
+  model: Model;
+  tools: ToolRegistry;
+  broadcast(frame: DownFrame): void;
+  pendingCount(sessionId: string): number;
+  log: Logger;
+  maxSteps: number;
+}
+
+export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" };
+
+/** Sessions, transcripts and the agent loop: one turn per session at a time. */
+export interface Chat {
+  listSessions(): Session[];
+  createSession(title?: string): Session;
+  getSession(id: string): { session: Session; messages: Message[] } | null;
+  postMessage(sessionId: string, text: string): PostResult;
+  /** Aborts the session's running turn; null when the session does not exist. */
+  abort(sessionId: string): Promise<boolean | null>;
+  deleteSession(id: string): Promise<boolean>;
+  /** Re-broadcasts the session when its computed state changed. */
+  refresh(sessionId: string): void;
+  /** Aborts every turn and waits for them to end. */
+  stop(): Promise<void>;
+}
+
+interface Turn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** A title from the first user message: whitespace collapsed, at most 60 characters. */
+export function titleFrom(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const points = [...flat];
+  if (points.length === 0) return DEFAULT_TITLE;
+  return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
+}
+
+function toWire(message: StoredMessage): Message {
+  const { step: _step, rawArgs: _rawArgs, ...wire } = message;
+  return wire;
+}
+
+function plainObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function createChat(options: ChatOptions): Chat {
+  const { store, model, tools, log } = options;
+  const turns = new Map<string, Turn>();
+  const lastState = new Map<string, SessionState>();
+
+  const now = () => new Date().toISOString();
+  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) ? "running" : "idle");
+  const toSession = (row: StoredSession): Session => ({ id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id) });
+
+  function publishSession(row: StoredSession) {
+    const session = toSession(row);
+    lastState.set(row.id, session.state);
+    options.broadcast({ type: "session/upserted", session });
+  }
+
+  function publishMessage(message: StoredMessage) {
+    options.broadcast({ type: "message/upserted", message: toWire(message) });
+  }
+
+  function touch(sessionId: string) {
+    const row = store.getSession(sessionId);
+    if (!row) return;
+    const updated = { ...row, updatedAt: now() };
+    store.updateSession(updated);
+    publishSession(updated);
+  }
+
+  function addAssistant(sessionId: string, text: string) {
+    const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID() };
+    store.insertMessage(message);
+    publishMessage(message);
+  }
+
+  async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal) {
+    let parsed: { ok: true; value: unknown } | { ok: false; problem: string };
+    try {
+      parsed = { ok: true, value: JSON.parse(call.arguments) };
+    } catch (error) {
+      parsed = { ok: false, problem: (error as Error).message };
+    }
+    const row: StoredMessage = {
+      id: randomUUID(),
+      sessionId,
+      role: "tool",
+      createdAt: now(),
+      tool: { callId: call.callId, name: call.name, args: parsed.ok ? plainObject(parsed.value) : {}, status: "running" },
+      step,
+      rawArgs: call.arguments,
+    };
+    store.insertMessage(row);
+    publishMessage(row);
+    log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
+
+    const outcome: ToolOutcome = parsed.ok
+      ? await tools.execute(call.name, parsed.value, { signal, sessionId })
+      : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `arguments are not valid JSON: ${parsed.problem}` });
+    const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
+    const finished: StoredMessage = {
+      ...row,
+      tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}) },
+    };
+    store.updateMessage(finished);
+    publishMessage(finished);
+    log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
+  }
+
+  async function runTurn(sessionId: string, signal: AbortSignal) {
+    for (let step = 0; ; step++) {
+      if (step >= options.maxSteps) {
+        addAssistant(sessionId, `Stopped after ${options.maxSteps} model steps without a final answer (PARLEY_MAX_STEPS).`);
+        return;
+      }
+      const stepId = randomUUID();
+      const history = buildHistory(store.listMessages(sessionId));
+      let assistant: StoredMessage | null = null;
+      const calls: ModelToolCall[] = [];
+      let failure: unknown = null;
+      try {
+        for await (const event of model.step({ history, tools: tools.list(), signal })) {
+          if (signal.aborted) break;
+          if (event.type === "tool-call") {
+            calls.push(event.call);
+            continue;
+          }
+          if (event.delta === "") continue;
+          if (!assistant) {
+            assistant = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId };
+            store.insertMessage(assistant);
+            publishMessage(assistant);
+          }
+          assistant.text += event.delta;
+          options.broadcast({ type: "message/delta", sessionId, messageId: assistant.id, text: event.delta });
+        }
+      } catch (error) {
+        failure = error;
+      }
+      if (assistant) {
+        store.updateMessage(assistant);
+        publishMessage(assistant);
+      }
+      if (signal.aborted) return;
+      if (failure !== null) {
+        const code = (failure as { code?: unknown }).code;
+        log({ event: "model/failed", sessionId, model: model.name, code: typeof code === "string" ? code : null });
+        addAssistant(sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`);
+        return;
+      }
+      if (calls.length === 0) return;
+      for (const call of calls) {
+        await runToolCall(sessionId, stepId, call, signal);
+        if (signal.aborted) return;
+      }
+    }
+  }
+
+  function startTurn(sessionId: string) {
+    const controller = new AbortController();
+    const turn: Turn = { controller, done: Promise.resolve() };
+    turns.set(sessionId, turn);
+    log({ event: "turn/started", sessionId });
+    turn.done = (async () => {
+      try {
+        await runTurn(sessionId, controller.signal);
+      } catch (error) {
+        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.name : "unknown" });
+      } finally {
+        turns.delete(sessionId);
+        log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
+        if (store.getSession(sessionId)) touch(sessionId);
+      }
+    })();
+  }
+
+  return {
+    listSessions: () => store.listSessions().map(toSession),
+
+    createSession(title) {
+      const trimmed = title?.trim();
+      const stamp = now();
+      const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp };
+      store.insertSession(row);
+      publishSession(row);
+      return toSession(row);
+    },
+
+    getSession(id) {
+      const row = store.getSession(id);
+      if (!row) return null;
+      return { session: toSession(row), messages: store.listMessages(id).map(toWire) };
+    },
+
+    postMessage(sessionId, text) {
+      const row = store.getSession(sessionId);
+      if (!row) return { ok: false, reason: "not-found" };
+      if (turns.has(sessionId)) return { ok: false, reason: "turn-running" };
+      const stamp = now();
+      const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
+      store.insertMessage(message);
+      publishMessage(message);
+      const updated: StoredSession = row.autoTitle ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
+      store.updateSession(updated);
+      startTurn(sessionId);
+      publishSession(updated);
+      return { ok: true, message: toWire(message) };
+    },
+
+    async abort(sessionId) {
+      if (!store.getSession(sessionId)) return null;
+      const turn = turns.get(sessionId);
+      if (!turn) return false;
+      turn.controller.abort();
+      await turn.done;
+      return true;
+    },
+
+    async deleteSession(id) {
+      if (!store.getSession(id)) return false;
+      const turn = turns.get(id);
+      if (turn) {
+        turn.controller.abort();
+        await turn.done;
+      }
+      if (!store.deleteSession(id)) return false;
+      lastState.delete(id);
+      options.broadcast({ type: "session/deleted", sessionId: id });
+      return true;
+    },
+
+    refresh(sessionId) {
+      if ((lastState.get(sessionId) ?? "idle") === stateOf(sessionId)) return;
+      const row = store.getSession(sessionId);
+      if (row) publishSession(row);
+    },
+
+    async stop() {
+      const running = [...turns.values()];
+      for (const turn of running) turn.controller.abort();
+      await Promise.all(running.map((turn) => turn.done));
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+export interface FenceOptions {
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  token?: string | undefined;
+}
+
+export type FenceVerdict = { ok: true } | { ok: false; status: 401 | 403; code: "FORBIDDEN" | "UNAUTHORIZED"; message: string };
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const HOST_PATTERN = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+export const TOKEN_COOKIE = "parley_token";
+
+/** The host name of a `Host` header value, lower-cased, brackets kept for IPv6. */
+export function hostName(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith("[")) {
+    const end = lower.indexOf("]");
+    return end === -1 ? lower : lower.slice(0, end + 1);
+  }
+  const colon = lower.indexOf(":");
+  return colon === -1 ? lower : lower.slice(0, colon);
+}
+
+/** Whether the `Host` header names this machine (or an allowed host), defeating DNS rebinding. */
+export function hostAllowed(request: IncomingMessage, options: FenceOptions): boolean {
+  const host = request.headers.host;
+  if (!host) return false;
+  const lower = host.toLowerCase();
+  if (!HOST_PATTERN.test(lower)) return false;
+  const name = hostName(lower);
+  return LOOPBACK_NAMES.has(name) || options.allowedHosts.some((allowed) => allowed.toLowerCase() === name || allowed.toLowerCase() === lower);
+}
+
+export function readCookie(request: IncomingMessage, name: string): string | null {
+  const header = request.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index === -1) continue;
+    if (part.slice(0, index).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(index + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+export function tokenMatches(candidate: string | null, token: string): boolean {
+  if (candidate === null) return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(candidate), digest(token));
+}
+
+/** PROTOCOL's trust fence for every `/api` request and the upgrade: host, origin, token. */
+export function checkFence(request: IncomingMessage, options: FenceOptions): FenceVerdict {
+  if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    const host = (request.headers.host ?? "").toLowerCase();
+    const own = origin.toLowerCase() === `http://${host}` || origin.toLowerCase() === `https://${host}`;
+    if (!own && !options.allowedOrigins.includes(origin)) return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-origin requests are refused" };
+  }
+  if (request.headers["sec-fetch-site"] === "cross-site") return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-site requests are refused" };
+  if (options.token !== undefined) {
+    const authorization = request.headers.authorization;
+    const bearer = authorization?.startsWith("Bearer ") ? authorization.slice("Bearer ".length).trim() : null;
+    if (!tokenMatches(bearer, options.token) && !tokenMatches(readCookie(request, TOKEN_COOKIE), options.token)) {
+      return { ok: false, status: 401, code: "UNAUTHORIZED", message: "a valid token is required (Authorization: Bearer <token> or the parley_token cookie)" };
+    }
+  }
+  return { ok: true };
+}

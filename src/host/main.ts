@@ -1,0 +1,72 @@
+import path from "node:path";
+import { createJsonLogger } from "./log";
+import { createModelFromEnv } from "./models/config";
+import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
+
+function list(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`parley: ${message}\n`);
+  process.exit(1);
+}
+
+function integer(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) fail(`${name}=${raw} is not a whole number of at least ${min}`);
+  return value;
+}
+
+async function main() {
+  const env = process.env;
+  const log = createJsonLogger((line) => process.stdout.write(line));
+  const port = integer("PORT", 8787, 0);
+  const maxSteps = integer("PARLEY_MAX_STEPS", DEFAULT_MAX_STEPS, 1);
+  const dataDir = env.PARLEY_DATA_DIR || "./data";
+
+  let server: RunningServer;
+  try {
+    const model = createModelFromEnv(env);
+    server = await startServer({
+      host: env.HOST || "127.0.0.1",
+      port,
+      dataDir,
+      model,
+      token: env.PARLEY_TOKEN || undefined,
+      allowedHosts: list(env.PARLEY_ALLOWED_HOSTS),
+      allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
+      maxSteps,
+      staticDir: path.resolve(import.meta.dirname, "../../dist"),
+      log,
+    });
+    log({ event: "listening", url: server.url, hostId: server.hostId, model: model.name, dataDir: path.resolve(dataDir), token: Boolean(env.PARLEY_TOKEN) });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EADDRINUSE") fail(`port ${port} is already in use; set PORT to another port`);
+    fail(error instanceof Error ? error.message : String(error));
+  }
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log({ event: "stopping", signal });
+    server.close().then(
+      () => {
+        log({ event: "stopped" });
+        process.exit(0);
+      },
+      (error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+void main();

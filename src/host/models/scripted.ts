@@ -1,0 +1,131 @@
+import { toolErrorCode } from "../tools/registry";
+import type { HistoryItem, Model, ModelEvent, ModelRequest } from "./types";
+
+/** The built-in interview: a recommended single-select, a multi-select and an optionless question. */
+export const INTERVIEW_ARGUMENTS = JSON.stringify({
+  questions: [
+    {
+      id: "goal",
+      header: "Goal",
+      question: "What would you like to build today?",
+      options: [
+        { label: "A web app (Recommended)", description: "A browser front end with a small API behind it." },
+        { label: "A command-line tool", description: "A program you run in the terminal." },
+        { label: "A library", description: "Reusable code for other projects." },
+      ],
+    },
+    {
+      id: "priorities",
+      header: "Priorities",
+      question: "Which qualities matter most to you?",
+      multi_select: true,
+      options: [
+        { label: "Speed", description: "Fast to load and to use." },
+        { label: "Accessibility", description: "Works with a keyboard and a screen reader." },
+        { label: "Test coverage", description: "Every behaviour pinned by a test." },
+      ],
+    },
+    { id: "details", header: "Details", question: "Anything else I should know before I start?" },
+  ],
+});
+
+const INTERVIEW_TOPICS: Record<string, string> = { goal: "Goal", priorities: "Priorities", details: "Details" };
+
+type Command = { kind: "ask" | "plan" | "echo"; argument: string } | { kind: "interview" };
+
+function parseCommand(text: string): Command {
+  const match = /^\/(ask|plan|echo)(?:\s+([\s\S]*))?$/.exec(text);
+  if (!match) return { kind: "interview" };
+  return { kind: match[1] as "ask" | "plan" | "echo", argument: match[2] ?? "" };
+}
+
+/** Splits text into at most `parts` pieces without breaking a code point. */
+export function chunk(text: string, parts = 3): string[] {
+  const points = [...text];
+  if (points.length === 0) return [];
+  const size = Math.ceil(points.length / Math.min(parts, points.length));
+  const pieces: string[] = [];
+  for (let start = 0; start < points.length; start += size) pieces.push(points.slice(start, start + size).join(""));
+  return pieces;
+}
+
+function summarise(resultText: string): string {
+  const lines = ["Thanks! Here is what I heard:"];
+  const { answers } = JSON.parse(resultText) as { answers: { id: string; selected: string[]; custom?: string }[] };
+  for (const answer of answers) {
+    const parts = [...answer.selected, ...(answer.custom === undefined ? [] : [answer.custom])];
+    lines.push(`- ${INTERVIEW_TOPICS[answer.id] ?? answer.id}: ${parts.length ? parts.join(", ") : "(skipped)"}`);
+  }
+  lines.push("", "This is the scripted model. Try /ask <json>, /plan <markdown> or /echo <text>.");
+  return lines.join("\n");
+}
+
+function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>): string {
+  if (result.isError) return `Error: ${toolErrorCode(result.text) ?? "TOOL_FAILED"}`;
+  switch (command.kind) {
+    case "ask":
+      return `Answers: ${result.text}`;
+    case "plan":
+      return result.text === "approved" ? "Plan approved." : `Keep planning: ${result.text}`;
+    case "interview":
+      return summarise(result.text);
+    case "echo":
+      return result.text;
+    default:
+      return command satisfies never;
+  }
+}
+
+function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function* stream(text: string, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+  for (const piece of chunk(text)) {
+    if (signal.aborted) return;
+    yield { type: "text", delta: piece };
+    await nextTick();
+  }
+}
+
+/** The deterministic model of SPEC §4; it keeps no state and decides from the history alone. */
+export function createScriptedModel(): Model {
+  return {
+    name: "scripted",
+    async *step({ history, signal }: ModelRequest): AsyncGenerator<ModelEvent> {
+      const userIndex = history.findLastIndex((item) => item.role === "user");
+      const user = history[userIndex];
+      if (!user || user.role !== "user") return;
+      const command = parseCommand(user.text);
+      const results = history.slice(userIndex + 1).filter((item) => item.role === "tool");
+      const last = results.at(-1);
+      if (last) {
+        yield* stream(reply(command, last), signal);
+        return;
+      }
+      const callId = `call_${history.length}`;
+      switch (command.kind) {
+        case "ask":
+          try {
+            JSON.parse(command.argument);
+          } catch (error) {
+            yield* stream(`Invalid JSON after /ask: ${(error as Error).message}`, signal);
+            return;
+          }
+          yield { type: "tool-call", call: { callId, name: "ask_user_question", arguments: command.argument } };
+          return;
+        case "plan":
+          yield { type: "tool-call", call: { callId, name: "present_plan", arguments: JSON.stringify({ plan: command.argument }) } };
+          return;
+        case "echo":
+          yield* stream(command.argument, signal);
+          return;
+        case "interview":
+          yield { type: "tool-call", call: { callId, name: "ask_user_question", arguments: INTERVIEW_ARGUMENTS } };
+          return;
+        default:
+          return command satisfies never;
+      }
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import { LIMITS, PROTOCOL_VERSION, type DownFrame } from "../protocol/schemas";
+import { checkFence, type FenceOptions } from "./fence";
+import type { Logger } from "./log";
+
+export const PING_INTERVAL_MS = 30_000;
+const CLOSE_GRACE_MS = 1_000;
+
+export interface MuxOptions {
+  hostId: string;
+  fence: FenceOptions;
+  /** Every pending `question/requested` frame, oldest first. */
+  replay(): DownFrame[];
+  log: Logger;
+  pingIntervalMs?: number;
+}
+
+/** The downlink: one WebSocket per tab at `/api/mux`, host → browser only. */
+export interface Mux {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  broadcast(frame: DownFrame): void;
+  /** Closes every socket with 1001 and stops accepting. */
+  close(): Promise<void>;
+}
+
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
+
+function refuse(socket: Duplex, status: 401 | 403 | 404) {
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export function createMux(options: MuxOptions): Mux {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketPayloadBytes });
+  const alive = new WeakMap<WebSocket, boolean>();
+  let closing = false;
+
+  const ping = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (!alive.get(socket)) {
+        options.log({ event: "mux/terminated", reason: "missed pong" });
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, options.pingIntervalMs ?? PING_INTERVAL_MS);
+  ping.unref();
+
+  function onConnection(socket: WebSocket) {
+    alive.set(socket, true);
+    socket.on("pong", () => alive.set(socket, true));
+    socket.on("message", () => socket.close(1008, "downlink only"));
+    socket.on("error", (error) => options.log({ event: "mux/error", error: error.name }));
+    socket.on("close", (code) => options.log({ event: "mux/closed", code, sockets: wss.clients.size }));
+    socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId } satisfies DownFrame));
+    for (const frame of options.replay()) socket.send(JSON.stringify(frame));
+    socket.send(JSON.stringify({ type: "synced" } satisfies DownFrame));
+    options.log({ event: "mux/opened", sockets: wss.clients.size });
+  }
+
+  return {
+    handleUpgrade(request, socket, head) {
+      const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
+      if (pathname !== "/api/mux") return refuse(socket, 404);
+      const verdict = checkFence(request, options.fence);
+      if (!verdict.ok) {
+        options.log({ event: "mux/refused", status: verdict.status });
+        return refuse(socket, verdict.status);
+      }
+      if (closing) return refuse(socket, 403);
+      wss.handleUpgrade(request, socket, head, onConnection);
+    },
+
+    broadcast(frame) {
+      const data = JSON.stringify(frame);
+      for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(data);
+    },
+
+    async close() {
+      closing = true;
+      clearInterval(ping);
+      const sockets = [...wss.clients];
+      await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<void>((resolve) => {
+              if (socket.readyState === socket.CLOSED) return resolve();
+              const timer = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+              socket.once("close", () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              socket.close(1001, "host shutting down");
+            }),
+        ),
+      );
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

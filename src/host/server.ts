@@ -1,0 +1,296 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { CreateSessionBody, LIMITS, PROTOCOL_VERSION, PostMessageBody, type ErrorCode } from "../protocol/schemas";
+import { createChat } from "./chat";
+import { checkFence, hostAllowed, TOKEN_COOKIE, tokenMatches, type FenceOptions } from "./fence";
+import { STOPPED_TOOL_TEXT } from "./history";
+import { silentLogger, type Logger } from "./log";
+import type { Model } from "./models/types";
+import { createMux } from "./mux";
+import { createPendingTable } from "./pending-table";
+import { createStaticHandler } from "./static";
+import { openStore } from "./store";
+import { createAskUserQuestionTool } from "./tools/ask-user-question";
+import { createPresentPlanTool } from "./tools/present-plan";
+import { createToolRegistry } from "./tools/registry";
+import { ABORTED_MESSAGE, createUserInteraction } from "./user-interaction";
+import { describeIssues } from "./user-interaction";
+
+export const DEFAULT_MAX_STEPS = 25;
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  /** A directory for the SQLite database, or ":memory:". */
+  dataDir: string;
+  model: Model;
+  token?: string | undefined;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  maxSteps?: number;
+  /** The Vite build to serve; defaults to ./dist. */
+  staticDir?: string;
+  log?: Logger;
+  pingIntervalMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  hostId: string;
+  /** Graceful shutdown: stop accepting, settle pending questions, close sockets with 1001, close the database. */
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
+
+function sendJson(response: ServerResponse, status: number, body?: Json) {
+  if (body === undefined) {
+    response.writeHead(status, API_HEADERS);
+    response.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...API_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function sendError(response: ServerResponse, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  sendJson(response, status, { error: { code, message } });
+}
+
+function isJsonType(request: IncomingMessage): boolean {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (declared > LIMITS.httpBodyBytes) {
+    request.resume();
+    return Promise.reject(new HttpError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${LIMITS.httpBodyBytes} bytes`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > LIMITS.httpBodyBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on("end", () => {
+      if (tooLarge) reject(new HttpError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${LIMITS.httpBodyBytes} bytes`));
+      else resolve(Buffer.concat(chunks));
+    });
+    request.on("error", reject);
+  });
+}
+
+/** Reads a JSON body: 413 when too large, 415 when not JSON-typed, 400 when it does not parse. An empty body is `undefined` when optional. */
+async function readJson(request: IncomingMessage, optional: boolean): Promise<unknown> {
+  const declaresBody = request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0";
+  const chunked = request.headers["transfer-encoding"] !== undefined;
+  if (!isJsonType(request) && (!optional || declaresBody || chunked)) {
+    request.resume();
+    throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "send the body as Content-Type: application/json");
+  }
+  const body = await readBody(request);
+  if (body.length === 0 && optional) return undefined;
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new HttpError(400, "INVALID_JSON", "the body is not valid JSON");
+  }
+}
+
+function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new HttpError(400, "INVALID_BODY", `invalid body: ${describeIssues(parsed.error.issues)}`);
+  return parsed.data;
+}
+
+function formatUrl(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const log = options.log ?? silentLogger;
+  const hostId = randomUUID();
+  const store = openStore(options.dataDir);
+  const stopped = store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
+  if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
+
+  const fence: FenceOptions = { allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], token: options.token };
+  let chatRef: ReturnType<typeof createChat> | null = null;
+  const mux = createMux({ hostId, fence, replay: () => pending.replay(), log, ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}) });
+  const pending = createPendingTable({ broadcast: (frame) => mux.broadcast(frame), onChange: (sessionId) => chatRef?.refresh(sessionId), log });
+  const userInteraction = createUserInteraction();
+  userInteraction.registerProvider(pending);
+  const tools = createToolRegistry();
+  tools.register(createAskUserQuestionTool(userInteraction));
+  tools.register(createPresentPlanTool(userInteraction));
+  const chat = createChat({
+    store,
+    model: options.model,
+    tools,
+    broadcast: (frame) => mux.broadcast(frame),
+    pendingCount: (sessionId) => pending.countFor(sessionId),
+    log,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+  });
+  chatRef = chat;
+  const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
+
+  async function handleApi(request: IncomingMessage, response: ServerResponse, pathname: string) {
+    const method = request.method ?? "GET";
+    const verdict = checkFence(request, fence);
+    if (!verdict.ok) return sendError(response, verdict.status, verdict.code, verdict.message);
+
+    const notAllowed = (allowed: string) => sendError(response, 405, "METHOD_NOT_ALLOWED", `${method} is not allowed here`, { Allow: allowed });
+
+    if (pathname === "/api/health") {
+      if (method !== "GET") return notAllowed("GET");
+      return sendJson(response, 200, { ok: true, hostId, protocol: PROTOCOL_VERSION, model: options.model.name });
+    }
+    if (pathname === "/api/mux") {
+      return sendError(response, 426, "UPGRADE_REQUIRED", "/api/mux is a WebSocket: send Upgrade: websocket", { Upgrade: "websocket", Connection: "Upgrade" });
+    }
+    if (pathname === "/api/respond") {
+      if (method !== "POST") return notAllowed("POST");
+      const body = await readJson(request, false);
+      return sendJson(response, 200, pending.respond(body));
+    }
+    if (pathname === "/api/sessions") {
+      if (method === "GET") return sendJson(response, 200, { sessions: chat.listSessions() });
+      if (method !== "POST") return notAllowed("GET, POST");
+      const body = parseBody(CreateSessionBody, (await readJson(request, true)) ?? {});
+      return sendJson(response, 201, { session: chat.createSession(body.title) });
+    }
+    const match = /^\/api\/sessions\/([^/]+)(?:\/(messages|abort))?$/.exec(pathname);
+    if (!match) return sendError(response, 404, "NOT_FOUND", `no route for ${pathname}`);
+    const sessionId = decodeURIComponent(match[1]!);
+    const notFound = () => sendError(response, 404, "NOT_FOUND", `no session ${sessionId}`);
+    switch (match[2]) {
+      case undefined: {
+        if (method === "GET") {
+          const detail = chat.getSession(sessionId);
+          return detail ? sendJson(response, 200, detail) : notFound();
+        }
+        if (method === "DELETE") return (await chat.deleteSession(sessionId)) ? sendJson(response, 204) : notFound();
+        return notAllowed("GET, DELETE");
+      }
+      case "messages": {
+        if (method !== "POST") return notAllowed("POST");
+        const body = parseBody(PostMessageBody, await readJson(request, false));
+        const result = chat.postMessage(sessionId, body.text);
+        if (result.ok) return sendJson(response, 202, { message: result.message });
+        if (result.reason === "turn-running") return sendError(response, 409, "TURN_RUNNING", "a turn is already running in this session; abort it or wait");
+        return notFound();
+      }
+      case "abort": {
+        if (method !== "POST") return notAllowed("POST");
+        await readJson(request, true);
+        const aborted = await chat.abort(sessionId);
+        return aborted === null ? notFound() : sendJson(response, 202, { aborted });
+      }
+      default:
+        return notFound();
+    }
+  }
+
+  function handleTokenLink(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
+    const offered = url.searchParams.get("token");
+    if (url.pathname !== "/" || offered === null || options.token === undefined) return false;
+    if (!tokenMatches(offered, options.token)) {
+      sendError(response, 401, "UNAUTHORIZED", "the token in the link is not valid");
+      return true;
+    }
+    response.writeHead(302, {
+      ...API_HEADERS,
+      Location: "/",
+      "Set-Cookie": `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; Path=/; HttpOnly; SameSite=Strict`,
+    });
+    response.end();
+    return true;
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const started = process.hrtime.bigint();
+    const url = new URL(request.url ?? "/", "http://localhost");
+    response.on("finish", () => {
+      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+      log({ event: "http", method: request.method, path: url.pathname, status: response.statusCode, ms });
+    });
+    try {
+      if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await handleApi(request, response, url.pathname);
+      if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
+      if (handleTokenLink(request, response, url)) return;
+      await serveStatic(request, response, url.pathname);
+    } catch (error) {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        if (error.status === 413) response.setHeader("Connection", "close");
+        return sendError(response, error.status, error.code, error.message);
+      }
+      log({ event: "http/failed", path: url.pathname, error: error instanceof Error ? error.name : "unknown" });
+      return sendError(response, 500, "INTERNAL", "the host failed to handle this request");
+    }
+  }
+
+  const server = createServer((request, response) => void handle(request, response));
+  server.on("upgrade", (request, socket, head) => mux.handleUpgrade(request, socket, head));
+
+  const host = options.host ?? "127.0.0.1";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: formatUrl(host, port),
+    port,
+    hostId,
+    close() {
+      closing ??= (async () => {
+        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        pending.dispose();
+        await chat.stop();
+        await mux.close();
+        server.closeAllConnections();
+        await serverClosed;
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}
