@@ -76,7 +76,8 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 function apply(questions: QuestionItem[], state: DraftState, action: Action): DraftState {
   if (action.kind === "go") return goToQuestion(state, action.index, questions.length);
   const question = questions[action.question % questions.length]!;
-  const label = question.options?.[action.option % Math.max(1, question.options.length)]?.label ?? "not-an-option";
+  const optionIndex = "option" in action ? action.option : 0;
+  const label = question.options?.[optionIndex % Math.max(1, question.options.length)]?.label ?? "not-an-option";
   switch (action.kind) {
     case "choose":
       return chooseOption(state, question, label, action.checked);

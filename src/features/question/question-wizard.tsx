@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
@@ -10,6 +10,7 @@ import {
   goToQuestion,
   isComplete,
   skipQuestion,
+  toggleOption,
   typeCustom,
   type DraftState,
 } from "./draft";
@@ -22,7 +23,7 @@ import { WizardFooter } from "./wizard-footer";
 interface QuestionWizardProps {
   request: PendingRequest;
   state: DraftState;
-  onChange: (next: DraftState) => void;
+  onChange: Dispatch<SetStateAction<DraftState>>;
   status: PanelStatus;
   onStatus: (status: PanelStatus) => void;
   disabled: boolean;
@@ -68,9 +69,9 @@ export function QuestionWizard(props: QuestionWizardProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [index]);
 
-  const change = (next: DraftState) => {
+  const change = (update: (current: DraftState) => DraftState) => {
     if (props.status?.kind === "complete-first") props.onStatus(null);
-    onChange(next);
+    onChange(update);
   };
 
   const submit = (from: DraftState) => {
@@ -87,13 +88,12 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
   const primary = () => {
     if (isLast) submit(state);
-    else if (isComplete(question, draft)) change(advance(state));
+    else if (isComplete(question, draft)) change(advance);
   };
-  const pick = (label: string) => change(advance(chooseOption(state, question, label)));
+  const pick = (label: string) => change((current) => advance(chooseOption(current, question, label)));
   const skip = () => {
-    const skipped = skipQuestion(state, question);
-    if (isLast) submit(skipped);
-    else change(advance(skipped));
+    if (isLast) submit(skipQuestion(state, question));
+    else change((current) => advance(skipQuestion(current, question)));
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -113,7 +113,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
     const option = question.options?.[Number(event.key) - 1];
     if (!option) return;
     event.preventDefault();
-    if (question.multiSelect) change(chooseOption(state, question, option.label, !draft.selected.includes(option.label)));
+    if (question.multiSelect) change((current) => toggleOption(current, question, option.label));
     else pick(option.label);
   };
 
@@ -137,8 +137,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
             disabled={disabled}
             isImeKey={props.isImeKey}
             onPick={pick}
-            onSelect={(label) => change(chooseOption(state, question, label))}
-            onCheckedChange={(label, checked) => change(chooseOption(state, question, label, checked))}
+            onSelect={(label) => change((current) => chooseOption(current, question, label))}
+            onCheckedChange={(label, checked) => change((current) => chooseOption(current, question, label, checked))}
           />
         )}
       </div>
@@ -148,7 +148,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
           multiline={!hasOptions}
           value={draft.custom}
           disabled={disabled}
-          onChange={(text) => change(typeCustom(state, question, text))}
+          onChange={(text) => change((current) => typeCustom(current, question, text))}
         />
       </div>
       <WizardFooter
@@ -158,8 +158,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
         disabled={disabled}
         submitting={props.submitting}
         primaryEnabled={isLast || isComplete(question, draft)}
-        onPrevious={() => change(goToQuestion(state, index - 1, count))}
-        onNext={() => change(goToQuestion(state, index + 1, count))}
+        onPrevious={() => change((current) => goToQuestion(current, index - 1, count))}
+        onNext={() => change((current) => goToQuestion(current, index + 1, count))}
         onSkip={skip}
         onPrimary={primary}
       />
