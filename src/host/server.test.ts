@@ -1,0 +1,294 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import type { RunningServer } from "./server";
+import { api, connect, createSession, startTestServer } from "./testing/harness";
+
+const servers: RunningServer[] = [];
+async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
+  const server = await startTestServer(overrides);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** Sends a raw WebSocket upgrade and returns the status line the host answered with. */
+function rawUpgrade(url: string, headers: Record<string, string>): Promise<{ status: number; upgraded: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}/api/mux`, {
+      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
+    });
+    req.on("upgrade", (response, socket) => {
+      socket.destroy();
+      resolve({ status: response.statusCode ?? 0, upgraded: true });
+    });
+    req.on("response", (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, upgraded: false });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** A GET with headers `fetch` may not set (Host). */
+function rawGet(url: string, pathname: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${pathname}`, { headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("HTTP uplink", () => {
+  it("answers /api/health with the host id and protocol", async () => {
+    const server = await start();
+    expect(await api(server.url, "/api/health")).toMatchObject({ status: 200, body: { ok: true, hostId: server.hostId, protocol: 1, model: "scripted" } });
+  });
+
+  it("creates sessions titled New chat, lists them newest first and returns one with its messages", async () => {
+    const server = await start();
+    const first = await api(server.url, "/api/sessions", { method: "POST" });
+    expect(first.status).toBe(201);
+    const session = (first.body as { session: Record<string, unknown> }).session;
+    expect(session).toEqual({ id: session.id, title: "New chat", createdAt: session.createdAt, updatedAt: session.createdAt, state: "idle" });
+    const second = await api(server.url, "/api/sessions", { json: { title: "Named" } });
+    const named = (second.body as { session: { id: string; title: string } }).session;
+    expect(named.title).toBe("Named");
+    const listed = await api(server.url, "/api/sessions");
+    expect((listed.body as { sessions: { id: string }[] }).sessions.map((item) => item.id)).toEqual([named.id, session.id]);
+    expect(await api(server.url, `/api/sessions/${named.id}`)).toMatchObject({ status: 200, body: { session: named, messages: [] } });
+  });
+
+  it("answers 404 NOT_FOUND for an unknown session on every session route", async () => {
+    const server = await start();
+    const notFound = { status: 404, body: { error: { code: "NOT_FOUND", message: "no session nope" } } };
+    expect(await api(server.url, "/api/sessions/nope")).toMatchObject(notFound);
+    expect(await api(server.url, "/api/sessions/nope", { method: "DELETE" })).toMatchObject(notFound);
+    expect(await api(server.url, "/api/sessions/nope/messages", { json: { text: "hi" } })).toMatchObject(notFound);
+    expect(await api(server.url, "/api/sessions/nope/abort", { method: "POST" })).toMatchObject(notFound);
+    expect(await api(server.url, "/api/nothing-here")).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+  });
+
+  it("answers 400 INVALID_BODY for a message that is empty, too long or not text", async () => {
+    const server = await start();
+    const id = await createSession(server.url);
+    for (const json of [{ text: "" }, { text: "x".repeat(20001) }, { words: "hi" }, { text: 3 }]) {
+      const result = await api(server.url, `/api/sessions/${id}/messages`, { json });
+      expect(result.status).toBe(400);
+      expect((result.body as { error: { code: string } }).error.code).toBe("INVALID_BODY");
+    }
+  });
+
+  it("answers 400 INVALID_JSON for a body that does not parse and 415 for a body that is not JSON-typed", async () => {
+    const server = await start();
+    const id = await createSession(server.url);
+    expect(await api(server.url, "/api/respond", { body: "{nope", headers: { "content-type": "application/json" } })).toEqual(
+      expect.objectContaining({ status: 400, body: { error: { code: "INVALID_JSON", message: "the body is not valid JSON" } } }),
+    );
+    expect(await api(server.url, "/api/respond", { body: '{"type":"cancel"}', headers: { "content-type": "text/plain" } })).toEqual(
+      expect.objectContaining({ status: 415, body: { error: { code: "UNSUPPORTED_MEDIA_TYPE", message: "send the body as Content-Type: application/json" } } }),
+    );
+    expect((await api(server.url, `/api/sessions/${id}/messages`, { body: "text=hi", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(415);
+  });
+
+  it("answers 413 for a body over 256 KiB", async () => {
+    const server = await start();
+    const result = await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: "x".repeat(256 * 1024), sessionId: "s" } });
+    expect(result).toMatchObject({ status: 413, body: { error: { code: "PAYLOAD_TOO_LARGE" } } });
+  });
+
+  it("answers 409 TURN_RUNNING while a turn is running in the session", async () => {
+    const server = await start();
+    const id = await createSession(server.url);
+    expect((await api(server.url, `/api/sessions/${id}/messages`, { json: { text: '/ask {"questions":[{"id":"a","question":"A?"}]}' } })).status).toBe(202);
+    expect(await api(server.url, `/api/sessions/${id}/messages`, { json: { text: "/echo again" } })).toMatchObject({
+      status: 409,
+      body: { error: { code: "TURN_RUNNING", message: "a turn is already running in this session; abort it or wait" } },
+    });
+    expect(await api(server.url, `/api/sessions/${id}/abort`, { method: "POST" })).toMatchObject({ status: 202, body: { aborted: true } });
+    expect(await api(server.url, `/api/sessions/${id}/abort`, { method: "POST" })).toMatchObject({ status: 202, body: { aborted: false } });
+  });
+
+  it("answers 426 for a plain GET of /api/mux", async () => {
+    const server = await start();
+    expect(await api(server.url, "/api/mux")).toMatchObject({ status: 426, body: { error: { code: "UPGRADE_REQUIRED" } } });
+  });
+
+  it("answers every respond body that parses with HTTP 200 and a receipt", async () => {
+    const server = await start();
+    expect(await api(server.url, "/api/respond", { json: { type: "answer" } })).toMatchObject({ status: 200, body: { accepted: false, reason: "bad-response" } });
+    expect(await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: "r", sessionId: "s" } })).toEqual(
+      expect.objectContaining({ status: 200, body: { accepted: false, reason: "not-pending", detail: "question r is not pending (unknown, already answered, cancelled or aborted)" } }),
+    );
+  });
+
+  it("deletes a session with 204 and broadcasts session/deleted", async () => {
+    const server = await start();
+    const id = await createSession(server.url);
+    const client = await connect(server.url);
+    expect((await api(server.url, `/api/sessions/${id}`, { method: "DELETE" })).status).toBe(204);
+    await client.waitFor((frame) => frame.type === "session/deleted" && frame.sessionId === id);
+    expect((await api(server.url, `/api/sessions/${id}`)).status).toBe(404);
+    await client.close();
+  });
+});
+
+describe("trust fence", () => {
+  it("refuses a Host header that is not loopback with 403, on the API and on pages", async () => {
+    const server = await start();
+    expect(await rawGet(server.url, "/api/health", { host: "evil.example" })).toEqual({
+      status: 403,
+      body: '{"error":{"code":"FORBIDDEN","message":"the Host header is not a loopback name or an allowed host"}}',
+    });
+    expect((await rawGet(server.url, "/", { host: "evil.example" })).status).toBe(403);
+    expect((await rawGet(server.url, "/", { host: "localhost:1; script-src *" })).status).toBe(403);
+    expect((await rawGet(server.url, "/api/health", { host: `localhost:${server.port}` })).status).toBe(200);
+    expect((await rawGet(server.url, "/api/health", { host: `[::1]:${server.port}` })).status).toBe(200);
+  });
+
+  it("accepts a host listed in allowedHosts", async () => {
+    const server = await start({ allowedHosts: ["parley.test"] });
+    expect((await rawGet(server.url, "/api/health", { host: "parley.test:8787" })).status).toBe(200);
+    expect((await rawGet(server.url, "/api/health", { host: "other.test" })).status).toBe(403);
+  });
+
+  it("refuses a foreign Origin on a POST, and accepts its own and an allowed one", async () => {
+    const server = await start({ allowedOrigins: ["http://127.0.0.1:5173"] });
+    expect(await api(server.url, "/api/sessions", { method: "POST", headers: { origin: "https://evil.example" } })).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
+    expect((await api(server.url, "/api/sessions", { method: "POST", headers: { origin: server.url } })).status).toBe(201);
+    expect((await api(server.url, "/api/sessions", { method: "POST", headers: { origin: "http://127.0.0.1:5173" } })).status).toBe(201);
+  });
+
+  it("refuses Sec-Fetch-Site: cross-site", async () => {
+    const server = await start();
+    expect(await api(server.url, "/api/sessions", { method: "POST", headers: { "sec-fetch-site": "cross-site" } })).toMatchObject({ status: 403 });
+    expect((await api(server.url, "/api/sessions", { method: "POST", headers: { "sec-fetch-site": "same-origin" } })).status).toBe(201);
+  });
+
+  it("refuses a foreign Origin on the upgrade with a plain 403 and no 101", async () => {
+    const server = await start();
+    expect(await rawUpgrade(server.url, { Origin: "https://evil.example" })).toEqual({ status: 403, upgraded: false });
+    expect(await rawUpgrade(server.url, { Host: "evil.example" })).toEqual({ status: 403, upgraded: false });
+    expect(await rawUpgrade(server.url, { "Sec-Fetch-Site": "cross-site" })).toEqual({ status: 403, upgraded: false });
+    expect(await rawUpgrade(server.url, { Origin: server.url })).toEqual({ status: 101, upgraded: true });
+  });
+
+  it("requires the token on the API and the upgrade when one is set, by header or by the cookie the link sets", async () => {
+    const server = await start({ token: "s3cret" });
+    expect(await api(server.url, "/api/health")).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
+    expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
+    expect(await rawUpgrade(server.url, {})).toEqual({ status: 401, upgraded: false });
+    expect((await api(server.url, "/?token=wrong")).status).toBe(401);
+    const link = await api(server.url, "/?token=s3cret");
+    expect(link.status).toBe(302);
+    expect(link.headers.get("location")).toBe("/");
+    const cookie = link.headers.get("set-cookie") ?? "";
+    expect(cookie).toBe("parley_token=s3cret; Path=/; HttpOnly; SameSite=Strict");
+    expect((await api(server.url, "/api/health", { headers: { cookie: "parley_token=s3cret" } })).status).toBe(200);
+    const client = await connect(server.url, { cookie: "parley_token=s3cret" });
+    await client.waitFor((frame) => frame.type === "synced");
+    await client.close();
+  });
+});
+
+describe("mux downlink", () => {
+  it("sends hello then synced on open", async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    await client.waitFor((frame) => frame.type === "synced");
+    expect(client.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId }, { type: "synced" }]);
+    await client.close();
+  });
+
+  it("closes the socket with 1008 downlink only when the client sends a message", async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    client.socket.send("hello?");
+    expect(await client.closed).toEqual({ code: 1008, reason: "downlink only" });
+  });
+
+  it("closes a socket that sends more than 64 KiB", async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    client.socket.send("x".repeat(64 * 1024 + 1));
+    expect((await client.closed).code).toBe(1009);
+  });
+
+  it("closes every socket with 1001 on shutdown", async () => {
+    const server = await startTestServer();
+    const client = await connect(server.url);
+    await server.close();
+    expect((await client.closed).code).toBe(1001);
+  });
+
+  it("terminates a socket that misses a pong", async () => {
+    const server = await start({ pingIntervalMs: 50 });
+    const socket = new WebSocket(`${server.url.replace("http", "ws")}/api/mux`, { autoPong: false });
+    const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
+    expect(await closed).toBe(1006);
+  });
+
+  it("keeps a socket that answers pings open", async () => {
+    const server = await start({ pingIntervalMs: 20 });
+    const client = await connect(server.url);
+    const pings = await new Promise<number>((resolve) => {
+      let count = 0;
+      client.socket.on("ping", () => {
+        count += 1;
+        if (count === 5) resolve(count);
+      });
+    });
+    expect([pings, client.socket.readyState]).toEqual([5, WebSocket.OPEN]);
+    await client.close();
+  });
+});
+
+describe("static files", () => {
+  it("serves a page saying to build the app when dist is missing, with the security headers", async () => {
+    const server = await start();
+    const page = await api(server.url, "/");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("npm run build");
+    expect(page.headers.get("content-security-policy")).toBe(
+      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:${server.port} wss://127.0.0.1:${server.port}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    );
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("serves built files, falls back to index.html for app routes, and never leaves the build directory", async () => {
+    const dist = mkdtempSync(path.join(tmpdir(), "parley-dist-"));
+    try {
+      mkdirSync(path.join(dist, "assets"));
+      writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
+      writeFileSync(path.join(dist, "assets", "app.js"), "console.log(1)");
+      const server = await start({ staticDir: dist });
+      const script = await api(server.url, "/assets/app.js");
+      expect([script.status, script.body, script.headers.get("content-type"), script.headers.get("x-content-type-options")]).toEqual([
+        200,
+        "console.log(1)",
+        "text/javascript; charset=utf-8",
+        "nosniff",
+      ]);
+      for (const route of ["/", "/demo", "/demo/anything", "/%2e%2e/%2e%2e/etc/passwd"]) {
+        const page = await api(server.url, route);
+        expect([route, page.status, page.body]).toEqual([route, 200, "<!doctype html><title>app</title>"]);
+        expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      }
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});

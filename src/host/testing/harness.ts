@@ -1,0 +1,98 @@
+import { WebSocket } from "ws";
+import { DownFrame } from "../../protocol/schemas";
+import { createScriptedModel } from "../models/scripted";
+import { startServer, type RunningServer, type ServerOptions } from "../server";
+
+/** A real host on 127.0.0.1:0 with an in-memory database and the scripted model, unless overridden. */
+export function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  return startServer({ host: "127.0.0.1", port: 0, dataDir: ":memory:", model: createScriptedModel(), staticDir: "/nonexistent-parley-dist", ...overrides });
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** `fetch` against the host; JSON bodies are sent with `Content-Type: application/json`. */
+export async function api(base: string, path: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: string } = {}): Promise<ApiResult> {
+  const headers: Record<string, string> = { ...(init.json === undefined ? {} : { "content-type": "application/json" }), ...init.headers };
+  const response = await fetch(base + path, {
+    method: init.method ?? (init.json === undefined && init.body === undefined ? "GET" : "POST"),
+    headers,
+    body: init.json === undefined ? init.body : JSON.stringify(init.json),
+    redirect: "manual",
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  if ((response.headers.get("content-type") ?? "").startsWith("application/json")) body = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** A real `ws` client on `/api/mux` that keeps every frame it receives, parsed with the protocol schema. */
+export interface FrameClient {
+  socket: WebSocket;
+  frames: DownFrame[];
+  /** Resolves with the first frame (already received or future) matching `predicate`. */
+  waitFor<T extends DownFrame = DownFrame>(predicate: (frame: DownFrame, index: number) => boolean, label?: string): Promise<T>;
+  /** Resolves when the session's turn has ended: a `session/upserted` with state idle after frame `from`. */
+  waitIdle(sessionId: string, from: number): Promise<void>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+}
+
+const WAIT_MS = 5_000;
+
+export function connect(base: string, headers: Record<string, string> = {}): Promise<FrameClient> {
+  const socket = new WebSocket(`${base.replace(/^http/, "ws")}/api/mux`, { headers });
+  const frames: DownFrame[] = [];
+  const listeners = new Set<() => void>();
+  socket.on("message", (data: Buffer) => {
+    frames.push(DownFrame.parse(JSON.parse(data.toString("utf8"))));
+    for (const listener of [...listeners]) listener();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on("close", (code, reason) => resolve({ code, reason: reason.toString("utf8") })));
+  const client: FrameClient = {
+    socket,
+    frames,
+    waitFor<T extends DownFrame>(predicate: (frame: DownFrame, index: number) => boolean, label = "a matching frame") {
+      return new Promise<T>((resolve, reject) => {
+        const check = () => {
+          const found = frames.find(predicate);
+          if (!found) return false;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(found as T);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${label}; got ${JSON.stringify(frames.map((frame) => frame.type))}`));
+        }, WAIT_MS);
+        if (!check()) listeners.add(check);
+      });
+    },
+    async waitIdle(sessionId, from) {
+      await client.waitFor(
+        (frame, index) => index >= from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle",
+        `session ${sessionId} to become idle`,
+      );
+    },
+    closed,
+    async close() {
+      if (socket.readyState !== WebSocket.CLOSED) socket.close();
+      await closed;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    socket.once("open", () => resolve(client));
+    socket.once("unexpected-response", (_request, response) => reject(new Error(`upgrade refused with ${response.statusCode}`)));
+    socket.once("error", reject);
+  });
+}
+
+/** Creates a session and returns its id. */
+export async function createSession(base: string, title?: string): Promise<string> {
+  const result = await api(base, "/api/sessions", { json: title === undefined ? {} : { title } });
+  return (result.body as { session: { id: string } }).session.id;
+}
