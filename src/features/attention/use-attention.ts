@@ -1,0 +1,103 @@
+import { useEffect, useRef } from "react";
+import { useMessages } from "../../i18n/i18n";
+import type { PendingRequest } from "../../protocol/schemas";
+import { createIndicator, type Indicator } from "./indicator";
+import { attentionMessages } from "./messages";
+import { createNotifier, type Notifier } from "./notifier";
+import { canNotify, readNotifyOptIn } from "./notify-preference";
+
+export interface AttentionOptions {
+  /** Every pending request of every session, in arrival order. */
+  requests: readonly PendingRequest[];
+  /** Shows the session; called when the user clicks a notification. */
+  onOpenSession: (sessionId: string) => void;
+}
+
+function isHidden(): boolean {
+  return document.visibilityState !== "visible";
+}
+
+/**
+ * While the tab is hidden, counts the questions that arrive in the title (`(N)`) and dots
+ * the favicon until the tab is seen; when the user opted in, one tab of all open ones shows
+ * a desktop notification with the question text (no answer buttons), which brings the tab
+ * and the session forward when clicked.
+ */
+export function useAttention({ requests, onOpenSession }: AttentionOptions): void {
+  const t = useMessages(attentionMessages);
+  const unseen = useRef<Set<string>>(new Set());
+  const known = useRef<Set<string>>(new Set());
+  const notifier = useRef<Notifier | null>(null);
+  const indicator = useRef<Indicator | null>(null);
+  const latest = useRef({ t, onOpenSession });
+
+  useEffect(() => {
+    latest.current = { t, onOpenSession };
+  });
+
+  useEffect(() => {
+    const knownIds = known.current;
+    const unseenIds = unseen.current;
+    const created = createIndicator();
+    indicator.current = created;
+    created.show(unseen.current.size);
+    const onVisibility = () => {
+      if (isHidden()) return;
+      unseenIds.clear();
+      created.show(0);
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      created.dispose();
+      indicator.current = null;
+      knownIds.clear();
+      unseenIds.clear();
+    };
+  }, []);
+
+  useEffect(() => {
+    const created = createNotifier({
+      tabId: crypto.randomUUID(),
+      show: (request) => {
+        const { t: translate, onOpenSession: open } = latest.current;
+        const first = request.questions[0]!;
+        const more = request.questions.length - 1;
+        const plan = request.questions.length === 1 && first.intent?.kind === "plan-review";
+        const notification = new Notification(translate(plan ? "notificationTitlePlan" : "notificationTitle"), {
+          body: more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question,
+          tag: request.rpcId,
+          icon: "/favicon.svg",
+        });
+        notification.onclick = () => {
+          window.focus();
+          open(request.sessionId);
+          notification.close();
+        };
+      },
+    });
+    notifier.current = created;
+    return () => {
+      created.dispose();
+      notifier.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const ids = new Set(requests.map((request) => request.rpcId));
+    const hidden = isHidden();
+    for (const request of requests) {
+      if (known.current.has(request.rpcId)) continue;
+      known.current.add(request.rpcId);
+      if (hidden) unseen.current.add(request.rpcId);
+      if (readNotifyOptIn() && canNotify()) notifier.current?.offer(request, !hidden);
+    }
+    for (const rpcId of known.current) {
+      if (ids.has(rpcId)) continue;
+      known.current.delete(rpcId);
+      unseen.current.delete(rpcId);
+      notifier.current?.withdraw(rpcId);
+    }
+    indicator.current?.show(unseen.current.size);
+  }, [requests]);
+}
