@@ -1,0 +1,250 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LocaleProvider } from "../../i18n/i18n";
+import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
+import { deleteDraft } from "./draft-storage";
+import { QuestionPanel } from "./question-panel";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const batch: PendingRequest = {
+  rpcId: "rpc-1",
+  sessionId: "session-1",
+  createdAt: "2026-11-30T10:00:00.000Z",
+  questions: [
+    { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
+    { id: "name", question: "What should the project be called?" },
+    { id: "features", question: "Which features?", multiSelect: true, options: [{ label: "Auth" }, { label: "Billing" }] },
+  ],
+};
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function renderPanel(respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true })), request = batch) {
+  const view = render(<QuestionPanel request={request} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
+  return { respond, view, user: userEvent.setup() };
+}
+
+describe("collapsing", () => {
+  it("collapses to a one-line bar on Escape without responding, and keeps the drafts", async () => {
+    const { user, respond } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
+    await user.keyboard("{Escape}");
+    expect(screen.getByRole("region", { name: "3 questions waiting" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Expand the question card" })).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getByRole("button", { name: "Answer" })).toHaveFocus();
+    await user.click(screen.getByRole("button", { name: "Answer" }));
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveValue("parley");
+    await user.click(screen.getByRole("button", { name: "Previous question" }));
+    expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
+    expect(respond).not.toHaveBeenCalled();
+  });
+
+  it("reads one question waiting for a single-question request", async () => {
+    const { user } = renderPanel(undefined, { ...batch, questions: [batch.questions[0]!] });
+    await user.click(screen.getByRole("button", { name: "Collapse the question card" }));
+    expect(screen.getByText("1 question waiting")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Expand the question card" }));
+    expect(screen.getByRole("button", { name: "Collapse the question card" })).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByRole("region", { name: "Which package manager?" })).toBeInTheDocument();
+  });
+});
+
+describe("dismissing", () => {
+  it("cancels at once when nothing has been drafted", async () => {
+    const { user, respond } = renderPanel();
+    await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    expect(respond.mock.calls).toEqual([[{ type: "cancel", rpcId: "rpc-1", sessionId: "session-1" }]]);
+  });
+
+  it("asks before discarding drafted answers and keeps them on Keep answering", async () => {
+    const { user, respond } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    expect(screen.getByText("Discard your answers?")).toBeInTheDocument();
+    expect(respond).not.toHaveBeenCalled();
+    await user.click(screen.getByRole("button", { name: "Keep answering" }));
+    expect(screen.queryByText("Discard your answers?")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Previous question" }));
+    expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
+    expect(respond).not.toHaveBeenCalled();
+  });
+
+  it("cancels the whole request on Discard", async () => {
+    const { user, respond } = renderPanel();
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "bun");
+    await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    await user.click(screen.getByRole("button", { name: "Discard" }));
+    expect(respond.mock.calls).toEqual([[{ type: "cancel", rpcId: "rpc-1", sessionId: "session-1" }]]);
+  });
+});
+
+describe("responding", () => {
+  it("disables every control while the answer is in flight and stays busy once accepted", async () => {
+    const pending = deferred<Receipt>();
+    const { user } = renderPanel(vi.fn(() => pending.promise), { ...batch, questions: [batch.questions[0]!] });
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(screen.getByRole("button", { name: "Submitting…" })).toBeDisabled();
+    for (const button of screen.getAllByRole("button")) expect(button).toBeDisabled();
+    for (const radio of screen.getAllByRole("radio")) expect(radio).toBeDisabled();
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toBeDisabled();
+    await act(async () => pending.resolve({ accepted: true }));
+    expect(screen.getByRole("button", { name: "Submitting…" })).toBeDisabled();
+    expect(screen.getByRole("radio", { name: "npm" })).toBeDisabled();
+    expect(screen.getByRole("region", { name: "Which package manager?" })).toBeInTheDocument();
+  });
+
+  it("shows a rejected receipt's reason, re-enables the controls and keeps the drafts", async () => {
+    const respond = vi.fn(async (): Promise<Receipt> => ({ accepted: false, reason: "not-pending", detail: "rpcId rpc-1 is not pending" }));
+    const { user } = renderPanel(respond, { ...batch, questions: [batch.questions[0]!] });
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(screen.getByRole("status")).toHaveTextContent("question response rejected: not-pending");
+    expect(screen.getByText("question response rejected: not-pending")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Submit" })).toBeEnabled();
+    expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
+    expect(screen.getByRole("radio", { name: "npm" })).toBeEnabled();
+  });
+
+  it("shows a network error's message and lets the user retry", async () => {
+    const respond = vi
+      .fn<(body: RespondRequest) => Promise<Receipt>>()
+      .mockRejectedValueOnce(new TypeError("Failed to fetch"))
+      .mockResolvedValueOnce({ accepted: true });
+    const { user } = renderPanel(respond, { ...batch, questions: [batch.questions[0]!] });
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(screen.getByRole("status")).toHaveTextContent("Failed to fetch");
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    const body = { type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["npm"] }] };
+    expect(respond.mock.calls).toEqual([[body], [body]]);
+  });
+
+  it("disables every control while a cancel is in flight", async () => {
+    const pending = deferred<Receipt>();
+    const { user } = renderPanel(vi.fn(() => pending.promise));
+    await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    for (const button of screen.getAllByRole("button")) expect(button).toBeDisabled();
+    await act(async () => pending.resolve({ accepted: false, reason: "not-pending", detail: "gone" }));
+    expect(screen.getByRole("button", { name: "Dismiss all questions" })).toBeEnabled();
+  });
+});
+
+describe("drafts across reloads", () => {
+  it("restores selections, text, skips and the step when remounted with the same rpcId", async () => {
+    const { user, view } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Skip this question" }));
+    await user.click(screen.getByRole("checkbox", { name: "Billing" }));
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Exports");
+    view.unmount();
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
+    expect(screen.getByRole("heading", { name: "Which features?" })).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Billing" })).toBeChecked();
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveValue("Exports");
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(respond.mock.calls).toEqual([
+      [
+        {
+          type: "answer",
+          rpcId: "rpc-1",
+          sessionId: "session-1",
+          answers: [
+            { id: "pkg", selected: ["npm"] },
+            { id: "name", selected: [] },
+            { id: "features", selected: ["Billing"], custom: "Exports" },
+          ],
+        },
+      ],
+    ]);
+  });
+
+  it("starts fresh after the draft is deleted", async () => {
+    const { user, view } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    view.unmount();
+    deleteDraft("rpc-1");
+    renderPanel();
+    expect(screen.getByRole("heading", { name: "Which package manager?" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "npm" })).not.toBeChecked();
+  });
+
+  it("shows the new request when the request prop changes", async () => {
+    const { user, view, respond } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    const next: PendingRequest = { ...batch, rpcId: "rpc-2", questions: [{ id: "ok", question: "Proceed?" }] };
+    view.rerender(<QuestionPanel request={next} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
+    expect(screen.getByRole("region", { name: "Proceed?" })).toBeInTheDocument();
+    expect(screen.getByText("1 / 1")).toBeInTheDocument();
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "yes{Enter}");
+    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-2", sessionId: "session-1", answers: [{ id: "ok", selected: [], custom: "yes" }] }]]);
+  });
+});
+
+describe("focus", () => {
+  it("focuses the first option when shown in a visible, focused tab", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+  });
+
+  it("does not take focus when the tab is not focused", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(document.body).toHaveFocus();
+  });
+
+  it("does not take focus when autoFocus is false", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    expect(document.body).toHaveFocus();
+  });
+});
+
+describe("locales", () => {
+  it("shows Chinese copy and still detects a full-width Chinese recommendation suffix", async () => {
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const request: PendingRequest = {
+      ...batch,
+      questions: [{ id: "pkg", question: "用哪个包管理器？", options: [{ label: "pnpm（推荐）" }, { label: "npm" }] }],
+    };
+    render(
+      <LocaleProvider initial="zh-CN">
+        <QuestionPanel request={request} position={{ index: 0, count: 2 }} respond={respond} autoFocus={false} />
+      </LocaleProvider>,
+    );
+    const user = userEvent.setup();
+    expect(screen.getByText("第 1 个请求，共 2 个")).toBeInTheDocument();
+    expect(screen.getByText("推荐")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "输入你的回答" })).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "pnpm" }));
+    await user.click(screen.getByRole("button", { name: "提交" }));
+    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["pnpm（推荐）"] }] }]]);
+  });
+});
+
+describe("escape key", () => {
+  it("closes the discard confirmation instead of collapsing", async () => {
+    const { user } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    fireEvent.keyDown(screen.getByRole("button", { name: "Keep answering" }), { key: "Escape" });
+    expect(screen.queryByText("Discard your answers?")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Collapse the question card" })).toBeInTheDocument();
+  });
+});
