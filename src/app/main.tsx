@@ -1,16 +1,32 @@
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
+import { LocaleProvider } from "../i18n/i18n";
+import { ChatApp } from "./chat-app";
+import "./app.css";
 
-function App() {
+const DemoApp = lazy(() => import("../demo/demo-app"));
+
+function isDemoPath(pathname: string): boolean {
+  return pathname === "/demo" || pathname.startsWith("/demo/");
+}
+
+function Root() {
+  if (isDemoPath(window.location.pathname)) {
+    return (
+      <Suspense fallback={null}>
+        <DemoApp />
+      </Suspense>
+    );
+  }
   return (
-    <main>
-      <h1>Parley</h1>
-    </main>
+    <LocaleProvider>
+      <ChatApp />
+    </LocaleProvider>
   );
 }
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <App />
+    <Root />
   </StrictMode>,
 );

@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError, api as defaultApi, type Api } from "../client/api";
+import { createMux, muxUrl, type MuxOptions, type MuxConnection } from "../client/mux";
+import { Conversation } from "../features/chat/conversation";
+import { deleteDraft } from "../features/question/draft-storage";
+import { Sidebar } from "../features/sessions/sidebar";
+import { useMessages } from "../i18n/i18n";
+import type { DownFrame } from "../protocol/schemas";
+import { SessionStoreProvider } from "../store/react";
+import { pendingRpcIds } from "../store/selectors";
+import { createSessionStore, type SessionStore } from "../store/session-store";
+import { Button } from "../ui/button";
+import { sessionHref, useHashSession } from "./hash-session";
+import { appMessages } from "./messages";
+import { createQuestionEntry } from "./question-entry";
+
+const DRAWER_ID = "sessions-drawer";
+
+export interface ChatAppProps {
+  store?: SessionStore;
+  api?: Api;
+  connect?: (options: MuxOptions) => MuxConnection;
+}
+
+/** Applies a frame and forgets the saved drafts of every request the frame removed. */
+export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame, forget: (rpcId: string) => void = deleteDraft): void {
+  const before = pendingRpcIds(store.getState());
+  store.getState().applyFrame(frame);
+  if (before.size === 0) return;
+  const after = pendingRpcIds(store.getState());
+  for (const rpcId of before) if (!after.has(rpcId)) forget(rpcId);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The chat app: connection → store → sidebar, conversation and composer slot. */
+export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
+  const t = useMessages(appMessages);
+  const [store] = useState(() => givenStore ?? createSessionStore());
+  const [drafts] = useState(() => new Map<string, string>());
+  const [activeSessionId, navigate] = useHashSession();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const activeRef = useRef(activeSessionId);
+  const slotEntries = useMemo(() => [createQuestionEntry(api.respond)], [api]);
+
+  useEffect(() => {
+    activeRef.current = activeSessionId;
+  }, [activeSessionId]);
+
+  const loadSession = useCallback(
+    async (sessionId: string): Promise<string | null> => {
+      try {
+        const { session, messages } = await api.getSession(sessionId);
+        store.getState().applyFrame({ type: "session/upserted", session });
+        store.getState().loadTranscript(sessionId, messages);
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "NOT_FOUND") {
+          if (activeRef.current === sessionId) navigate(null);
+          return t("sessionMissing");
+        }
+        return t("loadFailed", { reason: reasonOf(error) });
+      }
+    },
+    [api, store, navigate, t],
+  );
+
+  const refresh = useCallback(async (): Promise<string | null> => {
+    try {
+      store.getState().loadSessions(await api.listSessions());
+    } catch (error) {
+      return t("loadFailed", { reason: reasonOf(error) });
+    }
+    const open = activeRef.current;
+    return open === null ? null : loadSession(open);
+  }, [api, store, loadSession, t]);
+
+  useEffect(() => {
+    const mux = connect({
+      url: muxUrl(window.location),
+      onStatus: (status) => store.getState().setConnection(status),
+      onFrame: (frame) => {
+        applyFrameAndForgetDrafts(store, frame);
+        if (frame.type === "hello") void refresh().then(setLoadError);
+        if (frame.type === "session/deleted" && frame.sessionId === activeRef.current) navigate(null);
+      },
+    });
+    return () => mux.close();
+  }, [connect, store, refresh, navigate]);
+
+  useEffect(() => {
+    if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadError);
+  }, [activeSessionId, loadSession]);
+
+  const onSend = useCallback(
+    async (sessionId: string | null, text: string) => {
+      let target = sessionId;
+      if (target === null) {
+        const session = await api.createSession();
+        store.getState().applyFrame({ type: "session/upserted", session });
+        target = session.id;
+        navigate(target);
+      }
+      const message = await api.postMessage(target, text);
+      store.getState().applyFrame({ type: "message/upserted", message });
+    },
+    [api, store, navigate],
+  );
+
+  const onStop = useCallback(
+    async (sessionId: string) => {
+      await api.abort(sessionId);
+    },
+    [api],
+  );
+
+  const select = useCallback(
+    (sessionId: string) => {
+      navigate(sessionId);
+      setDrawerOpen(false);
+    },
+    [navigate],
+  );
+
+  const newChat = useCallback(() => {
+    navigate(null);
+    setDrawerOpen(false);
+  }, [navigate]);
+
+  return (
+    <SessionStoreProvider store={store}>
+      <div
+        className="shell"
+        data-drawer={drawerOpen ? "open" : "closed"}
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && drawerOpen) setDrawerOpen(false);
+        }}
+      >
+        <Sidebar id={DRAWER_ID} activeSessionId={activeSessionId} sessionHref={sessionHref} onSelect={select} onNewChat={newChat} />
+        {drawerOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
+        <main className="shell__main">
+          {loadError && (
+            <p role="alert" className="shell__error">
+              {loadError}
+            </p>
+          )}
+          <Conversation
+            sessionId={activeSessionId}
+            slotEntries={slotEntries}
+            drafts={drafts}
+            onSend={onSend}
+            onStop={onStop}
+            fallbackTitle={t("newChatTitle")}
+            headerStart={
+              <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawerOpen} aria-controls={DRAWER_ID} onClick={() => setDrawerOpen((open) => !open)}>
+                {t("sessionsToggle")}
+              </Button>
+            }
+          />
+        </main>
+      </div>
+    </SessionStoreProvider>
+  );
+}

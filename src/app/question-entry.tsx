@@ -1,0 +1,24 @@
+import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
+import { QuestionPanel } from "../features/question/question-panel";
+import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
+import { selectPendingRequests } from "../store/selectors";
+
+/** Outranks every other composer takeover: a waiting question blocks the turn. */
+export const QUESTION_SLOT_PRIORITY = 100;
+
+/** The composer-slot entry that shows the session's first pending request in the question panel. */
+export function createQuestionEntry(respond: (body: RespondRequest) => Promise<Receipt>): SlotEntry {
+  function QuestionSlot({ match }: SlotComponentProps<readonly PendingRequest[]>) {
+    const request = match[0]!;
+    return <QuestionPanel key={request.rpcId} request={request} position={{ index: 0, count: match.length }} respond={respond} autoFocus />;
+  }
+  return defineSlotEntry<readonly PendingRequest[]>({
+    key: "question",
+    priority: QUESTION_SLOT_PRIORITY,
+    select: ({ sessionId, state }) => {
+      const requests = selectPendingRequests(sessionId)(state);
+      return requests.length > 0 ? requests : null;
+    },
+    Component: QuestionSlot,
+  });
+}

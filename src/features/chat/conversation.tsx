@@ -1,0 +1,106 @@
+import { useState, type ReactNode } from "react";
+import { useMessages } from "../../i18n/i18n";
+import { useSessionStore } from "../../store/react";
+import { selectSession } from "../../store/selectors";
+import { Button } from "../../ui/button";
+import { Composer } from "./composer";
+import { ComposerSlot } from "./composer-slot";
+import { ConnectionNotice } from "./connection-notice";
+import { chatMessages } from "./messages";
+import type { SlotEntry } from "./slot-election";
+import { Transcript } from "./transcript";
+import "./chat.css";
+
+const NEW_CHAT_DRAFT = "";
+
+export interface ConversationProps {
+  /** The open session, or null for a new chat that starts with the first message. */
+  sessionId: string | null;
+  slotEntries: readonly SlotEntry[];
+  /** Composer drafts per session id, kept by the caller across session switches. */
+  drafts: Map<string, string>;
+  onSend: (sessionId: string | null, text: string) => Promise<void>;
+  onStop: (sessionId: string) => Promise<void>;
+  /** Rendered first in the header (the app's drawer toggle). */
+  headerStart?: ReactNode;
+  /** The title shown for a new chat or an untitled session. */
+  fallbackTitle: string;
+}
+
+function StopButton({ sessionId, onStop }: { sessionId: string; onStop: ConversationProps["onStop"] }) {
+  const t = useMessages(chatMessages);
+  const [stopping, setStopping] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const stop = async () => {
+    setStopping(true);
+    setError(null);
+    try {
+      await onStop(sessionId);
+    } catch (failure) {
+      setError(t("stopFailed", { reason: failure instanceof Error ? failure.message : String(failure) }));
+    } finally {
+      setStopping(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="danger" onClick={() => void stop()} disabled={stopping}>
+        {stopping ? t("stopping") : t("stop")}
+      </Button>
+      {error && (
+        <p role="alert" className="turn-bar__error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle }: ConversationProps) {
+  const t = useMessages(chatMessages);
+  const session = useSessionStore(selectSession(sessionId ?? ""));
+  const turn = session?.state ?? "idle";
+  const turnActive = turn !== "idle";
+  const title = session?.title.trim() || fallbackTitle;
+
+  return (
+    <div className="conversation">
+      <header className="conversation__header">
+        {headerStart}
+        <h1 className="conversation__title">{title}</h1>
+        <ConnectionNotice />
+      </header>
+      {sessionId !== null ? (
+        <Transcript key={sessionId} sessionId={sessionId} />
+      ) : (
+        <section className="transcript" aria-label={t("transcriptLabel")}>
+          <div className="transcript__empty">
+            <p className="transcript__empty-title">{t("emptyTitle")}</p>
+            <p>{t("emptyHint")}</p>
+          </div>
+        </section>
+      )}
+      <div className="conversation__footer">
+        {turnActive && sessionId !== null && (
+          <div className="turn-bar">
+            <span className="turn-bar__text">{turn === "waiting" ? t("turnWaiting") : t("turnRunning")}</span>
+            <StopButton key={sessionId} sessionId={sessionId} onStop={onStop} />
+          </div>
+        )}
+        <ComposerSlot
+          entries={slotEntries}
+          sessionId={sessionId}
+          composer={
+            <Composer
+              draftKey={sessionId ?? NEW_CHAT_DRAFT}
+              drafts={drafts}
+              blockedReason={turnActive ? t("sendBlockedByTurn") : null}
+              onSend={(text) => onSend(sessionId, text)}
+            />
+          }
+        />
+      </div>
+    </div>
+  );
+}

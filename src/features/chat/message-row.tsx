@@ -1,0 +1,37 @@
+import { memo } from "react";
+import type { Message } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { Markdown } from "../../ui/markdown";
+import { VisuallyHidden } from "../../ui/visually-hidden";
+import { chatMessages } from "./messages";
+import { ToolRow } from "./tool-row";
+
+/** One transcript row; re-renders only when its message object changes. */
+export const MessageRow = memo(function MessageRow({ message }: { message: Message }) {
+  const t = useMessages(chatMessages);
+  switch (message.role) {
+    case "user":
+      return (
+        <div className="message message--user" data-message-id={message.id}>
+          <VisuallyHidden>{t("you")}: </VisuallyHidden>
+          <p className="message__text">{message.text ?? ""}</p>
+        </div>
+      );
+    case "assistant":
+      return (
+        <div className="message message--assistant" data-message-id={message.id}>
+          <VisuallyHidden>{t("assistant")}: </VisuallyHidden>
+          {message.text ? <Markdown text={message.text} /> : <p className="message__thinking">{t("thinking")}</p>}
+        </div>
+      );
+    case "tool":
+      return (
+        <div className="message message--tool" data-message-id={message.id}>
+          {message.tool ? <ToolRow tool={message.tool} /> : null}
+        </div>
+      );
+    default:
+      message.role satisfies never;
+      return null;
+  }
+});

@@ -1,0 +1,122 @@
+import type { Catalog } from "../../i18n/locale";
+
+export type ChatKey =
+  | "messageLabel"
+  | "messagePlaceholder"
+  | "send"
+  | "stop"
+  | "stopping"
+  | "turnRunning"
+  | "turnWaiting"
+  | "sendBlockedByTurn"
+  | "messageTooLong"
+  | "sendFailed"
+  | "stopFailed"
+  | "connecting"
+  | "offline"
+  | "transcriptLabel"
+  | "showEarlier"
+  | "emptyTitle"
+  | "emptyHint"
+  | "you"
+  | "assistant"
+  | "thinking"
+  | "askQuestion"
+  | "planReview"
+  | "toolWaiting"
+  | "toolAnswered"
+  | "toolCancelled"
+  | "toolInterrupted"
+  | "toolFailed"
+  | "toolDone"
+  | "toolRunning"
+  | "planApproved"
+  | "planFeedback"
+  | "showDetails"
+  | "hideDetails"
+  | "answerSkipped"
+  | "answerNone"
+  | "answerFeedback"
+  | "untitled";
+
+/** Copy of the chat feature. */
+export const chatMessages: Catalog<ChatKey> = {
+  en: {
+    messageLabel: "Message",
+    messagePlaceholder: "Message Parley (Enter to send, Shift+Enter for a new line)",
+    send: "Send",
+    stop: "Stop",
+    stopping: "Stopping…",
+    turnRunning: "The assistant is working…",
+    turnWaiting: "The assistant is waiting for your answer.",
+    sendBlockedByTurn: "You can send when the assistant has finished, or press Stop.",
+    messageTooLong: "The message is too long: {count} of {max} characters.",
+    sendFailed: "Could not send: {reason}",
+    stopFailed: "Could not stop: {reason}",
+    connecting: "Connecting to Parley…",
+    offline: "Offline. Reconnecting…",
+    transcriptLabel: "Messages",
+    showEarlier: "Show earlier messages",
+    emptyTitle: "Start a conversation",
+    emptyHint: "Ask anything. When the assistant needs a decision from you, it asks here.",
+    you: "You",
+    assistant: "Assistant",
+    thinking: "Thinking…",
+    askQuestion: "Ask question",
+    planReview: "Plan review",
+    toolWaiting: "waiting",
+    toolAnswered: "{answered}/{total} answered",
+    toolCancelled: "cancelled",
+    toolInterrupted: "interrupted",
+    toolFailed: "failed: {code}",
+    toolDone: "done",
+    toolRunning: "running",
+    planApproved: "approved",
+    planFeedback: "changes requested",
+    showDetails: "Show details",
+    hideDetails: "Hide details",
+    answerSkipped: "Skipped",
+    answerNone: "No answer",
+    answerFeedback: "Feedback",
+    untitled: "New chat",
+  },
+  "zh-CN": {
+    messageLabel: "消息",
+    messagePlaceholder: "给 Parley 发消息（Enter 发送，Shift+Enter 换行）",
+    send: "发送",
+    stop: "停止",
+    stopping: "正在停止…",
+    turnRunning: "助手正在处理…",
+    turnWaiting: "助手正在等待你的回答。",
+    sendBlockedByTurn: "助手完成后才能发送，也可以点击“停止”。",
+    messageTooLong: "消息太长：{count} / {max} 个字符。",
+    sendFailed: "发送失败：{reason}",
+    stopFailed: "停止失败：{reason}",
+    connecting: "正在连接 Parley…",
+    offline: "已离线，正在重新连接…",
+    transcriptLabel: "消息记录",
+    showEarlier: "显示更早的消息",
+    emptyTitle: "开始对话",
+    emptyHint: "随便问点什么。助手需要你做决定时，会在这里提问。",
+    you: "你",
+    assistant: "助手",
+    thinking: "正在思考…",
+    askQuestion: "提问",
+    planReview: "计划审阅",
+    toolWaiting: "等待中",
+    toolAnswered: "已回答 {answered}/{total}",
+    toolCancelled: "已取消",
+    toolInterrupted: "已中断",
+    toolFailed: "失败：{code}",
+    toolDone: "完成",
+    toolRunning: "运行中",
+    planApproved: "已批准",
+    planFeedback: "要求修改",
+    showDetails: "显示详情",
+    hideDetails: "隐藏详情",
+    answerSkipped: "已跳过",
+    answerNone: "未回答",
+    answerFeedback: "反馈",
+    untitled: "新对话",
+  },
+};

@@ -1,0 +1,119 @@
+import { memo, useId, useState } from "react";
+import type { ToolCall } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { Markdown } from "../../ui/markdown";
+import { chatMessages, type ChatKey } from "./messages";
+import { ASK_TOOL, PLAN_TOOL, askedQuestions, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
+
+type T = (key: ChatKey, values?: Record<string, string | number>) => string;
+
+function summaryText(summary: ToolSummary, t: T): string {
+  switch (summary.state) {
+    case "running":
+      return t("toolRunning");
+    case "waiting":
+      return t("toolWaiting");
+    case "answered":
+      return t("toolAnswered", { answered: summary.answered, total: summary.total });
+    case "cancelled":
+      return t("toolCancelled");
+    case "interrupted":
+      return t("toolInterrupted");
+    case "failed":
+      return t("toolFailed", { code: summary.code });
+    case "approved":
+      return t("planApproved");
+    case "feedback":
+      return t("planFeedback");
+    case "done":
+      return t("toolDone");
+    default:
+      summary satisfies never;
+      return "";
+  }
+}
+
+function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
+  switch (answer.kind) {
+    case "none":
+      return <span className="tool-row__muted">{t("answerNone")}</span>;
+    case "skipped":
+      return <span className="tool-row__muted">{t("answerSkipped")}</span>;
+    case "answered":
+      return <span>{[...answer.selected, ...(answer.custom !== undefined ? [answer.custom] : [])].join(", ")}</span>;
+    default:
+      answer satisfies never;
+      return null;
+  }
+}
+
+function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
+  if (tool.name === ASK_TOOL) {
+    return (
+      <dl className="tool-row__answers">
+        {askedQuestions(tool).map((item) => (
+          <div key={item.id} className="tool-row__answer">
+            <dt>
+              {item.header && <span className="tool-row__header">{item.header}</span>}
+              {item.question}
+            </dt>
+            <dd>
+              <AnswerText answer={item.answer} t={t} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  if (tool.name === PLAN_TOOL) {
+    const reviewed = reviewedPlan(tool);
+    return (
+      <div className="tool-row__plan">
+        {reviewed && <Markdown text={reviewed.plan} />}
+        {reviewed?.feedback && (
+          <p>
+            <strong>{t("answerFeedback")}:</strong> {reviewed.feedback}
+          </p>
+        )}
+      </div>
+    );
+  }
+  return <pre className="tool-row__raw">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
+}
+
+/** A transcript row for a tool call; expandable once the call has ended. */
+export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
+  const t = useMessages(chatMessages);
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const summary = summariseTool(tool);
+  const title = tool.name === ASK_TOOL ? t("askQuestion") : tool.name === PLAN_TOOL ? t("planReview") : tool.name;
+  const expandable = tool.status !== "running";
+  const line = (
+    <>
+      <span className="tool-row__title">{title}</span>
+      <span className="tool-row__summary" data-state={summary.state}>
+        {summaryText(summary, t)}
+      </span>
+    </>
+  );
+  return (
+    <div className="tool-row" data-state={summary.state}>
+      {expandable ? (
+        <button type="button" className="tool-row__toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen((value) => !value)}>
+          <span className="tool-row__chevron" aria-hidden="true">
+            {open ? "▾" : "▸"}
+          </span>
+          {line}
+        </button>
+      ) : (
+        <div className="tool-row__line">{line}</div>
+      )}
+      {expandable && (
+        <div id={detailsId} className="tool-row__details" hidden={!open}>
+          {open && <ToolDetails tool={tool} t={t} />}
+        </div>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import type { ToolCall } from "../../protocol/schemas";
+import { askedQuestions, reviewedPlan, summariseTool } from "./tool-summary";
+
+const askArgs = {
+  questions: [
+    { id: "pkg", question: "Which package manager?", header: "Tooling", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
+    { id: "name", question: "Project name?" },
+    { id: "extras", question: "Extras?", options: [{ label: "ESLint" }, { label: "Prettier" }], multi_select: true },
+  ],
+};
+
+function ask(overrides: Partial<ToolCall>): ToolCall {
+  return { callId: "call-1", name: "ask_user_question", args: askArgs, status: "running", ...overrides };
+}
+
+describe("summariseTool for ask_user_question", () => {
+  it("reads waiting while the question is pending", () => {
+    expect(summariseTool(ask({}))).toEqual({ state: "waiting" });
+  });
+
+  it("counts answered questions and leaves skips out of the count", () => {
+    const result = JSON.stringify({
+      answers: [
+        { id: "pkg", selected: ["pnpm (Recommended)"] },
+        { id: "name", selected: [] },
+        { id: "extras", selected: ["ESLint"], custom: "Vitest" },
+      ],
+    });
+    expect(summariseTool(ask({ status: "ok", result }))).toEqual({ state: "answered", answered: 2, total: 3 });
+  });
+
+  it("counts a custom-only answer as answered", () => {
+    const result = JSON.stringify({ answers: [{ id: "pkg", selected: [] }, { id: "name", selected: [], custom: "demo" }, { id: "extras", selected: [] }] });
+    expect(summariseTool(ask({ status: "ok", result }))).toEqual({ state: "answered", answered: 1, total: 3 });
+  });
+
+  it("reads cancelled for ASK_CANCELLED", () => {
+    const error = { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" };
+    expect(summariseTool(ask({ status: "error", error }))).toEqual({ state: "cancelled" });
+  });
+
+  it("reads interrupted for ASK_ABORTED and for a stopped call", () => {
+    const error = { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" };
+    expect(summariseTool(ask({ status: "error", error }))).toEqual({ state: "interrupted" });
+    expect(summariseTool(ask({ status: "stopped" }))).toEqual({ state: "interrupted" });
+  });
+
+  it("reads failed with the code for any other tool error", () => {
+    const error = { name: "ToolError", code: "INVALID_ARGS", message: "questions: required" };
+    expect(summariseTool(ask({ status: "error", error }))).toEqual({ state: "failed", code: "INVALID_ARGS" });
+  });
+
+  it("reads done when the result is not the answer JSON", () => {
+    expect(summariseTool(ask({ status: "ok", result: "not json" }))).toEqual({ state: "done" });
+  });
+});
+
+describe("summariseTool for present_plan and other tools", () => {
+  const plan = (overrides: Partial<ToolCall>): ToolCall => ({ callId: "c", name: "present_plan", args: { plan: "1. Build" }, status: "running", ...overrides });
+
+  it("reads waiting, approved, changes requested and interrupted for a plan review", () => {
+    expect(summariseTool(plan({}))).toEqual({ state: "waiting" });
+    expect(summariseTool(plan({ status: "ok", result: "approved" }))).toEqual({ state: "approved" });
+    expect(summariseTool(plan({ status: "ok", result: "Use SQLite" }))).toEqual({ state: "feedback" });
+    expect(summariseTool(plan({ status: "stopped" }))).toEqual({ state: "interrupted" });
+  });
+
+  it("reads running and done for a tool that does not ask the human", () => {
+    const other: ToolCall = { callId: "c", name: "search", args: {}, status: "running" };
+    expect(summariseTool(other)).toEqual({ state: "running" });
+    expect(summariseTool({ ...other, status: "ok", result: "3 hits" })).toEqual({ state: "done" });
+  });
+});
+
+describe("askedQuestions", () => {
+  it("pairs each question with its answer, skip or custom text", () => {
+    const result = JSON.stringify({
+      answers: [
+        { id: "pkg", selected: ["npm"] },
+        { id: "name", selected: [] },
+        { id: "extras", selected: ["ESLint", "Prettier"], custom: "Vitest" },
+      ],
+    });
+    expect(askedQuestions(ask({ status: "ok", result }))).toEqual([
+      { id: "pkg", header: "Tooling", question: "Which package manager?", answer: { kind: "answered", selected: ["npm"] } },
+      { id: "name", question: "Project name?", answer: { kind: "skipped" } },
+      { id: "extras", question: "Extras?", answer: { kind: "answered", selected: ["ESLint", "Prettier"], custom: "Vitest" } },
+    ]);
+  });
+
+  it("shows no answers for a cancelled call", () => {
+    const error = { name: "UserInteractionError", code: "ASK_CANCELLED", message: "cancelled" };
+    expect(askedQuestions(ask({ status: "error", error })).map((item) => item.answer)).toEqual([{ kind: "none" }, { kind: "none" }, { kind: "none" }]);
+  });
+
+  it("gives nothing for arguments that are not a question batch", () => {
+    expect(askedQuestions(ask({ args: { questions: "oops" } }))).toEqual([]);
+  });
+});
+
+describe("reviewedPlan", () => {
+  it("returns the plan and the feedback when the plan was not approved", () => {
+    const tool: ToolCall = { callId: "c", name: "present_plan", args: { plan: "1. Build" }, status: "ok", result: "Use SQLite" };
+    expect(reviewedPlan(tool)).toEqual({ plan: "1. Build", feedback: "Use SQLite" });
+    expect(reviewedPlan({ ...tool, result: "approved" })).toEqual({ plan: "1. Build", feedback: null });
+  });
+});
