@@ -1,0 +1,62 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { isSafeLinkUrl, Markdown } from "./markdown";
+
+describe("Markdown", () => {
+  it("shows the plain text while the renderer loads, then the formatted markdown", async () => {
+    const { container } = render(<Markdown text={"# Title\n\nSome **bold** text"} />);
+    expect(container.querySelector(".markdown__plain")?.textContent).toBe("# Title\n\nSome **bold** text");
+    expect(await screen.findByRole("heading", { name: "Title" })).toBeInTheDocument();
+    expect(screen.getByText("bold").tagName).toBe("STRONG");
+  });
+
+  it("opens http, https and mailto links in a new tab without referrer or opener", async () => {
+    render(<Markdown text={"[site](https://example.com/a) [plain](http://example.org) [mail](mailto:a@example.com)"} />);
+    const site = await screen.findByRole("link", { name: "site" });
+    expect(site).toHaveAttribute("href", "https://example.com/a");
+    expect(site).toHaveAttribute("target", "_blank");
+    expect(site).toHaveAttribute("rel", "noopener noreferrer nofollow");
+    expect(screen.getByRole("link", { name: "plain" })).toHaveAttribute("href", "http://example.org");
+    expect(screen.getByRole("link", { name: "mail" })).toHaveAttribute("href", "mailto:a@example.com");
+  });
+
+  it("renders javascript:, data: and relative links as plain text", async () => {
+    render(<Markdown text={"[one](javascript:alert(1)) [two](data:text/html,hi) [three](/local) end"} />);
+    expect(await screen.findByText("one")).toBeInTheDocument();
+    expect(screen.queryAllByRole("link")).toEqual([]);
+    expect(screen.getByText("two").tagName).toBe("SPAN");
+    expect(screen.getByText("three").tagName).toBe("SPAN");
+  });
+
+  it("never loads an image, showing its alt text and URL instead", async () => {
+    const { container } = render(<Markdown text={"![a cat](https://example.com/cat.png)"} />);
+    const link = await screen.findByRole("link", { name: "https://example.com/cat.png" });
+    expect(link).toHaveAttribute("rel", "noopener noreferrer nofollow");
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.querySelector(".markdown__image")?.textContent).toBe("a cat https://example.com/cat.png");
+  });
+
+  it("shows raw HTML as text instead of elements", async () => {
+    const { container } = render(<Markdown text={'Hello <img src="x" onerror="alert(1)"> and <script>alert(2)</script>\n\n<div>block</div>'} />);
+    await screen.findByText(/Hello/);
+    expect(container.querySelector("img, script, .markdown div")).toBeNull();
+    expect(container.textContent).toContain('<img src="x" onerror="alert(1)">');
+    expect(container.textContent).toContain("<div>block</div>");
+  });
+});
+
+describe("isSafeLinkUrl", () => {
+  it("allows only absolute http, https and mailto URLs", () => {
+    expect(["https://a.b", "http://a.b/c?d", "mailto:x@y.z"].map(isSafeLinkUrl)).toEqual([true, true, true]);
+    expect(["javascript:alert(1)", "JAVASCRIPT:alert(1)", "vbscript:x", "data:text/html,x", "/rel", "#top", "", undefined].map(isSafeLinkUrl)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
