@@ -262,7 +262,7 @@ describe("static files", () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain("npm run build");
     expect(page.headers.get("content-security-policy")).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:${server.port} wss://127.0.0.1:${server.port}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:${server.port} wss://127.0.0.1:${server.port}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'`,
     );
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
@@ -285,7 +285,7 @@ describe("static files", () => {
       for (const route of ["/", "/demo", "/demo/anything", "/%2e%2e/%2e%2e/etc/passwd"]) {
         const page = await api(server.url, route);
         expect([route, page.status, page.body]).toEqual([route, 200, "<!doctype html><title>app</title>"]);
-        expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+        expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
       }
     } finally {
       rmSync(dist, { recursive: true, force: true });

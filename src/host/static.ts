@@ -33,7 +33,7 @@ export function contentSecurityPolicy(host: string | undefined): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    "frame-ancestors 'self'",
   ].join("; ");
 }
 
