@@ -40,7 +40,7 @@ async function transcript(url: string, sessionId: string): Promise<Message[]> {
   return ((await api(url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
 }
 
-describe("pending table over HTTP and sockets", () => {
+describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
   it("replays every pending question on a new socket with the same rpcId and identical fields, oldest first, between hello and synced", async () => {
     const server = await start();
     const first = await open(server.url);

@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { QuestionRequestedFrame } from "../protocol/schemas";
+import { DATABASE_FILE } from "./store";
+import { api, connect, createSession } from "./testing/harness";
+
+const TSX = path.resolve("node_modules/.bin/tsx");
+const MAIN = path.resolve("src/host/main.ts");
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+function tempDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), "parley-main-"));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Launched {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  listening: () => Promise<{ url: string; hostId: string }>;
+}
+
+function launch(env: Record<string, string>): Launched {
+  const child = spawn(TSX, [MAIN], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", PARLEY_MODEL: "scripted", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let announced: { url: string; hostId: string } | null = null;
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+    for (const line of stdout.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const entry = JSON.parse(line) as { event?: string; url?: string; hostId?: string };
+      if (entry.event === "listening" && entry.url && entry.hostId) announced ??= { url: entry.url, hostId: entry.hostId };
+    }
+    child.stdout!.emit("announced");
+  });
+  const listening = () =>
+    new Promise<{ url: string; hostId: string }>((resolve, reject) => {
+      const check = () => {
+        if (announced) resolve(announced);
+      };
+      check();
+      child.stdout!.on("announced", check);
+      void exited.then((code) => reject(new Error(`host exited with ${code}: ${stderr}`)));
+    });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited, listening };
+}
+
+describe("main", { timeout: 30_000 }, () => {
+  it("prints the listening line with the real port for PORT=0, logs JSON lines without message or answer text, and exits 0 on SIGTERM", async () => {
+    const host = launch({ PARLEY_DATA_DIR: tempDir() });
+    const { url, hostId } = await host.listening();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url.endsWith(":0")).toBe(false);
+    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 1, model: "scripted" });
+
+    const client = await connect(url);
+    const id = await createSession(url);
+    const from = client.frames.length;
+    await api(url, `/api/sessions/${id}/messages`, { json: { text: '/ask {"questions":[{"id":"secret","question":"Tell me the Zanzibar password"}]}' } });
+    const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    await api(url, "/api/respond", { json: { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "secret", selected: [], custom: "Marmalade-42" }] } });
+    await client.waitIdle(id, from);
+
+    host.child.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+    expect((await client.closed).code).toBe(1001);
+    const lines = host
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = lines.map((line) => line.event);
+    expect(events).toContain("http");
+    expect(lines).toContainEqual(expect.objectContaining({ event: "question/requested", rpcId: requested.rpcId, sessionId: id }));
+    expect(lines).toContainEqual(expect.objectContaining({ event: "question/resolved", rpcId: requested.rpcId, sessionId: id, outcome: "answered" }));
+    expect(lines).toContainEqual(expect.objectContaining({ event: "http", method: "POST", path: "/api/respond", status: 200 }));
+    expect(events.at(-1)).toBe("stopped");
+    expect(host.stdout()).not.toContain("Marmalade");
+    expect(host.stdout()).not.toContain("Zanzibar");
+    expect(host.stderr()).toBe("");
+  });
+
+  it("settles a pending question as aborted and exits 0 on SIGINT", async () => {
+    const host = launch({ PARLEY_DATA_DIR: tempDir() });
+    const { url } = await host.listening();
+    const client = await connect(url);
+    const id = await createSession(url);
+    await api(url, `/api/sessions/${id}/messages`, { json: { text: '/ask {"questions":[{"id":"a","question":"A?"}]}' } });
+    const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    host.child.kill("SIGINT");
+    expect(await host.exited).toBe(0);
+    expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([
+      { type: "question/resolved", rpcId: requested.rpcId, sessionId: id, outcome: "aborted" },
+    ]);
+  });
+
+  it("refuses a corrupt database with one clear line on stderr and exit code 1", async () => {
+    const dataDir = tempDir();
+    writeFileSync(path.join(dataDir, DATABASE_FILE), "not a database ".repeat(100));
+    const host = launch({ PARLEY_DATA_DIR: dataDir });
+    expect(await host.exited).toBe(1);
+    expect(host.stderr()).toBe(`parley: cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database\n`);
+  });
+
+  it("refuses a data dir it cannot create with one line on stderr and exit code 1", async () => {
+    const blocker = path.join(tempDir(), "file");
+    writeFileSync(blocker, "");
+    const host = launch({ PARLEY_DATA_DIR: path.join(blocker, "data") });
+    expect(await host.exited).toBe(1);
+    expect(host.stderr()).toMatch(/^parley: cannot open the database at .*: ENOTDIR[^\n]*\n$/);
+  });
+});

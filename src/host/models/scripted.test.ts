@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { formatToolErrorText } from "../tools/registry";
+import { chunk, createScriptedModel, INTERVIEW_ARGUMENTS } from "./scripted";
+import type { HistoryItem, ModelEvent } from "./types";
+
+async function run(history: HistoryItem[]): Promise<ModelEvent[]> {
+  const events: ModelEvent[] = [];
+  for await (const event of createScriptedModel().step({ history, tools: [], signal: new AbortController().signal })) events.push(event);
+  return events;
+}
+
+function text(events: ModelEvent[]): string {
+  return events.map((event) => (event.type === "text" ? event.delta : "")).join("");
+}
+
+function afterTool(user: string, name: string, result: string, isError = false): HistoryItem[] {
+  return [
+    { role: "user", text: user },
+    { role: "assistant", text: "", toolCalls: [{ callId: "call_1", name, arguments: "{}" }] },
+    { role: "tool", callId: "call_1", name, text: result, isError },
+  ];
+}
+
+describe("scripted model", () => {
+  it("is named scripted", () => {
+    expect(createScriptedModel().name).toBe("scripted");
+  });
+
+  it("calls ask_user_question with the JSON after /ask exactly as written", async () => {
+    const json = '{ "questions": [ {"id":"a","question":"A?"} ] }';
+    expect(await run([{ role: "user", text: `/ask ${json}` }])).toEqual([
+      { type: "tool-call", call: { callId: "call_1", name: "ask_user_question", arguments: json } },
+    ]);
+  });
+
+  it("says the JSON is invalid instead of calling a tool", async () => {
+    const events = await run([{ role: "user", text: "/ask {oops" }]);
+    expect(events.every((event) => event.type === "text")).toBe(true);
+    expect(text(events)).toMatch(/^Invalid JSON after \/ask: .+/);
+  });
+
+  it("replies Answers: with the tool result text, or Error: with the code of a tool error", async () => {
+    const result = '{"answers":[{"id":"a","selected":["x"]}]}';
+    expect(text(await run(afterTool("/ask {}", "ask_user_question", result)))).toBe(`Answers: ${result}`);
+    const cancelled = formatToolErrorText({ name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" });
+    expect(text(await run(afterTool("/ask {}", "ask_user_question", cancelled, true)))).toBe("Error: ASK_CANCELLED");
+  });
+
+  it("calls present_plan with the markdown after /plan and replies to approval or feedback", async () => {
+    expect(await run([{ role: "user", text: "/plan # Plan\n- one" }])).toEqual([
+      { type: "tool-call", call: { callId: "call_1", name: "present_plan", arguments: '{"plan":"# Plan\\n- one"}' } },
+    ]);
+    expect(text(await run(afterTool("/plan x", "present_plan", "approved")))).toBe("Plan approved.");
+    expect(text(await run(afterTool("/plan x", "present_plan", "smaller steps")))).toBe("Keep planning: smaller steps");
+  });
+
+  it("streams /echo text back in a few deltas", async () => {
+    const events = await run([{ role: "user", text: "/echo one two three" }]);
+    expect(events).toEqual(chunk("one two three").map((delta) => ({ type: "text", delta })));
+    expect(events.length).toBe(3);
+  });
+
+  it("decides from the last user message, ignoring earlier turns", async () => {
+    const history: HistoryItem[] = [...afterTool("/plan x", "present_plan", "approved"), { role: "assistant", text: "Plan approved.", toolCalls: [] }, { role: "user", text: "/echo hi" }];
+    expect(text(await run(history))).toBe("hi");
+  });
+
+  it("starts the interview for anything else with one single-select with a recommendation, one multi-select and one optionless question", async () => {
+    const events = await run([{ role: "user", text: "hello" }]);
+    expect(events).toEqual([{ type: "tool-call", call: { callId: "call_1", name: "ask_user_question", arguments: INTERVIEW_ARGUMENTS } }]);
+    const { questions } = JSON.parse(INTERVIEW_ARGUMENTS) as { questions: { options?: { label: string }[]; multi_select?: boolean }[] };
+    expect(questions.map((question) => [question.options?.length ?? 0, question.multi_select ?? false])).toEqual([
+      [3, false],
+      [3, true],
+      [0, false],
+    ]);
+    expect(questions[0]!.options![0]!.label).toMatch(/ \(Recommended\)$/);
+  });
+
+  it("chunks text without splitting a code point", () => {
+    expect(chunk("👋👋👋👋")).toEqual(["👋👋", "👋👋"]);
+    expect(chunk("ab")).toEqual(["a", "b"]);
+    expect(chunk("")).toEqual([]);
+  });
+});
