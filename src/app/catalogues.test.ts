@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { LOCALES } from "../i18n/locale";
+import { chatMessages } from "../features/chat/messages";
+import { sessionsMessages } from "../features/sessions/messages";
+import { appMessages } from "./messages";
+
+const catalogues = { app: appMessages, chat: chatMessages, sessions: sessionsMessages };
+
+describe("UI copy catalogues", () => {
+  for (const [name, catalogue] of Object.entries(catalogues)) {
+    it(`${name}: every locale has exactly the English keys, none of them blank`, () => {
+      const english = Object.keys(catalogue.en).sort();
+      for (const locale of LOCALES) {
+        expect(Object.keys(catalogue[locale]).sort()).toEqual(english);
+        for (const key of english) expect((catalogue[locale] as Record<string, string>)[key]!.trim()).not.toBe("");
+      }
+    });
+
+    it(`${name}: every locale uses the same placeholders for each key`, () => {
+      const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+      for (const key of Object.keys(catalogue.en)) {
+        const english = placeholders((catalogue.en as Record<string, string>)[key]!);
+        for (const locale of LOCALES) expect(placeholders((catalogue[locale] as Record<string, string>)[key]!)).toEqual(english);
+      }
+    });
+  }
+
+  it("names the accessible controls exactly as SPEC §7 says in English", () => {
+    expect(chatMessages.en.messageLabel).toBe("Message");
+    expect(chatMessages.en.send).toBe("Send");
+    expect(chatMessages.en.stop).toBe("Stop");
+    expect(sessionsMessages.en.newChat).toBe("New chat");
+    expect(sessionsMessages.en.waitingBadge).toBe("Waiting for answer");
+    expect(sessionsMessages.en.planBadge).toBe("Plan awaiting review");
+    expect(appMessages.en.sessionsToggle).toBe("Sessions");
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { act, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { SessionData } from "../../store/state";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { ComposerSlot } from "./composer-slot";
+import { Composer } from "./composer";
+import { defineSlotEntry, type SlotComponentProps } from "./slot-election";
+
+function Banner({ match }: SlotComponentProps<string>) {
+  return (
+    <section aria-label="takeover">
+      <button type="button">{match}</button>
+    </section>
+  );
+}
+
+const byHostId = (prefix: string) => (state: SessionData) => (state.hostId?.startsWith(prefix) ? `${prefix} owns the slot` : null);
+
+function setup() {
+  const store = createSessionStore();
+  const entries = [
+    defineSlotEntry({ key: "low", priority: 1, select: ({ state }) => byHostId("low")(state) ?? byHostId("both")(state), Component: Banner }),
+    defineSlotEntry({ key: "high", priority: 5, select: ({ state }) => byHostId("high")(state) ?? (state.hostId === "both" ? "high wins" : null), Component: Banner }),
+  ];
+  render(
+    <SessionStoreProvider store={store}>
+      <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+    </SessionStoreProvider>,
+  );
+  const setHost = (hostId: string | null) => act(() => store.setState({ hostId }));
+  return { setHost };
+}
+
+describe("ComposerSlot", () => {
+  it("renders the normal composer when no entry selects anything", () => {
+    setup();
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    expect(screen.queryByRole("region", { name: "takeover" })).toBeNull();
+  });
+
+  it("renders the highest priority entry that selects something", () => {
+    const { setHost } = setup();
+    setHost("low");
+    expect(screen.getByRole("button", { name: "low owns the slot" })).toBeInTheDocument();
+    setHost("both");
+    expect(screen.getByRole("button", { name: "high wins" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "both owns the slot" })).toBeNull();
+  });
+
+  it("hides the composer without unmounting it, so its draft survives the takeover", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
+    setHost("high");
+    const hidden = screen.getByRole("textbox", { name: "Message", hidden: true });
+    expect(hidden).not.toBeVisible();
+    expect(hidden).toHaveValue("not finished");
+    setHost(null);
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("not finished");
+  });
+
+  it("returns focus to the composer when the takeover ends while focus was inside it", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    setHost("high");
+    await user.click(screen.getByRole("button", { name: "high owns the slot" }));
+    setHost(null);
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+  });
+
+  it("leaves focus alone when the user had moved it elsewhere", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    const outside = document.createElement("input");
+    outside.setAttribute("aria-label", "elsewhere");
+    document.body.append(outside);
+    setHost("high");
+    await user.click(outside);
+    setHost(null);
+    expect(outside).toHaveFocus();
+    outside.remove();
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ToolCall } from "../../protocol/schemas";
+import { LocaleProvider } from "../../i18n/i18n";
+import { ToolRow } from "./tool-row";
+
+const args = {
+  questions: [
+    { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
+    { id: "name", question: "Project name?" },
+    { id: "extras", question: "Extras?", options: [{ label: "ESLint" }, { label: "Prettier" }], multi_select: true },
+  ],
+};
+
+const ask = (overrides: Partial<ToolCall>): ToolCall => ({ callId: "c1", name: "ask_user_question", args, status: "running", ...overrides });
+
+describe("ToolRow", () => {
+  it("reads Ask question · waiting while pending and offers no disclosure, so the questions are not duplicated", () => {
+    render(<ToolRow tool={ask({})} />);
+    expect(screen.getByText("Ask question")).toBeInTheDocument();
+    expect(screen.getByText("waiting")).toBeInTheDocument();
+    expect(screen.queryByRole("button")).toBeNull();
+    expect(screen.queryByText("Which package manager?")).toBeNull();
+  });
+
+  it("reads N/M answered and expands to each question with its answer", async () => {
+    const user = userEvent.setup();
+    const result = JSON.stringify({
+      answers: [
+        { id: "pkg", selected: ["pnpm (Recommended)"] },
+        { id: "name", selected: [] },
+        { id: "extras", selected: ["ESLint"], custom: "Vitest" },
+      ],
+    });
+    render(<ToolRow tool={ask({ status: "ok", result })} />);
+    const toggle = screen.getByRole("button", { name: /Ask question\s*2\/3 answered/ });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const terms = screen.getAllByRole("term").map((node) => node.textContent);
+    const values = screen.getAllByRole("definition").map((node) => node.textContent);
+    expect(terms).toEqual(["Which package manager?", "Project name?", "Extras?"]);
+    expect(values).toEqual(["pnpm (Recommended)", "Skipped", "ESLint, Vitest"]);
+    await user.click(toggle);
+    expect(screen.queryByText("Project name?")).toBeNull();
+  });
+
+  it("reads cancelled after the human dismissed the questions", () => {
+    render(<ToolRow tool={ask({ status: "error", error: { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } })} />);
+    expect(screen.getByRole("button", { name: /Ask question\s*cancelled/ })).toBeInTheDocument();
+  });
+
+  it("reads interrupted after an abort or a host restart", () => {
+    const { rerender } = render(<ToolRow tool={ask({ status: "error", error: { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } })} />);
+    expect(screen.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeInTheDocument();
+    rerender(<ToolRow tool={ask({ status: "stopped" })} />);
+    expect(screen.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeInTheDocument();
+  });
+
+  it("reads Plan review with approved or changes requested and shows the feedback", async () => {
+    const user = userEvent.setup();
+    const plan: ToolCall = { callId: "c2", name: "present_plan", args: { plan: "1. Build it" }, status: "ok", result: "Use SQLite" };
+    const { rerender } = render(<ToolRow tool={plan} />);
+    await user.click(screen.getByRole("button", { name: /Plan review\s*changes requested/ }));
+    expect(screen.getByText("Use SQLite")).toBeInTheDocument();
+    rerender(<ToolRow tool={{ ...plan, result: "approved" }} />);
+    expect(screen.getByRole("button", { name: /Plan review\s*approved/ })).toBeInTheDocument();
+  });
+
+  it("speaks Chinese in the Chinese locale", () => {
+    render(
+      <LocaleProvider initial="zh-CN">
+        <ToolRow tool={ask({ status: "stopped" })} />
+      </LocaleProvider>,
+    );
+    expect(screen.getByRole("button", { name: /提问\s*已中断/ })).toBeInTheDocument();
+  });
+});

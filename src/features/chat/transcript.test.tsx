@@ -1,0 +1,84 @@
+import { Profiler } from "react";
+import { describe, expect, it } from "vitest";
+import { act, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Message } from "../../protocol/schemas";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { Composer } from "./composer";
+import { TRANSCRIPT_WINDOW_ROWS, Transcript } from "./transcript";
+
+function messages(count: number): Message[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `m${index}`,
+    sessionId: "s-1",
+    role: index % 2 === 0 ? "user" : "assistant",
+    createdAt: "2026-11-30T10:00:00.000Z",
+    text: `message number ${index}`,
+  }));
+}
+
+function setup(count: number) {
+  const store = createSessionStore();
+  store.getState().loadTranscript("s-1", messages(count));
+  const commits: string[] = [];
+  render(
+    <SessionStoreProvider store={store}>
+      <Profiler id="transcript" onRender={(_id, phase) => commits.push(phase)}>
+        <Transcript sessionId="s-1" />
+      </Profiler>
+      <Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />
+    </SessionStoreProvider>,
+  );
+  const rows = () => within(screen.getByRole("region", { name: "Messages" })).getAllByRole("listitem");
+  return { store, commits, rows };
+}
+
+describe("Transcript", () => {
+  it("renders the newest rows of a 5,000-message session and the rest on demand", async () => {
+    const user = userEvent.setup();
+    const { rows } = setup(5000);
+    expect(rows()).toHaveLength(TRANSCRIPT_WINDOW_ROWS);
+    expect(rows().at(-1)).toHaveTextContent("message number 4999");
+    expect(rows()[0]).toHaveTextContent(`message number ${5000 - TRANSCRIPT_WINDOW_ROWS}`);
+    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    expect(rows()).toHaveLength(2 * TRANSCRIPT_WINDOW_ROWS);
+    expect(rows()[0]).toHaveTextContent(`message number ${5000 - 2 * TRANSCRIPT_WINDOW_ROWS}`);
+  });
+
+  it("offers no earlier messages when the whole session fits", () => {
+    const { rows } = setup(3);
+    expect(rows()).toHaveLength(3);
+    expect(screen.queryByRole("button", { name: "Show earlier messages" })).toBeNull();
+  });
+
+  it("re-renders nothing of the transcript while the user types in the composer", async () => {
+    const user = userEvent.setup();
+    const { commits } = setup(5000);
+    const before = commits.length;
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "typing away");
+    expect(commits.length).toBe(before);
+  });
+
+  it("appends streamed text to the last row", () => {
+    const { store, rows } = setup(4);
+    act(() => {
+      store.getState().applyFrame({ type: "message/upserted", message: { id: "live", sessionId: "s-1", role: "assistant", createdAt: "", text: "" } });
+      store.getState().applyFrame({ type: "message/delta", sessionId: "s-1", messageId: "live", text: "Hello" });
+      store.getState().applyFrame({ type: "message/delta", sessionId: "s-1", messageId: "live", text: ", world" });
+    });
+    expect(rows()).toHaveLength(5);
+    expect(rows().at(-1)).toHaveTextContent("Hello, world");
+  });
+
+  it("shows user text as plain text, never as markup", () => {
+    const store = createSessionStore();
+    store.getState().loadTranscript("s-1", [{ id: "u", sessionId: "s-1", role: "user", createdAt: "", text: "<b>bold?</b> **no**" }]);
+    render(
+      <SessionStoreProvider store={store}>
+        <Transcript sessionId="s-1" />
+      </SessionStoreProvider>,
+    );
+    expect(screen.getByText("<b>bold?</b> **no**")).toBeInTheDocument();
+  });
+});
