@@ -1,6 +1,6 @@
 import path from "node:path";
 import { createJsonLogger } from "./log";
-import { createModelFromEnv } from "./models/config";
+import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
 
 function list(value: string | undefined): string[] {
@@ -33,6 +33,7 @@ async function main() {
   let server: RunningServer;
   try {
     const model = createModelFromEnv(env);
+    log({ event: "model", ...describeModel(model) });
     server = await startServer({
       host: env.HOST || "127.0.0.1",
       port,
