@@ -287,42 +287,51 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
   it("keeps every transcript identical after a host restart on the same data dir", async () => {
     const dataDir = tempDir();
     const { server, client } = await start({ dataDir });
-    const asked = await createSession(server.url);
-    let from = client.frames.length;
-    await send(server.url, asked, `/ask ${ASK_JSON}`);
-    let requested = await question(client, asked, from);
-    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: asked, answers: [{ id: "pkg", selected: ["npm"] }] });
-    await client.waitIdle(asked, from);
-    const planned = await createSession(server.url);
-    from = client.frames.length;
-    await send(server.url, planned, "/plan ship it");
-    requested = await question(client, planned, from);
-    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: planned, answers: [{ id: "plan-review", selected: ["Keep planning"] }] });
-    await client.waitIdle(planned, from);
-    const cancelled = await createSession(server.url);
-    from = client.frames.length;
-    await send(server.url, cancelled, `/ask ${ASK_JSON}`);
-    requested = await question(client, cancelled, from);
-    await respond(server.url, { type: "cancel", rpcId: requested.rpcId, sessionId: cancelled });
-    await client.waitIdle(cancelled, from);
-    const before = await Promise.all([asked, planned, cancelled].map((id) => api(server.url, `/api/sessions/${id}`)));
+    const scenarios: { text: string; respond: ((rpcId: string, sessionId: string) => unknown) | "abort"; reply: string | null }[] = [
+      {
+        text: `/ask ${ASK_JSON}`,
+        respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "pkg", selected: ["npm"] }] }),
+        reply: 'Answers: {"answers":[{"id":"pkg","selected":["npm"]}]}',
+      },
+      { text: `/ask ${ASK_JSON}`, respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "pkg", selected: [] }] }), reply: 'Answers: {"answers":[{"id":"pkg","selected":[]}]}' },
+      { text: `/ask ${ASK_JSON}`, respond: (rpcId, sessionId) => ({ type: "cancel", rpcId, sessionId }), reply: "Error: ASK_CANCELLED" },
+      { text: `/ask ${ASK_JSON}`, respond: "abort", reply: null },
+      { text: "/plan ship it", respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }] }), reply: "Plan approved." },
+      {
+        text: "/plan ship it",
+        respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Keep planning"] }] }),
+        reply: "Keep planning: Keep planning",
+      },
+    ];
+    const ids: string[] = [];
+    for (const scenario of scenarios) {
+      const id = await createSession(server.url);
+      ids.push(id);
+      const from = client.frames.length;
+      await send(server.url, id, scenario.text);
+      const requested = await question(client, id, from);
+      if (scenario.respond === "abort") expect((await api(server.url, `/api/sessions/${id}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
+      else await respond(server.url, scenario.respond(requested.rpcId, id));
+      await client.waitIdle(id, from);
+    }
+    const before = await Promise.all(ids.map((id) => api(server.url, `/api/sessions/${id}`)));
     const listBefore = await api(server.url, "/api/sessions");
+    const lastRows = before.map((result) => (result.body as { messages: Message[] }).messages.at(-1)!);
+    expect(lastRows.map((row) => (row.role === "assistant" ? row.text : null))).toEqual(scenarios.map((scenario) => scenario.reply));
+    expect(lastRows[3]?.tool?.status).toBe("stopped");
 
     await client.close();
     await servers.pop()!.close();
     const restarted = await start({ dataDir });
     expect(restarted.server.hostId).not.toBe(server.hostId);
-    const after = await Promise.all([asked, planned, cancelled].map((id) => api(restarted.server.url, `/api/sessions/${id}`)));
+    const after = await Promise.all(ids.map((id) => api(restarted.server.url, `/api/sessions/${id}`)));
     expect(after.map((result) => result.body)).toEqual(before.map((result) => result.body));
     expect((await api(restarted.server.url, "/api/sessions")).body).toEqual(listBefore.body);
-    expect((after[0]!.body as { messages: Message[] }).messages.at(-1)?.text).toBe('Answers: {"answers":[{"id":"pkg","selected":["npm"]}]}');
-    expect((after[1]!.body as { messages: Message[] }).messages.at(-1)?.text).toBe("Keep planning: Keep planning");
-    expect((after[2]!.body as { messages: Message[] }).messages.at(-1)?.text).toBe("Error: ASK_CANCELLED");
 
     const next = restarted.client.frames.length;
-    await send(restarted.server.url, asked, "/echo after restart");
-    await restarted.client.waitIdle(asked, next);
-    expect((await transcript(restarted.server.url, asked)).map((message) => message.role)).toEqual(["user", "tool", "assistant", "user", "assistant"]);
+    await send(restarted.server.url, ids[0]!, "/echo after restart");
+    await restarted.client.waitIdle(ids[0]!, next);
+    expect((await transcript(restarted.server.url, ids[0]!)).map((message) => message.role)).toEqual(["user", "tool", "assistant", "user", "assistant"]);
   });
 
   it("shows a question interrupted by a shutdown as a stopped row after the restart, and the model sees ASK_ABORTED", async () => {
