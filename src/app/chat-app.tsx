@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, api as defaultApi, type Api } from "../client/api";
 import { createMux, muxUrl, type MuxOptions, type MuxConnection } from "../client/mux";
+import { AttentionWatcher } from "../features/attention/attention-watcher";
+import { NotifyToggle } from "../features/attention/notify-toggle";
 import { Conversation } from "../features/chat/conversation";
 import { deleteDraft } from "../features/question/draft-storage";
 import { Sidebar } from "../features/sessions/sidebar";
@@ -10,6 +12,7 @@ import { SessionStoreProvider } from "../store/react";
 import { pendingRpcIds } from "../store/selectors";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import { Button } from "../ui/button";
+import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { appMessages } from "./messages";
 import { createQuestionEntry } from "./question-entry";
@@ -139,7 +142,20 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           if (event.key === "Escape" && drawerOpen) setDrawerOpen(false);
         }}
       >
-        <Sidebar id={DRAWER_ID} activeSessionId={activeSessionId} sessionHref={sessionHref} onSelect={select} onNewChat={newChat} />
+        <Sidebar
+          id={DRAWER_ID}
+          activeSessionId={activeSessionId}
+          sessionHref={sessionHref}
+          onSelect={select}
+          onNewChat={newChat}
+          footer={
+            <>
+              <ThemeSwitch />
+              <NotifyToggle />
+            </>
+          }
+        />
+        <AttentionWatcher onOpenSession={select} />
         {drawerOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
         <main className="shell__main">
           {loadError && (

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
@@ -15,6 +15,8 @@ export interface SidebarProps {
   sessionHref: (sessionId: string) => string;
   onSelect: (sessionId: string) => void;
   onNewChat: () => void;
+  /** Extra preferences shown under the language switch. */
+  footer?: ReactNode;
 }
 
 function LocaleSwitch() {
@@ -37,7 +39,7 @@ function LocaleSwitch() {
 }
 
 /** The session list: `New chat`, every session newest first with its badge, and the language switch. */
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat }: SidebarProps) {
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, footer }: SidebarProps) {
   const t = useMessages(sessionsMessages);
   const sessions = useSessionStore(selectSessions);
   return (
@@ -55,6 +57,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat 
         </ul>
       )}
       <LocaleSwitch />
+      {footer}
     </nav>
   );
 }
