@@ -239,6 +239,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       log({ event: "http", method: request.method, path: url.pathname, status: response.statusCode, ms });
     });
     try {
+      if (closing) {
+        response.setHeader("Connection", "close");
+        return sendError(response, 503, "INTERNAL", "the host is shutting down");
+      }
       if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await handleApi(request, response, url.pathname);
       if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
       if (handleTokenLink(request, response, url)) return;
@@ -257,6 +261,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
+  let closing: Promise<void> | null = null;
   const server = createServer((request, response) => void handle(request, response));
   server.on("upgrade", (request, socket, head) => mux.handleUpgrade(request, socket, head));
 
@@ -275,7 +280,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = (server.address() as AddressInfo).port;
 
-  let closing: Promise<void> | null = null;
   return {
     url: formatUrl(host, port),
     port,
@@ -283,6 +287,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
         pending.dispose();
         await chat.stop();
         await mux.close();
