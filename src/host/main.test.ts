@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -123,5 +124,30 @@ describe("main", { timeout: 30_000 }, () => {
     const host = launch({ PARLEY_DATA_DIR: path.join(blocker, "data") });
     expect(await host.exited).toBe(1);
     expect(host.stderr()).toMatch(/^parley: cannot open the database at .*: ENOTDIR[^\n]*\n$/);
+  });
+
+  it("never logs the token, even when it arrives in the link that sets the cookie", async () => {
+    const host = launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_TOKEN: "Tok-Quokka-77" });
+    const { url } = await host.listening();
+    expect((await api(url, "/?token=Tok-Quokka-77")).status).toBe(302);
+    expect((await api(url, "/api/health", { headers: { authorization: "Bearer Tok-Quokka-77" } })).status).toBe(200);
+    expect((await api(url, "/api/health")).status).toBe(401);
+    host.child.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+    expect(host.stdout()).toContain('"path":"/"');
+    expect(host.stdout()).not.toContain("Quokka");
+  });
+
+  it("refuses a port already in use with one line on stderr and exit code 1", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const host = launch({ PARLEY_DATA_DIR: tempDir(), PORT: String(port) });
+      expect(await host.exited).toBe(1);
+      expect(host.stderr()).toBe(`parley: port ${port} is already in use; set PORT to another port\n`);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
   });
 });
