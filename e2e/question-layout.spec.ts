@@ -1,0 +1,119 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeAll(async () => {
+  host = await startHost();
+});
+
+test.afterAll(async () => {
+  await host.dispose();
+});
+
+const manyOptions = {
+  questions: [
+    {
+      id: "region",
+      header: "Deployment",
+      question: "Which region should the service run in? Pick the one closest to most of your users.",
+      options: Array.from({ length: 30 }, (_, index) => ({
+        label: index === 0 ? `Region ${index + 1} (Recommended)` : `Region ${index + 1}`,
+        description: `Data centre number ${index + 1}, with a description long enough to wrap on a phone`,
+      })),
+    },
+    { id: "notes", question: "Anything else?" },
+  ],
+};
+
+async function ask(page: Page, args: object): Promise<Locator> {
+  await page.goto(host.url);
+  await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(args)}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  const panel = page.getByRole("region", { name: manyOptions.questions[0]!.question });
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxOf(locator: Locator): Promise<Box> {
+  const box = await locator.boundingBox();
+  expect(box, "element has a layout box").not.toBeNull();
+  return box!;
+}
+
+function expectStacked(upper: Box, lower: Box, names: string) {
+  expect(upper.y + upper.height, `${names} do not overlap`).toBeLessThanOrEqual(lower.y + 0.5);
+}
+
+function expectApart(a: Box, b: Box, names: string) {
+  const separate = a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5;
+  expect(separate, `${names} do not overlap`).toBe(true);
+}
+
+for (const viewport of [
+  { width: 360, height: 640 },
+  { width: 1280, height: 800 },
+]) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test("the panel's rows never overlap and all of it stays on screen", async ({ page }) => {
+      const panel = await ask(page, manyOptions);
+      const header = await boxOf(panel.locator(".question-panel__header"));
+      const body = await boxOf(panel.locator(".question-panel__body"));
+      const custom = await boxOf(panel.getByRole("textbox", { name: "Type your answer" }));
+      const footer = await boxOf(panel.locator(".question-panel__footer"));
+      expectStacked(header, body, "header and body");
+      expectStacked(body, custom, "body and custom field");
+      expectStacked(custom, footer, "custom field and footer");
+
+      const panelBox = await boxOf(panel);
+      expect(panelBox.y).toBeGreaterThanOrEqual(0);
+      expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(viewport.height + 0.5);
+      expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(viewport.width + 0.5);
+
+      const controls = [
+        panel.getByRole("button", { name: "Collapse the question card" }),
+        panel.getByRole("button", { name: "Dismiss all questions" }),
+        panel.getByRole("button", { name: "Previous question" }),
+        panel.getByText("1 / 2"),
+        panel.getByRole("button", { name: "Next question" }),
+        panel.getByRole("button", { name: "Skip this question" }),
+        panel.getByRole("button", { name: "Next", exact: true }),
+      ];
+      const boxes = await Promise.all(controls.map(boxOf));
+      for (let i = 0; i < boxes.length; i++) {
+        await expect(controls[i]!).toBeInViewport();
+        for (let j = i + 1; j < boxes.length; j++) expectApart(boxes[i]!, boxes[j]!, `controls ${i} and ${j}`);
+      }
+      for (const button of await panel.getByRole("button").all()) {
+        const box = await boxOf(button);
+        expect(Math.min(box.width, box.height), "tap target is at least 44 px").toBeGreaterThanOrEqual(44);
+      }
+
+      const first = await boxOf(panel.getByRole("radio", { name: "Region 1", exact: true }));
+      const second = await boxOf(panel.getByRole("radio", { name: "Region 2", exact: true }));
+      expectStacked(first, second, "first and second option");
+    });
+
+    test("the body scrolls through 30 options while header, custom field and footer stay put", async ({ page }) => {
+      const panel = await ask(page, manyOptions);
+      const body = panel.locator(".question-panel__body");
+      const sizes = await body.evaluate((element) => ({ scroll: element.scrollHeight, client: element.clientHeight }));
+      expect(sizes.scroll).toBeGreaterThan(sizes.client);
+      const footerBefore = await boxOf(panel.locator(".question-panel__footer"));
+      const last = panel.getByRole("radio", { name: "Region 30" });
+      await expect(last).not.toBeInViewport({ ratio: 1 });
+      await body.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      await expect(last).toBeInViewport({ ratio: 1 });
+      expect(await body.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+      expect(await boxOf(panel.locator(".question-panel__footer"))).toEqual(footerBefore);
+      await expect(panel.getByRole("textbox", { name: "Type your answer" })).toBeInViewport();
+      await expect(panel.getByRole("button", { name: "Next", exact: true })).toBeInViewport();
+      await last.click();
+      await expect(page.getByRole("region", { name: "Anything else?" })).toBeVisible();
+    });
+  });
+}
