@@ -1,0 +1,94 @@
+import { expect, test, type Page } from "@playwright/test";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeAll(async () => {
+  host = await startHost();
+});
+
+test.afterAll(async () => {
+  await host.dispose();
+});
+
+function batch(suffix: string) {
+  return {
+    questions: [
+      { id: "color", question: `Favourite colour ${suffix}?`, options: [{ label: "Red" }, { label: "Blue" }] },
+      { id: "size", question: `Which size ${suffix}?`, options: [{ label: "Small" }, { label: "Large" }] },
+    ],
+  };
+}
+
+async function postAsk(page: Page, sessionId: string, suffix: string) {
+  const response = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch(suffix))}` } });
+  expect(response.status()).toBe(202);
+}
+
+test("two tabs on one session: an answer in one removes the other's panel, and a raced submit reads not-pending and loses nothing", async ({ context }) => {
+  const first = await context.newPage();
+  const second = await context.newPage();
+  let holdResolved = false;
+  const held: string[] = [];
+  let deliverToSecond: (message: string) => void = () => undefined;
+  await second.routeWebSocket("**/api/mux", (socket) => {
+    const server = socket.connectToServer();
+    deliverToSecond = (message) => socket.send(message);
+    server.onMessage((message) => {
+      const text = typeof message === "string" ? message : message.toString("utf8");
+      if (holdResolved && text.includes('"question/resolved"')) held.push(text);
+      else socket.send(text);
+    });
+  });
+
+  const created = await first.request.post(`${host.url}/api/sessions`, { data: {} });
+  const { session } = (await created.json()) as { session: { id: string } };
+  await first.goto(`${host.url}/#session=${session.id}`);
+  await second.goto(`${host.url}/#session=${session.id}`);
+  await expect(first.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  await postAsk(first, session.id, "one");
+  await expect(second.getByRole("region", { name: "Favourite colour one?" })).toBeVisible();
+  const firstPanel = first.getByRole("region", { name: "Favourite colour one?" });
+  await firstPanel.getByRole("radio", { name: "Blue" }).click();
+  const firstStep2 = first.getByRole("region", { name: "Which size one?" });
+  await firstStep2.getByRole("radio", { name: "Small" }).click();
+  await firstStep2.getByRole("button", { name: "Submit" }).click();
+
+  const answeredOne = `Answers: ${JSON.stringify({ answers: [{ id: "color", selected: ["Blue"] }, { id: "size", selected: ["Small"] }] })}`;
+  for (const page of [first, second]) {
+    await expect(page.getByText(answeredOne, { exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: /one\?$/ })).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  }
+
+  holdResolved = true;
+  await postAsk(first, session.id, "two");
+  const secondPanel = second.getByRole("region", { name: "Favourite colour two?" });
+  await expect(secondPanel).toBeVisible();
+  await secondPanel.getByRole("radio", { name: "Red" }).click();
+  const secondStep2 = second.getByRole("region", { name: "Which size two?" });
+  await secondStep2.getByRole("radio", { name: "Large" }).click();
+
+  await first.getByRole("region", { name: "Favourite colour two?" }).getByRole("radio", { name: "Blue" }).click();
+  const firstTwoStep2 = first.getByRole("region", { name: "Which size two?" });
+  await firstTwoStep2.getByRole("radio", { name: "Small" }).click();
+  await firstTwoStep2.getByRole("button", { name: "Submit" }).click();
+  const answeredTwo = `Answers: ${JSON.stringify({ answers: [{ id: "color", selected: ["Blue"] }, { id: "size", selected: ["Small"] }] })}`;
+  await expect(first.getByText(answeredTwo, { exact: true }).nth(1)).toBeVisible();
+  await expect.poll(() => held.length).toBe(1);
+
+  await secondStep2.getByRole("button", { name: "Submit" }).click();
+  await expect(secondStep2.getByRole("status")).toHaveText(/question response rejected: not-pending/);
+  await expect(secondStep2.getByRole("radio", { name: "Large" })).toBeChecked();
+  await expect(secondStep2.getByRole("button", { name: "Submit" })).toBeEnabled();
+  await secondStep2.getByRole("button", { name: "Previous question" }).click();
+  await expect(second.getByRole("region", { name: "Favourite colour two?" }).getByRole("radio", { name: "Red" })).toBeChecked();
+
+  holdResolved = false;
+  held.splice(0).forEach((message) => deliverToSecond(message));
+  await expect(second.getByRole("region", { name: /two\?$/ })).toHaveCount(0);
+  await expect(second.getByText(answeredTwo, { exact: true }).nth(1)).toBeVisible();
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+});
