@@ -182,11 +182,14 @@ export function createChat(options: ChatOptions): Chat {
       try {
         await runTurn(sessionId, controller.signal);
       } catch (error) {
-        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.name : "unknown" });
-      } finally {
-        turns.delete(sessionId);
-        log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
-        if (store.getSession(sessionId)) touch(sessionId);
+        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.message : "unknown" });
+      }
+      turns.delete(sessionId);
+      log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
+      try {
+        touch(sessionId);
+      } catch (error) {
+        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.message : "unknown" });
       }
     })();
   }
