@@ -9,8 +9,9 @@ export interface FakeToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
-/** One SSE chunk of a streamed reply: a delta for choice 0 and, on the last one, a finish reason. */
+/** One SSE chunk of a streamed reply: a delta for choice 0 and, on the last one, a finish reason; or an in-stream error. */
 export interface FakeChunk {
+  error?: { message: string };
   role?: "assistant";
   content?: string;
   tool_calls?: FakeToolCallDelta[];
@@ -83,6 +84,7 @@ function parseJson(text: string): unknown {
 }
 
 function chunkFrame(sequence: number, model: string, chunk: FakeChunk): string {
+  if (chunk.error) return `data: ${JSON.stringify({ error: chunk.error })}\n\n`;
   const { finish_reason: finishReason, ...delta } = chunk;
   const payload = {
     id: `chatcmpl-fake-${sequence}`,

@@ -326,6 +326,21 @@ describe("createOpenAIModel", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("retries an error the API reports inside the stream before anything was shown, and fails on one after text", async () => {
+    server.enqueue(
+      { kind: "stream", chunks: [{ role: "assistant" }, { error: { message: "overloaded" } }] },
+      { kind: "stream", delayMs: 50, chunks: [{ role: "assistant", content: "Par" }, { error: { message: `overloaded, key ${API_KEY}` } }] },
+    );
+
+    const result = await collect(model().step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }));
+
+    expect(result).toEqual({
+      events: [{ type: "text", delta: "Par" }],
+      error: new ModelError("The model API reported an error mid-reply: overloaded, key [redacted]", "MODEL_STREAM_ERROR"),
+    });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("treats a stream that ends cleanly without a finish reason as cut", async () => {
     server.enqueue({ kind: "stream", chunks: [{ role: "assistant", content: "Half" }], ending: "eof" });
 

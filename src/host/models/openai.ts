@@ -181,7 +181,11 @@ function parseRetryAfter(headers: Headers | undefined, now: number): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Creates a chat model on an OpenAI-compatible API through the official `openai` SDK, streaming. */
+/**
+ * Creates a chat model on an OpenAI-compatible API through the official `openai` SDK, streaming.
+ * When the request's signal aborts, the HTTP request is cancelled and the step ends quietly, with
+ * no further event and no error: the agent loop checks its own signal after every step.
+ */
 export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
   const name = options.name ?? `openai:${options.model}`;
   const keyVariable = options.keyVariable ?? "OPENAI_API_KEY";
