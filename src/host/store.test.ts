@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -85,6 +86,16 @@ describe("store", () => {
     writeFileSync(path.join(dataDir, DATABASE_FILE), "this is not a database, just some text that is long enough to look like a header".repeat(20));
     expect(() => openStore(dataDir)).toThrow(StoreOpenError);
     expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database`);
+  });
+
+  it("refuses a database written by a newer schema", () => {
+    const dataDir = tempDir();
+    const store = openStore(dataDir);
+    store.close();
+    const raw = new Database(path.join(dataDir, DATABASE_FILE));
+    raw.pragma("user_version = 2");
+    raw.close();
+    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 2, this host knows 1)`);
   });
 
   it("refuses a data dir that cannot be created with a StoreOpenError", () => {

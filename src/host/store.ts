@@ -40,6 +40,8 @@ export class StoreOpenError extends Error {
   override readonly name = "StoreOpenError";
 }
 
+const SCHEMA_VERSION = 1;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
@@ -99,7 +101,10 @@ export function openStore(dataDir: string): Store {
     if (location !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 2000");
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`it was written by a newer Parley (schema ${version}, this host knows ${SCHEMA_VERSION})`);
     db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
   } catch (error) {
     db.close();
     throw new StoreOpenError(`cannot use the database at ${location}: ${(error as Error).message}`);
