@@ -314,7 +314,7 @@ describe("createOpenAIModel", () => {
   });
 
   it("fails without retrying when the stream is cut after text was shown", async () => {
-    server.enqueue({ kind: "stream", delayMs: 50, chunks: [{ role: "assistant", content: "Half a" }, { content: " sentence" }], ending: "cut" });
+    server.enqueue({ kind: "stream", delayMs: 100, chunks: [{ role: "assistant", content: "Half a" }, { content: " sentence" }], ending: "cut" });
 
     const result = await collect(model().step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }));
 
@@ -411,7 +411,7 @@ describe("createOpenAIModel", () => {
     server.enqueue({ kind: "stream", chunks: [], ending: "stall" }, textReply("late but fine"));
 
     const result = await collect(
-      model({ timeoutMs: 200 }).step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }),
+      model({ timeoutMs: 500 }).step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }),
     );
 
     expect(result).toEqual({ events: [{ type: "text", delta: "late but fine" }], error: undefined });
