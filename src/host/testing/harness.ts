@@ -41,7 +41,7 @@ export interface FrameClient {
   close(): Promise<void>;
 }
 
-const WAIT_MS = 5_000;
+const WAIT_MS = 10_000;
 
 export function connect(base: string, headers: Record<string, string> = {}): Promise<FrameClient> {
   const socket = new WebSocket(`${base.replace(/^http/, "ws")}/api/mux`, { headers });
