@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message, QuestionRequestedFrame } from "../../protocol/schemas";
+import { silentLogger, type LogEntry, type Logger } from "../log";
 import type { RunningServer } from "../server";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
 import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask-user-question";
@@ -40,8 +41,8 @@ function openAIModel() {
   });
 }
 
-async function startHost(dataDir = ":memory:") {
-  const server = await startTestServer({ model: openAIModel(), dataDir });
+async function startHost(dataDir = ":memory:", log: Logger = silentLogger) {
+  const server = await startTestServer({ model: openAIModel(), dataDir, log });
   servers.push(server);
   const client = await connect(server.url);
   clients.push(client);
@@ -221,8 +222,9 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     expect(shape(await transcript(server.url, sessionId)).at(-1)).toEqual({ role: "assistant", text: "Hi Ada." });
   });
 
-  it("ends the turn with an error row naming OPENAI_API_KEY on 401, and the key appears in no frame or transcript", async () => {
-    const { server, client } = await startHost();
+  it("ends the turn with an error row naming OPENAI_API_KEY on 401, and the key appears in no frame, transcript or log", async () => {
+    const logged: LogEntry[] = [];
+    const { server, client } = await startHost(":memory:", (entry) => logged.push(entry));
     const sessionId = await createSession(server.url);
     fake.enqueue({ kind: "status", status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } });
     const from = client.frames.length;
@@ -237,6 +239,8 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     ]);
     expect(JSON.stringify(messages)).not.toContain(API_KEY);
     expect(JSON.stringify(client.frames)).not.toContain(API_KEY);
+    expect(logged).toContainEqual({ event: "model/failed", sessionId, model: "openai:fake-model", code: "MODEL_AUTH" });
+    expect(JSON.stringify(logged)).not.toContain(API_KEY);
     expect(fake.requests).toHaveLength(1);
   });
 
