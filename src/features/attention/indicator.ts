@@ -10,7 +10,7 @@ export interface Indicator {
 export function createIndicator(): Indicator {
   let count = 0;
   const link = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
-  const plainIcon = link?.href ?? null;
+  const plainIcon = link?.getAttribute("href") ?? null;
   let dottedIcon: Promise<string> | null = null;
 
   const applyTitle = () => {
@@ -23,10 +23,10 @@ export function createIndicator(): Indicator {
   const applyIcon = () => {
     if (!link || plainIcon === null) return;
     if (count === 0) {
-      link.href = plainIcon;
+      link.setAttribute("href", plainIcon);
       return;
     }
-    dottedIcon ??= fetch(plainIcon)
+    dottedIcon ??= fetch(link.href)
       .then((response) => {
         if (!response.ok) throw new Error(`the favicon answered ${response.status}`);
         return response.text();
@@ -34,7 +34,7 @@ export function createIndicator(): Indicator {
       .then((svg) => svgDataUrl(svgWithDot(svg)));
     dottedIcon.then(
       (href) => {
-        if (count > 0) link.href = href;
+        if (count > 0) link.setAttribute("href", href);
       },
       (error: unknown) => console.warn("could not draw the attention dot on the favicon", error),
     );
