@@ -132,6 +132,19 @@ describe("single-select advance", () => {
   });
 });
 
+describe("focus while stepping", () => {
+  it("keeps focus on the pager while paging with it, and moves it to the options at the end", async () => {
+    const { user } = renderPanel();
+    screen.getByRole("button", { name: "Next question" }).focus();
+    await user.keyboard("{Enter}");
+    expect(heading()).toBe("What should the project be called?");
+    expect(screen.getByRole("button", { name: "Next question" })).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(heading()).toBe("Which features?");
+    expect(screen.getByRole("checkbox", { name: "Auth" })).toHaveFocus();
+  });
+});
+
 describe("custom answers", () => {
   it("shows a textarea for an optionless question and a line under options", async () => {
     const { user } = renderPanel();

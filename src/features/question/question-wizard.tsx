@@ -64,6 +64,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
       return;
     }
     const active = document.activeElement;
+    if (active instanceof HTMLButtonElement && !active.disabled && active.closest(".question-panel__pager")) return;
     if (active === document.body || rootRef.current?.contains(active)) focusStep(rootRef.current);
     // Focus follows the step only; a new takeFocus value must not steal focus again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
