@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 
 /** One streamed tool-call fragment, as OpenAI sends it inside `delta.tool_calls`. */
 export interface FakeToolCallDelta {
-  index: number;
+  /** Left out to imitate servers that omit it. */
+  index?: number;
   id?: string;
   type?: "function";
   function?: { name?: string; arguments?: string };

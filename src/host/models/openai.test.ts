@@ -222,6 +222,40 @@ describe("createOpenAIModel", () => {
     });
   });
 
+  it("keeps calls apart when a server sends each new call at index 0 or without an index", async () => {
+    server.enqueue(
+      toolCallReply(
+        [{ index: 0, id: "call_1", type: "function", function: { name: "ask_user_question", arguments: '{"questions":' } }],
+        [{ index: 0, function: { arguments: "[]}" } }],
+        [{ index: 0, id: "call_2", type: "function", function: { name: "present_plan", arguments: '{"plan":"# A"}' } }],
+      ),
+      toolCallReply([
+        { id: "call_3", type: "function", function: { name: "present_plan", arguments: '{"plan":"# B"}' } },
+        { id: "call_4", type: "function", function: { name: "ask_user_question", arguments: '{"questions":[]}' } },
+      ]),
+    );
+
+    const first = await collect(model().step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }));
+    const second = await collect(model().step({ history: USER_ONLY, tools: [], signal: new AbortController().signal }));
+
+    expect([first, second]).toEqual([
+      {
+        events: [
+          { type: "tool-call", call: { callId: "call_1", name: "ask_user_question", arguments: '{"questions":[]}' } },
+          { type: "tool-call", call: { callId: "call_2", name: "present_plan", arguments: '{"plan":"# A"}' } },
+        ],
+        error: undefined,
+      },
+      {
+        events: [
+          { type: "tool-call", call: { callId: "call_3", name: "present_plan", arguments: '{"plan":"# B"}' } },
+          { type: "tool-call", call: { callId: "call_4", name: "ask_user_question", arguments: '{"questions":[]}' } },
+        ],
+        error: undefined,
+      },
+    ]);
+  });
+
   it("retries a 429 after the delay its Retry-After gives in seconds, then streams the reply", async () => {
     const { timing, delays } = recordingTiming();
     server.enqueue(

@@ -129,18 +129,22 @@ interface PartialToolCall {
   arguments: string;
 }
 
-/** Builds whole tool calls from streamed fragments keyed by `index`; a new `id` at a used index starts a new call. */
+/**
+ * Builds whole tool calls from streamed fragments keyed by `index` (its position in the delta when a
+ * server omits it); a new `id` at a used index starts a new call, as some servers send every call at index 0.
+ */
 class ToolCallAssembler {
   private readonly calls: PartialToolCall[] = [];
   private readonly current = new Map<number, PartialToolCall>();
 
   add(fragments: ToolCallFragment[]): void {
-    for (const fragment of fragments) {
-      let call = this.current.get(fragment.index);
+    for (const [position, fragment] of fragments.entries()) {
+      const index = (fragment.index as number | undefined) ?? position;
+      let call = this.current.get(index);
       if (!call || (fragment.id && call.id && fragment.id !== call.id)) {
-        call = { index: fragment.index, id: "", name: "", arguments: "" };
+        call = { index, id: "", name: "", arguments: "" };
         this.calls.push(call);
-        this.current.set(fragment.index, call);
+        this.current.set(index, call);
       }
       if (fragment.id && !call.id) call.id = fragment.id;
       const name = fragment.function?.name;
