@@ -11,6 +11,7 @@ import type { Model } from "./models/types";
 import { createMux } from "./mux";
 import { createPendingTable } from "./pending-table";
 import { createStaticHandler } from "./static";
+import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
 import { openStore } from "./store";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
@@ -34,6 +35,8 @@ export interface ServerOptions {
   staticDir?: string;
   log?: Logger;
   pingIntervalMs?: number;
+  /** Per-client limits on responses and message posts; `false` turns them off. */
+  rateLimits?: RateLimits | false;
 }
 
 export interface RunningServer {
@@ -157,6 +160,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   chatRef = chat;
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
+  const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  function throttled(request: IncomingMessage, response: ServerResponse, route: RateLimitedRoute): boolean {
+    const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");
+    if (verdict.ok) return false;
+    request.resume();
+    sendError(response, 429, "RATE_LIMITED", `too many requests; retry in ${verdict.retryAfterSeconds} s`, { "Retry-After": String(verdict.retryAfterSeconds) });
+    return true;
+  }
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, pathname: string) {
     const method = request.method ?? "GET";
@@ -174,6 +185,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     if (pathname === "/api/respond") {
       if (method !== "POST") return notAllowed("POST");
+      if (throttled(request, response, "respond")) return;
       const body = await readJson(request, false);
       return sendJson(response, 200, pending.respond(body));
     }
@@ -198,6 +210,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
       case "messages": {
         if (method !== "POST") return notAllowed("POST");
+        if (throttled(request, response, "messages")) return;
         const body = parseBody(PostMessageBody, await readJson(request, false));
         const result = chat.postMessage(sessionId, body.text);
         if (result.ok) return sendJson(response, 202, { message: result.message });
