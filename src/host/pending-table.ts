@@ -39,12 +39,19 @@ export interface PendingTable extends UserInteractionProvider {
 
 export function createPendingTable(options: PendingTableOptions): PendingTable {
   const entries = new Map<string, Entry>();
+  const perSession = new Map<string, number>();
+  const count = (sessionId: string, delta: number) => {
+    const next = (perSession.get(sessionId) ?? 0) + delta;
+    if (next === 0) perSession.delete(sessionId);
+    else perSession.set(sessionId, next);
+  };
   let disposed = false;
 
   function claim(rpcId: string, outcome: ResolvedOutcome): Entry | null {
     const entry = entries.get(rpcId);
     if (!entry) return null;
     entries.delete(rpcId);
+    count(entry.frame.sessionId, -1);
     entry.signal?.removeEventListener("abort", entry.onAbort);
     const { sessionId } = entry.frame;
     options.broadcast({ type: "question/resolved", rpcId, sessionId, outcome });
@@ -74,6 +81,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
           if (claim(rpcId, "aborted")) reject(new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE));
         };
         entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort });
+        count(sessionId, 1);
         request.signal?.addEventListener("abort", onAbort, { once: true });
         options.log({ event: "question/requested", rpcId, sessionId, questions: request.questions.length });
         options.onChange?.(sessionId);
@@ -110,9 +118,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     },
 
     countFor(sessionId) {
-      let count = 0;
-      for (const entry of entries.values()) if (entry.frame.sessionId === sessionId) count++;
-      return count;
+      return perSession.get(sessionId) ?? 0;
     },
 
     dispose() {

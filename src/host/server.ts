@@ -16,7 +16,7 @@ import { openStore } from "./store";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
-import { ABORTED_MESSAGE, createUserInteraction } from "./user-interaction";
+import { ABORTED_MESSAGE, createUserInteraction, type UserInteraction } from "./user-interaction";
 import { describeIssues } from "./user-interaction";
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -43,6 +43,8 @@ export interface RunningServer {
   url: string;
   port: number;
   hostId: string;
+  /** The seam the tools ask through; benchmarks ask in-process with it. */
+  userInteraction: UserInteraction;
   /** Graceful shutdown: stop accepting, settle pending questions, close sockets with 1001, close the database. */
   close(): Promise<void>;
 }
@@ -297,6 +299,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: formatUrl(host, port),
     port,
     hostId,
+    userInteraction,
     close() {
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
