@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { StrictMode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
@@ -206,6 +207,16 @@ describe("focus", () => {
   it("does not take focus when the tab is not focused", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(false);
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(document.body).toHaveFocus();
+  });
+
+  it("does not take focus under StrictMode's repeated effects when the tab is not focused", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    render(
+      <StrictMode>
+        <QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />
+      </StrictMode>,
+    );
     expect(document.body).toHaveFocus();
   });
 

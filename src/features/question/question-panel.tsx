@@ -11,7 +11,7 @@ import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "./plan-review";
 import { QuestionWizard } from "./question-wizard";
-import type { PanelStatus } from "./status-line";
+import { useRespond } from "./use-respond";
 import { useVisualViewport } from "./use-visual-viewport";
 import "./question-panel.css";
 
@@ -24,8 +24,6 @@ export interface QuestionPanelProps {
   /** Take focus when shown, if the tab is visible and focused. Default true. */
   autoFocus?: boolean;
 }
-
-type Busy = null | "answer" | "cancel";
 
 function canTakeFocus(): boolean {
   return document.visibilityState === "visible" && document.hasFocus();
@@ -49,8 +47,7 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   const expandRef = useRef<HTMLButtonElement>(null);
   const review = useMemo(() => toPlanReview(request), [request]);
   const [state, setState] = useState(() => initialState(request));
-  const [busy, setBusy] = useState<Busy>(null);
-  const [status, setStatus] = useState<PanelStatus>(null);
+  const { busy, status, setStatus, send: sendResponse } = useRespond(respond);
   const [confirming, setConfirming] = useState(false);
   const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus());
   const [imeGuard] = useState(createImeGuard);
@@ -66,24 +63,12 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
     if (state.collapsed && (active === document.body || rootRef.current?.contains(active))) expandRef.current?.focus();
   }, [state.collapsed]);
 
-  const send = async (body: RespondRequest) => {
-    setBusy(body.type);
-    setStatus(null);
+  const send = (body: RespondRequest) => {
     setConfirming(false);
-    try {
-      const receipt = await respond(body);
-      if (receipt.accepted) {
-        setStatus({ kind: "sent" });
-        return;
-      }
-      setStatus({ kind: "rejected", reason: receipt.reason, detail: receipt.detail });
-    } catch (error) {
-      setStatus({ kind: "error", message: error instanceof Error ? error.message : String(error) });
-    }
-    setBusy(null);
+    void sendResponse(body);
   };
-  const answer = (answers: AnswerItem[]) => void send({ type: "answer", rpcId, sessionId, answers });
-  const cancel = () => void send({ type: "cancel", rpcId, sessionId });
+  const answer = (answers: AnswerItem[]) => send({ type: "answer", rpcId, sessionId, answers });
+  const cancel = () => send({ type: "cancel", rpcId, sessionId });
   const dismiss = () => (hasAnyDraft(questions, state) ? setConfirming(true) : cancel());
   const collapse = () => setState((current) => setCollapsed(current, true));
   const expand = () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
+import { useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
@@ -17,6 +17,7 @@ import {
 import { CustomAnswerField } from "./custom-answer-field";
 import { questionMessages } from "./messages";
 import { OptionList } from "./option-list";
+import { useStepFocus } from "./use-step-focus";
 import type { PanelStatus } from "./status-line";
 import { WizardFooter } from "./wizard-footer";
 
@@ -34,13 +35,6 @@ interface QuestionWizardProps {
   onSubmit: (answers: AnswerItem[]) => void;
 }
 
-function focusStep(root: HTMLElement | null) {
-  const target =
-    root?.querySelector<HTMLElement>('[role="radio"][data-state="checked"]') ??
-    root?.querySelector<HTMLElement>('[role="radio"], [role="checkbox"], textarea.question-panel__custom');
-  target?.focus();
-}
-
 const NUMBER_KEY = /^[1-9]$/;
 
 /** One question at a time: heading, detail, options, custom answer and the footer. */
@@ -48,7 +42,6 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const { request, state, onChange, disabled, headingId } = props;
   const t = useMessages(questionMessages);
   const rootRef = useRef<HTMLDivElement>(null);
-  const mountedRef = useRef(false);
   const { questions } = request;
   const count = questions.length;
   const index = Math.min(state.index, count - 1);
@@ -57,18 +50,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const isLast = index === count - 1;
   const hasOptions = (question.options ?? []).length > 0;
 
-  useEffect(() => {
-    if (!mountedRef.current) {
-      mountedRef.current = true;
-      if (props.takeFocus) focusStep(rootRef.current);
-      return;
-    }
-    const active = document.activeElement;
-    if (active instanceof HTMLButtonElement && !active.disabled && active.closest(".question-panel__pager")) return;
-    if (active === document.body || rootRef.current?.contains(active)) focusStep(rootRef.current);
-    // Focus follows the step only; a new takeFocus value must not steal focus again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [index]);
+  useStepFocus(rootRef, index, props.takeFocus);
 
   const change = (update: (current: DraftState) => DraftState) => {
     if (props.status?.kind === "complete-first") props.onStatus(null);
