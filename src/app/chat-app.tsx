@@ -14,6 +14,7 @@ import { createSessionStore, type SessionStore } from "../store/session-store";
 import { Button } from "../ui/button";
 import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
+import { createLiveTouches } from "./live-touches";
 import { appMessages } from "./messages";
 import { createQuestionEntry } from "./question-entry";
 
@@ -43,6 +44,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const t = useMessages(appMessages);
   const [store] = useState(() => givenStore ?? createSessionStore());
   const [drafts] = useState(() => new Map<string, string>());
+  const [touches] = useState(createLiveTouches);
   const [activeSessionId, navigate] = useHashSession();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -56,9 +58,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const loadSession = useCallback(
     async (sessionId: string): Promise<string | null> => {
       try {
+        const mark = touches.mark();
         const { session, messages } = await api.getSession(sessionId);
-        store.getState().applyFrame({ type: "session/upserted", session });
-        store.getState().loadTranscript(sessionId, messages);
+        const live = touches.since(mark);
+        store.getState().loadSession(session, live);
+        store.getState().loadTranscript(sessionId, messages, live);
         return null;
       } catch (error) {
         if (error instanceof ApiError && error.code === "NOT_FOUND") {
@@ -68,31 +72,34 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         return t("loadFailed", { reason: reasonOf(error) });
       }
     },
-    [api, store, navigate, t],
+    [api, store, touches, navigate, t],
   );
 
   const refresh = useCallback(async (): Promise<string | null> => {
     try {
-      store.getState().loadSessions(await api.listSessions());
+      const mark = touches.mark();
+      const sessions = await api.listSessions();
+      store.getState().loadSessions(sessions, touches.since(mark));
     } catch (error) {
       return t("loadFailed", { reason: reasonOf(error) });
     }
     const open = activeRef.current;
     return open === null ? null : loadSession(open);
-  }, [api, store, loadSession, t]);
+  }, [api, store, touches, loadSession, t]);
 
   useEffect(() => {
     const mux = connect({
       url: muxUrl(window.location),
       onStatus: (status) => store.getState().setConnection(status),
       onFrame: (frame) => {
+        touches.record(frame);
         applyFrameAndForgetDrafts(store, frame);
         if (frame.type === "hello") void refresh().then(setLoadError);
         if (frame.type === "session/deleted" && frame.sessionId === activeRef.current) navigate(null);
       },
     });
     return () => mux.close();
-  }, [connect, store, refresh, navigate]);
+  }, [connect, store, touches, refresh, navigate]);
 
   useEffect(() => {
     if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadError);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DownFrame, Message, PendingRequest, Session } from "../protocol/schemas";
-import { applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { applyFetchedSession, applyFrame, applySessions, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
 import { createSessionStore } from "./session-store";
 
@@ -196,6 +196,31 @@ describe("applyFrame: sessions", () => {
     const state = applySessions(run([{ type: "session/upserted", session: gone }]), [a, b]);
     expect(state.sessions).toEqual([b, a]);
   });
+
+  it("keeps sessions that frames changed or created after the list fetch started", () => {
+    const idle = session("a", "2026-11-30T08:00:00.000Z", "idle");
+    const created = session("c", "2026-11-30T11:00:00.000Z");
+    const current = run([
+      { type: "session/upserted", session: idle },
+      { type: "session/upserted", session: created },
+    ]);
+    const state = applySessions(current, [{ ...idle, state: "running" }], new Set(["a", "c"]));
+    expect(state.sessions).toEqual([created, idle]);
+  });
+
+  it("does not bring back a session deleted after the list fetch started", () => {
+    const doomed = session("d", "2026-11-30T08:00:00.000Z");
+    const current = run([{ type: "session/upserted", session: doomed }, { type: "session/deleted", sessionId: "d" }]);
+    expect(applySessions(current, [doomed], new Set(["d"])).sessions).toEqual([]);
+  });
+
+  it("ignores a fetched session that a frame changed after the fetch started, so a stale running state cannot come back", () => {
+    const idle = session("a", "2026-11-30T08:00:00.000Z", "idle");
+    const current = run([{ type: "session/upserted", session: idle }]);
+    expect(applyFetchedSession(current, { ...idle, state: "running" }, new Set(["a"]))).toBe(current);
+    expect(applyFetchedSession(current, { ...idle, state: "running" }).sessions).toEqual([{ ...idle, state: "running" }]);
+    expect(applyFetchedSession(initialSessionData, idle, new Set(["a"])).sessions).toEqual([idle]);
+  });
 });
 
 describe("applyFrame: messages", () => {
@@ -229,17 +254,17 @@ describe("applyFrame: messages", () => {
     expect(state.transcripts).toEqual({ "s-1": [{ id: "m9", sessionId: "s-1", role: "assistant", createdAt: "", text: "Hi" }] });
   });
 
-  it("merges a fetched transcript: fetch first, longer live streams kept, unseen live messages after", () => {
+  it("merges a fetched transcript: fetch first, messages changed live since the fetch started kept, unseen live messages after", () => {
     const live = run([
       { type: "message/upserted", message: message("m2", "Hello wor") },
       { type: "message/upserted", message: message("m3", "new") },
     ]);
-    const state = applyTranscript(live, "s-1", [message("m1", "older"), message("m2", "Hello")]);
+    const state = applyTranscript(live, "s-1", [message("m1", "older"), message("m2", "Hello")], new Set(["m2", "m3"]));
     expect(state.transcripts["s-1"]).toEqual([message("m1", "older"), message("m2", "Hello wor"), message("m3", "new")]);
   });
 
-  it("prefers the fetched text when the live copy is not a longer version of it", () => {
-    const live = run([{ type: "message/upserted", message: message("m1", "draft text") }]);
+  it("takes the fetched version of a message no frame touched since the fetch started", () => {
+    const live = run([{ type: "message/upserted", message: message("m1", "stale copy") }]);
     const state = applyTranscript(live, "s-1", [message("m1", "final")]);
     expect(state.transcripts["s-1"]).toEqual([message("m1", "final")]);
   });

@@ -58,27 +58,38 @@ export function applyFrame<State extends SessionData>(state: State, frame: DownF
   }
 }
 
-/** Replaces the session list with the host's (after a fetch). */
-export function applySessions<State extends SessionData>(state: State, sessions: readonly Session[]): State {
-  return { ...state, sessions: sortNewestFirst([...sessions]) };
+const NOTHING_LIVE: ReadonlySet<string> = new Set();
+
+/**
+ * Replaces the session list with a fetched one. `live` names sessions that frames changed after the
+ * fetch started: their current version (or their absence, once deleted) wins over the fetched one.
+ */
+export function applySessions<State extends SessionData>(state: State, fetched: readonly Session[], live: ReadonlySet<string> = NOTHING_LIVE): State {
+  const merged = [...fetched.filter((session) => !live.has(session.id)), ...state.sessions.filter((session) => live.has(session.id))];
+  return { ...state, sessions: sortNewestFirst(merged) };
+}
+
+/** Upserts one fetched session unless a frame changed it after the fetch started. */
+export function applyFetchedSession<State extends SessionData>(state: State, session: Session, live: ReadonlySet<string> = NOTHING_LIVE): State {
+  if (live.has(session.id) && state.sessions.some((candidate) => candidate.id === session.id)) return state;
+  return { ...state, sessions: upsertSession(state.sessions, session) };
 }
 
 /**
- * Merges a fetched transcript into what live frames already delivered: the fetch is the base, a message
- * that streamed further than the fetch saw keeps its longer text, and messages the fetch did not know yet stay at the end.
+ * Merges a fetched transcript with what frames delivered: the fetch is the base, a message that frames
+ * changed after the fetch started (`live`) keeps its current version, and messages the fetch did not have stay at the end.
  */
-export function applyTranscript<State extends SessionData>(state: State, sessionId: string, fetched: readonly Message[]): State {
-  const live = state.transcripts[sessionId] ?? [];
-  const liveById = new Map(live.map((message) => [message.id, message]));
+export function applyTranscript<State extends SessionData>(
+  state: State,
+  sessionId: string,
+  fetched: readonly Message[],
+  live: ReadonlySet<string> = NOTHING_LIVE,
+): State {
+  const current = state.transcripts[sessionId] ?? [];
+  const currentById = new Map(current.map((message) => [message.id, message]));
   const fetchedIds = new Set(fetched.map((message) => message.id));
-  const merged = fetched.map((message) => {
-    const current = liveById.get(message.id);
-    if (!current) return message;
-    const liveText = current.text ?? "";
-    const fetchedText = message.text ?? "";
-    return liveText.length > fetchedText.length && liveText.startsWith(fetchedText) ? current : message;
-  });
-  for (const message of live) if (!fetchedIds.has(message.id)) merged.push(message);
+  const merged = fetched.map((message) => (live.has(message.id) ? (currentById.get(message.id) ?? message) : message));
+  for (const message of current) if (!fetchedIds.has(message.id)) merged.push(message);
   return { ...state, transcripts: { ...state.transcripts, [sessionId]: merged } };
 }
 

@@ -1,15 +1,17 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionStatus } from "../client/mux";
 import type { DownFrame, Message, Session } from "../protocol/schemas";
-import { applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { applyFetchedSession, applyFrame, applySessions, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
 
 /** Synchronous actions; sockets and fetches live in `client/` and call these. */
 export interface SessionActions {
   applyFrame(frame: DownFrame): void;
   setConnection(status: ConnectionStatus): void;
-  loadSessions(sessions: readonly Session[]): void;
-  loadTranscript(sessionId: string, messages: readonly Message[]): void;
+  /** `live`: ids that frames changed since the fetch started; their current versions win. */
+  loadSessions(sessions: readonly Session[], live?: ReadonlySet<string>): void;
+  loadSession(session: Session, live?: ReadonlySet<string>): void;
+  loadTranscript(sessionId: string, messages: readonly Message[], live?: ReadonlySet<string>): void;
 }
 
 export type SessionState = SessionData & SessionActions;
@@ -22,7 +24,8 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
     setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
-    loadSessions: (sessions) => set((state) => applySessions(state, sessions)),
-    loadTranscript: (sessionId, messages) => set((state) => applyTranscript(state, sessionId, messages)),
+    loadSessions: (sessions, live) => set((state) => applySessions(state, sessions, live)),
+    loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),
+    loadTranscript: (sessionId, messages, live) => set((state) => applyTranscript(state, sessionId, messages, live)),
   }));
 }

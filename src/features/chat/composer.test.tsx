@@ -30,6 +30,7 @@ describe("Composer", () => {
     await user.type(input, "by click");
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(sent).toEqual(["by click"]);
+    expect(input).toHaveFocus();
   });
 
   it("inserts a newline on Shift+Enter instead of sending", async () => {

@@ -27,6 +27,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const compositionEndedRef = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const reasonId = useId();
 
   if (shownKey !== draftKey) {
@@ -53,6 +55,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
       await onSend(text);
       drafts.delete(draftKey);
       setText("");
+      const active = document.activeElement;
+      if (active === document.body || formRef.current?.contains(active)) inputRef.current?.focus();
     } catch (failure) {
       setError(t("sendFailed", { reason: failure instanceof Error ? failure.message : String(failure) }));
     } finally {
@@ -76,6 +80,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
 
   return (
     <form
+      ref={formRef}
       className="composer"
       onSubmit={(event) => {
         event.preventDefault();
@@ -83,6 +88,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
       }}
     >
       <textarea
+        ref={inputRef}
         className="composer__input"
         aria-label={t("messageLabel")}
         placeholder={t("messagePlaceholder")}

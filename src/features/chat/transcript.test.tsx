@@ -1,6 +1,6 @@
 import { Profiler } from "react";
 import { describe, expect, it } from "vitest";
-import { act, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Message } from "../../protocol/schemas";
 import { SessionStoreProvider } from "../../store/react";
@@ -35,16 +35,15 @@ function setup(count: number) {
 }
 
 describe("Transcript", () => {
-  it("renders the newest rows of a 5,000-message session and the rest on demand", async () => {
-    const user = userEvent.setup();
+  it("renders the newest rows of a 5,000-message session and the rest on demand", () => {
     const { rows } = setup(5000);
     expect(rows()).toHaveLength(TRANSCRIPT_WINDOW_ROWS);
     expect(rows().at(-1)).toHaveTextContent("message number 4999");
     expect(rows()[0]).toHaveTextContent(`message number ${5000 - TRANSCRIPT_WINDOW_ROWS}`);
-    await user.click(screen.getByRole("button", { name: "Show earlier messages" }));
+    fireEvent.click(screen.getByRole("button", { name: "Show earlier messages" }));
     expect(rows()).toHaveLength(2 * TRANSCRIPT_WINDOW_ROWS);
     expect(rows()[0]).toHaveTextContent(`message number ${5000 - 2 * TRANSCRIPT_WINDOW_ROWS}`);
-  });
+  }, 30_000);
 
   it("offers no earlier messages when the whole session fits", () => {
     const { rows } = setup(3);
@@ -58,7 +57,7 @@ describe("Transcript", () => {
     const before = commits.length;
     await user.type(screen.getByRole("textbox", { name: "Message" }), "typing away");
     expect(commits.length).toBe(before);
-  });
+  }, 30_000);
 
   it("appends streamed text to the last row", () => {
     const { store, rows } = setup(4);
