@@ -40,6 +40,8 @@ function ImageAsLink({ src, alt }: { src?: string | Blob; alt?: string }) {
 
 const keepUrl = (url: string) => url;
 
+const PLAIN_TEXT_STYLE = { whiteSpace: "pre-wrap" } as const;
+
 const Rendered = lazy(async (): Promise<{ default: ComponentType<{ text: string }> }> => {
   const { default: ReactMarkdown } = await import("react-markdown");
   function RenderedMarkdown({ text }: { text: string }) {
@@ -60,7 +62,7 @@ export function Markdown({ text, className }: { text: string; className?: string
   const classes = className ? `markdown ${className}` : "markdown";
   return (
     <div className={classes}>
-      <Suspense fallback={<div className="markdown__plain">{text}</div>}>
+      <Suspense fallback={<div className="markdown__plain" style={PLAIN_TEXT_STYLE}>{text}</div>}>
         <Rendered text={text} />
       </Suspense>
     </div>

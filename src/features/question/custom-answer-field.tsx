@@ -4,6 +4,7 @@ import { questionMessages } from "./messages";
 
 interface CustomAnswerFieldProps {
   multiline: boolean;
+  isLast: boolean;
   value: string;
   disabled: boolean;
   onChange: (value: string) => void;
@@ -11,7 +12,7 @@ interface CustomAnswerFieldProps {
 }
 
 /** The always-present free-text answer: a line under options, a textarea for optionless questions. */
-export function CustomAnswerField({ multiline, value, disabled, onChange, ref }: CustomAnswerFieldProps) {
+export function CustomAnswerField({ multiline, isLast, value, disabled, onChange, ref }: CustomAnswerFieldProps) {
   const t = useMessages(questionMessages);
   const shared = {
     className: "question-panel__custom",
@@ -26,5 +27,5 @@ export function CustomAnswerField({ multiline, value, disabled, onChange, ref }:
   if (multiline) {
     return <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />;
   }
-  return <input {...shared} type="text" enterKeyHint="next" onChange={(event) => onChange(event.target.value)} />;
+  return <input {...shared} type="text" enterKeyHint={isLast ? "send" : "next"} onChange={(event) => onChange(event.target.value)} />;
 }

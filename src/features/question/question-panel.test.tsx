@@ -104,6 +104,7 @@ describe("responding", () => {
     for (const radio of screen.getAllByRole("radio")) expect(radio).toBeDisabled();
     expect(screen.getByRole("textbox", { name: "Type your answer" })).toBeDisabled();
     await act(async () => pending.resolve({ accepted: true }));
+    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for the agent…");
     expect(screen.getByRole("button", { name: "Submitting…" })).toBeDisabled();
     expect(screen.getByRole("radio", { name: "npm" })).toBeDisabled();
     expect(screen.getByRole("region", { name: "Which package manager?" })).toBeInTheDocument();
@@ -140,6 +141,7 @@ describe("responding", () => {
     const { user } = renderPanel(vi.fn(() => pending.promise));
     await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
     for (const button of screen.getAllByRole("button")) expect(button).toBeDisabled();
+    expect(screen.getByRole("status")).toHaveTextContent("Dismissing…");
     await act(async () => pending.resolve({ accepted: false, reason: "not-pending", detail: "gone" }));
     expect(screen.getByRole("button", { name: "Dismiss all questions" })).toBeEnabled();
   });

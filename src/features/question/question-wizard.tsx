@@ -129,6 +129,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
         <CustomAnswerField
           key={question.id}
           multiline={!hasOptions}
+          isLast={isLast}
           value={draft.custom}
           disabled={disabled}
           onChange={(text) => change((current) => typeCustom(current, question, text))}

@@ -7,6 +7,7 @@ export type PanelStatus =
   | { kind: "rejected"; reason: string; detail: string }
   | { kind: "error"; message: string }
   | { kind: "sent" }
+  | { kind: "cancelling" }
   | null;
 
 export function StatusLine({ status }: { status: PanelStatus }) {
@@ -22,6 +23,7 @@ export function StatusLine({ status }: { status: PanelStatus }) {
       )}
       {status?.kind === "error" && <span>{status.message}</span>}
       {status?.kind === "sent" && <span>{t("sent")}</span>}
+      {status?.kind === "cancelling" && <span>{t("cancelling")}</span>}
     </p>
   );
 }

@@ -14,7 +14,7 @@ export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) 
   const [status, setStatus] = useState<PanelStatus>(null);
   const send = async (body: RespondRequest) => {
     setBusy(body.type);
-    setStatus(null);
+    setStatus(body.type === "cancel" ? { kind: "cancelling" } : null);
     try {
       const receipt = await respond(body);
       if (receipt.accepted) {
