@@ -90,6 +90,15 @@ describe("HTTP uplink", () => {
     }
   });
 
+  it("answers 400 INVALID_BODY for a session body that is JSON but not an object, and takes null as no body", async () => {
+    const server = await start();
+    expect((await api(server.url, "/api/sessions", { body: "null", headers: { "content-type": "application/json" } })).status).toBe(201);
+    for (const body of ["[]", '"title"', '{"title":3}']) {
+      const result = await api(server.url, "/api/sessions", { body, headers: { "content-type": "application/json" } });
+      expect([body, result.status, (result.body as { error: { code: string } }).error.code]).toEqual([body, 400, "INVALID_BODY"]);
+    }
+  });
+
   it("answers 400 INVALID_JSON for a body that does not parse and 415 for a body that is not JSON-typed", async () => {
     const server = await start();
     const id = await createSession(server.url);
