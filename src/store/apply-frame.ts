@@ -12,7 +12,7 @@ export function applyFrame<State extends SessionData>(state: State, frame: DownF
     }
     case "question/requested": {
       const { type: _type, ...request } = frame;
-      const held = state.pending[request.sessionId] ?? [];
+      const held = own(state.pending, request.sessionId) ?? [];
       const index = held.findIndex((entry) => entry.request.rpcId === request.rpcId);
       if (index >= 0) {
         if (held[index]!.confirmed) return state;
@@ -37,11 +37,11 @@ export function applyFrame<State extends SessionData>(state: State, frame: DownF
     }
     case "message/upserted": {
       const { message } = frame;
-      const messages = state.transcripts[message.sessionId] ?? [];
+      const messages = own(state.transcripts, message.sessionId) ?? [];
       return { ...state, transcripts: { ...state.transcripts, [message.sessionId]: upsertMessage(messages, message) } };
     }
     case "message/delta": {
-      const messages = state.transcripts[frame.sessionId] ?? [];
+      const messages = own(state.transcripts, frame.sessionId) ?? [];
       const index = lastIndexOfId(messages, frame.messageId);
       let next: Message[];
       if (index < 0) {
@@ -85,7 +85,7 @@ export function applyTranscript<State extends SessionData>(
   fetched: readonly Message[],
   live: ReadonlySet<string> = NOTHING_LIVE,
 ): State {
-  const current = state.transcripts[sessionId] ?? [];
+  const current = own(state.transcripts, sessionId) ?? [];
   const currentById = new Map(current.map((message) => [message.id, message]));
   const fetchedIds = new Set(fetched.map((message) => message.id));
   const merged = fetched.map((message) => (live.has(message.id) ? (currentById.get(message.id) ?? message) : message));
@@ -98,7 +98,7 @@ function mapPending(
   map: (entry: PendingEntry) => PendingEntry | null,
 ): Record<string, PendingEntry[]> {
   let changed = false;
-  const next: Record<string, PendingEntry[]> = {};
+  const next: [string, PendingEntry[]][] = [];
   for (const [sessionId, entries] of Object.entries(pending)) {
     const mapped: PendingEntry[] = [];
     let sessionChanged = false;
@@ -108,10 +108,10 @@ function mapPending(
       if (result) mapped.push(result);
     }
     if (sessionChanged) changed = true;
-    if (mapped.length > 0) next[sessionId] = sessionChanged ? mapped : entries;
+    if (mapped.length > 0) next.push([sessionId, sessionChanged ? mapped : entries]);
     else if (entries.length > 0) changed = true;
   }
-  return changed ? next : pending;
+  return changed ? Object.fromEntries(next) : pending;
 }
 
 function upsertSession(sessions: readonly Session[], session: Session): Session[] {
@@ -137,4 +137,9 @@ function upsertMessage(messages: readonly Message[], message: Message): Message[
 function lastIndexOfId(messages: readonly Message[], id: string): number {
   for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === id) return index;
   return -1;
+}
+
+// Ids arrive from the wire: an id such as "constructor" must not read an inherited Object.prototype member.
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
