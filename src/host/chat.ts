@@ -62,6 +62,8 @@ export function createChat(options: ChatOptions): Chat {
   const { store, model, tools, log } = options;
   const turns = new Map<string, Turn>();
   const lastState = new Map<string, SessionState>();
+  /** Assistant rows still streaming: the store holds their text only once the step ends. */
+  const streaming = new Map<string, StoredMessage>();
 
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) ? "running" : "idle");
@@ -146,6 +148,7 @@ export function createChat(options: ChatOptions): Chat {
           if (!assistant) {
             assistant = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId };
             store.insertMessage(assistant);
+            streaming.set(assistant.id, assistant);
             publishMessage(assistant);
           }
           assistant.text += event.delta;
@@ -156,6 +159,7 @@ export function createChat(options: ChatOptions): Chat {
       }
       if (assistant) {
         store.updateMessage(assistant);
+        streaming.delete(assistant.id);
         publishMessage(assistant);
       }
       if (signal.aborted) return;
@@ -209,7 +213,8 @@ export function createChat(options: ChatOptions): Chat {
     getSession(id) {
       const row = store.getSession(id);
       if (!row) return null;
-      return { session: toSession(row), messages: store.listMessages(id).map(toWire) };
+      const messages = store.listMessages(id).map((message) => toWire(streaming.get(message.id) ?? message));
+      return { session: toSession(row), messages };
     },
 
     postMessage(sessionId, text) {

@@ -436,6 +436,28 @@ describe("agent loop with other models", () => {
     ]);
   });
 
+  it("returns the text streamed so far for an assistant message that is still streaming", async () => {
+    let release: () => void = () => undefined;
+    const paused: Model = {
+      name: "paused",
+      async *step() {
+        yield { type: "text", delta: "Hello, " };
+        yield { type: "text", delta: "wor" };
+        await new Promise<void>((resolve) => (release = resolve));
+        yield { type: "text", delta: "ld" };
+      },
+    };
+    const { server, client } = await start({ model: paused });
+    const id = await createSession(server.url);
+    const from = client.frames.length;
+    await send(server.url, id, "hello");
+    await client.waitFor((frame, index) => index >= from && frame.type === "message/delta" && frame.text === "wor");
+    expect((await transcript(server.url, id)).at(-1)?.text).toBe("Hello, wor");
+    release();
+    await client.waitIdle(id, from);
+    expect((await transcript(server.url, id)).at(-1)?.text).toBe("Hello, world");
+  });
+
   it("stops the model when the turn is aborted", async () => {
     let sawAbort = false;
     const slow: Model = {
