@@ -117,3 +117,54 @@ for (const viewport of [
     });
   });
 }
+
+test.describe("at 360×640 with an on-screen keyboard", () => {
+  test.use({ viewport: { width: 360, height: 640 } });
+
+  test("the bottom sheet stays above the keyboard with the custom field and the primary button visible", async ({ page }) => {
+    await page.addInitScript(() => {
+      const real = window.visualViewport!;
+      const fake = new EventTarget();
+      let keyboardHeight = 0;
+      Object.defineProperties(fake, {
+        width: { get: () => real.width },
+        height: { get: () => real.height - keyboardHeight },
+        offsetTop: { get: () => 0 },
+        offsetLeft: { get: () => 0 },
+        scale: { get: () => 1 },
+      });
+      Object.defineProperty(window, "visualViewport", { configurable: true, get: () => fake });
+      Object.assign(window, {
+        showKeyboard(height: number) {
+          keyboardHeight = height;
+          fake.dispatchEvent(new Event("resize"));
+        },
+      });
+    });
+    const panel = await ask(page, manyOptions);
+    const keyboardTop = 640 - 300;
+    await panel.getByRole("textbox", { name: "Type your answer" }).focus();
+    await page.evaluate(() => (window as unknown as { showKeyboard(height: number): void }).showKeyboard(300));
+
+    await expect
+      .poll(async () => {
+        const box = await boxOf(panel);
+        return Math.round(box.y + box.height);
+      })
+      .toBe(keyboardTop);
+    const panelBox = await boxOf(panel);
+    expect(panelBox.y).toBeGreaterThanOrEqual(0);
+    for (const control of [
+      panel.getByRole("textbox", { name: "Type your answer" }),
+      panel.getByRole("button", { name: "Next", exact: true }),
+      panel.getByRole("button", { name: "Skip this question" }),
+    ]) {
+      const box = await boxOf(control);
+      expect(box.y).toBeGreaterThanOrEqual(panelBox.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(keyboardTop + 0.5);
+    }
+    expectStacked(await boxOf(panel.locator(".question-panel__header")), await boxOf(panel.locator(".question-panel__body")), "header and body");
+    expectStacked(await boxOf(panel.locator(".question-panel__body")), await boxOf(panel.locator(".question-panel__custom-row")), "body and custom row");
+    expectStacked(await boxOf(panel.locator(".question-panel__custom-row")), await boxOf(panel.locator(".question-panel__footer")), "custom row and footer");
+  });
+});
