@@ -114,8 +114,8 @@ describe("main", { timeout: 30_000 }, () => {
     const dataDir = tempDir();
     writeFileSync(path.join(dataDir, DATABASE_FILE), "not a database ".repeat(100));
     const host = launch({ PARLEY_DATA_DIR: dataDir });
-    expect(await host.exited).toBe(1);
-    expect(host.stderr()).toBe(`parley: cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database\n`);
+    const code = await host.exited;
+    expect({ code, stderr: host.stderr() }).toEqual({ code: 1, stderr: `parley: cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database\n` });
   });
 
   it("refuses a data dir it cannot create with one line on stderr and exit code 1", async () => {
@@ -144,8 +144,12 @@ describe("main", { timeout: 30_000 }, () => {
     try {
       const port = (blocker.address() as AddressInfo).port;
       const host = launch({ PARLEY_DATA_DIR: tempDir(), PORT: String(port) });
-      expect(await host.exited).toBe(1);
-      expect(host.stderr()).toBe(`parley: port ${port} is already in use; set PORT to another port\n`);
+      const code = await host.exited;
+      expect({ code, stderr: host.stderr(), stdout: host.stdout() }).toEqual({
+        code: 1,
+        stderr: `parley: port ${port} is already in use; set PORT to another port\n`,
+        stdout: expect.not.stringContaining('"event":"listening"'),
+      });
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
