@@ -1,0 +1,119 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeAll(async () => {
+  host = await startHost();
+});
+
+test.afterAll(async () => {
+  await host.dispose();
+});
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("the page is titled Parley and a first message starts a session that streams the reply", async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page).toHaveTitle("Parley");
+  await send(page, "/echo Hello from the scripted model");
+  await expect(page.getByText("Hello from the scripted model", { exact: true }).last()).toBeVisible();
+  await expect(page.locator(".message--user")).toHaveText(/\/echo Hello from the scripted model/);
+  await expect(page).toHaveURL(/#session=/);
+  await expect(page.getByRole("navigation", { name: "Chats" }).getByRole("link")).toHaveCount(1);
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("");
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
+});
+
+test("New chat opens an empty conversation and the sidebar lists sessions newest first", async ({ page }) => {
+  await page.goto(host.url);
+  await send(page, "/echo first chat");
+  await expect(page.getByText("first chat", { exact: true }).last()).toBeVisible();
+  await page.getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByText("Start a conversation")).toBeVisible();
+  await send(page, "/echo second chat");
+  await expect(page.getByText("second chat", { exact: true }).last()).toBeVisible();
+
+  const links = page.getByRole("navigation", { name: "Chats" }).getByRole("link");
+  const titles = await links.allTextContents();
+  expect(titles.indexOf(titles.find((title) => title.includes("second chat"))!)).toBeLessThan(titles.indexOf(titles.find((title) => title.includes("first chat"))!));
+  await links.filter({ hasText: "first chat" }).click();
+  await expect(page.getByText("first chat", { exact: true }).last()).toBeVisible();
+  await expect(links.filter({ hasText: "first chat" })).toHaveAttribute("aria-current", "page");
+});
+
+test("the sidebar badges a session while a question or a plan review is pending", async ({ page }) => {
+  await page.goto(host.url);
+  await send(page, `/ask ${JSON.stringify({ questions: [{ id: "go", question: "Go ahead?", options: [{ label: "Yes" }, { label: "No" }] }] })}`);
+  const current = page.getByRole("navigation", { name: "Chats" }).locator("[aria-current=page]");
+  await expect(current).toContainText("Waiting for answer");
+  await page.getByRole("region", { name: "Go ahead?" }).getByRole("radio", { name: "Yes" }).click();
+  await page.getByRole("region", { name: "Go ahead?" }).getByRole("button", { name: "Submit" }).click();
+  await expect(current).not.toContainText("Waiting for answer");
+
+  await page.getByRole("button", { name: "New chat" }).click();
+  await send(page, "/plan 1. Write the tests\n2. Make them pass");
+  await expect(page.getByRole("navigation", { name: "Chats" }).locator("[aria-current=page]")).toContainText("Plan awaiting review");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Plan approved.", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Plan review\s*approved/ })).toBeVisible();
+});
+
+test("the chat page has no axe violations, in light and dark", async ({ page }) => {
+  await page.goto(host.url);
+  await send(page, "/echo **bold** and a [link](https://example.com)");
+  await expect(page.getByRole("link", { name: "link", exact: true })).toBeVisible();
+  await send(page, `/ask ${JSON.stringify({ questions: [{ id: "q", question: "Pick one?", options: [{ label: "A" }, { label: "B" }] }] })}`);
+  await expect(page.getByRole("region", { name: "Pick one?" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("region", { name: "Pick one?" }).getByRole("button", { name: "Dismiss all questions" }).click();
+  await expect(page.getByRole("button", { name: /Ask question\s*cancelled/ })).toBeVisible();
+  await page.getByRole("button", { name: /Ask question\s*cancelled/ }).click();
+  await expectNoAxeViolations(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoAxeViolations(page);
+});
+
+test.describe("at 360 px", () => {
+  test.use({ viewport: { width: 360, height: 640 } });
+
+  test("the sidebar is a drawer behind the Sessions button and the chat stays usable", async ({ page }) => {
+    await page.goto(host.url);
+    await send(page, "/echo small screen");
+    await expect(page.getByText("small screen", { exact: true }).last()).toBeVisible();
+    const drawer = page.getByRole("navigation", { name: "Chats" });
+    await expect(drawer).toBeHidden();
+    const toggle = page.getByRole("button", { name: "Sessions" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.click();
+    await expect(drawer).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await toggle.click();
+    await drawer.getByRole("button", { name: "New chat" }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByText("Start a conversation")).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(360);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test("switching the language to 简体中文 shows the Chinese copy and is remembered", async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
+  await expect(page.getByRole("button", { name: "新对话" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "消息" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "发送" })).toBeVisible();
+});
