@@ -13,5 +13,12 @@ describe("demo copy", () => {
         expect(Object.entries(catalog[locale]).filter(([, text]) => text.trim() === ""), locale).toEqual([]);
       }
     });
+
+    it(`${name} uses the same placeholders for each key in every locale`, () => {
+      const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+      for (const key of Object.keys(catalog.en)) {
+        for (const locale of LOCALES) expect(placeholders(catalog[locale][key]!), `${locale} ${key}`).toEqual(placeholders(catalog.en[key]!));
+      }
+    });
   }
 });

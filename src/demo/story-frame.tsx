@@ -140,6 +140,7 @@ export function StoryFrame() {
   return (
     <div className="demo-frame">
       <main className="demo-frame__conversation" aria-label={t("conversation")}>
+        <h1 className="demo-frame__title">{run.story.title[locale]}</h1>
         <p className="demo-frame__story">{run.story.description[locale]}</p>
         {!current && (
           <div className="demo-frame__resolved">

@@ -1,0 +1,268 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
+import { STORIES, type Story } from "../src/demo/stories";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeAll(async () => {
+  host = await startHost();
+});
+
+test.afterAll(async () => {
+  await host.dispose();
+});
+
+const PHONE = { width: 360, height: 640 };
+const DESKTOP = { width: 1280, height: 800 };
+const SCREENSHOT = { animations: "disabled", caret: "hide", maxDiffPixelRatio: 0.01 } as const;
+
+type Scope = Page | FrameLocator;
+
+function preview(page: Page): FrameLocator {
+  return page.frameLocator("iframe.demo__frame");
+}
+
+/** What shows once a story has reached the state it demonstrates. */
+function settledState(scope: Scope, story: Story): Locator {
+  switch (story.id) {
+    case "submitting":
+      return scope.getByRole("button", { name: "Submitting…" });
+    case "rejected-receipt":
+      return scope.getByRole("status").filter({ hasText: "question response rejected: not-pending" });
+    case "dismiss-confirmation":
+      return scope.getByText("Discard your answers?", { exact: true });
+    case "collapsed":
+      return scope.getByRole("button", { name: "Answer" });
+    default: {
+      const first = story.requests[0]!;
+      return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
+    }
+  }
+}
+
+/** The slow reply takes 3 s; stopping the page's clock keeps `Submitting…` on screen while we look. */
+async function holdSlowReply(page: Page, story: Story) {
+  if (story.reply !== "slow") return;
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 200);
+}
+
+type StoryPath = "/demo" | "/demo?frame&theme=light" | "/demo?frame&theme=dark";
+
+/** Opens a story and waits for its state; `hold` stops a slow reply from finishing meanwhile. */
+async function openStory(page: Page, story: Story, path: StoryPath, hold = true) {
+  const holding = hold && story.reply === "slow";
+  if (holding) await page.clock.install();
+  await page.goto(`${host.url}${path}#${story.id}`);
+  const scope = path === "/demo" ? preview(page) : page;
+  await expect(settledState(scope, story)).toBeVisible();
+  if (holding) await holdSlowReply(page, story);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  return scope;
+}
+
+async function expectNoAxeViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) })),
+    label,
+  ).toEqual([]);
+}
+
+async function loggedBodies(page: Page): Promise<unknown[]> {
+  const texts = await page.locator(".demo__log-body").allTextContents();
+  return texts.map((text) => JSON.parse(text) as unknown).reverse();
+}
+
+test.describe("every story", () => {
+  for (const story of STORIES) {
+    test(`${story.id}: renders in the light and dark themes with no axe violations`, async ({ page }) => {
+      await page.setViewportSize(DESKTOP);
+      // axe needs the page's timers, so the slow reply is not held here: the story may finish while axe reads it.
+      await openStory(page, story, "/demo?frame&theme=light", false);
+      await expectNoAxeViolations(page, `${story.id} light`);
+      await openStory(page, story, "/demo?frame&theme=dark", false);
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+      await expectNoAxeViolations(page, `${story.id} dark`);
+    });
+
+    test(`${story.id}: matches its phone screenshot`, async ({ page }) => {
+      await page.setViewportSize(PHONE);
+      await openStory(page, story, "/demo?frame&theme=light");
+      await expect(page).toHaveScreenshot(`${story.id}-phone.png`, SCREENSHOT);
+    });
+
+    test(`${story.id}: matches its desktop screenshot`, async ({ page }) => {
+      await page.setViewportSize(DESKTOP);
+      await openStory(page, story, "/demo");
+      await expect(page).toHaveScreenshot(`${story.id}-desktop.png`, SCREENSHOT);
+    });
+  }
+});
+
+test.describe("the demo page", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("has no axe violations around a story in either theme, with a body in the log", async ({ page }) => {
+    await page.goto(`${host.url}/demo#dismiss-confirmation`);
+    const frame = preview(page);
+    await frame.getByRole("button", { name: "Discard", exact: true }).click();
+    await expect(page.locator(".demo__log-result")).toHaveText("Accepted");
+    await expectNoAxeViolations(page, "demo page light");
+    await page.getByRole("radio", { name: "Dark" }).check();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await expect(frame.locator("html")).toHaveAttribute("data-theme", "dark");
+    await expectNoAxeViolations(page, "demo page dark");
+  });
+
+  test("opens a story from its link and marks it as the current one", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    await page.getByRole("link", { name: /Plan review/ }).click();
+    await expect(page).toHaveURL(/\/demo#plan-review$/);
+    await expect(page.getByRole("link", { name: /Plan review/ })).toHaveAttribute("aria-current", "page");
+    await expect(preview(page).getByRole("button", { name: "Approve" })).toBeVisible();
+  });
+});
+
+test.describe("the respond log", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("records the exact answer a single-select story sends, and the story can be replayed", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const frame = preview(page);
+    await frame.getByRole("radio", { name: "pnpm" }).click();
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
+    expect(await loggedBodies(page)).toEqual([
+      { type: "answer", rpcId: "demo-single-select", sessionId: "demo-session", answers: [{ id: "pkg", selected: ["pnpm"] }] },
+    ]);
+    await expect(page.locator(".demo__log-result")).toHaveText("Accepted");
+    await frame.getByRole("button", { name: "Replay story" }).click();
+    await expect(frame.getByRole("radio", { name: "pnpm" })).not.toBeChecked();
+  });
+
+  test("records the exact answer of the mixed batch of four, recommended label in full", async ({ page }) => {
+    await page.goto(`${host.url}/demo#mixed-batch`);
+    const frame = preview(page);
+    await frame.getByRole("radio", { name: "pnpm" }).click();
+    await frame.getByRole("radio", { name: "SQLite" }).click();
+    await frame.getByRole("checkbox", { name: "Chromium" }).click();
+    await frame.getByRole("checkbox", { name: "WebKit" }).click();
+    await frame.getByRole("textbox", { name: "Type your answer" }).fill("Safari Technology Preview");
+    await frame.getByRole("button", { name: "Next", exact: true }).click();
+    await frame.getByRole("textbox", { name: "Type your answer" }).fill("Parley");
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
+    expect(await loggedBodies(page)).toEqual([
+      {
+        type: "answer",
+        rpcId: "demo-mixed-batch",
+        sessionId: "demo-session",
+        answers: [
+          { id: "pkg", selected: ["pnpm"] },
+          { id: "db", selected: ["SQLite (Recommended)"] },
+          { id: "browsers", selected: ["Chromium", "WebKit"], custom: "Safari Technology Preview" },
+          { id: "name", selected: [], custom: "Parley" },
+        ],
+      },
+    ]);
+  });
+
+  test("records the exact cancel the dismiss confirmation sends once Discard is pressed", async ({ page }) => {
+    await page.goto(`${host.url}/demo#dismiss-confirmation`);
+    const frame = preview(page);
+    await frame.getByRole("button", { name: "Discard", exact: true }).click();
+    await expect(frame.getByText("The host resolved the request: cancelled.")).toBeVisible();
+    expect(await loggedBodies(page)).toEqual([{ type: "cancel", rpcId: "demo-dismiss", sessionId: "demo-session" }]);
+  });
+
+  test("records a rejected answer with its reason and keeps the drafts for a second try", async ({ page }) => {
+    await page.goto(`${host.url}/demo#rejected-receipt`);
+    const frame = preview(page);
+    await expect(page.locator(".demo__log-result")).toHaveText(
+      'Rejected: not-pending: no pending question has rpcId "demo-rejected-receipt"',
+    );
+    await page.getByLabel("Host reply").selectOption("accept");
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
+    const sent = {
+      type: "answer",
+      rpcId: "demo-rejected-receipt",
+      sessionId: "demo-session",
+      answers: [
+        { id: "pkg", selected: ["npm"] },
+        { id: "name", selected: [], custom: "Parley" },
+      ],
+    };
+    expect(await loggedBodies(page)).toEqual([sent, sent]);
+  });
+
+  test("copies a body with the clipboard API, and selects it with a hint when the clipboard is refused", async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(`${host.url}/demo#dismiss-confirmation`);
+    await preview(page).getByRole("button", { name: "Discard", exact: true }).click();
+    await page.getByRole("button", { name: "Copy" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      '{"type":"cancel","rpcId":"demo-dismiss","sessionId":"demo-session"}',
+    );
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+    });
+    await page.getByRole("button", { name: "Copy" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "press Ctrl+C" })).toBeVisible();
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toContain('"type": "cancel"');
+  });
+});
+
+test.describe("languages and phones", () => {
+  test("the Chinese locale shows Chinese copy and still recognises （推荐）", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${host.url}/demo#cjk-text`);
+    await page.getByRole("radio", { name: "简体中文" }).check();
+    await expect(page.getByRole("heading", { name: "Parley 演示" })).toBeVisible();
+    const frame = preview(page);
+    await expect(frame.getByRole("button", { name: "忽略全部问题" })).toBeVisible();
+    const react = frame.getByRole("radio", { name: "React", exact: true });
+    await expect(react).toHaveAccessibleDescription(/推荐/);
+    await expect(frame.locator(".question-option__badge")).toHaveText(["推荐"]);
+    await react.click();
+    await frame.getByRole("radio", { name: "こんにちは" }).click();
+    await frame.getByRole("button", { name: "提交" }).click();
+    await expect(frame.getByText("主机已结束该请求：已回答。")).toBeVisible();
+    expect(await loggedBodies(page)).toEqual([
+      {
+        type: "answer",
+        rpcId: "demo-cjk-text",
+        sessionId: "demo-session",
+        answers: [
+          { id: "framework", selected: ["React（推荐）"] },
+          { id: "greeting", selected: ["こんにちは"] },
+        ],
+      },
+    ]);
+  });
+
+  test("at 360×640 the custom field and the primary button stay visible above an on-screen keyboard", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto(`${host.url}/demo?frame#optionless`);
+    const field = page.getByRole("textbox", { name: "Type your answer" });
+    await field.click();
+    await field.fill("Parley");
+    await page.setViewportSize({ width: 360, height: 300 });
+    await expect.poll(() => page.evaluate(() => window.visualViewport?.height)).toBe(300);
+    await expect(page.getByRole("button", { name: "Submit" })).toBeInViewport({ ratio: 1 });
+    await expect(field).toBeInViewport();
+  });
+
+  test("the width control previews the story at phone and tablet widths", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${host.url}/demo#single-select`);
+    const frameElement = page.locator("iframe.demo__frame");
+    await page.getByRole("radio", { name: "Phone 360" }).check();
+    await expect.poll(async () => (await frameElement.boundingBox())?.width).toBe(360);
+    await page.getByRole("radio", { name: "Tablet 768" }).check();
+    await expect.poll(async () => (await frameElement.boundingBox())?.width).toBe(768);
+  });
+});
