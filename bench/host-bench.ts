@@ -142,8 +142,8 @@ export interface HostResults {
 
 async function roundTripMetrics(results: HostResults) {
   const WARMUP = 300;
-  const ITERATIONS = 1500;
-  const ROUNDS = 2;
+  const ITERATIONS = 750;
+  const ROUNDS = 4;
   const baseline = await startBaseline();
   const baselineClient = await FrameSocket.open(baseline.url.replace(/^http/, "ws"));
   const host = await startHost();
@@ -164,9 +164,9 @@ async function roundTripMetrics(results: HostResults) {
     for (let index = 0; index < ITERATIONS; index++) hostSamples.push((await roundTrip(host, sessionId, [hostClient])).total);
     hostRates.push(ITERATIONS / ((performance.now() - started) / 1000));
   }
-  const hostRate = Math.max(...hostRates);
-  const baselineRate = Math.max(...baselineRates);
-  results.metrics["host.roundtrip.ratio"] = hostRate / baselineRate;
+  const hostRate = median(hostRates);
+  const baselineRate = median(baselineRates);
+  results.metrics["host.roundtrip.ratio"] = median(hostRates.map((rate, round) => rate / baselineRates[round]!));
   results.metrics["host.roundtrip.p50_ms"] = median(hostSamples);
   results.metrics["host.roundtrip.p99_ms"] = quantile(hostSamples, 0.99);
   results.notes["host.roundtrip.per_second"] = Math.round(hostRate);

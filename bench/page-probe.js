@@ -1,0 +1,80 @@
+/* global window, document, requestAnimationFrame */
+// Injected into the page before the app (page.addInitScript). It measures, from inside Chromium, the time from an
+// input event to the next painted frame, long tasks, and React commits seen through the DevTools global hook, which
+// production builds of react-dom call too, so no app code is involved.
+(() => {
+  const PERFORMED_WORK = 1;
+  const FUNCTION_COMPONENT = 0;
+  const HOST_COMPONENT = 5;
+  const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null };
+  window.__bench = bench;
+
+  const afterNextPaint = (start, into) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => into.push(performance.now() - start);
+      channel.port2.postMessage(null);
+    });
+  // The task that dispatched the event, React's synchronous commit included, has finished when this message arrives.
+  const afterHandlers = (start, into) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => into.push(performance.now() - start);
+    channel.port2.postMessage(null);
+  };
+  const measure = (event, paints, work) => {
+    if (!bench.timing) return;
+    afterNextPaint(event.timeStamp, paints);
+    afterHandlers(event.timeStamp, work);
+  };
+  document.addEventListener("keydown", (event) => measure(event, bench.keys, bench.keyWork), true);
+  document.addEventListener("click", (event) => measure(event, bench.clicks, bench.clickWork), true);
+  new PerformanceObserver((list) => {
+    if (bench.timing) for (const entry of list.getEntries()) bench.longTasks.push(entry.duration);
+  }).observe({ type: "longtask" });
+
+  const findTranscript = (root) => {
+    const element = document.querySelector("section.transcript");
+    if (!element) return null;
+    const stack = [root.current];
+    while (stack.length > 0) {
+      const fiber = stack.pop();
+      if (fiber.tag === HOST_COMPONENT && fiber.stateNode === element) {
+        let owner = fiber.return;
+        while (owner && owner.tag !== FUNCTION_COMPONENT) owner = owner.return;
+        return owner;
+      }
+      if (fiber.sibling) stack.push(fiber.sibling);
+      if (fiber.child) stack.push(fiber.child);
+    }
+    return null;
+  };
+  window.__benchStartProfiling = () => {
+    bench.lastTranscript = bench.root ? findTranscript(bench.root) : null;
+    bench.commits = 0;
+    bench.transcriptCommits = 0;
+    bench.profiling = true;
+  };
+
+  let renderers = 0;
+  Object.defineProperty(window, "__REACT_DEVTOOLS_GLOBAL_HOOK__", {
+    configurable: true,
+    value: {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => ++renderers,
+      checkDCE: () => undefined,
+      onScheduleFiberRoot: () => undefined,
+      onCommitFiberUnmount: () => undefined,
+      onPostCommitFiberRoot: () => undefined,
+      onCommitFiberRoot: (_id, root) => {
+        bench.root = root;
+        if (!bench.profiling) return;
+        bench.commits++;
+        const transcript = findTranscript(root);
+        // A fiber object that differs from the last commit's and carries PerformedWork ran its render in this commit.
+        if (transcript && transcript !== bench.lastTranscript && (transcript.flags & PERFORMED_WORK) !== 0) bench.transcriptCommits++;
+        bench.lastTranscript = transcript;
+      },
+    },
+  });
+})();

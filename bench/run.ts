@@ -1,0 +1,107 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { browserMetrics } from "./browser-bench";
+import { BUNDLE_BUDGET_KIB, initialBundleKib, questionBundleKib } from "./bundle-size";
+import { progress } from "./stats";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+type Target = { op: "<=" | ">=" | "=="; value: number } | null;
+const TARGETS: Record<string, Target> = {
+  "host.roundtrip.ratio": { op: ">=", value: 0.5 },
+  "host.roundtrip.p50_ms": null,
+  "host.roundtrip.p99_ms": null,
+  "host.fanout.p95_ms": null,
+  "host.pending.bytes_per_question": { op: "<=", value: 4096 },
+  "host.replay.ms_per_1000": null,
+  "host.idle_socket.bytes": null,
+  "browser.bundle.initial_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.initial },
+  "browser.bundle.question_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.question },
+  "browser.bundle.markdown_in_initial": { op: "==", value: 0 },
+  "browser.keystroke.p95_ms": { op: "<=", value: 16 },
+  "browser.panel_step.p95_ms": { op: "<=", value: 16 },
+  "browser.panel.long_tasks": { op: "==", value: 0 },
+  "browser.render.transcript_commits_per_keystroke": { op: "==", value: 0 },
+};
+
+function run(command: string, args: string[], options: { capture?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", options.capture ? "pipe" : "ignore", "inherit"] });
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+/** The files that hold react-markdown's code: found by option names its own source reads, which survive minification. */
+function markdownChunks(distDir: string): string[] {
+  const assets = path.join(distDir, "assets");
+  return readdirSync(assets).filter((file) => {
+    if (!file.endsWith(".js")) return false;
+    const code = readFileSync(path.join(assets, file), "utf8");
+    return code.includes("skipHtml") && code.includes("allowedElements");
+  });
+}
+
+function initialScripts(distDir: string): string[] {
+  const html = readFileSync(path.join(distDir, "index.html"), "utf8");
+  return [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((match) => match[1]!);
+}
+
+function met(name: string, value: number): string {
+  const target = TARGETS[name];
+  if (!target) return "—";
+  const ok = target.op === "<=" ? value <= target.value : target.op === ">=" ? value >= target.value : value === target.value;
+  return ok ? "yes" : "NO";
+}
+
+function format(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(value % 1 === 0 ? 0 : 2);
+}
+
+const metrics: Record<string, number> = {};
+const notes: Record<string, string | number> = {};
+const started = Date.now();
+
+const distDir = mkdtempSync(path.join(tmpdir(), "parley-bench-dist-"));
+try {
+  progress("building the browser app (vite build)");
+  await run(path.join(root, "node_modules/.bin/vite"), ["build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "warn"]);
+  metrics["browser.bundle.initial_gzip_kb"] = initialBundleKib(distDir);
+  progress("bundling the question panel alone");
+  metrics["browser.bundle.question_gzip_kb"] = await questionBundleKib(root);
+  const initial = new Set(initialScripts(distDir));
+  const markdown = markdownChunks(distDir);
+  if (markdown.length === 0) throw new Error("react-markdown was not found in any chunk: the detection string changed");
+  metrics["browser.bundle.markdown_in_initial"] = markdown.filter((file) => initial.has(file)).length;
+  notes["browser.bundle.markdown_chunks"] = markdown.join(", ");
+
+  progress("host: starting the host bench in a child process with --expose-gc");
+  const hostOut = await run(process.execPath, ["--expose-gc", "--import", "tsx", path.join(root, "bench/host-bench.ts")], { capture: true });
+  const host = JSON.parse(hostOut.trim().split("\n").pop()!) as { metrics: Record<string, number>; notes: Record<string, string | number> };
+  Object.assign(metrics, host.metrics);
+  Object.assign(notes, host.notes);
+
+  const browser = await browserMetrics(distDir);
+  Object.assign(metrics, browser.metrics);
+  Object.assign(notes, browser.notes);
+} finally {
+  rmSync(distDir, { recursive: true, force: true });
+}
+
+const rows = Object.keys(TARGETS).map((name) => {
+  const target = TARGETS[name];
+  return [name, format(metrics[name] ?? Number.NaN), target ? `${target.op} ${target.value}` : "—", met(name, metrics[name] ?? Number.NaN)];
+});
+const widths = [0, 1, 2, 3].map((column) => Math.max(...[["metric", "value", "target", "met?"], ...rows].map((row) => row[column]!.length)));
+const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ");
+console.log(line(["metric", "value", "target", "met?"]));
+for (const row of rows) console.log(line(row));
+console.log("");
+for (const [name, value] of Object.entries(notes)) console.log(`${name}: ${value}`);
+console.log(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
+writeFileSync(path.join(root, "bench-results.json"), `${JSON.stringify({ metrics, notes }, null, 2)}\n`);
