@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useMessages } from "../i18n/i18n";
-import type { Locale } from "../i18n/locale";
+import { LOCALES, type Locale } from "../i18n/locale";
 import type { ThemeChoice } from "../ui/theme";
 import { demoMessages } from "./messages";
 import { REPLIES, type DemoReply } from "./stories";
@@ -26,8 +26,8 @@ const REPLY_KEYS = {
   slow: "replySlow",
 } as const satisfies Record<DemoReply, string>;
 
-/** Language names are written in their own language, so they are not catalogue entries. */
-const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "简体中文" };
+/** Each language is named in itself, the same in every catalogue. */
+const LOCALE_NAME_KEYS = { en: "languageEnglish", "zh-CN": "languageChinese" } as const satisfies Record<Locale, string>;
 
 function Segmented<T extends string>({
   legend,
@@ -73,7 +73,7 @@ export function DemoControls(props: DemoControlsProps) {
         name="demo-locale"
         value={props.locale}
         onChange={props.onLocale}
-        options={(Object.keys(LOCALE_NAMES) as Locale[]).map((locale) => ({ value: locale, label: LOCALE_NAMES[locale], lang: locale }))}
+        options={LOCALES.map((locale) => ({ value: locale, label: t(LOCALE_NAME_KEYS[locale]), lang: locale }))}
       />
       <Segmented
         legend={t("theme")}

@@ -5,6 +5,8 @@ type DemoKey =
   | "storiesHeading"
   | "controlsHeading"
   | "language"
+  | "languageEnglish"
+  | "languageChinese"
   | "theme"
   | "themeLight"
   | "themeDark"
@@ -43,6 +45,8 @@ export const demoMessages: Catalog<DemoKey> = {
     storiesHeading: "Stories",
     controlsHeading: "Controls",
     language: "Language",
+    languageEnglish: "English",
+    languageChinese: "简体中文",
     theme: "Theme",
     themeLight: "Light",
     themeDark: "Dark",
@@ -79,6 +83,8 @@ export const demoMessages: Catalog<DemoKey> = {
     storiesHeading: "示例",
     controlsHeading: "控制",
     language: "语言",
+    languageEnglish: "English",
+    languageChinese: "简体中文",
     theme: "主题",
     themeLight: "浅色",
     themeDark: "深色",
