@@ -117,3 +117,80 @@ test("switching the language to 简体中文 shows the Chinese copy and is remem
   await page.reload();
   await expect(page.getByRole("button", { name: "发送" })).toBeVisible();
 });
+
+test("a 5,000-message transcript keeps a bounded DOM while it scrolls and streams (frame times are reported, not asserted)", async ({ page }) => {
+  const created = await page.request.post(`${host.url}/api/sessions`, { data: { title: "Long chat" } });
+  const { session } = (await created.json()) as { session: { id: string; title: string; createdAt: string; updatedAt: string; state: string } };
+  const messages = Array.from({ length: 5000 }, (_, index) => ({
+    id: `m${index}`,
+    sessionId: session.id,
+    role: index % 2 === 0 ? "user" : "assistant",
+    createdAt: session.createdAt,
+    text: index % 2 === 0 ? `Question number ${index}` : `Answer number ${index} with **markdown**, a list:\n\n- one\n- two\n\nand \`code\`.`,
+  }));
+  await page.route(`${host.url}/api/sessions/${session.id}`, (route) => route.fulfill({ json: { session, messages } }));
+  let inject: (frame: object) => void = () => undefined;
+  await page.routeWebSocket("**/api/mux", (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => socket.send(message));
+    inject = (frame) => socket.send(JSON.stringify(frame));
+  });
+
+  await page.goto(`${host.url}/#session=${session.id}`);
+  const transcript = page.getByRole("region", { name: "Messages" });
+  await expect(transcript.getByText("Answer number 4999", { exact: false })).toBeVisible();
+  const loadedAt = await page.evaluate(() => performance.now());
+  await expect(transcript.getByRole("listitem")).toHaveCount(200);
+
+  const sampleFrames = (work: string) =>
+    page.evaluate(async (script) => {
+      const frames: number[] = [];
+      let last = performance.now();
+      let running = true;
+      const tick = (now: number) => {
+        frames.push(now - last);
+        last = now;
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      await new Function(`return (async () => { ${script} })()`)();
+      running = false;
+      const sorted = frames.slice(1).sort((a, b) => a - b);
+      return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0, max: sorted.at(-1) ?? 0 };
+    }, work);
+
+  const scrolling = await sampleFrames(`
+    const list = document.querySelector('section.transcript');
+    for (let step = 0; step < 120; step++) {
+      list.scrollTop = Math.max(0, list.scrollTop - 400);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  `);
+  const rowsAfterScroll = await transcript.getByRole("listitem").count();
+  expect(rowsAfterScroll).toBeGreaterThan(200);
+  expect(rowsAfterScroll).toBeLessThanOrEqual(5000);
+
+  await transcript.evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+  const idle = await sampleFrames(`await new Promise((resolve) => setTimeout(resolve, 1000));`);
+  const controlDone = sampleFrames(`await new Promise((resolve) => setTimeout(resolve, 1500));`);
+  for (let index = 0; index < 200; index++) {
+    inject({ type: "message/delta", sessionId: "elsewhere", messageId: "elsewhere", text: "x" });
+    await page.waitForTimeout(5);
+  }
+  const control = await controlDone;
+  inject({ type: "message/upserted", message: { id: "streaming", sessionId: session.id, role: "assistant", createdAt: session.createdAt, text: "" } });
+  const streamingStart = page.evaluate(() => performance.now());
+  const pieces = Array.from({ length: 200 }, (_, index) => `word${index} `);
+  const streamingDone = sampleFrames(`await new Promise((resolve) => setTimeout(resolve, 1500));`);
+  for (const piece of pieces) {
+    inject({ type: "message/delta", sessionId: session.id, messageId: "streaming", text: piece });
+    await page.waitForTimeout(5);
+  }
+  const streaming = await streamingDone;
+  await streamingStart;
+  await expect(transcript.getByText(pieces.join("").trim(), { exact: true })).toBeVisible();
+
+  const report = `first render ${Math.round(loadedAt)} ms after navigation start; scrolling ${scrolling.frames} frames p95 ${scrolling.p95.toFixed(1)} ms max ${scrolling.max.toFixed(1)} ms (rows in DOM after scrolling up: ${rowsAfterScroll}); idle ${idle.frames} frames p95 ${idle.p95.toFixed(1)} ms; 200 deltas to another session ${control.frames} frames p95 ${control.p95.toFixed(1)} ms; streaming 200 deltas ${streaming.frames} frames p95 ${streaming.p95.toFixed(1)} ms max ${streaming.max.toFixed(1)} ms`;
+  test.info().annotations.push({ type: "measurement", description: report });
+  console.log(`[transcript 5,000 messages] ${report}`);
+});

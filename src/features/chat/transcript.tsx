@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { Message } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
@@ -9,6 +10,34 @@ import { MessageRow } from "./message-row";
 /** Rows rendered at first and added per "show earlier" step; older rows wait until scrolled to. */
 export const TRANSCRIPT_WINDOW_ROWS = 200;
 const STICK_TO_BOTTOM_PX = 48;
+/** Rows per memoised group, so a streaming delta reconciles one group instead of every row. */
+const GROUP_ROWS = 50;
+
+function sameMessages(a: { messages: readonly Message[] }, b: { messages: readonly Message[] }): boolean {
+  if (a.messages.length !== b.messages.length) return false;
+  for (let index = 0; index < a.messages.length; index++) if (a.messages[index] !== b.messages[index]) return false;
+  return true;
+}
+
+const RowGroup = memo(function RowGroup({ messages }: { messages: readonly Message[] }) {
+  return messages.map((message) => (
+    <li key={message.id} className="transcript__row">
+      <MessageRow message={message} />
+    </li>
+  ));
+}, sameMessages);
+
+/** Splits the rendered rows into groups whose boundaries depend on absolute position, so they stay put as the window grows. */
+function groupRows(messages: readonly Message[], first: number): { key: number; messages: readonly Message[] }[] {
+  const groups: { key: number; messages: readonly Message[] }[] = [];
+  for (let start = first; start < messages.length; ) {
+    const group = Math.floor(start / GROUP_ROWS);
+    const end = Math.min(messages.length, (group + 1) * GROUP_ROWS);
+    groups.push({ key: group, messages: messages.slice(start, end) });
+    start = end;
+  }
+  return groups;
+}
 
 /** The session's messages, newest at the bottom, following the stream while scrolled to the end. */
 export function Transcript({ sessionId }: { sessionId: string }) {
@@ -19,9 +48,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const earlierRef = useRef<HTMLDivElement>(null);
   const atBottomRef = useRef(true);
   const restoreRef = useRef<{ height: number; top: number } | null>(null);
+  const stickFrameRef = useRef<number | null>(null);
 
   const hidden = Math.max(0, messages.length - windowRows);
-  const visible = hidden > 0 ? messages.slice(hidden) : messages;
 
   const hasEarlier = hidden > 0;
 
@@ -35,13 +64,26 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     const element = scrollRef.current;
     if (!element) return;
     const restore = restoreRef.current;
-    if (restore) {
-      restoreRef.current = null;
-      element.scrollTop = restore.top + (element.scrollHeight - restore.height);
-      return;
-    }
-    if (atBottomRef.current) element.scrollTop = element.scrollHeight;
-  }, [messages, windowRows]);
+    if (!restore) return;
+    restoreRef.current = null;
+    element.scrollTop = restore.top + (element.scrollHeight - restore.height);
+  }, [windowRows]);
+
+  useLayoutEffect(() => {
+    if (!atBottomRef.current || stickFrameRef.current !== null) return;
+    stickFrameRef.current = requestAnimationFrame(() => {
+      stickFrameRef.current = null;
+      const element = scrollRef.current;
+      if (element && atBottomRef.current) element.scrollTop = element.scrollHeight;
+    });
+  }, [messages]);
+
+  useEffect(
+    () => () => {
+      if (stickFrameRef.current !== null) cancelAnimationFrame(stickFrameRef.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     const sentinel = earlierRef.current;
@@ -79,10 +121,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         </div>
       ) : (
         <ol className="transcript__rows">
-          {visible.map((message) => (
-            <li key={message.id} className="transcript__row">
-              <MessageRow message={message} />
-            </li>
+          {groupRows(messages, hidden).map((group) => (
+            <RowGroup key={group.key} messages={group.messages} />
           ))}
         </ol>
       )}
