@@ -26,6 +26,8 @@ const manyOptions = {
   ],
 };
 
+const shortQuestion = { questions: [{ id: "ship", question: "Ship it?", options: [{ label: "Yes" }, { label: "No" }] }] };
+
 async function ask(page: Page, args: object): Promise<Locator> {
   await page.goto(host.url);
   await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(args)}`);
@@ -96,6 +98,19 @@ for (const viewport of [
       const first = await boxOf(panel.getByRole("radio", { name: "Region 1", exact: true }));
       const second = await boxOf(panel.getByRole("radio", { name: "Region 2", exact: true }));
       expectStacked(first, second, "first and second option");
+    });
+
+    test("a short question leaves the conversation's last message and Stop button uncovered", async ({ page }) => {
+      await page.goto(host.url);
+      await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(shortQuestion)}`);
+      await page.getByRole("button", { name: "Send" }).click();
+      const panel = page.getByRole("region", { name: "Ship it?" });
+      await expect(panel).toBeVisible();
+      const stop = page.getByRole("button", { name: "Stop" });
+      await expect(stop).toBeInViewport({ ratio: 1 });
+      const panelBox = await boxOf(panel);
+      expectApart(panelBox, await boxOf(stop), "panel and the conversation's Stop button");
+      expectApart(panelBox, await boxOf(page.getByText("Ask question", { exact: true })), "panel and the tool row");
     });
 
     test("the body scrolls through 30 options while header, custom field and footer stay put", async ({ page }) => {

@@ -12,6 +12,7 @@ import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "./plan-review";
 import { QuestionWizard } from "./question-wizard";
 import { useRespond } from "./use-respond";
+import { useSheetHeight } from "./use-sheet-height";
 import { useVisualViewport } from "./use-visual-viewport";
 import "./question-panel.css";
 
@@ -55,6 +56,7 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   const question = questions[Math.min(state.index, questions.length - 1)]!;
   const disabled = busy !== null;
   useVisualViewport(rootRef);
+  const sheetHeight = useSheetHeight(rootRef);
 
   useEffect(() => saveDraft(rpcId, state), [rpcId, state]);
 
@@ -90,58 +92,61 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   };
 
   return (
-    <section
-      ref={rootRef}
-      role="region"
-      className="question-panel"
-      aria-labelledby={state.collapsed ? barTextId : headingId}
-      data-busy={busy ?? "none"}
-      data-collapsed={state.collapsed}
-      onKeyDown={handleKeyDown}
-      onCompositionStart={imeGuard.onCompositionStart}
-      onCompositionEnd={imeGuard.onCompositionEnd}
-    >
-      {state.collapsed ? (
-        <CollapsedBar questionCount={questions.length} textId={barTextId} onExpand={expand} ref={expandRef} />
-      ) : (
-        <>
-          <PanelHeader
-            eyebrow={review ? t("planReview") : question.header}
-            position={position}
-            disabled={disabled}
-            onCollapse={collapse}
-            onDismiss={dismiss}
-          />
-          {confirming && <DismissConfirm onKeep={keepAnswering} onDiscard={cancel} />}
-          {review ? (
-            <PlanReviewCard
-              review={review}
-              feedback={draftOf(state, review.question.id).custom}
-              onFeedback={(text) => setState((current) => typeCustom(current, review.question, text))}
-              status={status}
+    <>
+      <section
+        ref={rootRef}
+        role="region"
+        className="question-panel"
+        aria-labelledby={state.collapsed ? barTextId : headingId}
+        data-busy={busy ?? "none"}
+        data-collapsed={state.collapsed}
+        onKeyDown={handleKeyDown}
+        onCompositionStart={imeGuard.onCompositionStart}
+        onCompositionEnd={imeGuard.onCompositionEnd}
+      >
+        {state.collapsed ? (
+          <CollapsedBar questionCount={questions.length} textId={barTextId} onExpand={expand} ref={expandRef} />
+        ) : (
+          <>
+            <PanelHeader
+              eyebrow={review ? t("planReview") : question.header}
+              position={position}
               disabled={disabled}
-              headingId={headingId}
-              takeFocus={takeFocus}
-              onAnswer={answer}
-              onChat={cancel}
+              onCollapse={collapse}
+              onDismiss={dismiss}
             />
-          ) : (
-            <QuestionWizard
-              request={request}
-              state={state}
-              onChange={setState}
-              status={status}
-              onStatus={setStatus}
-              disabled={disabled}
-              submitting={busy === "answer"}
-              headingId={headingId}
-              takeFocus={takeFocus}
-              isImeKey={isImeKey}
-              onSubmit={answer}
-            />
-          )}
-        </>
-      )}
-    </section>
+            {confirming && <DismissConfirm onKeep={keepAnswering} onDiscard={cancel} />}
+            {review ? (
+              <PlanReviewCard
+                review={review}
+                feedback={draftOf(state, review.question.id).custom}
+                onFeedback={(text) => setState((current) => typeCustom(current, review.question, text))}
+                status={status}
+                disabled={disabled}
+                headingId={headingId}
+                takeFocus={takeFocus}
+                onAnswer={answer}
+                onChat={cancel}
+              />
+            ) : (
+              <QuestionWizard
+                request={request}
+                state={state}
+                onChange={setState}
+                status={status}
+                onStatus={setStatus}
+                disabled={disabled}
+                submitting={busy === "answer"}
+                headingId={headingId}
+                takeFocus={takeFocus}
+                isImeKey={isImeKey}
+                onSubmit={answer}
+              />
+            )}
+          </>
+        )}
+      </section>
+      {sheetHeight > 0 && <div className="question-panel__spacer" aria-hidden="true" style={{ height: sheetHeight }} />}
+    </>
   );
 }
