@@ -90,3 +90,17 @@ test("the collapsed bar and the discard confirmation have no axe violations", as
   await expect(page.getByText("3 questions waiting")).toBeVisible();
   expect(await violations(page)).toEqual([]);
 });
+
+test("the plan-review decision card has no axe violations and approves the plan", async ({ page }) => {
+  await page.goto(host.url);
+  const plan = "## Plan\n\n1. Add the **schema**\n2. See [the docs](https://example.com/docs)\n\n```ts\nexport const x = 1;\n```";
+  await page.getByRole("textbox", { name: "Message" }).fill(`/plan ${plan}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = page.getByRole("region", { name: "Approve this plan?" });
+  await expect(card.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
+  await expect(card.getByRole("link", { name: "the docs" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
+  expect(await violations(page)).toEqual([]);
+
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Plan approved.")).toBeVisible();
+});
