@@ -222,6 +222,18 @@ describe("focus", () => {
     expect(document.body).toHaveFocus();
   });
 
+  it("does not take focus when restored collapsed", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: {}, index: 0, collapsed: true }));
+    render(
+      <StrictMode>
+        <QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />
+      </StrictMode>,
+    );
+    expect(screen.getByRole("button", { name: "Expand the question card" })).toBeInTheDocument();
+    expect(document.body).toHaveFocus();
+  });
+
   it("does not take focus when autoFocus is false", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);

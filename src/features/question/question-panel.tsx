@@ -60,7 +60,10 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
 
   useEffect(() => saveDraft(rpcId, state), [rpcId, state]);
 
+  const shownCollapsedRef = useRef(state.collapsed);
   useEffect(() => {
+    if (shownCollapsedRef.current === state.collapsed) return;
+    shownCollapsedRef.current = state.collapsed;
     const active = document.activeElement;
     if (state.collapsed && (active === document.body || rootRef.current?.contains(active))) expandRef.current?.focus();
   }, [state.collapsed]);
