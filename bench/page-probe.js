@@ -24,7 +24,7 @@
   const measure = (event, paints, work) => {
     if (!bench.timing) return;
     afterNextPaint(event.timeStamp, paints);
-    afterHandlers(event.timeStamp, work);
+    afterHandlers(performance.now(), work);
   };
   document.addEventListener("keydown", (event) => measure(event, bench.keys, bench.keyWork), true);
   document.addEventListener("click", (event) => measure(event, bench.clicks, bench.clickWork), true);
