@@ -278,6 +278,19 @@ describe("submitting the batch", () => {
     expect(respond).not.toHaveBeenCalled();
   });
 
+  it("leaves Enter on a link in the detail to the link", async () => {
+    const request: PendingRequest = {
+      ...batch,
+      questions: [{ ...batch.questions[1]!, detail: "See [the guide](https://example.com/guide)." }, batch.questions[2]!],
+    };
+    const { user, respond } = renderPanel(request);
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
+    const link = await screen.findByRole("link", { name: "the guide" });
+    fireEvent.keyDown(link, { key: "Enter" });
+    expect(heading()).toBe("What should the project be called?");
+    expect(respond).not.toHaveBeenCalled();
+  });
+
   it("keeps Shift+Enter as a newline in the textarea", async () => {
     const { user, respond } = renderPanel();
     await user.click(screen.getByRole("radio", { name: "npm" }));

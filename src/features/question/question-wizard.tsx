@@ -85,7 +85,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
     const role = target.getAttribute("role");
     const inText = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
     if (event.key === "Enter") {
-      if (role === "radio" || (target instanceof HTMLButtonElement && role !== "checkbox")) return;
+      if (role === "radio" || target instanceof HTMLAnchorElement) return;
+      if (target instanceof HTMLButtonElement && role !== "checkbox") return;
       if (event.shiftKey && target instanceof HTMLTextAreaElement) return;
       event.preventDefault();
       if (!inText && firstIncomplete(questions, state) === -1) submit(state);
