@@ -16,9 +16,11 @@ import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { createLiveTouches } from "./live-touches";
 import { appMessages } from "./messages";
-import { createQuestionEntry } from "./question-entry";
+import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
 
 const DRAWER_ID = "sessions-drawer";
+/** The question panel's code loads lazily, this long after start-up, so the first question shows without a wait. */
+const PANEL_PRELOAD_DELAY_MS = 1000;
 
 export interface ChatAppProps {
   store?: SessionStore;
@@ -54,6 +56,13 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   useEffect(() => {
     activeRef.current = activeSessionId;
   }, [activeSessionId]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      loadQuestionPanel().catch((error: unknown) => console.warn("could not preload the question panel", error));
+    }, PANEL_PRELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
 
   const loadSession = useCallback(
     async (sessionId: string): Promise<string | null> => {

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
 import { Conversation } from "../features/chat/conversation";
 import { SessionStoreProvider } from "../store/react";
 import { createSessionStore } from "../store/session-store";
-import { createQuestionEntry } from "./question-entry";
+import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
 
 function request(rpcId: string, question: string): PendingRequest {
   return {
@@ -40,6 +40,10 @@ function setup() {
   return { store, posted };
 }
 
+beforeAll(async () => {
+  await loadQuestionPanel();
+});
+
 describe("the question entry in the composer slot", () => {
   it("takes over the composer, keeps it mounted with its draft, stays after a successful POST and gives it back with focus on question/resolved", async () => {
     const user = userEvent.setup();
@@ -47,7 +51,7 @@ describe("the question entry in the composer slot", () => {
     await user.type(screen.getByRole("textbox", { name: "Message" }), "half-typed note");
 
     act(() => store.getState().applyFrame({ type: "question/requested", ...request("r1", "Ship it?") }));
-    expect(screen.getByRole("region", { name: "Ship it?" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Ship it?" })).toBeInTheDocument();
     expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
     expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("half-typed note");
 
@@ -70,7 +74,7 @@ describe("the question entry in the composer slot", () => {
       store.getState().applyFrame({ type: "question/requested", ...request("r1", "First?") });
       store.getState().applyFrame({ type: "question/requested", ...request("r2", "Second?") });
     });
-    expect(screen.getByRole("region", { name: "First?" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "First?" })).toBeInTheDocument();
     expect(screen.getByText("Request 1 of 2")).toBeInTheDocument();
 
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "cancelled" }));
@@ -79,7 +83,7 @@ describe("the question entry in the composer slot", () => {
     expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
   });
 
-  it("keeps the panel through a reconnect that replays the request, and drops it when the replay leaves it out", () => {
+  it("keeps the panel through a reconnect that replays the request, and drops it when the replay leaves it out", async () => {
     const { store } = setup();
     act(() => {
       store.getState().applyFrame({ type: "hello", protocol: 1, hostId: "h" });
@@ -91,7 +95,7 @@ describe("the question entry in the composer slot", () => {
       store.getState().applyFrame({ type: "question/requested", ...request("r1", "Still there?") });
       store.getState().applyFrame({ type: "synced" });
     });
-    expect(screen.getByRole("region", { name: "Still there?" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Still there?" })).toBeInTheDocument();
     act(() => {
       store.getState().applyFrame({ type: "hello", protocol: 1, hostId: "h" });
       store.getState().applyFrame({ type: "synced" });

@@ -1,16 +1,25 @@
+import { lazy, Suspense } from "react";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
-import { QuestionPanel } from "../features/question/question-panel";
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
 import { selectPendingRequests } from "../store/selectors";
 
 /** Outranks every other composer takeover: a waiting question blocks the turn. */
 export const QUESTION_SLOT_PRIORITY = 100;
 
+/** Loads the question panel's code; the app starts this when idle so the first question shows at once. */
+export const loadQuestionPanel = () => import("../features/question/question-panel");
+
+const QuestionPanel = lazy(() => loadQuestionPanel().then((module) => ({ default: module.QuestionPanel })));
+
 /** The composer-slot entry that shows the session's first pending request in the question panel. */
 export function createQuestionEntry(respond: (body: RespondRequest) => Promise<Receipt>): SlotEntry {
   function QuestionSlot({ match }: SlotComponentProps<readonly PendingRequest[]>) {
     const request = match[0]!;
-    return <QuestionPanel key={request.rpcId} request={request} position={{ index: 0, count: match.length }} respond={respond} autoFocus />;
+    return (
+      <Suspense fallback={null}>
+        <QuestionPanel key={request.rpcId} request={request} position={{ index: 0, count: match.length }} respond={respond} autoFocus />
+      </Suspense>
+    );
   }
   return defineSlotEntry<readonly PendingRequest[]>({
     key: "question",
