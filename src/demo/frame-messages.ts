@@ -53,7 +53,7 @@ export function readFrameMessage(event: MessageEvent): FrameMessage | null {
 }
 
 /** The frame's starting settings from its own address: `?frame&locale=zh-CN&theme=dark&reply=slow#story`. */
-export function settingsFromLocation(location: Location): FrameSettings {
+export function settingsFromLocation(location: Pick<Location, "search" | "hash">): FrameSettings {
   const params = new URLSearchParams(location.search);
   const locale = params.get("locale");
   const theme = params.get("theme");

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { frameUrl, settingsFromLocation } from "./frame-messages";
+
+describe("preview frame address", () => {
+  it("carries the story, language, theme and reply there and back", () => {
+    const settings = { storyId: "cjk-text", locale: "zh-CN", theme: "dark", reply: "slow" } as const;
+    const url = frameUrl(settings);
+    expect(url).toBe("/demo?frame=&locale=zh-CN&theme=dark&reply=slow#cjk-text");
+    expect(settingsFromLocation(new URL(url, "http://127.0.0.1"))).toEqual(settings);
+  });
+
+  it("keeps the story's own reply when the address names none", () => {
+    expect(settingsFromLocation(new URL("http://127.0.0.1/demo?frame#plan-review"))).toEqual({
+      storyId: "plan-review",
+      locale: "en",
+      theme: "system",
+      reply: null,
+    });
+  });
+
+  it("ignores values it does not know", () => {
+    expect(settingsFromLocation(new URL("http://127.0.0.1/demo?frame&locale=fr&theme=sepia&reply=maybe#x"))).toEqual({
+      storyId: "x",
+      locale: "en",
+      theme: "system",
+      reply: null,
+    });
+  });
+});
