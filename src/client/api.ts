@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   AbortResponse,
   ErrorBody,
@@ -60,7 +60,7 @@ export function createApi(options: ApiOptions = {}): Api {
     return response;
   }
 
-  async function parsed<Schema extends z.ZodType>(schema: Schema, response: Response): Promise<z.infer<Schema>> {
+  async function parsed<Schema extends z.ZodMiniType>(schema: Schema, response: Response): Promise<z.infer<Schema>> {
     let json: unknown;
     try {
       json = await response.json();

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** The wire protocol version both ends speak. */
 export const PROTOCOL_VERSION = 1;
@@ -18,10 +18,13 @@ export const LIMITS = {
   socketPayloadBytes: 64 * 1024,
 } as const;
 
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const upTo = (max: number) => z.string().check(z.maxLength(max));
+
 /** One selectable answer offered to the user; the label is also the value sent back. */
 export const QuestionOption = z.strictObject({
-  label: z.string().min(1).max(LIMITS.labelChars),
-  description: z.string().max(LIMITS.descriptionChars).optional(),
+  label: text(1, LIMITS.labelChars),
+  description: z.optional(upTo(LIMITS.descriptionChars)),
 });
 export type QuestionOption = z.infer<typeof QuestionOption>;
 
@@ -35,15 +38,15 @@ export type QuestionIntent = z.infer<typeof QuestionIntent>;
 /** One question of a request. */
 export const QuestionItem = z
   .strictObject({
-    id: z.string().min(1).max(LIMITS.idChars),
-    question: z.string().min(1).max(LIMITS.questionChars),
-    header: z.string().max(LIMITS.headerChars).optional(),
-    detail: z.string().max(LIMITS.detailChars).optional(),
-    options: z.array(QuestionOption).max(LIMITS.optionsPerQuestion).optional(),
-    multiSelect: z.boolean().optional(),
-    intent: QuestionIntent.optional(),
+    id: text(1, LIMITS.idChars),
+    question: text(1, LIMITS.questionChars),
+    header: z.optional(upTo(LIMITS.headerChars)),
+    detail: z.optional(upTo(LIMITS.detailChars)),
+    options: z.optional(z.array(QuestionOption).check(z.maxLength(LIMITS.optionsPerQuestion))),
+    multiSelect: z.optional(z.boolean()),
+    intent: z.optional(QuestionIntent),
   })
-  .superRefine((item, ctx) => {
+  .check(z.superRefine((item, ctx) => {
     const seen = new Set<string>();
     item.options?.forEach((option, index) => {
       if (seen.has(option.label)) {
@@ -55,15 +58,13 @@ export const QuestionItem = z
       }
       seen.add(option.label);
     });
-  });
+  }));
 export type QuestionItem = z.infer<typeof QuestionItem>;
 
 /** A batch of 1..20 questions with unique ids. */
 export const Questions = z
   .array(QuestionItem)
-  .min(1)
-  .max(LIMITS.questionsPerBatch)
-  .superRefine((items, ctx) => {
+  .check(z.minLength(1), z.maxLength(LIMITS.questionsPerBatch), z.superRefine((items, ctx) => {
     const seen = new Set<string>();
     items.forEach((item, index) => {
       if (seen.has(item.id)) {
@@ -71,14 +72,14 @@ export const Questions = z
       }
       seen.add(item.id);
     });
-  });
+  }));
 export type Questions = z.infer<typeof Questions>;
 
 /** The answer to one question: chosen labels and, optionally, free text. */
 export const AnswerItem = z.object({
   id: z.string(),
   selected: z.array(z.string()),
-  custom: z.string().optional(),
+  custom: z.optional(z.string()),
 });
 export type AnswerItem = z.infer<typeof AnswerItem>;
 
@@ -108,8 +109,8 @@ export const ToolCall = z.object({
   name: z.string(),
   args: z.record(z.string(), z.unknown()),
   status: ToolStatus,
-  result: z.string().optional(),
-  error: ToolError.optional(),
+  result: z.optional(z.string()),
+  error: z.optional(ToolError),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -119,8 +120,8 @@ export const Message = z.object({
   sessionId: z.string(),
   role: z.enum(["user", "assistant", "tool"]),
   createdAt: z.string(),
-  text: z.string().optional(),
-  tool: ToolCall.optional(),
+  text: z.optional(z.string()),
+  tool: z.optional(ToolCall),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -206,11 +207,11 @@ export const Receipt = z.union([
 export type Receipt = z.infer<typeof Receipt>;
 
 /** `POST /api/sessions` body. */
-export const CreateSessionBody = z.object({ title: z.string().max(200).optional() });
+export const CreateSessionBody = z.object({ title: z.optional(upTo(200)) });
 /** `POST /api/sessions/:id/messages` body. */
-export const PostMessageBody = z.object({ text: z.string().min(1).max(LIMITS.messageChars) });
+export const PostMessageBody = z.object({ text: text(1, LIMITS.messageChars) });
 
-export const HealthResponse = z.object({ ok: z.literal(true), hostId: z.string(), protocol: z.literal(PROTOCOL_VERSION), model: z.string().optional() });
+export const HealthResponse = z.object({ ok: z.literal(true), hostId: z.string(), protocol: z.literal(PROTOCOL_VERSION), model: z.optional(z.string()) });
 export const SessionsResponse = z.object({ sessions: z.array(Session) });
 export const SessionResponse = z.object({ session: Session });
 export const SessionDetailResponse = z.object({ session: Session, messages: z.array(Message) });

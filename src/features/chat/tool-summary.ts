@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { AnswerItem, type ToolCall } from "../../protocol/schemas";
 import { isSkip } from "../../protocol/answers";
 
@@ -19,7 +19,7 @@ export type ToolSummary =
 
 const AskResult = z.object({ answers: z.array(AnswerItem) });
 const AskArgs = z.object({
-  questions: z.array(z.object({ id: z.string(), question: z.string(), header: z.string().optional() }).loose()),
+  questions: z.array(z.looseObject({ id: z.string(), question: z.string(), header: z.optional(z.string()) })),
 });
 const PlanArgs = z.object({ plan: z.string() });
 
