@@ -41,6 +41,9 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What went wrong loading from the host; translated when shown, so a locale switch does not reconnect. */
+type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; reason: string };
+
 /** The chat app: connection → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
   const t = useMessages(appMessages);
@@ -49,7 +52,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [touches] = useState(createLiveTouches);
   const [activeSessionId, navigate] = useHashSession();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
   const activeRef = useRef(activeSessionId);
   const slotEntries = useMemo(() => [createQuestionEntry(api.respond)], [api]);
 
@@ -65,7 +68,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   }, []);
 
   const loadSession = useCallback(
-    async (sessionId: string): Promise<string | null> => {
+    async (sessionId: string): Promise<LoadProblem> => {
       try {
         const mark = touches.mark();
         const { session, messages } = await api.getSession(sessionId);
@@ -76,25 +79,25 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       } catch (error) {
         if (error instanceof ApiError && error.code === "NOT_FOUND") {
           if (activeRef.current === sessionId) navigate(null);
-          return t("sessionMissing");
+          return { kind: "session-missing" };
         }
-        return t("loadFailed", { reason: reasonOf(error) });
+        return { kind: "load-failed", reason: reasonOf(error) };
       }
     },
-    [api, store, touches, navigate, t],
+    [api, store, touches, navigate],
   );
 
-  const refresh = useCallback(async (): Promise<string | null> => {
+  const refresh = useCallback(async (): Promise<LoadProblem> => {
     try {
       const mark = touches.mark();
       const sessions = await api.listSessions();
       store.getState().loadSessions(sessions, touches.since(mark));
     } catch (error) {
-      return t("loadFailed", { reason: reasonOf(error) });
+      return { kind: "load-failed", reason: reasonOf(error) };
     }
     const open = activeRef.current;
     return open === null ? null : loadSession(open);
-  }, [api, store, touches, loadSession, t]);
+  }, [api, store, touches, loadSession]);
 
   useEffect(() => {
     const mux = connect({
@@ -103,7 +106,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       onFrame: (frame) => {
         touches.record(frame);
         applyFrameAndForgetDrafts(store, frame);
-        if (frame.type === "hello") void refresh().then(setLoadError);
+        if (frame.type === "hello") void refresh().then(setLoadProblem);
         if (frame.type === "session/deleted" && frame.sessionId === activeRef.current) navigate(null);
       },
     });
@@ -111,7 +114,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   }, [connect, store, touches, refresh, navigate]);
 
   useEffect(() => {
-    if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadError);
+    if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadProblem);
   }, [activeSessionId, loadSession]);
 
   const onSend = useCallback(
@@ -174,9 +177,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         <AttentionWatcher onOpenSession={select} />
         {drawerOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
         <main className="shell__main">
-          {loadError && (
+          {loadProblem && (
             <p role="alert" className="shell__error">
-              {loadError}
+              {loadProblem.kind === "session-missing" ? t("sessionMissing") : t("loadFailed", { reason: loadProblem.reason })}
             </p>
           )}
           <Conversation
