@@ -1,5 +1,6 @@
 import type { DownFrame, Message, Session } from "../protocol/schemas";
 import type { PendingEntry, SessionData } from "./state";
+import { own } from "./own";
 
 /** Applies one downlink frame; returns the same state when nothing changed. */
 export function applyFrame<State extends SessionData>(state: State, frame: DownFrame): State {
@@ -137,9 +138,4 @@ function upsertMessage(messages: readonly Message[], message: Message): Message[
 function lastIndexOfId(messages: readonly Message[], id: string): number {
   for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === id) return index;
   return -1;
-}
-
-// Ids arrive from the wire: an id such as "constructor" must not read an inherited Object.prototype member.
-function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }

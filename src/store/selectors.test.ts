@@ -28,6 +28,16 @@ function planReview(rpcId: string, sessionId = "s-1"): PendingRequest {
 const requested = (pending: PendingRequest): DownFrame => ({ type: "question/requested", ...pending });
 
 describe("selectors", () => {
+  it("reads nothing inherited for a session id such as constructor or __proto__", () => {
+    const store = createSessionStore();
+    for (const sessionId of ["constructor", "__proto__", "toString"]) {
+      const state = store.getState();
+      expect(selectTranscript(sessionId)(state)).toEqual([]);
+      expect(selectPendingRequests(sessionId)(state)).toEqual([]);
+      expect(selectSessionBadge(sessionId)(state)).toBeNull();
+    }
+  });
+
   it("return the same selector function for the same session id", () => {
     expect(selectPendingRequests("s-1")).toBe(selectPendingRequests("s-1"));
     expect(selectTranscript("s-1")).toBe(selectTranscript("s-1"));

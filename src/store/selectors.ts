@@ -1,6 +1,7 @@
 import type { ConnectionStatus } from "../client/mux";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
 import type { PendingEntry, SessionData } from "./state";
+import { own } from "./own";
 
 const NO_MESSAGES: readonly Message[] = Object.freeze([]);
 const NO_REQUESTS: readonly PendingRequest[] = Object.freeze([]);
@@ -35,14 +36,14 @@ export const selectSession = memoisePerSession(
 export const selectTranscript = memoisePerSession(
   (sessionId) =>
     (state: SessionData): readonly Message[] =>
-      state.transcripts[sessionId] ?? NO_MESSAGES,
+      own(state.transcripts, sessionId) ?? NO_MESSAGES,
 );
 
 const requestsOf = new WeakMap<readonly PendingEntry[], readonly PendingRequest[]>();
 
 /** The session's pending requests in arrival order; the same array until one arrives or leaves. */
 export const selectPendingRequests = memoisePerSession((sessionId) => (state: SessionData): readonly PendingRequest[] => {
-  const entries = state.pending[sessionId];
+  const entries = own(state.pending, sessionId);
   if (!entries || entries.length === 0) return NO_REQUESTS;
   let requests = requestsOf.get(entries);
   if (!requests) {
@@ -59,7 +60,7 @@ export function isPlanReview(request: PendingRequest): boolean {
 
 /** The badge for the session's first pending request. */
 export const selectSessionBadge = memoisePerSession((sessionId) => (state: SessionData): SessionBadge => {
-  const first = state.pending[sessionId]?.[0];
+  const first = own(state.pending, sessionId)?.[0];
   if (!first) return null;
   return isPlanReview(first.request) ? "plan-review" : "question";
 });
