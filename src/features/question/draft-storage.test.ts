@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { deleteDraft, loadDraft, saveDraft } from "./draft-storage";
+import { deleteDraft, flushDrafts, loadDraft, saveDraft, saveDraftSoon } from "./draft-storage";
 
 afterEach(() => {
+  flushDrafts();
+  vi.useRealTimers();
   sessionStorage.clear();
   vi.restoreAllMocks();
 });
@@ -42,5 +44,29 @@ describe("draft storage", () => {
     sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: {}, index: -1, collapsed: false }));
     expect(loadDraft("rpc-1")).toBeNull();
     expect(warn).toHaveBeenCalledTimes(2);
+  });
+
+  it("writes a draft saved soon after the delay, keeping only the latest state", () => {
+    vi.useFakeTimers();
+    saveDraftSoon("rpc-1", { ...state, index: 0 });
+    saveDraftSoon("rpc-1", state);
+    expect(sessionStorage.getItem("parley.question-draft.rpc-1")).toBeNull();
+    expect(loadDraft("rpc-1")).toEqual(state);
+    vi.runAllTimers();
+    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(state);
+  });
+
+  it("writes a draft saved soon at once when the page is hidden or unloaded", () => {
+    saveDraftSoon("rpc-1", state);
+    window.dispatchEvent(new Event("pagehide"));
+    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(state);
+  });
+
+  it("never writes a pending draft back after it is deleted", () => {
+    saveDraftSoon("rpc-1", state);
+    deleteDraft("rpc-1");
+    flushDrafts();
+    expect(sessionStorage.getItem("parley.question-draft.rpc-1")).toBeNull();
+    expect(loadDraft("rpc-1")).toBeNull();
   });
 });

@@ -1,6 +1,11 @@
 import type { DraftState, QuestionDraft } from "./draft";
 
 const KEY_PREFIX = "parley.question-draft.";
+const SAVE_DELAY_MS = 200;
+/** Drafts handed to `saveDraftSoon` and not yet written. */
+const pending = new Map<string, DraftState>();
+let timer: ReturnType<typeof setTimeout> | null = null;
+let listening = false;
 
 function storageKey(rpcId: string): string {
   return KEY_PREFIX + rpcId;
@@ -34,6 +39,8 @@ function toDraftState(value: unknown): DraftState | null {
 
 /** Reads the saved draft of a request; a missing, unreadable or corrupt entry gives null. */
 export function loadDraft(rpcId: string): DraftState | null {
+  const unsaved = pending.get(rpcId);
+  if (unsaved) return unsaved;
   let raw: string | null;
   try {
     raw = sessionStorage.getItem(storageKey(rpcId));
@@ -53,6 +60,7 @@ export function loadDraft(rpcId: string): DraftState | null {
 }
 
 export function saveDraft(rpcId: string, state: DraftState): void {
+  pending.delete(rpcId);
   try {
     sessionStorage.setItem(storageKey(rpcId), JSON.stringify(state));
   } catch (error) {
@@ -60,8 +68,36 @@ export function saveDraft(rpcId: string, state: DraftState): void {
   }
 }
 
+/** Writes every draft that `saveDraftSoon` still holds. */
+export function flushDrafts(): void {
+  if (timer !== null) {
+    clearTimeout(timer);
+    timer = null;
+  }
+  for (const [rpcId, state] of [...pending]) saveDraft(rpcId, state);
+}
+
+function flushWhenHidden(): void {
+  if (document.visibilityState === "hidden") flushDrafts();
+}
+
+/**
+ * Saves a draft off the input's hot path: writes are coalesced into one per short interval,
+ * and flushed at once when the page is hidden or unloaded, or by `flushDrafts`.
+ */
+export function saveDraftSoon(rpcId: string, state: DraftState): void {
+  pending.set(rpcId, state);
+  if (!listening && typeof window !== "undefined") {
+    listening = true;
+    window.addEventListener("pagehide", flushDrafts);
+    document.addEventListener("visibilitychange", flushWhenHidden);
+  }
+  timer ??= setTimeout(flushDrafts, SAVE_DELAY_MS);
+}
+
 /** Forgets a request's draft; the app calls it when `question/resolved` arrives. */
 export function deleteDraft(rpcId: string): void {
+  pending.delete(rpcId);
   try {
     sessionStorage.removeItem(storageKey(rpcId));
   } catch (error) {

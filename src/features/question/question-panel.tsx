@@ -4,7 +4,7 @@ import { useMessages } from "../../i18n/i18n";
 import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
 import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
-import { loadDraft, saveDraft } from "./draft-storage";
+import { flushDrafts, loadDraft, saveDraftSoon } from "./draft-storage";
 import { createImeGuard } from "./ime";
 import { questionMessages } from "./messages";
 import { PanelHeader } from "./panel-header";
@@ -58,7 +58,8 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   useVisualViewport(rootRef);
   const sheetHeight = useSheetHeight(rootRef);
 
-  useEffect(() => saveDraft(rpcId, state), [rpcId, state]);
+  useEffect(() => saveDraftSoon(rpcId, state), [rpcId, state]);
+  useEffect(() => flushDrafts, [rpcId]);
 
   const shownCollapsedRef = useRef(state.collapsed);
   useEffect(() => {
