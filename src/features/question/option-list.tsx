@@ -97,7 +97,7 @@ export function OptionList(props: OptionListProps) {
               onCheckedChange={(checked) => props.onCheckedChange(option.label, checked === true)}
             >
               <Indicator>
-                <Checkbox.Indicator className="question-option__check">✓</Checkbox.Indicator>
+                <span className="question-option__check">✓</span>
               </Indicator>
               <OptionText option={option} index={index} ids={ids} />
             </Checkbox.Root>
@@ -135,7 +135,7 @@ export function OptionList(props: OptionListProps) {
             }}
           >
             <Indicator>
-              <RadioGroup.Indicator className="question-option__dot" />
+              <span className="question-option__dot" />
             </Indicator>
             <OptionText option={option} index={index} ids={ids} />
           </RadioGroup.Item>
