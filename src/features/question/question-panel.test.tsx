@@ -115,8 +115,8 @@ describe("responding", () => {
     const { user } = renderPanel(respond, { ...batch, questions: [batch.questions[0]!] });
     await user.click(screen.getByRole("radio", { name: "npm" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(screen.getByRole("status")).toHaveTextContent("question response rejected: not-pending");
-    expect(screen.getByText("question response rejected: not-pending")).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent(/^question response rejected: not-pending$/);
+    expect(screen.getByText("rpcId rpc-1 is not pending")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Submit" })).toBeEnabled();
     expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
     expect(screen.getByRole("radio", { name: "npm" })).toBeEnabled();

@@ -13,17 +13,15 @@ export type PanelStatus =
 export function StatusLine({ status }: { status: PanelStatus }) {
   const t = useMessages(questionMessages);
   return (
-    <p role="status" className="question-panel__status" data-kind={status?.kind ?? "none"}>
-      {status?.kind === "complete-first" && <span>{t("completeFirst")}</span>}
-      {status?.kind === "rejected" && (
-        <>
-          <span>{t("rejected", { reason: status.reason })}</span>
-          {status.detail !== "" && <span className="question-panel__status-detail"> ({status.detail})</span>}
-        </>
-      )}
-      {status?.kind === "error" && <span>{status.message}</span>}
-      {status?.kind === "sent" && <span>{t("sent")}</span>}
-      {status?.kind === "cancelling" && <span>{t("cancelling")}</span>}
-    </p>
+    <>
+      <p role="status" className="question-panel__status" data-kind={status?.kind ?? "none"}>
+        {status?.kind === "complete-first" && <span>{t("completeFirst")}</span>}
+        {status?.kind === "rejected" && <span>{t("rejected", { reason: status.reason })}</span>}
+        {status?.kind === "error" && <span>{status.message}</span>}
+        {status?.kind === "sent" && <span>{t("sent")}</span>}
+        {status?.kind === "cancelling" && <span>{t("cancelling")}</span>}
+      </p>
+      {status?.kind === "rejected" && status.detail !== "" && <p className="question-panel__status-detail">{status.detail}</p>}
+    </>
   );
 }
