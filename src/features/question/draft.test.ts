@@ -42,6 +42,11 @@ describe("draft transitions", () => {
     expect(draftOf(state, "pkg")).toEqual({ selected: [], custom: "bun", skipped: false });
   });
 
+  it("keeps the single-select choice while the typed text is only whitespace", () => {
+    const state = typeCustom(chooseOption(createDraftState(), single, "npm"), single, "  ");
+    expect(draftOf(state, "pkg")).toEqual({ selected: ["npm"], custom: "  ", skipped: false });
+  });
+
   it("toggles multi-select labels and keeps custom text alongside", () => {
     let state = typeCustom(createDraftState(), multi, "biome");
     state = toggleOption(state, multi, "eslint");

@@ -50,10 +50,10 @@ export function toggleOption(state: DraftState, question: QuestionItem, label: s
   return chooseOption(state, question, label, !draftOf(state, question.id).selected.includes(label));
 }
 
-/** Sets the custom text; for a single-select question any text clears the chosen option. */
+/** Sets the custom text; for a single-select question any non-blank text clears the chosen option. */
 export function typeCustom(state: DraftState, question: QuestionItem, custom: string): DraftState {
   const draft = draftOf(state, question.id);
-  const selected = !question.multiSelect && custom !== "" ? [] : draft.selected;
+  const selected = !question.multiSelect && custom.trim() !== "" ? [] : draft.selected;
   return withDraft(state, question.id, { selected, custom, skipped: false });
 }
 
