@@ -2,6 +2,7 @@ import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { LIMITS } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
+import { createImeGuard } from "../../ui/ime";
 import { chatMessages } from "./messages";
 
 export interface ComposerProps {
@@ -14,11 +15,6 @@ export interface ComposerProps {
   onSend: (text: string) => Promise<void>;
 }
 
-/** Whether this Enter belongs to an IME composition (it confirms a candidate, it does not send). */
-export function isImeEnter(event: { isComposing?: boolean; keyCode?: number }, justEndedComposition: boolean): boolean {
-  return event.isComposing === true || event.keyCode === 229 || justEndedComposition;
-}
-
 /** The normal composer: Enter sends, Shift+Enter is a newline, IME-safe. */
 export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerProps) {
   const t = useMessages(chatMessages);
@@ -26,7 +22,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
   const [shownKey, setShownKey] = useState(draftKey);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const compositionEndedRef = useRef(false);
+  const [imeGuard] = useState(createImeGuard);
   const formRef = useRef<HTMLFormElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const reasonId = useId();
@@ -66,16 +62,9 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== "Enter" || event.shiftKey) return;
-    if (isImeEnter(event.nativeEvent, compositionEndedRef.current)) return;
+    if (imeGuard.isImeKey(event.nativeEvent)) return;
     event.preventDefault();
     void send();
-  };
-
-  const onCompositionEnd = () => {
-    compositionEndedRef.current = true;
-    setTimeout(() => {
-      compositionEndedRef.current = false;
-    }, 0);
   };
 
   return (
@@ -96,7 +85,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
         value={text}
         onChange={(event) => update(event.target.value)}
         onKeyDown={onKeyDown}
-        onCompositionEnd={onCompositionEnd}
+        onCompositionStart={imeGuard.onCompositionStart}
+        onCompositionEnd={imeGuard.onCompositionEnd}
         aria-describedby={reason ? reasonId : undefined}
       />
       <div className="composer__actions">

@@ -5,7 +5,7 @@ import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
 import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
 import { flushDrafts, loadDraft, saveDraftSoon } from "./draft-storage";
-import { createImeGuard } from "./ime";
+import { createImeGuard } from "../../ui/ime";
 import { questionMessages } from "./messages";
 import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
