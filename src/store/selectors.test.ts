@@ -71,6 +71,14 @@ describe("selectors", () => {
     expect(selectSessionBadge("s-1")(store.getState())).toBe("question");
   });
 
+  it("badges a plan-review intent without a plan as a plain question, as the panel shows it", () => {
+    const store = createSessionStore();
+    const withoutPlan = planReview("p2");
+    withoutPlan.questions = [{ ...withoutPlan.questions[0]!, detail: undefined }];
+    store.getState().applyFrame(requested(withoutPlan));
+    expect(selectSessionBadge("s-1")(store.getState())).toBe("question");
+  });
+
   it("list every pending rpcId across sessions", () => {
     const store = createSessionStore();
     store.getState().applyFrame(requested(request("r1")));

@@ -2,6 +2,7 @@ import type { ConnectionStatus } from "../client/mux";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
 import type { PendingEntry, SessionData } from "./state";
 import { own } from "./own";
+import { toPlanReview } from "../protocol/plan-review";
 
 const NO_MESSAGES: readonly Message[] = Object.freeze([]);
 const NO_REQUESTS: readonly PendingRequest[] = Object.freeze([]);
@@ -53,9 +54,9 @@ export const selectPendingRequests = memoisePerSession((sessionId) => (state: Se
   return requests;
 });
 
-/** Whether a request is a plan review: one question carrying the plan-review intent. */
+/** Whether a request is a plan review, shown as the decision card rather than the wizard. */
 export function isPlanReview(request: PendingRequest): boolean {
-  return request.questions.length === 1 && request.questions[0]!.intent?.kind === "plan-review";
+  return toPlanReview(request) !== null;
 }
 
 /** The badge for the session's first pending request. */

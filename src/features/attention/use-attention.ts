@@ -5,6 +5,7 @@ import { createIndicator, type Indicator } from "./indicator";
 import { attentionMessages } from "./messages";
 import { createNotifier, type Notifier } from "./notifier";
 import { canNotify, readNotifyOptIn } from "./notify-preference";
+import { isPlanReview } from "../../store/selectors";
 
 export interface AttentionOptions {
   /** Every pending request of every session, in arrival order. */
@@ -63,8 +64,7 @@ export function useAttention({ requests, onOpenSession }: AttentionOptions): voi
         const { t: translate, onOpenSession: open } = latest.current;
         const first = request.questions[0]!;
         const more = request.questions.length - 1;
-        const plan = request.questions.length === 1 && first.intent?.kind === "plan-review";
-        const notification = new Notification(translate(plan ? "notificationTitlePlan" : "notificationTitle"), {
+        const notification = new Notification(translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle"), {
           body: more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question,
           tag: request.rpcId,
           icon: "/favicon.svg",

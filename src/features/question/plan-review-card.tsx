@@ -3,7 +3,7 @@ import type { AnswerItem } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
 import { questionMessages } from "./messages";
-import type { PlanReview } from "./plan-review";
+import type { PlanReview } from "../../protocol/plan-review";
 import { StatusLine, type PanelStatus } from "./status-line";
 
 interface PlanReviewCardProps {

@@ -9,7 +9,7 @@ import { createImeGuard } from "../../ui/ime";
 import { questionMessages } from "./messages";
 import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
-import { toPlanReview } from "./plan-review";
+import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
 import { useRespond } from "./use-respond";
 import { useSheetHeight } from "./use-sheet-height";

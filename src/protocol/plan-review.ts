@@ -1,4 +1,4 @@
-import type { PendingRequest, QuestionItem } from "../../protocol/schemas";
+import type { PendingRequest, QuestionItem } from "./schemas";
 
 /** A request the panel shows as a plan-review decision card. */
 export interface PlanReview {

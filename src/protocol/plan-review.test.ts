@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PendingRequest, QuestionItem } from "../../protocol/schemas";
+import type { PendingRequest, QuestionItem } from "./schemas";
 import { toPlanReview } from "./plan-review";
 
 const planQuestion: QuestionItem = {
