@@ -12,4 +12,8 @@ describe("session hash", () => {
     expect(sessionFromHash("#session=")).toBeNull();
     expect(sessionFromHash("#single-select")).toBeNull();
   });
+
+  it("names no session for a hash that is not valid percent-encoding, instead of throwing", () => {
+    for (const hash of ["#session=%", "#session=%E0%A4%A", "#session=%ZZ", "#session=%D8%00"]) expect(sessionFromHash(hash)).toBeNull();
+  });
 });

@@ -7,10 +7,15 @@ export function sessionHref(sessionId: string): string {
   return `${PREFIX}${encodeURIComponent(sessionId)}`;
 }
 
-/** The session id a location hash names, or null. */
+/** The session id a location hash names, or null; a hash that does not decode names none. */
 export function sessionFromHash(hash: string): string | null {
   if (!hash.startsWith(PREFIX)) return null;
-  const id = decodeURIComponent(hash.slice(PREFIX.length));
+  let id: string;
+  try {
+    id = decodeURIComponent(hash.slice(PREFIX.length));
+  } catch {
+    return null;
+  }
   return id === "" ? null : id;
 }
 

@@ -29,5 +29,10 @@ export function createQuestionEntry(respond: (body: RespondRequest) => Promise<R
       return requests.length > 0 ? requests : null;
     },
     Component: QuestionSlot,
+    async dismiss(match, sessionId) {
+      const request = match[0]!;
+      const receipt = await respond({ type: "cancel", rpcId: request.rpcId, sessionId });
+      if (!receipt.accepted && receipt.reason !== "not-pending") throw new Error(receipt.detail);
+    },
   });
 }

@@ -37,5 +37,5 @@ export function rememberLocale(locale: Locale): void {
 /** Fills `{name}` placeholders; a missing value leaves the placeholder visible. */
 export function format(template: string, values?: Record<string, string | number>): string {
   if (!values) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }

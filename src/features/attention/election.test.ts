@@ -85,4 +85,14 @@ describe("notification election", () => {
       ),
     );
   });
+
+  it("treats request ids named like Object.prototype members as ordinary ids", () => {
+    for (const rpcId of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect(decide(createElectionState(), rpcId, "tab-a")).toBe("stay-quiet");
+      const state = hearAll([claim("tab-b", false, rpcId), claim("tab-a", false, rpcId)]);
+      expect([decide(state, rpcId, "tab-a"), decide(state, rpcId, "tab-b")]).toEqual(["notify", "stay-quiet"]);
+      expect(forget(createElectionState(), rpcId)).toEqual(createElectionState());
+      expect(forget(state, rpcId)).toEqual(createElectionState());
+    }
+  });
 });

@@ -1,3 +1,5 @@
+import { own } from "../../store/own";
+
 /** One tab's bid to show the desktop notification for a request. */
 export interface Claim {
   rpcId: string;
@@ -26,7 +28,7 @@ export function receive(state: ElectionState, message: ElectionMessage): Electio
   switch (message.type) {
     case "claim": {
       const { claim } = message;
-      const known = state.claims[claim.rpcId] ?? [];
+      const known = own(state.claims, claim.rpcId) ?? [];
       if (known.some((other) => other.tabId === claim.tabId)) return state;
       return { ...state, claims: { ...state.claims, [claim.rpcId]: [...known, claim] } };
     }
@@ -48,7 +50,7 @@ export function receive(state: ElectionState, message: ElectionMessage): Electio
  */
 export function decide(state: ElectionState, rpcId: string, tabId: string): Decision {
   if (state.notified.has(rpcId)) return "stay-quiet";
-  const claims = state.claims[rpcId] ?? [];
+  const claims = own(state.claims, rpcId) ?? [];
   if (!claims.some((claim) => claim.tabId === tabId)) return "stay-quiet";
   if (claims.some((claim) => claim.visible)) return "stay-quiet";
   const winner = claims.reduce((best, claim) => (claim.tabId < best.tabId ? claim : best));
@@ -57,7 +59,7 @@ export function decide(state: ElectionState, rpcId: string, tabId: string): Deci
 
 /** Drops what is known about a request that left, so the state does not grow forever. */
 export function forget(state: ElectionState, rpcId: string): ElectionState {
-  if (!(rpcId in state.claims) && !state.notified.has(rpcId)) return state;
+  if (!Object.hasOwn(state.claims, rpcId) && !state.notified.has(rpcId)) return state;
   const { [rpcId]: _dropped, ...claims } = state.claims;
   const notified = new Set(state.notified);
   notified.delete(rpcId);

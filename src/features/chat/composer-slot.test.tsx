@@ -82,4 +82,72 @@ describe("ComposerSlot", () => {
     expect(outside).toHaveFocus();
     outside.remove();
   });
+
+  it("shows a failing entry's error with Try again and Dismiss, keeps the composer's draft, and Dismiss ends the takeover", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    const dismissed: [string, string][] = [];
+    let broken = true;
+    function Exploding({ match }: SlotComponentProps<string>): never {
+      throw new Error(`cannot draw ${match}`);
+    }
+    const entries = [
+      defineSlotEntry<string>({
+        key: "fragile",
+        priority: 1,
+        select: ({ state }) => (state.hostId === "fragile" ? "constructor" : null),
+        Component: (props) => (broken ? <Exploding {...props} /> : <Banner {...props} />),
+        dismiss: async (match, sessionId) => {
+          dismissed.push([match, sessionId]);
+        },
+      }),
+    ];
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args[0]);
+    try {
+      render(
+        <SessionStoreProvider store={store}>
+          <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+        </SessionStoreProvider>,
+      );
+      await user.type(screen.getByRole("textbox", { name: "Message" }), "kept");
+      act(() => store.setState({ hostId: "fragile" }));
+      const alert = screen.getByRole("alert");
+      expect(alert).toHaveTextContent("The question could not be shown. Dismiss it, or press Stop to end the turn.cannot draw constructor");
+      expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("kept");
+
+      await user.click(screen.getByRole("button", { name: "Dismiss" }));
+      expect(dismissed).toEqual([["constructor", "s-1"]]);
+
+      broken = false;
+      await user.click(screen.getByRole("button", { name: "Try again" }));
+      expect(screen.getByRole("button", { name: "constructor" })).toBeInTheDocument();
+      expect(screen.queryByRole("alert")).toBeNull();
+    } finally {
+      console.error = original;
+    }
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it("offers only Try again when the failing entry cannot be dismissed", () => {
+    const store = createSessionStore({ hostId: "x" });
+    function Exploding(): never {
+      throw new Error("broken");
+    }
+    const entries = [defineSlotEntry<string>({ key: "fragile", priority: 1, select: () => "m", Component: Exploding })];
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      render(
+        <SessionStoreProvider store={store}>
+          <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+        </SessionStoreProvider>,
+      );
+    } finally {
+      console.error = original;
+    }
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Dismiss" })).toBeNull();
+  });
 });

@@ -1,6 +1,10 @@
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
-import { createElectionSelector, type SlotEntry } from "./slot-election";
+import { ErrorBoundary } from "../../ui/error-boundary";
+import { FailedPart } from "./failed-part";
+import { chatMessages } from "./messages";
+import { createElectionSelector, type SlotElection, type SlotEntry } from "./slot-election";
 
 export interface ComposerSlotProps {
   entries: readonly SlotEntry[];
@@ -11,6 +15,7 @@ export interface ComposerSlotProps {
 
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
 export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps) {
+  const t = useMessages(chatMessages);
   const selector = useMemo(() => createElectionSelector(entries, sessionId), [entries, sessionId]);
   const election = useSessionStore(selector);
   const slotRef = useRef<HTMLDivElement>(null);
@@ -27,13 +32,26 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
     composerRef.current?.querySelector<HTMLElement>("textarea, input")?.focus();
   }, [election, sessionId]);
 
-  const Entry = election?.entry.Component;
   return (
     <div className="composer-slot" ref={slotRef} data-owner={election?.entry.key ?? "composer"}>
-      {election && Entry && sessionId !== null && <Entry key={election.entry.key} match={election.match} sessionId={sessionId} />}
+      {election && sessionId !== null && (
+        <ErrorBoundary
+          key={`${election.entry.key}\u0000${sessionId}`}
+          resetKey={election.match}
+          fallback={(error, retry) => <FailedPart summary={t("slotFailed")} error={error} retry={retry} onDismiss={dismissOf(election, sessionId)} />}
+        >
+          <election.entry.Component match={election.match} sessionId={sessionId} />
+        </ErrorBoundary>
+      )}
       <div className="composer-slot__composer" ref={composerRef} hidden={election !== null}>
         {composer}
       </div>
     </div>
   );
+}
+
+function dismissOf(election: SlotElection, sessionId: string): (() => Promise<void>) | undefined {
+  const { entry, match } = election;
+  if (!entry.dismiss) return undefined;
+  return () => entry.dismiss!(match, sessionId);
 }

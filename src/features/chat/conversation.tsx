@@ -3,9 +3,11 @@ import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSession } from "../../store/selectors";
 import { Button } from "../../ui/button";
+import { ErrorBoundary } from "../../ui/error-boundary";
 import { Composer } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
+import { FailedPart } from "./failed-part";
 import { chatMessages } from "./messages";
 import type { SlotEntry } from "./slot-election";
 import { Transcript } from "./transcript";
@@ -72,7 +74,16 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         <ConnectionNotice />
       </header>
       {sessionId !== null ? (
-        <Transcript key={sessionId} sessionId={sessionId} />
+        <ErrorBoundary
+          key={sessionId}
+          fallback={(error, retry) => (
+            <section className="transcript" aria-label={t("transcriptLabel")}>
+              <FailedPart summary={t("transcriptFailed")} error={error} retry={retry} />
+            </section>
+          )}
+        >
+          <Transcript sessionId={sessionId} />
+        </ErrorBoundary>
       ) : (
         <section className="transcript" aria-label={t("transcriptLabel")}>
           <div className="transcript__empty">

@@ -37,7 +37,13 @@ export type ChatKey =
   | "answerSkipped"
   | "answerNone"
   | "answerFeedback"
-  | "untitled";
+  | "untitled"
+  | "slotFailed"
+  | "transcriptFailed"
+  | "rowFailed"
+  | "tryAgain"
+  | "dismiss"
+  | "dismissFailed";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -79,6 +85,12 @@ export const chatMessages: Catalog<ChatKey> = {
     answerNone: "No answer",
     answerFeedback: "Feedback",
     untitled: "New chat",
+    slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
+    transcriptFailed: "The messages could not be shown.",
+    rowFailed: "This message could not be shown.",
+    tryAgain: "Try again",
+    dismiss: "Dismiss",
+    dismissFailed: "Could not dismiss: {reason}",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -118,5 +130,11 @@ export const chatMessages: Catalog<ChatKey> = {
     answerNone: "未回答",
     answerFeedback: "反馈",
     untitled: "新对话",
+    slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",
+    transcriptFailed: "无法显示消息记录。",
+    rowFailed: "无法显示这条消息。",
+    tryAgain: "重试",
+    dismiss: "忽略",
+    dismissFailed: "忽略失败：{reason}",
   },
 };

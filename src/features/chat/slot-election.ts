@@ -22,6 +22,8 @@ export interface SlotEntry<Match = unknown> {
   priority: number;
   select(context: SlotContext): Match | null;
   Component: ComponentType<SlotComponentProps<Match>>;
+  /** Ends the takeover without the component, for the Dismiss button shown when the component failed to render. */
+  dismiss?(match: Match, sessionId: string): Promise<void>;
 }
 
 /** The entry that owns the slot and what it selected. */

@@ -80,4 +80,28 @@ describe("Transcript", () => {
     );
     expect(screen.getByText("<b>bold?</b> **no**")).toBeInTheDocument();
   });
+
+  it("shows a row that throws while rendering as a failed row and keeps the others", () => {
+    const store = createSessionStore();
+    const hostile = { id: "bad", sessionId: "s-1", role: "assistant", createdAt: "" } as Message;
+    Object.defineProperty(hostile, "text", {
+      get() {
+        throw new Error("unreadable text");
+      },
+    });
+    store.getState().loadTranscript("s-1", [...messages(2), hostile]);
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      render(
+        <SessionStoreProvider store={store}>
+          <Transcript sessionId="s-1" />
+        </SessionStoreProvider>,
+      );
+    } finally {
+      console.error = original;
+    }
+    const rows = within(screen.getByRole("region", { name: "Messages" })).getAllByRole("listitem");
+    expect(rows.map((row) => row.textContent)).toEqual(["You: message number 0", "Assistant: message number 1", "This message could not be shown.unreadable textTry again"]);
+  });
 });

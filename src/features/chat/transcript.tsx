@@ -4,6 +4,8 @@ import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import { Button } from "../../ui/button";
+import { ErrorBoundary } from "../../ui/error-boundary";
+import { FailedPart } from "./failed-part";
 import { chatMessages } from "./messages";
 import { MessageRow } from "./message-row";
 
@@ -19,10 +21,19 @@ function sameMessages(a: { messages: readonly Message[] }, b: { messages: readon
   return true;
 }
 
+function FailedRow({ error, retry }: { error: unknown; retry: () => void }) {
+  const t = useMessages(chatMessages);
+  return <FailedPart summary={t("rowFailed")} error={error} retry={retry} />;
+}
+
+const renderFailedRow = (error: unknown, retry: () => void) => <FailedRow error={error} retry={retry} />;
+
 const RowGroup = memo(function RowGroup({ messages }: { messages: readonly Message[] }) {
   return messages.map((message) => (
     <li key={message.id} className="transcript__row">
-      <MessageRow message={message} />
+      <ErrorBoundary fallback={renderFailedRow} resetKey={message}>
+        <MessageRow message={message} />
+      </ErrorBoundary>
     </li>
   ));
 }, sameMessages);
