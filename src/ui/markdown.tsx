@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
+import { lazy, Suspense, type ComponentProps, type ComponentType, type ElementType, type ReactNode } from "react";
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
@@ -40,13 +40,38 @@ function ImageAsLink({ src, alt }: { src?: string | Blob; alt?: string }) {
 
 const keepUrl = (url: string) => url;
 
+type BlockProps<Tag extends "p" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "td" | "th"> = ComponentProps<Tag> & { node?: unknown };
+
+/** Each block of model text picks its own direction and is isolated from its neighbours. */
+function isolated<Tag extends "p" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "td" | "th">(Tag: Tag) {
+  function Isolated({ node: _node, ...props }: BlockProps<Tag>) {
+    const Element = Tag as ElementType;
+    return <Element dir="auto" {...props} />;
+  }
+  return Isolated;
+}
+
+const ISOLATED_BLOCKS = {
+  p: isolated("p"),
+  li: isolated("li"),
+  h1: isolated("h1"),
+  h2: isolated("h2"),
+  h3: isolated("h3"),
+  h4: isolated("h4"),
+  h5: isolated("h5"),
+  h6: isolated("h6"),
+  blockquote: isolated("blockquote"),
+  td: isolated("td"),
+  th: isolated("th"),
+};
+
 const PLAIN_TEXT_STYLE = { whiteSpace: "pre-wrap" } as const;
 
 const Rendered = lazy(async (): Promise<{ default: ComponentType<{ text: string }> }> => {
   const { default: ReactMarkdown } = await import("react-markdown");
   function RenderedMarkdown({ text }: { text: string }) {
     return (
-      <ReactMarkdown urlTransform={keepUrl} components={{ a: SafeLink, img: ImageAsLink }}>
+      <ReactMarkdown urlTransform={keepUrl} components={{ ...ISOLATED_BLOCKS, a: SafeLink, img: ImageAsLink }}>
         {text}
       </ReactMarkdown>
     );
@@ -61,8 +86,8 @@ const Rendered = lazy(async (): Promise<{ default: ComponentType<{ text: string 
 export function Markdown({ text, className }: { text: string; className?: string }) {
   const classes = className ? `markdown ${className}` : "markdown";
   return (
-    <div className={classes}>
-      <Suspense fallback={<div className="markdown__plain" style={PLAIN_TEXT_STYLE}>{text}</div>}>
+    <div className={classes} dir="auto">
+      <Suspense fallback={<div className="markdown__plain" dir="auto" style={PLAIN_TEXT_STYLE}>{text}</div>}>
         <Rendered text={text} />
       </Suspense>
     </div>

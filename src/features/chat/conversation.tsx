@@ -70,7 +70,9 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     <div className="conversation">
       <header className="conversation__header">
         {headerStart}
-        <h1 className="conversation__title">{title}</h1>
+        <h1 className="conversation__title" dir="auto">
+          {title}
+        </h1>
         <ConnectionNotice />
       </header>
       {sessionId !== null ? (

@@ -14,7 +14,9 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
       return (
         <div className="message message--user" data-message-id={message.id}>
           <VisuallyHidden>{t("you")}: </VisuallyHidden>
-          <p className="message__text">{message.text ?? ""}</p>
+          <p className="message__text" dir="auto">
+            {message.text ?? ""}
+          </p>
         </div>
       );
     case "assistant":

@@ -76,4 +76,31 @@ describe("ToolRow", () => {
     );
     expect(screen.getByRole("button", { name: /提问\s*已中断/ })).toBeInTheDocument();
   });
+
+  it("isolates every model-written string of an ask row so bidi controls cannot reorder the text around them", async () => {
+    const user = userEvent.setup();
+    const rlo = "\u202Eevorppa";
+    const tool: ToolCall = {
+      callId: "c9",
+      name: "ask_user_question",
+      args: { questions: [{ id: "q", header: `${rlo} head`, question: `${rlo} question?`, options: [{ label: rlo }, { label: "B" }], multi_select: true }] },
+      status: "ok",
+      result: JSON.stringify({ answers: [{ id: "q", selected: [rlo, "B"], custom: `${rlo} own` }] }),
+    };
+    render(<ToolRow tool={tool} />);
+    await user.click(screen.getByRole("button", { name: /Ask question/ }));
+    const isolates = [...document.querySelectorAll(".tool-row__details bdi, .tool-row__details [dir=auto]")].map((node) => [node.tagName, node.textContent]);
+    expect(isolates).toEqual([
+      ["SPAN", `${rlo} head`],
+      ["BDI", `${rlo} question?`],
+      ["BDI", rlo],
+      ["BDI", "B"],
+      ["BDI", `${rlo} own`],
+    ]);
+  });
+
+  it("isolates the name of a tool the model named", () => {
+    render(<ToolRow tool={{ callId: "c", name: "\u202Eloot", args: {}, status: "running" }} />);
+    expect(screen.getByText("\u202Eloot").tagName).toBe("BDI");
+  });
 });

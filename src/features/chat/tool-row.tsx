@@ -1,4 +1,4 @@
-import { memo, useId, useState } from "react";
+import { Fragment, memo, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
@@ -40,7 +40,16 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
     case "skipped":
       return <span className="tool-row__muted">{t("answerSkipped")}</span>;
     case "answered":
-      return <span>{[...answer.selected, ...(answer.custom !== undefined ? [answer.custom] : [])].join(", ")}</span>;
+      return (
+        <span>
+          {[...answer.selected, ...(answer.custom !== undefined ? [answer.custom] : [])].map((text, index) => (
+            <Fragment key={index}>
+              {index > 0 && ", "}
+              <bdi>{text}</bdi>
+            </Fragment>
+          ))}
+        </span>
+      );
     default:
       answer satisfies never;
       return null;
@@ -54,8 +63,12 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
         {askedQuestions(tool).map((item) => (
           <div key={item.id} className="tool-row__answer">
             <dt>
-              {item.header && <span className="tool-row__header">{item.header}</span>}
-              {item.question}
+              {item.header && (
+                <span className="tool-row__header" dir="auto">
+                  {item.header}
+                </span>
+              )}
+              <bdi>{item.question}</bdi>
             </dt>
             <dd>
               <AnswerText answer={item.answer} t={t} />
@@ -72,13 +85,13 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
         {reviewed && <Markdown text={reviewed.plan} />}
         {reviewed?.feedback && (
           <p>
-            <strong>{t("answerFeedback")}:</strong> {reviewed.feedback}
+            <strong>{t("answerFeedback")}:</strong> <bdi>{reviewed.feedback}</bdi>
           </p>
         )}
       </div>
     );
   }
-  return <pre className="tool-row__raw">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
+  return <pre className="tool-row__raw" dir="auto">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
 }
 
 /** A transcript row for a tool call; expandable once the call has ended. */
@@ -91,7 +104,7 @@ export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
   const expandable = tool.status !== "running";
   const line = (
     <>
-      <span className="tool-row__title">{title}</span>
+      <bdi className="tool-row__title">{title}</bdi>
       <span className="tool-row__summary" data-state={summary.state}>
         {summaryText(summary, t)}
       </span>

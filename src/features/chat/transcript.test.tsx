@@ -104,4 +104,21 @@ describe("Transcript", () => {
     const rows = within(screen.getByRole("region", { name: "Messages" })).getAllByRole("listitem");
     expect(rows.map((row) => row.textContent)).toEqual(["You: message number 0", "Assistant: message number 1", "This message could not be shown.unreadable textTry again"]);
   });
+
+  it("gives user and assistant text their own direction, isolated from the row around it", async () => {
+    const store = createSessionStore();
+    store.getState().loadTranscript("s-1", [
+      { id: "u", sessionId: "s-1", role: "user", createdAt: "", text: "\u202Eevorppa" },
+      { id: "a", sessionId: "s-1", role: "assistant", createdAt: "", text: "שלום\n\n- one\n\n> quoted" },
+    ]);
+    render(
+      <SessionStoreProvider store={store}>
+        <Transcript sessionId="s-1" />
+      </SessionStoreProvider>,
+    );
+    expect(screen.getByText("\u202Eevorppa")).toHaveAttribute("dir", "auto");
+    expect(await screen.findByText("שלום")).toHaveAttribute("dir", "auto");
+    expect(screen.getByText("one")).toHaveAttribute("dir", "auto");
+    expect(screen.getByText("quoted").closest("blockquote")).toHaveAttribute("dir", "auto");
+  });
 });

@@ -31,7 +31,7 @@ export const SessionListItem = memo(function SessionListItem({
           onSelect(session.id);
         }}
       >
-        <span className="session-item__title">{session.title.trim() || t("untitled")}</span>
+        <span className="session-item__title" dir="auto">{session.title.trim() || t("untitled")}</span>
         {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
       </a>
     </li>

@@ -106,4 +106,15 @@ describe("Sidebar", () => {
     expect(screen.getByRole("button", { name: "新对话" })).toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "语言" })).toHaveValue("zh-CN");
   });
+
+  it("isolates each chat title so bidi controls in one cannot reorder its badge or the next title", () => {
+    const store = createSessionStore();
+    store.getState().loadSessions([session("rlo", "\u202Eevorppa", "2026-11-30T08:00:00.000Z")]);
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} />
+      </SessionStoreProvider>,
+    );
+    expect(screen.getByText("\u202Eevorppa")).toHaveAttribute("dir", "auto");
+  });
 });
