@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { LIMITS, PROTOCOL_VERSION, type DownFrame } from "../protocol/schemas";
 import { checkFence, type FenceOptions } from "./fence";
 import type { Logger } from "./log";
+import { parseRequestTarget } from "./request-target";
 
 export const PING_INTERVAL_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
@@ -25,10 +26,14 @@ export interface Mux {
   close(): Promise<void>;
 }
 
-const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
+const STATUS_TEXT = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 503: "Service Unavailable" } as const;
+type RefusalStatus = keyof typeof STATUS_TEXT;
 
-function refuse(socket: Duplex, status: 401 | 403 | 404) {
-  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+/** Writes the refusal, then destroys the socket: a peer that resets or never reads cannot keep it. */
+function refuse(socket: Duplex, status: RefusalStatus) {
+  if (socket.destroyed) return;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
 }
 
 export function createMux(options: MuxOptions): Mux {
@@ -63,14 +68,16 @@ export function createMux(options: MuxOptions): Mux {
 
   return {
     handleUpgrade(request, socket, head) {
-      const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
-      if (pathname !== "/api/mux") return refuse(socket, 404);
+      socket.on("error", (error: NodeJS.ErrnoException) => options.log({ event: "mux/socket-error", code: error.code ?? error.name }));
+      const target = parseRequestTarget(request.url);
+      if (target === null) return refuse(socket, 400);
+      if (target.pathname !== "/api/mux") return refuse(socket, 404);
       const verdict = checkFence(request, options.fence);
       if (!verdict.ok) {
         options.log({ event: "mux/refused", status: verdict.status });
         return refuse(socket, verdict.status);
       }
-      if (closing) return refuse(socket, 403);
+      if (closing) return refuse(socket, 503);
       wss.handleUpgrade(request, socket, head, onConnection);
     },
 

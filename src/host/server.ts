@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
 import { createMux } from "./mux";
 import { createPendingTable } from "./pending-table";
+import { decodeSegment, parseRequestTarget, type RequestTarget } from "./request-target";
 import { createStaticHandler } from "./static";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
 import { openStore } from "./store";
@@ -171,7 +172,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return true;
   }
 
-  async function handleApi(request: IncomingMessage, response: ServerResponse, pathname: string) {
+  async function handleApi(request: IncomingMessage, response: ServerResponse, target: RequestTarget) {
+    const { pathname } = target;
     const method = request.method ?? "GET";
     const verdict = checkFence(request, fence);
     if (!verdict.ok) return sendError(response, verdict.status, verdict.code, verdict.message);
@@ -199,7 +201,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const match = /^\/api\/sessions\/([^/]+)(?:\/(messages|abort))?$/.exec(pathname);
     if (!match) return sendError(response, 404, "NOT_FOUND", `no route for ${pathname}`);
-    const sessionId = decodeURIComponent(match[1]!);
+    const sessionId = decodeSegment(match[1]!);
+    if (sessionId === null) return sendError(response, 400, "BAD_REQUEST", "the session id in the path is not valid percent-encoding");
     const notFound = () => sendError(response, 404, "NOT_FOUND", `no session ${sessionId}`);
     switch (match[2]) {
       case undefined: {
@@ -230,9 +233,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
-  function handleTokenLink(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
-    const offered = url.searchParams.get("token");
-    if (url.pathname !== "/" || offered === null || options.token === undefined) return false;
+  function handleTokenLink(request: IncomingMessage, response: ServerResponse, target: RequestTarget): boolean {
+    const offered = target.search.get("token");
+    if (target.pathname !== "/" || offered === null || options.token === undefined) return false;
     if (!tokenMatches(offered, options.token)) {
       sendError(response, 401, "UNAUTHORIZED", "the token in the link is not valid");
       return true;
@@ -248,20 +251,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const started = process.hrtime.bigint();
-    const url = new URL(request.url ?? "/", "http://localhost");
+    const target = parseRequestTarget(request.url);
+    const pathname = target?.pathname ?? null;
     response.on("finish", () => {
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      log({ event: "http", method: request.method, path: url.pathname, status: response.statusCode, ms });
+      log({ event: "http", method: request.method, path: pathname, status: response.statusCode, ms });
     });
     try {
+      if (target === null) {
+        response.setHeader("Connection", "close");
+        return sendError(response, 400, "BAD_REQUEST", "the request target is not a path");
+      }
+      if (target.pathname.includes("//")) return sendError(response, 404, "NOT_FOUND", "no resource has an empty path segment");
       if (closing) {
         response.setHeader("Connection", "close");
         return sendError(response, 503, "INTERNAL", "the host is shutting down");
       }
-      if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await handleApi(request, response, url.pathname);
+      if (target.pathname === "/api" || target.pathname.startsWith("/api/")) return await handleApi(request, response, target);
       if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
-      if (handleTokenLink(request, response, url)) return;
-      await serveStatic(request, response, url.pathname);
+      if (handleTokenLink(request, response, target)) return;
+      await serveStatic(request, response, target.pathname);
     } catch (error) {
       if (response.headersSent) {
         response.destroy();
@@ -271,7 +280,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (error.status === 413) response.setHeader("Connection", "close");
         return sendError(response, error.status, error.code, error.message);
       }
-      log({ event: "http/failed", path: url.pathname, error: error instanceof Error ? error.name : "unknown" });
+      log({ event: "http/failed", path: pathname, error: error instanceof Error ? error.name : "unknown" });
       return sendError(response, 500, "INTERNAL", "the host failed to handle this request");
     }
   }

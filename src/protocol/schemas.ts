@@ -86,13 +86,18 @@ export type AnswerItem = z.infer<typeof AnswerItem>;
 export const SessionState = z.enum(["idle", "running", "waiting"]);
 export type SessionState = z.infer<typeof SessionState>;
 
-/** A chat session as listed in the sidebar. */
+/** Who asks in a session that has no Parley agent behind it: an outside MCP client, by the name it gave. */
+export const SessionAgent = z.object({ kind: z.literal("mcp-client"), name: z.string() });
+export type SessionAgent = z.infer<typeof SessionAgent>;
+
+/** A chat session as listed in the sidebar; `agent` is set when an outside agent asks through it. */
 export const Session = z.object({
   id: z.string(),
   title: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
   state: SessionState,
+  agent: z.optional(SessionAgent),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -122,6 +127,8 @@ export const Message = z.object({
   createdAt: z.string(),
   text: z.optional(z.string()),
   tool: z.optional(ToolCall),
+  /** An assistant reply cut off by a host crash or a failed write: its text is what arrived before. */
+  interrupted: z.optional(z.boolean()),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -219,6 +226,7 @@ export const MessageResponse = z.object({ message: Message });
 export const AbortResponse = z.object({ aborted: z.boolean() });
 
 export const ErrorCode = z.enum([
+  "BAD_REQUEST",
   "NOT_FOUND",
   "TURN_RUNNING",
   "INVALID_BODY",
@@ -230,6 +238,10 @@ export const ErrorCode = z.enum([
   "UPGRADE_REQUIRED",
   "METHOD_NOT_ALLOWED",
   "RATE_LIMITED",
+  "STORAGE_FULL",
+  "STORAGE_READONLY",
+  "STORAGE_BUSY",
+  "STORAGE_FAILED",
   "INTERNAL",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { decodeSegment, parseRequestTarget } from "./request-target";
+
+describe("parseRequestTarget", () => {
+  it("reads the path and query of an origin-form target", () => {
+    const target = parseRequestTarget("/api/sessions?limit=5&q=a%20b");
+    expect(target?.pathname).toBe("/api/sessions");
+    expect(Object.fromEntries(target!.search)).toEqual({ limit: "5", q: "a b" });
+  });
+
+  it("treats targets that look like authorities as paths", () => {
+    expect(parseRequestTarget("//")?.pathname).toBe("//");
+    expect(parseRequestTarget("//@")?.pathname).toBe("//@");
+    expect(parseRequestTarget("//a:99999/")?.pathname).toBe("//a:99999/");
+    expect(parseRequestTarget("//%")?.pathname).toBe("//%");
+    expect(parseRequestTarget("///evil.example/x")?.pathname).toBe("///evil.example/x");
+  });
+
+  it("refuses targets that are not origin-form", () => {
+    expect(parseRequestTarget(undefined)).toBeNull();
+    expect(parseRequestTarget("")).toBeNull();
+    expect(parseRequestTarget("*")).toBeNull();
+    expect(parseRequestTarget("http://127.0.0.1:8787/")).toBeNull();
+    expect(parseRequestTarget("api/health")).toBeNull();
+  });
+
+  it("never throws, whatever the bytes", () => {
+    const samples = ["/\u0000", "/%", "/%E0%A4%A", "/\uD800", "/?%", "/#x", "/\\\\evil", "/ \t\r\n", "/" + "a".repeat(100_000)];
+    for (const sample of samples) expect(() => parseRequestTarget(sample)).not.toThrow();
+  });
+});
+
+describe("decodeSegment", () => {
+  it("decodes valid percent-encoding and refuses broken sequences", () => {
+    expect(decodeSegment("a%20b")).toBe("a b");
+    expect(decodeSegment("%")).toBeNull();
+    expect(decodeSegment("%E0%A4%A")).toBeNull();
+    expect(decodeSegment("%ZZ")).toBeNull();
+  });
+});
