@@ -26,4 +26,8 @@ describe("preview frame address", () => {
       reply: null,
     });
   });
+
+  it("opens no story for a hash that cannot be decoded", () => {
+    expect(settingsFromLocation({ search: "?frame", hash: "#%" })).toEqual({ storyId: "", locale: "en", theme: "system", reply: null });
+  });
 });

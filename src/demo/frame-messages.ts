@@ -1,7 +1,7 @@
 import { LOCALES, type Locale } from "../i18n/locale";
 import type { Receipt, RespondRequest } from "../protocol/schemas";
 import { isThemeChoice, type ThemeChoice } from "../ui/theme";
-import { REPLIES, type DemoReply } from "./stories";
+import { decodeHash, REPLIES, type DemoReply } from "./stories";
 
 /** What the preview frame needs from the page's controls. `reply: null` keeps the story's own reply. */
 export interface FrameSettings {
@@ -59,7 +59,7 @@ export function settingsFromLocation(location: Pick<Location, "search" | "hash">
   const theme = params.get("theme");
   const reply = params.get("reply");
   return {
-    storyId: decodeURIComponent(location.hash.replace(/^#/, "")),
+    storyId: decodeHash(location.hash) ?? "",
     locale: (LOCALES as readonly string[]).includes(locale ?? "") ? (locale as Locale) : "en",
     theme: isThemeChoice(theme) ? theme : "system",
     reply: (REPLIES as readonly string[]).includes(reply ?? "") ? (reply as DemoReply) : null,

@@ -25,7 +25,7 @@ describe("demo stories", () => {
     for (const story of STORIES) {
       if (!story.initialDraft) continue;
       const questionIds = story.requests[0]!.questions.map((question) => question.id);
-      expect(Object.keys(story.initialDraft.drafts).filter((id) => !questionIds.includes(id)), story.id).toEqual([]);
+      expect([...story.initialDraft.drafts.keys()].filter((id) => !questionIds.includes(id)), story.id).toEqual([]);
       expect(story.initialDraft.index, story.id).toBeLessThan(questionIds.length);
     }
   });
@@ -43,6 +43,8 @@ describe("demo stories", () => {
     expect(storyFromHash("#plan-review").id).toBe("plan-review");
     expect(storyFromHash("#no-such-story").id).toBe(STORIES[0]!.id);
     expect(storyFromHash("").id).toBe(STORIES[0]!.id);
+    expect(storyFromHash("#%").id).toBe(STORIES[0]!.id);
+    expect(storyFromHash("#%E0%A4%A").id).toBe(STORIES[0]!.id);
   });
 
   it("covers every state the designers asked for", () => {

@@ -1,5 +1,5 @@
 import type { PendingRequest, QuestionItem } from "../protocol/schemas";
-import type { DraftState } from "../features/question/draft";
+import type { DraftState, QuestionDraft } from "../features/question/draft";
 import type { Locale } from "../i18n/locale";
 
 /** How the demo's fake host answers `POST /api/respond`. */
@@ -29,6 +29,10 @@ export interface Story {
 
 const SESSION_ID = "demo-session";
 const CREATED_AT = "2026-01-15T09:30:00.000Z";
+
+function seed(index: number, collapsed: boolean, drafts: [string, QuestionDraft][] = []): DraftState {
+  return { drafts: new Map(drafts), index, collapsed };
+}
 
 function request(rpcId: string, questions: QuestionItem[]): PendingRequest {
   return { rpcId, sessionId: SESSION_ID, questions, createdAt: CREATED_AT };
@@ -255,7 +259,7 @@ export const STORIES: Story[] = [
     description: { en: "A slow host: Submitting… for 3 s, then accepted.", "zh-CN": "较慢的主机：显示“提交中”3 秒后被接受。" },
     requests: [request("demo-submitting", [packageManager])],
     reply: "slow",
-    initialDraft: { drafts: { pkg: { selected: ["pnpm"], custom: "", skipped: false } }, index: 0, collapsed: false },
+    initialDraft: seed(0, false, [["pkg", { selected: ["pnpm"], custom: "", skipped: false }]]),
     then: "submit",
   },
   {
@@ -267,14 +271,10 @@ export const STORIES: Story[] = [
     },
     requests: [request("demo-rejected-receipt", [packageManager, projectName])],
     reply: "not-pending",
-    initialDraft: {
-      drafts: {
-        pkg: { selected: ["npm"], custom: "", skipped: false },
-        name: { selected: [], custom: "Parley", skipped: false },
-      },
-      index: 1,
-      collapsed: false,
-    },
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["npm"], custom: "", skipped: false }],
+      ["name", { selected: [], custom: "Parley", skipped: false }],
+    ]),
     then: "submit",
   },
   {
@@ -290,7 +290,7 @@ export const STORIES: Story[] = [
     description: { en: "Escape folds the panel to a one-line bar.", "zh-CN": "按 Esc 将面板折叠为一行。" },
     requests: [request("demo-collapsed", [packageManager, browsers])],
     reply: "accept",
-    initialDraft: { drafts: {}, index: 0, collapsed: true },
+    initialDraft: seed(0, true),
   },
   {
     id: "dismiss-confirmation",
@@ -298,13 +298,22 @@ export const STORIES: Story[] = [
     description: { en: "Dismissing with drafts asks Discard your answers?", "zh-CN": "有草稿时放弃会先询问是否丢弃答案。" },
     requests: [request("demo-dismiss", [packageManager, projectName])],
     reply: "accept",
-    initialDraft: { drafts: { pkg: { selected: ["Yarn"], custom: "", skipped: false } }, index: 1, collapsed: false },
+    initialDraft: seed(1, false, [["pkg", { selected: ["Yarn"], custom: "", skipped: false }]]),
     then: "dismiss",
   },
 ];
 
-/** The story a hash like `#plan-review` names, else the first. */
+/** The story id a location hash names; null when it cannot be decoded (`#%`). */
+export function decodeHash(hash: string): string | null {
+  try {
+    return decodeURIComponent(hash.replace(/^#/, ""));
+  } catch {
+    return null;
+  }
+}
+
+/** The story a hash like `#plan-review` names, else the first; a hash that cannot be decoded names none. */
 export function storyFromHash(hash: string): Story {
-  const id = decodeURIComponent(hash.replace(/^#/, ""));
+  const id = decodeHash(hash);
   return STORIES.find((story) => story.id === id) ?? STORIES[0]!;
 }

@@ -9,7 +9,7 @@ import { applyTheme } from "../ui/theme";
 import { fakeOutcome, SLOW_REPLY_MS } from "./fake-host";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings } from "./frame-messages";
 import { demoMessages } from "./messages";
-import { storyFromHash, type Story, type StoryStep } from "./stories";
+import { decodeHash, storyFromHash, type Story, type StoryStep } from "./stories";
 
 interface Run {
   story: Story;
@@ -77,7 +77,7 @@ export function StoryFrame() {
       setSettings(message.settings);
       openStory(message.settings.storyId);
     };
-    const onHashChange = () => openStory(decodeURIComponent(window.location.hash.replace(/^#/, "")));
+    const onHashChange = () => openStory(decodeHash(window.location.hash) ?? "");
     window.addEventListener("message", onMessage);
     window.addEventListener("hashchange", onHashChange);
     postToShell({ type: "ready" });

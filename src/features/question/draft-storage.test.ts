@@ -10,7 +10,18 @@ afterEach(() => {
 });
 
 const state = {
-  drafts: { pkg: { selected: ["npm"], custom: "", skipped: false }, name: { selected: [], custom: "", skipped: true } },
+  drafts: new Map([
+    ["pkg", { selected: ["npm"], custom: "", skipped: false }],
+    ["name", { selected: [], custom: "", skipped: true }],
+  ]),
+  index: 1,
+  collapsed: true,
+};
+const savedState = {
+  drafts: [
+    ["pkg", { selected: ["npm"], custom: "", skipped: false }],
+    ["name", { selected: [], custom: "", skipped: true }],
+  ],
   index: 1,
   collapsed: true,
 };
@@ -53,13 +64,13 @@ describe("draft storage", () => {
     expect(sessionStorage.getItem("parley.question-draft.rpc-1")).toBeNull();
     expect(loadDraft("rpc-1")).toEqual(state);
     vi.runAllTimers();
-    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(state);
+    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(savedState);
   });
 
   it("writes a draft saved soon at once when the page is hidden or unloaded", () => {
     saveDraftSoon("rpc-1", state);
     window.dispatchEvent(new Event("pagehide"));
-    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(state);
+    expect(JSON.parse(sessionStorage.getItem("parley.question-draft.rpc-1") ?? "null")).toEqual(savedState);
   });
 
   it("never writes a pending draft back after it is deleted", () => {
@@ -68,5 +79,44 @@ describe("draft storage", () => {
     flushDrafts();
     expect(sessionStorage.getItem("parley.question-draft.rpc-1")).toBeNull();
     expect(loadDraft("rpc-1")).toBeNull();
+  });
+
+  it("round-trips drafts whose question ids name Object.prototype members", () => {
+    const hostile = {
+      drafts: new Map([
+        ["__proto__", { selected: ["Yes"], custom: "", skipped: false }],
+        ["constructor", { selected: [], custom: "a cat", skipped: false }],
+        ["toString", { selected: [], custom: "", skipped: true }],
+        ["hasOwnProperty", { selected: ["No"], custom: "", skipped: false }],
+      ]),
+      index: 2,
+      collapsed: false,
+    };
+    saveDraft("rpc-1", hostile);
+    expect(loadDraft("rpc-1")).toEqual(hostile);
+    expect(Object.prototype).not.toHaveProperty("selected");
+  });
+
+  it("reads the older object format by its own entries, __proto__ included", () => {
+    sessionStorage.setItem(
+      "parley.question-draft.rpc-1",
+      '{"drafts":{"__proto__":{"selected":["Yes"],"custom":"","skipped":false},"constructor":{"selected":[],"custom":"x","skipped":false}},"index":0,"collapsed":false}',
+    );
+    expect(loadDraft("rpc-1")).toEqual({
+      drafts: new Map([
+        ["__proto__", { selected: ["Yes"], custom: "", skipped: false }],
+        ["constructor", { selected: [], custom: "x", skipped: false }],
+      ]),
+      index: 0,
+      collapsed: false,
+    });
+    expect(Object.prototype).not.toHaveProperty("selected");
+  });
+
+  it("ignores saved pairs that are not [id, draft] with a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [["pkg"]], index: 0, collapsed: false }));
+    expect(loadDraft("rpc-1")).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 });

@@ -22,19 +22,34 @@ function toQuestionDraft(value: unknown): QuestionDraft | null {
   return { selected, custom, skipped };
 }
 
+/** Saved entries are `[questionId, draft]` pairs; an object keyed by id (the older format) is read by its own entries only. */
+function draftEntries(value: unknown): [string, unknown][] | null {
+  if (Array.isArray(value)) {
+    const pairs = value.filter((pair): pair is [string, unknown] => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string");
+    return pairs.length === value.length ? pairs : null;
+  }
+  if (typeof value === "object" && value !== null) return Object.entries(value);
+  return null;
+}
+
 function toDraftState(value: unknown): DraftState | null {
   if (typeof value !== "object" || value === null) return null;
   const { drafts, index, collapsed } = value as Record<string, unknown>;
-  if (typeof drafts !== "object" || drafts === null || Array.isArray(drafts)) return null;
+  const entries = draftEntries(drafts);
+  if (entries === null) return null;
   if (typeof index !== "number" || !Number.isInteger(index) || index < 0) return null;
   if (typeof collapsed !== "boolean") return null;
-  const parsed: Record<string, QuestionDraft> = {};
-  for (const [id, draft] of Object.entries(drafts)) {
+  const parsed = new Map<string, QuestionDraft>();
+  for (const [id, draft] of entries) {
     const questionDraft = toQuestionDraft(draft);
     if (!questionDraft) return null;
-    parsed[id] = questionDraft;
+    parsed.set(id, questionDraft);
   }
   return { drafts: parsed, index, collapsed };
+}
+
+function serialize(state: DraftState): string {
+  return JSON.stringify({ drafts: [...state.drafts], index: state.index, collapsed: state.collapsed });
 }
 
 /** Reads the saved draft of a request; a missing, unreadable or corrupt entry gives null. */
@@ -62,7 +77,7 @@ export function loadDraft(rpcId: string): DraftState | null {
 export function saveDraft(rpcId: string, state: DraftState): void {
   pending.delete(rpcId);
   try {
-    sessionStorage.setItem(storageKey(rpcId), JSON.stringify(state));
+    sessionStorage.setItem(storageKey(rpcId), serialize(state));
   } catch (error) {
     console.warn("could not save the question draft", error);
   }

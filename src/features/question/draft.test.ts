@@ -27,7 +27,7 @@ const questions = [single, open, multi];
 
 describe("draft transitions", () => {
   it("starts empty at the first question, expanded", () => {
-    expect(createDraftState()).toEqual({ drafts: {}, index: 0, collapsed: false });
+    expect(createDraftState()).toEqual({ drafts: new Map(), index: 0, collapsed: false });
   });
 
   it("replaces the single-select choice and clears its custom text", () => {
@@ -72,10 +72,12 @@ describe("draft transitions", () => {
     let state = chooseOption(createDraftState(), single, "npm");
     state = typeCustom(state, open, "parley");
     state = skipQuestion(state, open);
-    expect(state.drafts).toEqual({
-      pkg: { selected: ["npm"], custom: "", skipped: false },
-      name: { selected: [], custom: "", skipped: true },
-    });
+    expect(state.drafts).toEqual(
+      new Map([
+        ["pkg", { selected: ["npm"], custom: "", skipped: false }],
+        ["name", { selected: [], custom: "", skipped: true }],
+      ]),
+    );
   });
 
   it("unmarks a skip once the question is answered again", () => {
@@ -93,6 +95,38 @@ describe("draft transitions", () => {
   it("collapses and expands", () => {
     expect(setCollapsed(createDraftState(), true).collapsed).toBe(true);
     expect(setCollapsed(setCollapsed(createDraftState(), true), false).collapsed).toBe(false);
+  });
+});
+
+describe("question ids that name Object.prototype members", () => {
+  const HOSTILE_IDS = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"];
+  const hostile: QuestionItem[] = HOSTILE_IDS.map((id) => ({ id, question: `Question ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }));
+
+  it("reads an empty draft for every such id before anything is drafted", () => {
+    const state = createDraftState();
+    for (const id of HOSTILE_IDS) expect(draftOf(state, id)).toEqual({ selected: [], custom: "", skipped: false });
+    expect(firstIncomplete(hostile, state)).toBe(0);
+    expect(hasAnyDraft(hostile, state)).toBe(false);
+  });
+
+  it("drafts, skips and completes each such id on its own", () => {
+    let state = createDraftState();
+    hostile.forEach((question, index) => {
+      state = index % 2 === 0 ? chooseOption(state, question, "Yes") : typeCustom(state, question, `text for ${question.id}`);
+    });
+    state = skipQuestion(state, hostile[1]!);
+    expect([...state.drafts]).toEqual([
+      ["constructor", { selected: ["Yes"], custom: "", skipped: false }],
+      ["toString", { selected: [], custom: "", skipped: true }],
+      ["__proto__", { selected: ["Yes"], custom: "", skipped: false }],
+      ["hasOwnProperty", { selected: [], custom: "text for hasOwnProperty", skipped: false }],
+      ["valueOf", { selected: ["Yes"], custom: "", skipped: false }],
+      ["__defineGetter__", { selected: [], custom: "text for __defineGetter__", skipped: false }],
+      ["isPrototypeOf", { selected: ["Yes"], custom: "", skipped: false }],
+    ]);
+    expect(firstIncomplete(hostile, state)).toBe(-1);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    expect(Object.prototype).not.toHaveProperty("selected");
   });
 });
 

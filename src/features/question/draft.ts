@@ -7,9 +7,13 @@ export interface QuestionDraft {
   skipped: boolean;
 }
 
-/** The whole wizard's draft for one request, keyed by question id. */
+/**
+ * The whole wizard's draft for one request. Drafts are keyed by question id, a model-written
+ * string, so they live in a Map: an id such as `constructor` or `__proto__` reads nothing inherited.
+ * `index` is the current step: a question, or `questions.length` for the review step.
+ */
 export interface DraftState {
-  drafts: Record<string, QuestionDraft>;
+  drafts: ReadonlyMap<string, QuestionDraft>;
   index: number;
   collapsed: boolean;
 }
@@ -17,15 +21,17 @@ export interface DraftState {
 export const EMPTY_QUESTION_DRAFT: QuestionDraft = Object.freeze({ selected: [], custom: "", skipped: false }) as QuestionDraft;
 
 export function createDraftState(): DraftState {
-  return { drafts: {}, index: 0, collapsed: false };
+  return { drafts: new Map(), index: 0, collapsed: false };
 }
 
 export function draftOf(state: DraftState, questionId: string): QuestionDraft {
-  return state.drafts[questionId] ?? EMPTY_QUESTION_DRAFT;
+  return state.drafts.get(questionId) ?? EMPTY_QUESTION_DRAFT;
 }
 
 function withDraft(state: DraftState, questionId: string, draft: QuestionDraft): DraftState {
-  return { ...state, drafts: { ...state.drafts, [questionId]: draft } };
+  const drafts = new Map(state.drafts);
+  drafts.set(questionId, draft);
+  return { ...state, drafts };
 }
 
 function hasOption(question: QuestionItem, label: string): boolean {
