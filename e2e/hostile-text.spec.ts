@@ -131,3 +131,150 @@ test("a hostile plan in the plan-review card renders as text and can be approved
   await expect(page.getByText("Plan approved.")).toBeVisible();
   await expectNothingRan(page, seen);
 });
+
+/** Seeded so a failing run replays: `HOSTILE_SEED=<n> npx playwright test e2e/hostile-text.spec.ts`. */
+const SEED = Number(process.env.HOSTILE_SEED ?? 11);
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+const PROTOTYPE_IDS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__", "propertyIsEnumerable"];
+const HOSTILE_TEXT = [
+  "\u202Eevorppa\u202C Approve",
+  "Approve\u2067 \u2069(Recommended)",
+  "\u2066Keep\u2069 \u200Fplanning\u200E",
+  "\u061Cno \u202Aembedded\u202B text\u202C\u202D",
+  "lone \uD800 high and lone \uDC00 low",
+  "w".repeat(190) + "ord",
+  "**not bold** _not em_ [link](javascript:alert(1)) `code` <b>raw</b>",
+  "# not a heading | table | --- ![x](https://evil.example/x.png)",
+  "constructor",
+  "__proto__",
+  "toString() hasOwnProperty",
+];
+const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** What the panel shows for model text: every bidi control as a visible marker. */
+function shown(text: string): string {
+  return text.replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
+interface HostileQuestion {
+  id: string;
+  header: string;
+  question: string;
+  options: { label: string; description: string }[];
+}
+
+function hostileBatch(seed: number): HostileQuestion[] {
+  const random = mulberry32(seed);
+  const ids = shuffled(PROTOTYPE_IDS, random).slice(0, 6);
+  return ids.map((id, index) => {
+    const texts = shuffled(HOSTILE_TEXT, random);
+    return {
+      id,
+      header: texts[0]!.slice(0, 100),
+      question: `Q${index}: ${texts[1]!}`,
+      options: texts.slice(2, 5).map((text, optionIndex) => ({ label: `${optionIndex}${text}`.slice(0, 200), description: texts[5 + optionIndex]! })),
+    };
+  });
+}
+
+function labelName(label: string): string {
+  return shown(label.replace(/\s*\((?:recommended)\)\s*$/iu, "")).replace(/\s+/gu, " ").trim();
+}
+
+test("question ids named after Object.prototype members, bidi controls, lone surrogates, long words and markdown tricks answer exactly, survive a reload and reach the transcript", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const seen = await watch(page);
+  const sessionId = await openNewSession(page);
+  const questions = hostileBatch(SEED);
+  const customs = questions.map((question, index) => `${question.id} ${HOSTILE_TEXT[index % 4]!} [x](javascript:alert(1)) ${"z".repeat(120)}`);
+  await postMessage(page, sessionId, `/ask ${JSON.stringify({ questions })}`);
+
+  const regionOf = (index: number) => page.getByRole("region", { name: new RegExp(`^Q${index}: `) });
+  const answerStep = async (index: number) => {
+    const question = questions[index]!;
+    const panel = regionOf(index);
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole("heading", { level: 2 })).toHaveText(shown(question.question).replace(/\s+/gu, " "), { useInnerText: true });
+    const text = await panel.evaluate((element: HTMLElement) => element.textContent ?? "");
+    expect(BIDI_CONTROL.test(text), `raw bidi control in question ${index}`).toBe(false);
+    expect(text).toContain(shown(question.header));
+    for (const option of question.options) await expect(panel.getByRole("radio", { name: labelName(option.label), exact: true })).toBeVisible();
+    await expect(panel.locator(".question-option__label > bdi[dir='auto']")).toHaveCount(question.options.length);
+    if (index % 2 === 0) {
+      await panel.getByRole("radio", { name: labelName(question.options[index % 3]!.label), exact: true }).click();
+    } else {
+      await panel.getByRole("textbox", { name: "Type your answer" }).fill(customs[index]!);
+      if (index < questions.length - 1) await panel.getByRole("button", { name: "Next", exact: true }).click();
+    }
+  };
+
+  for (let index = 0; index < 3; index++) await answerStep(index);
+  await page.reload();
+  await expect(regionOf(3)).toBeVisible();
+  await page.getByRole("button", { name: "Previous question" }).click();
+  await expect(regionOf(2).getByRole("radio", { name: labelName(questions[2]!.options[2]!.label), exact: true })).toBeChecked();
+  await page.getByRole("button", { name: "Previous question" }).click();
+  await expect(regionOf(1).getByRole("textbox", { name: "Type your answer" })).toHaveValue(customs[1]!);
+  await page.getByRole("button", { name: "Next question" }).click();
+  await page.getByRole("button", { name: "Next question" }).click();
+  for (let index = 3; index < questions.length; index++) await answerStep(index);
+
+  const expected = questions.map((question, index) =>
+    index % 2 === 0 ? { id: question.id, selected: [question.options[index % 3]!.label] } : { id: question.id, selected: [], custom: customs[index]! },
+  );
+  const posted = page.waitForRequest((request) => request.url().endsWith("/api/respond"));
+  await page.getByRole("button", { name: "Submit" }).click();
+  expect((await posted).postDataJSON()).toEqual({ type: "answer", rpcId: expect.any(String), sessionId, answers: expected });
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  await expect.poll(async () => {
+    const response = await page.request.get(`${host.url}/api/sessions/${sessionId}`);
+    const { messages } = (await response.json()) as { messages: { role: string; text?: string; tool?: { status: string; result?: string } }[] };
+    return messages.filter((message) => message.role !== "user").map((message) => message.tool ? { tool: message.tool.status, result: message.tool.result } : { text: message.text });
+  }).toEqual([{ tool: "ok", result: JSON.stringify({ answers: expected }) }, { text: `Answers: ${JSON.stringify({ answers: expected })}` }]);
+
+  const transcript = page.getByRole("region", { name: "Messages" });
+  await transcript.getByRole("button", { name: /Ask question/ }).click();
+  for (const index of [1, 3, 5]) await expect(transcript.getByText(customs[index]!, { exact: true })).toBeVisible();
+  await expectNothingRan(page, seen);
+  expect(errors).toEqual([]);
+});
+
+test("hostile message text shows in the transcript as sent, with no page error", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const seen = await watch(page);
+  const sessionId = await openNewSession(page);
+  const random = mulberry32(SEED);
+  const text = shuffled(HOSTILE_TEXT.filter((item) => !item.includes("\uD800")), random).join(" · ");
+  await page.getByRole("textbox", { name: "Message" }).fill(`/echo ${text}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  const transcript = page.getByRole("region", { name: "Messages" });
+  await expect(transcript.getByText(`/echo ${text}`, { exact: true })).toBeVisible();
+  const response = await page.request.get(`${host.url}/api/sessions/${sessionId}`);
+  const { messages } = (await response.json()) as { messages: { role: string; text?: string }[] };
+  expect(messages.filter((message) => message.role === "user").map((message) => message.text)).toEqual([`/echo ${text}`]);
+  await expectNothingRan(page, seen);
+  expect(errors).toEqual([]);
+});

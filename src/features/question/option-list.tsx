@@ -4,6 +4,7 @@ import { useId, type KeyboardEvent, type ReactNode } from "react";
 import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
+import { ModelText } from "./model-text";
 import { parseRecommendation } from "./recommendation";
 import { useArrowKeyPressed } from "./use-arrow-key-pressed";
 
@@ -45,7 +46,7 @@ function OptionText({ option, index, ids }: { option: QuestionOption; index: num
     <span className="question-option__text">
       <span className="question-option__title">
         <span id={ids.label} className="question-option__label">
-          {display}
+          <ModelText text={display} />
         </span>
         {recommended && (
           <span id={ids.badge} className="question-option__badge">
@@ -55,7 +56,7 @@ function OptionText({ option, index, ids }: { option: QuestionOption; index: num
       </span>
       {option.description && (
         <span id={ids.description} className="question-option__description">
-          {option.description}
+          <ModelText text={option.description} />
         </span>
       )}
       {index < MAX_NUMBER_KEY && (

@@ -1,5 +1,6 @@
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
+import { ModelText } from "./model-text";
 
 interface PanelHeaderProps {
   eyebrow: string | undefined;
@@ -15,7 +16,11 @@ export function PanelHeader({ eyebrow, position, disabled, onCollapse, onDismiss
   return (
     <div className="question-panel__header">
       <div className="question-panel__eyebrows">
-        {eyebrow && <span className="question-panel__eyebrow">{eyebrow}</span>}
+        {eyebrow && (
+          <span className="question-panel__eyebrow">
+            <ModelText text={eyebrow} />
+          </span>
+        )}
         {position.count > 1 && (
           <span className="question-panel__request">
             {t("requestPosition", { index: position.index + 1, count: position.count })}

@@ -16,6 +16,7 @@ import {
 } from "./draft";
 import { CustomAnswerField } from "./custom-answer-field";
 import { questionMessages } from "./messages";
+import { ModelText, showBidiControls } from "./model-text";
 import { OptionList } from "./option-list";
 import { useStepFocus } from "./use-step-focus";
 import type { PanelStatus } from "./status-line";
@@ -104,13 +105,17 @@ export function QuestionWizard(props: QuestionWizardProps) {
   return (
     <div className="question-panel__wizard" ref={rootRef} onKeyDown={handleKeyDown}>
       <div className="question-panel__announcer" aria-live="polite">
-        {t("announceStep", { index: index + 1, count, question: question.question })}
+        {t("announceStep", { index: index + 1, count, question: showBidiControls(question.question) })}
       </div>
       <div className="question-panel__body">
         <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
-          {question.question}
+          <ModelText text={question.question} />
         </h2>
-        {question.detail && <Markdown text={question.detail} className="question-panel__detail" />}
+        {question.detail && (
+          <div dir="auto" className="question-panel__isolate">
+            <Markdown text={question.detail} className="question-panel__detail" />
+          </div>
+        )}
         {question.multiSelect && hasOptions && <p className="question-panel__hint">{t("multiSelectHint")}</p>}
         {hasOptions && (
           <OptionList
