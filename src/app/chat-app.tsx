@@ -19,6 +19,8 @@ import { appMessages } from "./messages";
 import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
 
 const DRAWER_ID = "sessions-drawer";
+/** Sessions per page of the sidebar's list. */
+export const SESSIONS_PAGE_SIZE = 50;
 /** The question panel's code loads lazily, this long after start-up, so the first question shows without a wait. */
 const PANEL_PRELOAD_DELAY_MS = 1000;
 
@@ -90,8 +92,8 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const refresh = useCallback(async (): Promise<LoadProblem> => {
     try {
       const mark = touches.mark();
-      const sessions = await api.listSessions();
-      store.getState().loadSessions(sessions, touches.since(mark));
+      const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE });
+      store.getState().loadSessions(page.sessions, touches.since(mark), page.next);
     } catch (error) {
       return { kind: "load-failed", reason: reasonOf(error) };
     }
@@ -116,6 +118,22 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   useEffect(() => {
     if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadProblem);
   }, [activeSessionId, loadSession]);
+
+  const loadingMore = useRef(false);
+  const loadMoreSessions = useCallback(async () => {
+    const cursor = store.getState().sessionsCursor;
+    if (cursor === null || loadingMore.current) return;
+    loadingMore.current = true;
+    try {
+      const mark = touches.mark();
+      const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE, before: cursor });
+      if (store.getState().sessionsCursor === cursor) store.getState().loadMoreSessions(page.sessions, page.next, touches.since(mark));
+    } catch (error) {
+      setLoadProblem({ kind: "load-failed", reason: reasonOf(error) });
+    } finally {
+      loadingMore.current = false;
+    }
+  }, [api, store, touches]);
 
   const onSend = useCallback(
     async (sessionId: string | null, text: string) => {
@@ -167,6 +185,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           sessionHref={sessionHref}
           onSelect={select}
           onNewChat={newChat}
+          onLoadMore={() => void loadMoreSessions()}
           footer={
             <>
               <ThemeSwitch />

@@ -1,4 +1,4 @@
-import type { z } from "zod/mini";
+import { z } from "zod/mini";
 import {
   AbortResponse,
   ErrorBody,
@@ -6,11 +6,10 @@ import {
   MessageResponse,
   Receipt,
   SessionDetailResponse,
+  Session,
   SessionResponse,
-  SessionsResponse,
   type Message,
   type RespondRequest,
-  type Session,
 } from "../protocol/schemas";
 
 /** An HTTP error from the host (its `{error:{code,message}}` body), or a response that broke the protocol. */
@@ -32,13 +31,30 @@ export interface ApiOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** One page of `GET /api/sessions`; `next` is the cursor of the following page, null after the last. */
+export interface SessionsPage {
+  sessions: Session[];
+  next: string | null;
+}
+
+/** What `listSessions` asks for: a page size, the cursor of the page, and a search text. */
+export interface SessionsQuery {
+  limit?: number;
+  before?: string;
+  q?: string;
+}
+
+const SessionsPageBody = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });
+
 /** Typed calls for every uplink route of PROTOCOL.md. */
 export interface Api {
   health(): Promise<z.infer<typeof HealthResponse>>;
-  listSessions(): Promise<Session[]>;
+  /** One page of sessions, newest activity first. */
+  listSessions(query?: SessionsQuery): Promise<SessionsPage>;
   createSession(title?: string): Promise<Session>;
   getSession(sessionId: string): Promise<{ session: Session; messages: Message[] }>;
   deleteSession(sessionId: string): Promise<void>;
+  renameSession(sessionId: string, title: string): Promise<Session>;
   postMessage(sessionId: string, text: string): Promise<Message>;
   abort(sessionId: string): Promise<boolean>;
   /** Resolves with the host's receipt (accepted or not); rejects on a network or HTTP error. */
@@ -80,8 +96,14 @@ export function createApi(options: ApiOptions = {}): Api {
     async health() {
       return parsed(HealthResponse, await call("GET", "/api/health"));
     },
-    async listSessions() {
-      return (await parsed(SessionsResponse, await call("GET", "/api/sessions"))).sessions;
+    async listSessions(query = {}) {
+      const params = new URLSearchParams();
+      if (query.limit !== undefined) params.set("limit", String(query.limit));
+      if (query.before !== undefined) params.set("before", query.before);
+      if (query.q !== undefined) params.set("q", query.q);
+      const search = params.size > 0 ? `?${params.toString()}` : "";
+      const page = await parsed(SessionsPageBody, await call("GET", `/api/sessions${search}`));
+      return { sessions: page.sessions, next: page.next ?? null };
     },
     async createSession(title) {
       return (await parsed(SessionResponse, await call("POST", "/api/sessions", title === undefined ? {} : { title }))).session;
@@ -91,6 +113,9 @@ export function createApi(options: ApiOptions = {}): Api {
     },
     async deleteSession(sessionId) {
       await call("DELETE", `/api/sessions/${id(sessionId)}`);
+    },
+    async renameSession(sessionId, title) {
+      return (await parsed(SessionResponse, await call("PATCH", `/api/sessions/${id(sessionId)}`, { title }))).session;
     },
     async postMessage(sessionId, text) {
       return (await parsed(MessageResponse, await call("POST", `/api/sessions/${id(sessionId)}/messages`, { text }))).message;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DownFrame, Message, PendingRequest, Session } from "../protocol/schemas";
-import { applyFetchedSession, applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { applyFetchedSession, applyFrame, applySessions, applySessionsPage, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
 import { createSessionStore } from "./session-store";
 
@@ -220,6 +220,44 @@ describe("applyFrame: sessions", () => {
     expect(applyFetchedSession(current, { ...idle, state: "running" }, new Set(["a"]))).toBe(current);
     expect(applyFetchedSession(current, { ...idle, state: "running" }).sessions).toEqual([{ ...idle, state: "running" }]);
     expect(applyFetchedSession(initialSessionData, idle, new Set(["a"])).sessions).toEqual([idle]);
+  });
+});
+
+describe("session list pages", () => {
+  it("orders by latest activity, so a chat that just got a message moves to the top", () => {
+    const older = session("a", "2026-11-30T08:00:00.000Z");
+    const newer = session("b", "2026-11-30T09:00:00.000Z");
+    const state = run([
+      { type: "session/upserted", session: older },
+      { type: "session/upserted", session: newer },
+      { type: "session/upserted", session: { ...older, updatedAt: "2026-11-30T10:00:00.000Z" } },
+    ]);
+    expect(state.sessions.map((item) => item.id)).toEqual(["a", "b"]);
+  });
+
+  it("keeps the first page's cursor and appends later pages without duplicates, keeping the held version", () => {
+    const a = session("a", "2026-11-30T10:00:00.000Z");
+    const b = session("b", "2026-11-30T09:00:00.000Z");
+    const c = session("c", "2026-11-30T08:00:00.000Z");
+    const first = applySessions(initialSessionData, [a, b], undefined, "cursor-1");
+    expect(first.sessionsCursor).toBe("cursor-1");
+    const renamed = applyFrame(first, { type: "session/upserted", session: { ...b, title: "Renamed" } });
+    const second = applySessionsPage(renamed, [{ ...b, title: "Stale" }, c], null);
+    expect(second.sessions).toEqual([a, { ...b, title: "Renamed" }, c]);
+    expect(second.sessionsCursor).toBeNull();
+  });
+
+  it("does not bring back a session that was deleted while the page was in flight", () => {
+    const a = session("a", "2026-11-30T10:00:00.000Z");
+    const gone = session("gone", "2026-11-30T08:00:00.000Z");
+    const state = applySessionsPage(applySessions(initialSessionData, [a], undefined, "c1"), [gone], "c2", new Set(["gone"]));
+    expect(state.sessions).toEqual([a]);
+    expect(state.sessionsCursor).toBe("c2");
+  });
+
+  it("resets the cursor when the first page is loaded again", () => {
+    const a = session("a", "2026-11-30T10:00:00.000Z");
+    expect(applySessions(applySessions(initialSessionData, [a], undefined, "c1"), [a]).sessionsCursor).toBeNull();
   });
 });
 

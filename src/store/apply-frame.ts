@@ -65,9 +65,29 @@ const NOTHING_LIVE: ReadonlySet<string> = new Set();
  * Replaces the session list with a fetched one. `live` names sessions that frames changed after the
  * fetch started: their current version (or their absence, once deleted) wins over the fetched one.
  */
-export function applySessions<State extends SessionData>(state: State, fetched: readonly Session[], live: ReadonlySet<string> = NOTHING_LIVE): State {
+export function applySessions<State extends SessionData>(
+  state: State,
+  fetched: readonly Session[],
+  live: ReadonlySet<string> = NOTHING_LIVE,
+  cursor: string | null = null,
+): State {
   const merged = [...fetched.filter((session) => !live.has(session.id)), ...state.sessions.filter((session) => live.has(session.id))];
-  return { ...state, sessions: sortNewestFirst(merged) };
+  return { ...state, sessions: sortNewestFirst(merged), sessionsCursor: cursor };
+}
+
+/**
+ * Adds a further page of the list. A session already held stays as it is (frames keep it current);
+ * `live` sessions that frames deleted after the fetch started stay deleted.
+ */
+export function applySessionsPage<State extends SessionData>(
+  state: State,
+  page: readonly Session[],
+  cursor: string | null,
+  live: ReadonlySet<string> = NOTHING_LIVE,
+): State {
+  const held = new Set(state.sessions.map((session) => session.id));
+  const added = page.filter((session) => !held.has(session.id) && !live.has(session.id));
+  return { ...state, sessions: added.length === 0 ? state.sessions : sortNewestFirst([...state.sessions, ...added]), sessionsCursor: cursor };
 }
 
 /** Upserts one fetched session unless a frame changed it after the fetch started. */
@@ -123,8 +143,9 @@ function upsertSession(sessions: readonly Session[], session: Session): Session[
   return sortNewestFirst(next);
 }
 
+/** Newest activity first, as the host pages the list; ties by id, descending. */
 function sortNewestFirst(sessions: Session[]): Session[] {
-  return sessions.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+  return sessions.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.updatedAt < b.updatedAt ? 1 : -1));
 }
 
 function upsertMessage(messages: readonly Message[], message: Message): Message[] {

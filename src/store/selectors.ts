@@ -13,6 +13,8 @@ export type SessionBadge = "question" | "plan-review" | null;
 export const selectSessions = (state: SessionData): readonly Session[] => state.sessions;
 export const selectConnection = (state: SessionData): ConnectionStatus => state.connection;
 export const selectHostId = (state: SessionData): string | null => state.hostId;
+/** Whether the session list has a further page to load. */
+export const selectHasMoreSessions = (state: SessionData): boolean => state.sessionsCursor !== null;
 
 function memoisePerSession<Selected>(build: (sessionId: string) => (state: SessionData) => Selected) {
   const cache = new Map<string, (state: SessionData) => Selected>();

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ConnectionStatus } from "../client/mux";
 import type { DownFrame, Message, Session } from "../protocol/schemas";
-import { applyFetchedSession, applyFrame, applySessions, applyTranscript } from "./apply-frame";
+import { applyFetchedSession, applyFrame, applySessions, applySessionsPage, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
 
 /** Synchronous actions; sockets and fetches live in `client/` and call these. */
@@ -9,7 +9,10 @@ export interface SessionActions {
   applyFrame(frame: DownFrame): void;
   setConnection(status: ConnectionStatus): void;
   /** `live`: ids that frames changed since the fetch started; their current versions win. */
-  loadSessions(sessions: readonly Session[], live?: ReadonlySet<string>): void;
+  /** Replaces the list with its first page; `cursor` names the next page (null: none). */
+  loadSessions(sessions: readonly Session[], live?: ReadonlySet<string>, cursor?: string | null): void;
+  /** Adds a further page of the list and its cursor. */
+  loadMoreSessions(sessions: readonly Session[], cursor: string | null, live?: ReadonlySet<string>): void;
   loadSession(session: Session, live?: ReadonlySet<string>): void;
   loadTranscript(sessionId: string, messages: readonly Message[], live?: ReadonlySet<string>): void;
 }
@@ -24,7 +27,8 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
     setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
-    loadSessions: (sessions, live) => set((state) => applySessions(state, sessions, live)),
+    loadSessions: (sessions, live, cursor) => set((state) => applySessions(state, sessions, live, cursor ?? null)),
+    loadMoreSessions: (sessions, cursor, live) => set((state) => applySessionsPage(state, sessions, cursor, live)),
     loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),
     loadTranscript: (sessionId, messages, live) => set((state) => applyTranscript(state, sessionId, messages, live)),
   }));

@@ -12,8 +12,10 @@ export interface SessionData {
   /** The host process the held pending requests came from; null before the first `hello`. */
   hostId: string | null;
   connection: ConnectionStatus;
-  /** Newest first. */
+  /** Newest activity (`updatedAt`) first: the pages of the list loaded so far, plus sessions frames brought. */
   sessions: Session[];
+  /** The cursor of the list's next page; null when the last page is loaded. */
+  sessionsCursor: string | null;
   /** Per session, its messages in transcript order. */
   transcripts: Record<string, Message[]>;
   /** Per session, every pending request in arrival order. */
@@ -24,6 +26,7 @@ export const initialSessionData: SessionData = {
   hostId: null,
   connection: "connecting",
   sessions: [],
+  sessionsCursor: null,
   transcripts: {},
   pending: {},
 };

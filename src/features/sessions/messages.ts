@@ -9,7 +9,8 @@ export type SessionsKey =
   | "noSessions"
   | "language"
   | "languageEnglish"
-  | "languageChinese";
+  | "languageChinese"
+  | "showMore";
 
 /** Copy of the sessions sidebar. */
 export const sessionsMessages: Catalog<SessionsKey> = {
@@ -23,6 +24,7 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     language: "Language",
     languageEnglish: "English",
     languageChinese: "简体中文",
+    showMore: "Show more chats",
   },
   "zh-CN": {
     navLabel: "对话",
@@ -34,5 +36,6 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     language: "语言",
     languageEnglish: "English",
     languageChinese: "简体中文",
+    showMore: "显示更多对话",
   },
 };

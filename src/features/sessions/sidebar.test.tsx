@@ -117,4 +117,29 @@ describe("Sidebar", () => {
     );
     expect(screen.getByText("\u202Eevorppa")).toHaveAttribute("dir", "auto");
   });
+
+  it("offers Show more chats while the list has another page, and asks for it", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([session("a", "First", "2026-11-30T08:00:00.000Z")], undefined, "cursor-1");
+    let asked = 0;
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar
+          activeSessionId={null}
+          sessionHref={(id) => `#session=${id}`}
+          onSelect={() => undefined}
+          onNewChat={() => undefined}
+          onLoadMore={() => {
+            asked += 1;
+          }}
+        />
+      </SessionStoreProvider>,
+    );
+    await user.click(screen.getByRole("button", { name: "Show more chats" }));
+    expect(asked).toBe(1);
+    act(() => store.getState().loadMoreSessions([session("b", "Second", "2026-11-30T07:00:00.000Z")], null));
+    expect(within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link").map((node) => node.textContent)).toEqual(["First", "Second"]);
+    expect(screen.queryByRole("button", { name: "Show more chats" })).toBeNull();
+  });
 });

@@ -1,8 +1,8 @@
-import { useId, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
-import { selectSessions } from "../../store/selectors";
+import { selectHasMoreSessions, selectSessions } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { sessionsMessages } from "./messages";
 import { SessionListItem } from "./session-list-item";
@@ -15,6 +15,8 @@ export interface SidebarProps {
   sessionHref: (sessionId: string) => string;
   onSelect: (sessionId: string) => void;
   onNewChat: () => void;
+  /** Asks for the list's next page; called when its end scrolls into view or `Show more chats` is pressed. */
+  onLoadMore?: () => void;
   /** Extra preferences shown under the language switch. */
   footer?: ReactNode;
 }
@@ -39,9 +41,39 @@ function LocaleSwitch() {
 }
 
 /** The session list: `New chat`, every session newest first with its badge, and the language switch. */
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, footer }: SidebarProps) {
+/** How far below the visible end of the list the next page is already requested. */
+const LOAD_MORE_MARGIN_PX = 300;
+
+function LoadMore({ onLoadMore, listRef }: { onLoadMore: () => void; listRef: RefObject<HTMLUListElement | null> }) {
+  const t = useMessages(sessionsMessages);
+  const ref = useRef<HTMLLIElement>(null);
+  const latest = useRef(onLoadMore);
+  useEffect(() => {
+    latest.current = onLoadMore;
+  });
+  useEffect(() => {
+    const sentinel = ref.current;
+    if (!sentinel || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) latest.current();
+    }, { root: listRef.current, rootMargin: `0px 0px ${LOAD_MORE_MARGIN_PX}px 0px` });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [listRef]);
+  return (
+    <li ref={ref} className="sidebar__more">
+      <Button variant="ghost" onClick={() => latest.current()}>
+        {t("showMore")}
+      </Button>
+    </li>
+  );
+}
+
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, footer }: SidebarProps) {
   const t = useMessages(sessionsMessages);
   const sessions = useSessionStore(selectSessions);
+  const hasMore = useSessionStore(selectHasMoreSessions);
+  const listRef = useRef<HTMLUListElement>(null);
   return (
     <nav id={id} className="sidebar" aria-label={t("navLabel")}>
       <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
@@ -50,10 +82,11 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
       {sessions.length === 0 ? (
         <p className="sidebar__empty">{t("noSessions")}</p>
       ) : (
-        <ul className="sidebar__list">
+        <ul className="sidebar__list" ref={listRef}>
           {sessions.map((session) => (
             <SessionListItem key={session.id} session={session} active={session.id === activeSessionId} href={sessionHref(session.id)} onSelect={onSelect} />
           ))}
+          {hasMore && onLoadMore && <LoadMore onLoadMore={onLoadMore} listRef={listRef} />}
         </ul>
       )}
       <LocaleSwitch />

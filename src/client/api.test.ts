@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, createApi } from "./api";
+
+const session = { id: "s-1", title: "Chat", createdAt: "2026-11-30T09:00:00.000Z", updatedAt: "2026-11-30T09:00:00.000Z", state: "idle" as const };
+
+function recording(reply: () => Response) {
+  const calls: { url: string; method: string; body: string | null }[] = [];
+  const api = createApi({
+    baseUrl: "http://host",
+    fetch: async (input, init) => {
+      calls.push({ url: String(input), method: init?.method ?? "GET", body: typeof init?.body === "string" ? init.body : null });
+      return reply();
+    },
+  });
+  return { api, calls };
+}
+
+describe("createApi", () => {
+  it("asks for a page of sessions with limit, cursor and search text, and returns the next cursor", async () => {
+    const { api, calls } = recording(() => Response.json({ sessions: [session], next: "c-2" }));
+    expect(await api.listSessions({ limit: 50, before: "c 1&x", q: "数据 & more" })).toEqual({ sessions: [session], next: "c-2" });
+    expect(calls).toEqual([{ url: "http://host/api/sessions?limit=50&before=c+1%26x&q=%E6%95%B0%E6%8D%AE+%26+more", method: "GET", body: null }]);
+  });
+
+  it("reads a list without a cursor as the last page", async () => {
+    const { api, calls } = recording(() => Response.json({ sessions: [] }));
+    expect(await api.listSessions()).toEqual({ sessions: [], next: null });
+    expect(calls.map((call) => call.url)).toEqual(["http://host/api/sessions"]);
+  });
+
+  it("renames a session with PATCH and its title", async () => {
+    const { api, calls } = recording(() => Response.json({ session: { ...session, title: "Renamed" } }));
+    expect(await api.renameSession("a/b", "Renamed")).toEqual({ ...session, title: "Renamed" });
+    expect(calls).toEqual([{ url: "http://host/api/sessions/a%2Fb", method: "PATCH", body: '{"title":"Renamed"}' }]);
+  });
+
+  it("turns an error body into an ApiError with its status and code", async () => {
+    const { api } = recording(() => Response.json({ error: { code: "INVALID_QUERY", message: "limit must be 1..200" } }, { status: 400 }));
+    const failure = await api.listSessions({ limit: 0 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect({ ...(failure as ApiError), message: (failure as ApiError).message }).toEqual({ name: "ApiError", status: 400, code: "INVALID_QUERY", message: "limit must be 1..200" });
+  });
+});
