@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DownFrame, Message, Session, SessionState } from "../protocol/schemas";
+import type { DownFrame, Message, Session, SessionAgent, SessionState } from "../protocol/schemas";
 import { buildHistory } from "./history";
 import type { Logger } from "./log";
 import type { Model, ModelToolCall } from "./models/types";
@@ -21,13 +21,25 @@ export interface ChatOptions {
 
 export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" };
 
+/** A tool call from an outside agent (an MCP client): already-parsed arguments, no model behind it. */
+export interface OutsideToolCall {
+  callId: string;
+  name: string;
+  args: unknown;
+}
+
 /** Sessions, transcripts and the agent loop: one turn per session at a time. */
 export interface Chat {
   listSessions(): Session[];
-  createSession(title?: string): Session;
+  createSession(title?: string, agent?: SessionAgent): Session;
   getSession(id: string): { session: Session; messages: Message[] } | null;
   postMessage(sessionId: string, text: string): PostResult;
-  /** Aborts the session's running turn; null when the session does not exist. */
+  /**
+   * Runs an outside agent's tool call in the session, recorded as a tool row like the model's own;
+   * Stop, deletion and shutdown abort it. Null when the session does not exist.
+   */
+  callTool(sessionId: string, call: OutsideToolCall, context: { signal: AbortSignal; onRequested?(rpcId: string): void }): Promise<ToolOutcome | null>;
+  /** Aborts the session's running turn and outside tool calls; null when the session does not exist. */
   abort(sessionId: string): Promise<boolean | null>;
   deleteSession(id: string): Promise<boolean>;
   /** Re-broadcasts the session when its computed state changed. */
@@ -61,13 +73,28 @@ function plainObject(value: unknown): Record<string, unknown> {
 export function createChat(options: ChatOptions): Chat {
   const { store, model, tools, log } = options;
   const turns = new Map<string, Turn>();
+  /** Outside agents' tool calls in flight, per session. */
+  const outside = new Map<string, Set<Turn>>();
+  /** In memory only: after a restart an outside agent's session reads as a plain chat. */
+  const agents = new Map<string, SessionAgent>();
   const lastState = new Map<string, SessionState>();
   /** Assistant rows still streaming: the store holds their text only once the step ends. */
   const streaming = new Map<string, StoredMessage>();
 
   const now = () => new Date().toISOString();
-  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) ? "running" : "idle");
-  const toSession = (row: StoredSession): Session => ({ id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id) });
+  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : "idle");
+  const toSession = (row: StoredSession): Session => {
+    const agent = agents.get(row.id);
+    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(agent ? { agent } : {}) };
+  };
+
+  /** Aborts every call of the session (its turn and outside calls) and waits for them; false when none ran. */
+  async function abortAll(sessionId: string): Promise<boolean> {
+    const running = [...(turns.has(sessionId) ? [turns.get(sessionId)!] : []), ...(outside.get(sessionId) ?? [])];
+    for (const turn of running) turn.controller.abort();
+    await Promise.all(running.map((turn) => turn.done));
+    return running.length > 0;
+  }
 
   function publishSession(row: StoredSession) {
     const session = toSession(row);
@@ -93,7 +120,7 @@ export function createChat(options: ChatOptions): Chat {
     publishMessage(message);
   }
 
-  async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal) {
+  async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal, onRequested?: (rpcId: string) => void): Promise<ToolOutcome> {
     let parsed: { ok: true; value: unknown } | { ok: false; problem: string };
     try {
       parsed = { ok: true, value: JSON.parse(call.arguments) };
@@ -114,7 +141,7 @@ export function createChat(options: ChatOptions): Chat {
     log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
 
     const outcome: ToolOutcome = parsed.ok
-      ? await tools.execute(call.name, parsed.value, { signal, sessionId })
+      ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}) })
       : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `arguments are not valid JSON: ${parsed.problem}` });
     const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
     const finished: StoredMessage = {
@@ -124,6 +151,7 @@ export function createChat(options: ChatOptions): Chat {
     store.updateMessage(finished);
     publishMessage(finished);
     log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
+    return outcome;
   }
 
   async function runTurn(sessionId: string, signal: AbortSignal) {
@@ -201,11 +229,12 @@ export function createChat(options: ChatOptions): Chat {
   return {
     listSessions: () => store.listSessions().map(toSession),
 
-    createSession(title) {
+    createSession(title, agent) {
       const trimmed = title?.trim();
       const stamp = now();
       const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp };
       store.insertSession(row);
+      if (agent) agents.set(row.id, agent);
       publishSession(row);
       return toSession(row);
     },
@@ -232,24 +261,43 @@ export function createChat(options: ChatOptions): Chat {
       return { ok: true, message: toWire(message) };
     },
 
+    async callTool(sessionId, call, context) {
+      if (!store.getSession(sessionId)) return null;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      if (context.signal.aborted) controller.abort();
+      else context.signal.addEventListener("abort", onAbort, { once: true });
+      const modelCall: ModelToolCall = { callId: call.callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
+      const turn: Turn = { controller, done: Promise.resolve() };
+      const calls = outside.get(sessionId) ?? new Set<Turn>();
+      calls.add(turn);
+      outside.set(sessionId, calls);
+      const running = runToolCall(sessionId, randomUUID(), modelCall, controller.signal, context.onRequested);
+      turn.done = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        return await running;
+      } finally {
+        context.signal.removeEventListener("abort", onAbort);
+        calls.delete(turn);
+        if (calls.size === 0) outside.delete(sessionId);
+        touch(sessionId);
+      }
+    },
+
     async abort(sessionId) {
       if (!store.getSession(sessionId)) return null;
-      const turn = turns.get(sessionId);
-      if (!turn) return false;
-      turn.controller.abort();
-      await turn.done;
-      return true;
+      return abortAll(sessionId);
     },
 
     async deleteSession(id) {
       if (!store.getSession(id)) return false;
-      const turn = turns.get(id);
-      if (turn) {
-        turn.controller.abort();
-        await turn.done;
-      }
+      await abortAll(id);
       if (!store.deleteSession(id)) return false;
       lastState.delete(id);
+      agents.delete(id);
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },
@@ -261,7 +309,7 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async stop() {
-      const running = [...turns.values()];
+      const running = [...turns.values(), ...[...outside.values()].flatMap((calls) => [...calls])];
       for (const turn of running) turn.controller.abort();
       await Promise.all(running.map((turn) => turn.done));
     },

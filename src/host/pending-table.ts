@@ -83,6 +83,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort });
         count(sessionId, 1);
         request.signal?.addEventListener("abort", onAbort, { once: true });
+        request.onRequested?.(rpcId);
         options.log({ event: "question/requested", rpcId, sessionId, questions: request.questions.length });
         options.onChange?.(sessionId);
         options.broadcast(frame);

@@ -8,6 +8,7 @@ import { checkFence, hostAllowed, TOKEN_COOKIE, tokenMatches, type FenceOptions 
 import { STOPPED_TOOL_TEXT } from "./history";
 import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
+import { createMcpEndpoint, type McpEndpointOptions } from "./mcp/endpoint";
 import { createMux } from "./mux";
 import { createPendingTable } from "./pending-table";
 import { decodeSegment, parseRequestTarget, type RequestTarget } from "./request-target";
@@ -38,6 +39,8 @@ export interface ServerOptions {
   pingIntervalMs?: number;
   /** Per-client limits on responses and message posts; `false` turns them off. */
   rateLimits?: RateLimits | false;
+  /** The `/mcp` front door: wait tickets (PARLEY_MCP_WAIT_S), progress and idle intervals, limits. */
+  mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
 }
 
 export interface RunningServer {
@@ -162,6 +165,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
   });
   chatRef = chat;
+  const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
   const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   function throttled(request: IncomingMessage, response: ServerResponse, route: RateLimitedRoute): boolean {
@@ -267,6 +271,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         response.setHeader("Connection", "close");
         return sendError(response, 503, "INTERNAL", "the host is shutting down");
       }
+      if (target.pathname === "/mcp") return await mcp.handle(request, response);
       if (target.pathname === "/api" || target.pathname.startsWith("/api/")) return await handleApi(request, response, target);
       if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
       if (handleTokenLink(request, response, target)) return;
@@ -314,6 +319,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         pending.dispose();
+        await mcp.close();
         await chat.stop();
         await mux.close();
         server.closeAllConnections();

@@ -19,6 +19,8 @@ export interface AskRequest {
   questions: QuestionItem[];
   sessionId?: string;
   signal?: AbortSignal;
+  /** Told the pending question's rpcId once the provider holds it (an MCP wait ticket names it). */
+  onRequested?(rpcId: string): void;
 }
 
 export interface AskResult {

@@ -31,7 +31,7 @@ export function createPresentPlanTool(userInteraction: UserInteraction): ToolDef
       "Show the human your plan (markdown) and wait for a decision before acting on it. The result is `approved`, or the human's feedback on what to change.",
     args: PresentPlanArgs,
     async run(args, context) {
-      const { answers } = await userInteraction.ask({ questions: [planReviewQuestion(args.plan)], sessionId: context.sessionId, signal: context.signal });
+      const { answers } = await userInteraction.ask({ questions: [planReviewQuestion(args.plan)], sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
       const answer = answers[0];
       if (answer?.selected.includes(APPROVE_LABEL)) return { text: "approved", value: { approved: true } };
       const feedback = answer?.custom ?? answer?.selected[0] ?? KEEP_PLANNING_LABEL;

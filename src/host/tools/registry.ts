@@ -6,6 +6,8 @@ import { describeIssues } from "../user-interaction";
 export interface ToolContext {
   signal: AbortSignal;
   sessionId: string;
+  /** Passed on to the seam: told the rpcId of the question the call waits on. */
+  onRequested?(rpcId: string): void;
 }
 
 /** A tool: its model-facing name, description and argument schema, and what it does. */

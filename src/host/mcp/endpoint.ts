@@ -1,0 +1,346 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { LIMITS } from "../../protocol/schemas";
+import type { Chat } from "../chat";
+import { checkFence, type FenceOptions } from "../fence";
+import type { Logger } from "../log";
+import { errorOutcome, type ToolOutcome, type ToolRegistry } from "../tools/registry";
+import { describeIssues } from "../user-interaction";
+import { PROGRESS_INTERVAL_MS, startProgress } from "./progress";
+import { mcpToolList, toMcpResult, unknownTicketError, WAIT_TOOL_NAME, WaitArgs, waitingText, type McpToolResult } from "./tools";
+
+/** An MCP session nobody used for this long is closed, aborting what it left pending. */
+export const IDLE_TIMEOUT_MS = 30 * 60_000;
+export const MAX_MCP_SESSIONS = 2_000;
+/** Calls in flight plus unanswered tickets, per MCP session. */
+export const MAX_CALLS_PER_SESSION = 100;
+const REAP_EVERY_MS = 60_000;
+/** The JSON-RPC codes the SDK's transport uses for a refused request and for an unknown session. */
+const SERVER_ERROR = -32000;
+const SESSION_NOT_FOUND = -32001;
+export const SERVER_VERSION = "0.1.0";
+
+export interface McpEndpointOptions {
+  fence: FenceOptions;
+  tools: ToolRegistry;
+  chat: Pick<Chat, "createSession" | "callTool">;
+  log: Logger;
+  /** PARLEY_MCP_WAIT_S: after this many seconds an unanswered call returns a waiting ticket; null waits as long as it takes. */
+  waitSeconds?: number | null;
+  progressIntervalMs?: number;
+  idleTimeoutMs?: number;
+  maxSessions?: number;
+  maxCallsPerSession?: number;
+  /** The clock that stamps a session's title. */
+  now?: () => Date;
+}
+
+/** `/mcp`: the Streamable HTTP front door for outside agents, one MCP server and transport per MCP session. */
+export interface McpEndpoint {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  sessionCount(): number;
+  /** Closes every MCP session, aborting their calls. */
+  close(): Promise<void>;
+}
+
+interface Ticket {
+  rpcId: string;
+  running: Promise<ToolOutcome>;
+  controller: AbortController;
+}
+
+interface McpSession {
+  id: string;
+  principal: string;
+  clientName: string;
+  connectedAt: Date;
+  transport: StreamableHTTPServerTransport;
+  parleySessionId: string | null;
+  /** In-flight calls by JSON-RPC id; aborting one settles its question. */
+  calls: Map<string, AbortController>;
+  tickets: Map<string, Ticket>;
+  openRequests: number;
+  lastSeen: number;
+}
+
+type Extra = { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number } | undefined; sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }): Promise<void> };
+
+type Settled<T> = { done: true; value: T } | { done: false };
+
+const INSTRUCTIONS =
+  "Parley shows your questions to the human in its web app (any tab, any device) and returns their answer as the tool result. Ask with ask_user_question; present a plan for approval with present_plan.";
+
+function sendRpcError(response: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+  response.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  response.end(text);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | "too-large"> {
+  if (Number(request.headers["content-length"] ?? "0") > LIMITS.httpBodyBytes) {
+    request.resume();
+    return Promise.resolve("too-large");
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= LIMITS.httpBodyBytes) chunks.push(chunk);
+    });
+    request.on("end", () => resolve(size > LIMITS.httpBodyBytes ? "too-large" : Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+const keyOf = (id: RequestId) => `${typeof id}:${id}`;
+
+/** The JSON-RPC request ids a POST body carries, so a stream closed early can abort exactly those calls. */
+function requestKeys(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const keys: string[] = [];
+  for (const message of messages) {
+    if (message === null || typeof message !== "object") continue;
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) keys.push(keyOf(id));
+  }
+  return keys;
+}
+
+function principalOf(request: IncomingMessage): string {
+  return createHash("sha256")
+    .update(request.headers.authorization ?? "")
+    .digest("hex");
+}
+
+/** "Claude Code · 09:05": the client's name and the host's local time it connected. */
+export function sessionTitle(clientName: string, connectedAt: Date): string {
+  const two = (value: number) => String(value).padStart(2, "0");
+  return `${clientName} · ${two(connectedAt.getHours())}:${two(connectedAt.getMinutes())}`;
+}
+
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<Settled<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ done: false }), ms);
+  });
+  return Promise.race([promise.then((value): Settled<T> => ({ done: true, value })), expired]).finally(() => clearTimeout(timer));
+}
+
+/** A controller aborted with `signal`; `unlink` stops following it. */
+function follow(signal: AbortSignal): { controller: AbortController; unlink(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { controller, unlink: () => signal.removeEventListener("abort", onAbort) };
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { log } = options;
+  const sessions = new Map<string, McpSession>();
+  const waitMs = options.waitSeconds ? options.waitSeconds * 1000 : null;
+  const idleMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const maxSessions = options.maxSessions ?? MAX_MCP_SESSIONS;
+  const maxCalls = options.maxCallsPerSession ?? MAX_CALLS_PER_SESSION;
+  const progressMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const now = options.now ?? (() => new Date());
+  const tools = mcpToolList(options.tools, { waitTool: waitMs !== null });
+  const askingTools = new Set(options.tools.list().map((tool) => tool.name));
+
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const session of [...sessions.values()]) {
+        if (session.openRequests > 0 || session.calls.size > 0 || session.lastSeen > cutoff) continue;
+        log({ event: "mcp/reaped", mcpSessionId: session.id });
+        void session.transport.close();
+      }
+    },
+    Math.min(idleMs, REAP_EVERY_MS),
+  );
+  reaper.unref();
+
+  function endSession(session: McpSession) {
+    if (sessions.get(session.id) !== session) return;
+    sessions.delete(session.id);
+    for (const controller of session.calls.values()) controller.abort();
+    for (const ticket of session.tickets.values()) ticket.controller.abort();
+    session.tickets.clear();
+    log({ event: "mcp/closed", mcpSessionId: session.id, sessions: sessions.size });
+  }
+
+  /** Runs the call in the session's Parley session, creating it on the first call (or again if the human deleted it). */
+  async function run(session: McpSession, name: string, args: unknown, signal: AbortSignal, onRequested: (rpcId: string) => void): Promise<ToolOutcome> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (session.parleySessionId === null) {
+        const created = options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName });
+        session.parleySessionId = created.id;
+      }
+      const outcome = await options.chat.callTool(session.parleySessionId, { callId: randomUUID(), name, args }, { signal, onRequested });
+      if (outcome) return outcome;
+      session.parleySessionId = null;
+    }
+    throw new McpError(ErrorCode.InternalError, "the Parley session for this client could not be created");
+  }
+
+  function progressFor(extra: Extra): () => void {
+    return startProgress(
+      extra._meta?.progressToken,
+      (params) => extra.sendNotification({ method: "notifications/progress", params }),
+      (error) => log({ event: "mcp/progress-failed", error: error instanceof Error ? error.message : String(error) }),
+      progressMs,
+    );
+  }
+
+  function reserve(session: McpSession) {
+    if (session.calls.size + session.tickets.size >= maxCalls) {
+      throw new McpError(ErrorCode.InvalidRequest, `this MCP session already has ${maxCalls} calls in flight or waiting; wait for one to finish`);
+    }
+  }
+
+  async function callTool(session: McpSession, name: string, args: unknown, extra: Extra): Promise<McpToolResult> {
+    if (name === WAIT_TOOL_NAME && waitMs !== null) return waitOnTicket(session, args, extra, waitMs);
+    if (!askingTools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    reserve(session);
+    const key = keyOf(extra.requestId);
+    const { controller, unlink } = follow(extra.signal);
+    session.calls.set(key, controller);
+    const stopProgress = progressFor(extra);
+    const asked: { rpcId: string | null } = { rpcId: null };
+    try {
+      const running = run(session, name, args, controller.signal, (id) => {
+        asked.rpcId = id;
+      });
+      if (waitMs === null) return toMcpResult(await running);
+      const first = await settleWithin(running, waitMs);
+      if (first.done) return toMcpResult(first.value);
+      const rpcId = asked.rpcId;
+      if (rpcId === null) return toMcpResult(await running);
+      session.tickets.set(rpcId, { rpcId, running, controller });
+      return { content: [{ type: "text", text: waitingText(rpcId) }] };
+    } finally {
+      stopProgress();
+      unlink();
+      if (session.calls.get(key) === controller) session.calls.delete(key);
+    }
+  }
+
+  async function waitOnTicket(session: McpSession, args: unknown, extra: Extra, sliceMs: number): Promise<McpToolResult> {
+    const parsed = WaitArgs.safeParse(args ?? {});
+    if (!parsed.success) return toMcpResult(errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `invalid arguments: ${describeIssues(parsed.error.issues)}` }));
+    const ticket = session.tickets.get(parsed.data.ticket);
+    if (!ticket) return toMcpResult(errorOutcome(unknownTicketError(parsed.data.ticket)));
+    const key = keyOf(extra.requestId);
+    const { controller, unlink } = follow(extra.signal);
+    const abortQuestion = () => ticket.controller.abort();
+    controller.signal.addEventListener("abort", abortQuestion, { once: true });
+    session.calls.set(key, controller);
+    const stopProgress = progressFor(extra);
+    try {
+      const settled = await settleWithin(ticket.running, sliceMs);
+      if (!settled.done) return { content: [{ type: "text", text: waitingText(ticket.rpcId) }] };
+      if (session.tickets.get(ticket.rpcId) !== ticket) return toMcpResult(errorOutcome(unknownTicketError(ticket.rpcId)));
+      session.tickets.delete(ticket.rpcId);
+      return toMcpResult(settled.value);
+    } finally {
+      stopProgress();
+      unlink();
+      controller.signal.removeEventListener("abort", abortQuestion);
+      if (session.calls.get(key) === controller) session.calls.delete(key);
+    }
+  }
+
+  function createServer(session: McpSession): Server {
+    const server = new Server({ name: "parley", title: "Parley", version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(session, request.params.name, request.params.arguments, extra as Extra));
+    server.onerror = (error) => log({ event: "mcp/error", mcpSessionId: session.id, error: error.message });
+    return server;
+  }
+
+  async function serve(session: McpSession, request: IncomingMessage, response: ServerResponse, body: unknown) {
+    session.openRequests += 1;
+    session.lastSeen = Date.now();
+    const keys = requestKeys(body);
+    response.on("close", () => {
+      session.openRequests -= 1;
+      session.lastSeen = Date.now();
+      if (response.writableFinished) return;
+      for (const key of keys) session.calls.get(key)?.abort();
+    });
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  async function open(request: IncomingMessage, response: ServerResponse, body: unknown) {
+    if (!isInitializeRequest(body)) return sendRpcError(response, 400, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
+    if (sessions.size >= maxSessions) {
+      return sendRpcError(response, 503, SERVER_ERROR, `Parley already holds ${maxSessions} MCP sessions; end one with DELETE /mcp or let idle ones expire`);
+    }
+    const info = body.params.clientInfo;
+    const session: McpSession = {
+      id: "",
+      principal: principalOf(request),
+      clientName: (info.title ?? info.name).trim() || "MCP client",
+      connectedAt: now(),
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        maxRequestBodySize: LIMITS.httpBodyBytes,
+        onsessioninitialized: (id) => {
+          session.id = id;
+          sessions.set(id, session);
+          log({ event: "mcp/opened", mcpSessionId: id, sessions: sessions.size });
+        },
+      }),
+      parleySessionId: null,
+      calls: new Map(),
+      tickets: new Map(),
+      openRequests: 0,
+      lastSeen: Date.now(),
+    };
+    session.transport.onclose = () => endSession(session);
+    await createServer(session).connect(session.transport);
+    await serve(session, request, response, body);
+  }
+
+  return {
+    async handle(request, response) {
+      const verdict = checkFence(request, options.fence);
+      if (!verdict.ok) return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message);
+      const method = request.method ?? "GET";
+      if (method !== "POST" && method !== "GET" && method !== "DELETE") {
+        return sendRpcError(response, 405, SERVER_ERROR, "Method not allowed.", { Allow: "GET, POST, DELETE" });
+      }
+      let body: unknown = undefined;
+      if (method === "POST") {
+        const raw = await readBody(request);
+        if (raw === "too-large") {
+          return sendRpcError(response, 413, SERVER_ERROR, `Payload Too Large: Request body must not exceed ${LIMITS.httpBodyBytes} bytes`, { Connection: "close" });
+        }
+        try {
+          body = JSON.parse(raw.toString("utf8"));
+        } catch {
+          return sendRpcError(response, 400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+        }
+      }
+      const header = request.headers["mcp-session-id"];
+      if (header === undefined) {
+        if (method === "POST") return open(request, response, body);
+        return sendRpcError(response, 400, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
+      }
+      const session = typeof header === "string" ? sessions.get(header) : undefined;
+      if (!session || session.principal !== principalOf(request)) return sendRpcError(response, 404, SESSION_NOT_FOUND, "Session not found");
+      await serve(session, request, response, body);
+    },
+
+    sessionCount: () => sessions.size,
+
+    async close() {
+      clearInterval(reaper);
+      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
+    },
+  };
+}
