@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS } from "../../protocol/schemas";
 import type { Chat } from "../chat";
 import { checkFence, type FenceOptions } from "../fence";
@@ -67,6 +67,16 @@ interface McpSession {
 }
 
 type Extra = { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number } | undefined; sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }): Promise<void> };
+
+/** A JSON-RPC error a request handler throws; the SDK sends `code` and `message` as they are. */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 type Settled<T> = { done: true; value: T } | { done: false };
 
@@ -184,7 +194,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (outcome) return outcome;
       session.parleySessionId = null;
     }
-    throw new McpError(ErrorCode.InternalError, "the Parley session for this client could not be created");
+    throw new RpcError(ErrorCode.InternalError, "the Parley session for this client could not be created");
   }
 
   function progressFor(extra: Extra): () => void {
@@ -198,13 +208,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   function reserve(session: McpSession) {
     if (session.calls.size + session.tickets.size >= maxCalls) {
-      throw new McpError(ErrorCode.InvalidRequest, `this MCP session already has ${maxCalls} calls in flight or waiting; wait for one to finish`);
+      throw new RpcError(ErrorCode.InvalidRequest, `this MCP session already has ${maxCalls} calls in flight or waiting; wait for one to finish`);
     }
   }
 
   async function callTool(session: McpSession, name: string, args: unknown, extra: Extra): Promise<McpToolResult> {
     if (name === WAIT_TOOL_NAME && waitMs !== null) return waitOnTicket(session, args, extra, waitMs);
-    if (!askingTools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!askingTools.has(name)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     reserve(session);
     const key = keyOf(extra.requestId);
     const { controller, unlink } = follow(extra.signal);
