@@ -43,7 +43,9 @@ export type ChatKey =
   | "rowFailed"
   | "tryAgain"
   | "dismiss"
-  | "dismissFailed";
+  | "dismissFailed"
+  | "jumpToLatest"
+  | "jumpToLatestCount";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -91,6 +93,8 @@ export const chatMessages: Catalog<ChatKey> = {
     tryAgain: "Try again",
     dismiss: "Dismiss",
     dismissFailed: "Could not dismiss: {reason}",
+    jumpToLatest: "Jump to latest",
+    jumpToLatestCount: "Jump to latest ({count} new)",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -136,5 +140,7 @@ export const chatMessages: Catalog<ChatKey> = {
     tryAgain: "重试",
     dismiss: "忽略",
     dismissFailed: "忽略失败：{reason}",
+    jumpToLatest: "跳到最新",
+    jumpToLatestCount: "跳到最新（{count} 条新消息）",
   },
 };

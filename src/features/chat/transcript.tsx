@@ -6,12 +6,12 @@ import { selectTranscript } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
+import { judgeScroll } from "./follow";
 import { chatMessages } from "./messages";
 import { MessageRow } from "./message-row";
 
 /** Rows rendered at first and added per "show earlier" step; older rows wait until scrolled to. */
 export const TRANSCRIPT_WINDOW_ROWS = 200;
-const STICK_TO_BOTTOM_PX = 48;
 /** Rows per memoised group, so a streaming delta reconciles one group instead of every row. */
 const GROUP_ROWS = 50;
 
@@ -50,26 +50,49 @@ function groupRows(messages: readonly Message[], first: number): { key: number; 
   return groups;
 }
 
-/** The session's messages, newest at the bottom, following the stream while scrolled to the end. */
+/** The session's messages, newest at the bottom; follows the newest content unless the user scrolled up on purpose. */
 export function Transcript({ sessionId }: { sessionId: string }) {
   const t = useMessages(chatMessages);
   const messages = useSessionStore(selectTranscript(sessionId));
   const [windowRows, setWindowRows] = useState(TRANSCRIPT_WINDOW_ROWS);
+  /** The message count when the user scrolled away from the end; null while following. */
+  const [detachedAt, setDetachedAt] = useState<number | null>(null);
   const scrollRef = useRef<HTMLElement>(null);
+  const rowsRef = useRef<HTMLOListElement>(null);
   const earlierRef = useRef<HTMLDivElement>(null);
-  const atBottomRef = useRef(true);
+  const followingRef = useRef(true);
+  const gestureAtRef = useRef(Number.NEGATIVE_INFINITY);
   const restoreRef = useRef<{ height: number; top: number } | null>(null);
   const stickFrameRef = useRef<number | null>(null);
+  const lastIdRef = useRef(messages.at(-1)?.id);
+  const countRef = useRef(messages.length);
 
   const hidden = Math.max(0, messages.length - windowRows);
-
   const hasEarlier = hidden > 0;
+  const empty = messages.length === 0;
+
+  const stick = useCallback(() => {
+    const element = scrollRef.current;
+    if (element && followingRef.current) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const detach = useCallback(() => {
+    if (!followingRef.current) return;
+    followingRef.current = false;
+    setDetachedAt(countRef.current);
+  }, []);
+
+  const follow = useCallback(() => {
+    followingRef.current = true;
+    setDetachedAt(null);
+  }, []);
 
   const showEarlier = useCallback(() => {
     const element = scrollRef.current;
     if (element) restoreRef.current = { height: element.scrollHeight, top: element.scrollTop };
+    detach();
     setWindowRows((rows) => rows + TRANSCRIPT_WINDOW_ROWS);
-  }, []);
+  }, [detach]);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;
@@ -81,13 +104,30 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   }, [windowRows]);
 
   useLayoutEffect(() => {
-    if (!atBottomRef.current || stickFrameRef.current !== null) return;
+    countRef.current = messages.length;
+    const last = messages.at(-1);
+    const appended = last !== undefined && last.id !== lastIdRef.current;
+    lastIdRef.current = last?.id;
+    if (appended && last.role === "user") follow();
+    if (!followingRef.current || stickFrameRef.current !== null) return;
     stickFrameRef.current = requestAnimationFrame(() => {
       stickFrameRef.current = null;
-      const element = scrollRef.current;
-      if (element && atBottomRef.current) element.scrollTop = element.scrollHeight;
+      stick();
     });
-  }, [messages]);
+  }, [messages, follow, stick]);
+
+  useLayoutEffect(() => {
+    if (detachedAt === null) stick();
+  }, [detachedAt, stick]);
+
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(stick);
+    observer.observe(element);
+    if (rowsRef.current) observer.observe(rowsRef.current);
+    return () => observer.disconnect();
+  }, [stick, empty]);
 
   useEffect(
     () => () => {
@@ -102,7 +142,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     if (!sentinel || !root || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && !atBottomRef.current) showEarlier();
+        if (entries.some((entry) => entry.isIntersecting) && !followingRef.current) showEarlier();
       },
       { root, rootMargin: "400px 0px 0px 0px" },
     );
@@ -110,14 +150,49 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     return () => observer.disconnect();
   }, [hasEarlier, showEarlier]);
 
+  const onGesture = () => {
+    gestureAtRef.current = performance.now();
+  };
+
   const onScroll = () => {
     const element = scrollRef.current;
     if (!element) return;
-    atBottomRef.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
+    const verdict = judgeScroll({
+      distanceFromEnd: element.scrollHeight - element.scrollTop - element.clientHeight,
+      following: followingRef.current,
+      sinceGestureMs: performance.now() - gestureAtRef.current,
+    });
+    switch (verdict) {
+      case "follow":
+        follow();
+        return;
+      case "detach":
+        detach();
+        return;
+      case "restick":
+        stick();
+        return;
+      case "none":
+        return;
+      default:
+        verdict satisfies never;
+    }
   };
 
+  const unseen = detachedAt === null ? 0 : Math.max(0, messages.length - detachedAt);
+
   return (
-    <section ref={scrollRef} className="transcript" aria-label={t("transcriptLabel")} tabIndex={0} onScroll={onScroll}>
+    <section
+      ref={scrollRef}
+      className="transcript"
+      aria-label={t("transcriptLabel")}
+      tabIndex={0}
+      onScroll={onScroll}
+      onWheel={onGesture}
+      onTouchMove={onGesture}
+      onKeyDown={onGesture}
+      onPointerDown={onGesture}
+    >
       {hasEarlier && (
         <div ref={earlierRef} className="transcript__earlier">
           <Button variant="ghost" onClick={showEarlier}>
@@ -131,11 +206,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
           <p>{t("emptyHint")}</p>
         </div>
       ) : (
-        <ol className="transcript__rows">
+        <ol ref={rowsRef} className="transcript__rows">
           {groupRows(messages, hidden).map((group) => (
             <RowGroup key={group.key} messages={group.messages} />
           ))}
         </ol>
+      )}
+      {detachedAt !== null && (
+        <div className="transcript__jump">
+          <Button variant="primary" onClick={follow}>
+            {unseen > 0 ? t("jumpToLatestCount", { count: unseen }) : t("jumpToLatest")}
+          </Button>
+        </div>
       )}
     </section>
   );
