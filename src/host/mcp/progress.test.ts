@@ -1,0 +1,80 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { QuestionRequestedFrame } from "../../protocol/schemas";
+import type { RunningServer } from "../server";
+import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { PROGRESS_INTERVAL_MS, startProgress, type ProgressParams } from "./progress";
+
+describe("startProgress", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("sends 'waiting for the human' every 15 s, counting from 1, until stopped", async () => {
+    vi.useFakeTimers();
+    const sent: ProgressParams[] = [];
+    const stop = startProgress("tok", async (params) => void sent.push(params), (error) => {
+      throw error;
+    });
+    await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS - 1);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1 + 2 * PROGRESS_INTERVAL_MS);
+    expect(sent).toEqual([
+      { progressToken: "tok", progress: 1, message: "waiting for the human" },
+      { progressToken: "tok", progress: 2, message: "waiting for the human" },
+      { progressToken: "tok", progress: 3, message: "waiting for the human" },
+    ]);
+    stop();
+    await vi.advanceTimersByTimeAsync(10 * PROGRESS_INTERVAL_MS);
+    expect(sent).toHaveLength(3);
+  });
+
+  it("sends nothing when the client gave no progress token", async () => {
+    vi.useFakeTimers();
+    const send = vi.fn(async () => undefined);
+    startProgress(undefined, send, () => undefined);
+    await vi.advanceTimersByTimeAsync(5 * PROGRESS_INTERVAL_MS);
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it("reports a failed send and keeps ticking", async () => {
+    vi.useFakeTimers();
+    const errors: unknown[] = [];
+    const failure = new Error("stream closed");
+    const stop = startProgress(7, () => Promise.reject(failure), (error) => void errors.push(error));
+    await vi.advanceTimersByTimeAsync(2 * PROGRESS_INTERVAL_MS);
+    expect(errors).toEqual([failure, failure]);
+    stop();
+  });
+});
+
+describe("progress over /mcp", { timeout: 30_000 }, () => {
+  let server: RunningServer | null = null;
+  let socket: FrameClient | null = null;
+  let client: Client | null = null;
+  afterEach(async () => {
+    await client?.close();
+    await socket?.close();
+    await server?.close();
+  });
+
+  it("notifies a waiting call's progress token until the human answers, so a client that resets its timeout on progress never gives up", async () => {
+    server = await startTestServer({ mcp: { progressIntervalMs: 40 } });
+    socket = await connect(server.url);
+    client = new Client({ name: "test-agent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
+    const seen: Progress[] = [];
+    const call = client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "q", question: "Ready?" }] } }, undefined, {
+      onprogress: (progress) => void seen.push(progress),
+      timeout: 100,
+      resetTimeoutOnProgress: true,
+    });
+    const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(6), { timeout: 5_000, interval: 20 });
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
+    expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] });
+    expect(seen.slice(0, 3)).toEqual([1, 2, 3].map((progress) => ({ progress, message: "waiting for the human" })));
+  });
+});
