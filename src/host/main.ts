@@ -28,6 +28,7 @@ async function main() {
   const log = createJsonLogger((line) => process.stdout.write(line));
   const port = integer("PORT", 8787, 0);
   const maxSteps = integer("PARLEY_MAX_STEPS", DEFAULT_MAX_STEPS, 1);
+  const mcpWaitSeconds = integer("PARLEY_MCP_WAIT_S", 0, 0);
   const dataDir = env.PARLEY_DATA_DIR || "./data";
 
   let server: RunningServer;
@@ -43,6 +44,7 @@ async function main() {
       allowedHosts: list(env.PARLEY_ALLOWED_HOSTS),
       allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
       maxSteps,
+      mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,
     });
