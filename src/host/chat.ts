@@ -3,7 +3,9 @@ import type { DownFrame, Message, Session, SessionAgent, SessionState } from "..
 import { buildHistory } from "./history";
 import type { Logger } from "./log";
 import type { Model, ModelToolCall } from "./models/types";
-import type { Store, StoredMessage, StoredSession } from "./store";
+import { StorageError } from "./storage-error";
+import { encodeCursor } from "./session-page";
+import type { SessionPage, Store, StoredMessage, StoredSession } from "./store";
 import { errorOutcome, type ToolOutcome, type ToolRegistry } from "./tools/registry";
 
 export const DEFAULT_TITLE = "New chat";
@@ -30,7 +32,10 @@ export interface OutsideToolCall {
 
 /** Sessions, transcripts and the agent loop: one turn per session at a time. */
 export interface Chat {
-  listSessions(): Session[];
+  /** Every session, or one page of them (newest first), with the cursor of the next page. */
+  listSessions(page?: SessionPage): { sessions: Session[]; next: string | null };
+  /** Renames a session (its title is no longer automatic); null when it does not exist. */
+  renameSession(id: string, title: string): Session | null;
   createSession(title?: string, agent?: SessionAgent): Session;
   getSession(id: string): { session: Session; messages: Message[] } | null;
   postMessage(sessionId: string, text: string): PostResult;
@@ -53,17 +58,68 @@ interface Turn {
   done: Promise<void>;
 }
 
-/** A title from the first user message: whitespace collapsed, at most 60 characters. */
+/** A title from the first non-empty line of a message: whitespace collapsed, at most 60 characters. */
 export function titleFrom(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const line = text.split("\n").find((part) => part.trim() !== "") ?? "";
+  const flat = line.replace(/\s+/g, " ").trim();
   const points = [...flat];
   if (points.length === 0) return DEFAULT_TITLE;
   return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
 }
 
 function toWire(message: StoredMessage): Message {
-  const { step: _step, rawArgs: _rawArgs, ...wire } = message;
+  const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = message;
   return wire;
+}
+
+/** Scripted-model commands whose text is arguments, not words: the chat is titled from the call they make instead. */
+const COMMAND_WITH_ARGUMENTS = /^\/(?:ask|plan|tool)\s/;
+
+/** How often a streaming reply's text is written while it arrives, so a crash loses at most this much of what was shown. */
+export const STREAM_FLUSH_MS = 1000;
+
+/** The transcript text of a turn that ended on a failure the model did not cause. */
+export function turnFailureText(error: unknown): string {
+  if (error instanceof StorageError) return `Error: ${error.code}: ${error.message}`;
+  return `Error: the turn failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Model-written arguments: JSON, nested at most MAX_ARGUMENT_DEPTH levels, checked before parsing so no depth can overflow the stack. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+export function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < raw.length; index++) {
+    const char = raw[index];
+    if (inString) {
+      if (char === "\\") index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{" || char === "[") {
+      if (++depth > MAX_ARGUMENT_DEPTH) return { ok: false, problem: `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels` };
+    } else if (char === "}" || char === "]") depth--;
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    return { ok: false, problem: `arguments are not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** A chat title from the first question's header (else its text) or a plan's first line; null when the arguments name none. */
+export function titleFromToolArgs(name: string, args: unknown): string | null {
+  const record = plainObject(args);
+  if (name === "ask_user_question" && Array.isArray(record.questions)) {
+    const first = plainObject(record.questions[0]);
+    const text = [first.header, first.question].find((value): value is string => typeof value === "string" && value.trim() !== "");
+    return text === undefined ? null : titleFrom(text);
+  }
+  if (name === "present_plan" && typeof record.plan === "string") {
+    const line = record.plan.split("\n").map((part) => part.replace(/^[\s#>*\-\d.)]+/, "").trim()).find(Boolean);
+    return line === undefined ? null : titleFrom(line);
+  }
+  return null;
 }
 
 function plainObject(value: unknown): Record<string, unknown> {
@@ -106,27 +162,44 @@ export function createChat(options: ChatOptions): Chat {
     options.broadcast({ type: "message/upserted", message: toWire(message) });
   }
 
+  /** Stamps the session and publishes it; the tabs get its state even when the write fails (the failure is rethrown). */
   function touch(sessionId: string) {
     const row = store.getSession(sessionId);
     if (!row) return;
     const updated = { ...row, updatedAt: now() };
-    store.updateSession(updated);
-    publishSession(updated);
+    try {
+      store.updateSession(updated);
+    } finally {
+      publishSession(updated);
+    }
+  }
+
+  /** Writes a row, then publishes it whether or not the write worked: no tab is left showing a state the turn has moved past. */
+  function record(message: StoredMessage, write: (message: StoredMessage) => void) {
+    try {
+      write(message);
+    } finally {
+      publishMessage(message);
+    }
   }
 
   function addAssistant(sessionId: string, text: string) {
     const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID() };
-    store.insertMessage(message);
-    publishMessage(message);
+    record(message, store.insertMessage);
+  }
+
+  /** Names a chat still titled automatically after the first question or plan its agent asks. */
+  function titleFromCall(sessionId: string, name: string, args: unknown) {
+    const row = store.getSession(sessionId);
+    const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
+    if (!row || title === null) return;
+    const updated: StoredSession = { ...row, title, autoTitle: false };
+    store.updateSession(updated);
+    publishSession(updated);
   }
 
   async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal, onRequested?: (rpcId: string) => void): Promise<ToolOutcome> {
-    let parsed: { ok: true; value: unknown } | { ok: false; problem: string };
-    try {
-      parsed = { ok: true, value: JSON.parse(call.arguments) };
-    } catch (error) {
-      parsed = { ok: false, problem: (error as Error).message };
-    }
+    const parsed = parseArguments(call.arguments);
     const row: StoredMessage = {
       id: randomUUID(),
       sessionId,
@@ -136,22 +209,38 @@ export function createChat(options: ChatOptions): Chat {
       step,
       rawArgs: call.arguments,
     };
-    store.insertMessage(row);
-    publishMessage(row);
-    log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
+    let finished: StoredMessage | null = null;
+    try {
+      record(row, store.insertMessage);
+      log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
+      if (parsed.ok) titleFromCall(sessionId, call.name, parsed.value);
 
-    const outcome: ToolOutcome = parsed.ok
-      ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}) })
-      : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `arguments are not valid JSON: ${parsed.problem}` });
-    const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
-    const finished: StoredMessage = {
-      ...row,
-      tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}) },
-    };
-    store.updateMessage(finished);
-    publishMessage(finished);
-    log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
-    return outcome;
+      const outcome: ToolOutcome = parsed.ok
+        ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}) })
+        : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem });
+      const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
+      finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}) } };
+      record(finished, store.updateMessage);
+      log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
+      return outcome;
+    } catch (error) {
+      if (finished === null) {
+        const code = error instanceof StorageError ? error.code : "INTERNAL";
+        const failed: StoredMessage = { ...row, tool: { ...row.tool!, status: "error", error: { name: "HostError", code, message: error instanceof Error ? error.message : String(error) } } };
+        publishMessage(failed);
+        attempt(sessionId, "tool/close-failed", () => store.updateMessage(failed));
+      }
+      throw error;
+    }
+  }
+
+  /** Runs a write whose failure is already being reported to the user; the failure is logged, not thrown. */
+  function attempt(sessionId: string, event: string, write: () => void) {
+    try {
+      write();
+    } catch (error) {
+      log({ event, sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
+    }
   }
 
   async function runTurn(sessionId: string, signal: AbortSignal) {
@@ -163,6 +252,7 @@ export function createChat(options: ChatOptions): Chat {
       const stepId = randomUUID();
       const history = buildHistory(store.listMessages(sessionId));
       let assistant: StoredMessage | null = null;
+      let flushedAt = 0;
       const calls: ModelToolCall[] = [];
       let failure: unknown = null;
       try {
@@ -174,22 +264,30 @@ export function createChat(options: ChatOptions): Chat {
           }
           if (event.delta === "") continue;
           if (!assistant) {
-            assistant = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId };
-            store.insertMessage(assistant);
+            assistant = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId, streaming: true };
             streaming.set(assistant.id, assistant);
-            publishMessage(assistant);
+            record(assistant, store.insertMessage);
+            flushedAt = performance.now();
           }
           assistant.text += event.delta;
           options.broadcast({ type: "message/delta", sessionId, messageId: assistant.id, text: event.delta });
+          if (performance.now() - flushedAt >= STREAM_FLUSH_MS) {
+            store.updateMessage(assistant);
+            flushedAt = performance.now();
+          }
         }
       } catch (error) {
         failure = error;
       }
       if (assistant) {
-        store.updateMessage(assistant);
+        const final: StoredMessage = { ...assistant, streaming: false, ...(failure instanceof StorageError ? { interrupted: true } : {}) };
         streaming.delete(assistant.id);
-        publishMessage(assistant);
+        if (failure instanceof StorageError) {
+          publishMessage(final);
+          attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
+        } else record(final, store.updateMessage);
       }
+      if (failure instanceof StorageError) throw failure;
       if (signal.aborted) return;
       if (failure !== null) {
         const code = (failure as { code?: unknown }).code;
@@ -214,20 +312,32 @@ export function createChat(options: ChatOptions): Chat {
       try {
         await runTurn(sessionId, controller.signal);
       } catch (error) {
-        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.message : "unknown" });
+        log({ event: "turn/failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL", error: error instanceof Error ? error.message : "unknown" });
+        const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID() };
+        publishMessage(row);
+        attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
       }
       turns.delete(sessionId);
       log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
-      try {
-        touch(sessionId);
-      } catch (error) {
-        log({ event: "turn/failed", sessionId, error: error instanceof Error ? error.message : "unknown" });
-      }
+      attempt(sessionId, "turn/touch-failed", () => touch(sessionId));
     })();
   }
 
   return {
-    listSessions: () => store.listSessions().map(toSession),
+    listSessions(page) {
+      const rows = store.listSessions(page);
+      const last = rows.at(-1);
+      return { sessions: rows.map(toSession), next: page && last && rows.length === page.limit ? encodeCursor(last) : null };
+    },
+
+    renameSession(id, title) {
+      const row = store.getSession(id);
+      if (!row) return null;
+      const updated: StoredSession = { ...row, title, autoTitle: false, updatedAt: now() };
+      store.updateSession(updated);
+      publishSession(updated);
+      return toSession(updated);
+    },
 
     createSession(title, agent) {
       const trimmed = title?.trim();
@@ -254,7 +364,8 @@ export function createChat(options: ChatOptions): Chat {
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
       store.insertMessage(message);
       publishMessage(message);
-      const updated: StoredSession = row.autoTitle ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
+      const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text);
+      const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
       store.updateSession(updated);
       startTurn(sessionId);
       publishSession(updated);

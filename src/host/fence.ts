@@ -4,14 +4,19 @@ import type { IncomingMessage } from "node:http";
 export interface FenceOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
-  token?: string | undefined;
+  /** Token mode: who the request is, checked after Host and Origin; absent on an open host. */
+  authenticate?: (request: IncomingMessage) => FenceVerdict;
 }
 
-export type FenceVerdict = { ok: true } | { ok: false; status: 401 | 403; code: "FORBIDDEN" | "UNAUTHORIZED"; message: string };
+export type FenceRefusal =
+  | { ok: false; status: 401 | 403; code: "FORBIDDEN" | "UNAUTHORIZED"; message: string }
+  | { ok: false; status: 429; code: "RATE_LIMITED"; message: string; retryAfterSeconds: number };
+
+/** `setCookie`: a rotated login the response should hand back. */
+export type FenceVerdict = { ok: true; setCookie?: string } | FenceRefusal;
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const HOST_PATTERN = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-export const TOKEN_COOKIE = "parley_token";
 
 /** The host name of a `Host` header value, lower-cased, brackets kept for IPv6. */
 export function hostName(host: string): string {
@@ -57,7 +62,13 @@ export function tokenMatches(candidate: string | null, token: string): boolean {
   return timingSafeEqual(digest(candidate), digest(token));
 }
 
-/** PROTOCOL's trust fence for every `/api` request and the upgrade: host, origin, token. */
+/** The bearer token of an `Authorization` header, or null. */
+export function bearerToken(request: IncomingMessage): string | null {
+  const authorization = request.headers.authorization;
+  return authorization?.startsWith("Bearer ") ? authorization.slice("Bearer ".length).trim() : null;
+}
+
+/** The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. */
 export function checkFence(request: IncomingMessage, options: FenceOptions): FenceVerdict {
   if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };
   const origin = request.headers.origin;
@@ -67,12 +78,5 @@ export function checkFence(request: IncomingMessage, options: FenceOptions): Fen
     if (!own && !options.allowedOrigins.includes(origin)) return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-origin requests are refused" };
   }
   if (request.headers["sec-fetch-site"] === "cross-site") return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-site requests are refused" };
-  if (options.token !== undefined) {
-    const authorization = request.headers.authorization;
-    const bearer = authorization?.startsWith("Bearer ") ? authorization.slice("Bearer ".length).trim() : null;
-    if (!tokenMatches(bearer, options.token) && !tokenMatches(readCookie(request, TOKEN_COOKIE), options.token)) {
-      return { ok: false, status: 401, code: "UNAUTHORIZED", message: "a valid token is required (Authorization: Bearer <token> or the parley_token cookie)" };
-    }
-  }
-  return { ok: true };
+  return options.authenticate ? options.authenticate(request) : { ok: true };
 }

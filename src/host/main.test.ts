@@ -67,7 +67,7 @@ describe("main", { timeout: 30_000 }, () => {
     const { url, hostId } = await host.listening();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url.endsWith(":0")).toBe(false);
-    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 1, model: "scripted" });
+    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 1, model: "scripted", storage: { state: "ok" } });
 
     const client = await connect(url);
     const id = await createSession(url);
@@ -127,10 +127,10 @@ describe("main", { timeout: 30_000 }, () => {
   });
 
   it("never logs the token, even when it arrives in the link that sets the cookie", async () => {
-    const host = launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_TOKEN: "Tok-Quokka-77" });
+    const host = launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_TOKEN: "Tok-Quokka-77-long-enough" });
     const { url } = await host.listening();
-    expect((await api(url, "/?token=Tok-Quokka-77")).status).toBe(302);
-    expect((await api(url, "/api/health", { headers: { authorization: "Bearer Tok-Quokka-77" } })).status).toBe(200);
+    expect((await api(url, "/?token=Tok-Quokka-77-long-enough")).status).toBe(302);
+    expect((await api(url, "/api/health", { headers: { authorization: "Bearer Tok-Quokka-77-long-enough" } })).status).toBe(200);
     expect((await api(url, "/api/health")).status).toBe(401);
     host.child.kill("SIGTERM");
     expect(await host.exited).toBe(0);

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { exposure, loginBanner } from "./exposure";
 import { createJsonLogger } from "./log";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
@@ -30,25 +31,28 @@ async function main() {
   const maxSteps = integer("PARLEY_MAX_STEPS", DEFAULT_MAX_STEPS, 1);
   const mcpWaitSeconds = integer("PARLEY_MCP_WAIT_S", 0, 0);
   const dataDir = env.PARLEY_DATA_DIR || "./data";
+  const host = env.HOST || "127.0.0.1";
+  const exposed = exposure(host, env.PARLEY_TOKEN || undefined);
 
   let server: RunningServer;
   try {
     const model = createModelFromEnv(env);
     log({ event: "model", ...describeModel(model) });
     server = await startServer({
-      host: env.HOST || "127.0.0.1",
+      host,
       port,
       dataDir,
       model,
-      token: env.PARLEY_TOKEN || undefined,
-      allowedHosts: list(env.PARLEY_ALLOWED_HOSTS),
+      token: exposed.token,
+      allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],
       allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
       maxSteps,
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,
     });
-    log({ event: "listening", url: server.url, hostId: server.hostId, model: model.name, dataDir: path.resolve(dataDir), token: Boolean(env.PARLEY_TOKEN) });
+    log({ event: "listening", url: server.url, hostId: server.hostId, model: model.name, dataDir: path.resolve(dataDir), token: exposed.token !== undefined, tokenGenerated: exposed.generated });
+    if (exposed.generated) process.stderr.write(loginBanner(exposed.loginUrl(server.port)));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "EADDRINUSE") fail(`port ${port} is already in use; set PORT to another port`);

@@ -26,7 +26,7 @@ export interface Mux {
   close(): Promise<void>;
 }
 
-const STATUS_TEXT = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 503: "Service Unavailable" } as const;
+const STATUS_TEXT = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests", 503: "Service Unavailable" } as const;
 type RefusalStatus = keyof typeof STATUS_TEXT;
 
 /** Writes the refusal, then destroys the socket: a peer that resets or never reads cannot keep it. */

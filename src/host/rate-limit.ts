@@ -8,12 +8,18 @@ export interface BucketLimits {
 export interface RateLimits {
   respond: BucketLimits;
   messages: BucketLimits;
+  /** `POST /api/sessions`. */
+  sessions: BucketLimits;
+  /** Requests that offered a token or login that was wrong: the brake on guessing. */
+  authFailures: BucketLimits;
 }
 
 /** Sane for a human with a few tabs, generous for e2e runs from one loopback address. */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   respond: { burst: 120, perSecond: 40 },
   messages: { burst: 30, perSecond: 5 },
+  sessions: { burst: 60, perSecond: 2 },
+  authFailures: { burst: 20, perSecond: 1 },
 };
 
 export type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -21,6 +27,8 @@ export type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 export interface RateLimiter {
   /** Takes one token for `key`, or says how many whole seconds until one is available. */
   take(key: string): Verdict;
+  /** Whether `take` would succeed now, without taking. */
+  peek(key: string): Verdict;
   readonly size: number;
 }
 
@@ -40,7 +48,15 @@ export function createRateLimiter(limits: BucketLimits, now: () => number = () =
     for (const [key, bucket] of buckets) if (refill(bucket, at) >= limits.burst) buckets.delete(key);
   }
 
+  const wait = (tokens: number): Verdict => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / limits.perSecond)) });
+
   return {
+    peek(key) {
+      const bucket = buckets.get(key);
+      if (!bucket) return { ok: true };
+      const tokens = refill(bucket, now());
+      return tokens >= 1 ? { ok: true } : wait(tokens);
+    },
     take(key) {
       const at = now();
       if (buckets.size >= SWEEP_AT_KEYS) sweep(at);
@@ -52,7 +68,7 @@ export function createRateLimiter(limits: BucketLimits, now: () => number = () =
         bucket.tokens -= 1;
         return { ok: true };
       }
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / limits.perSecond)) };
+      return wait(bucket.tokens);
     },
     get size() {
       return buckets.size;
@@ -62,9 +78,13 @@ export function createRateLimiter(limits: BucketLimits, now: () => number = () =
 
 export type RateLimitedRoute = keyof RateLimits;
 
-/** Per-route buckets keyed by client; with `false`, every request passes. */
-export function createRouteLimiter(limits: RateLimits | false, now?: () => number): (route: RateLimitedRoute, key: string) => Verdict {
+/** Takes (or, with `peek`, checks) a token of a route's bucket for a client. */
+export type RouteLimiter = (route: RateLimitedRoute, key: string, mode?: "take" | "peek") => Verdict;
+
+/** Per-route buckets keyed by client, the defaults filling routes `limits` leaves out; with `false`, every request passes. */
+export function createRouteLimiter(limits: Partial<RateLimits> | false, now?: () => number): RouteLimiter {
   if (limits === false) return () => ({ ok: true });
-  const limiters = { respond: createRateLimiter(limits.respond, now), messages: createRateLimiter(limits.messages, now) };
-  return (route, key) => limiters[route].take(key);
+  const merged: RateLimits = { ...DEFAULT_RATE_LIMITS, ...limits };
+  const limiters = new Map((Object.keys(merged) as RateLimitedRoute[]).map((route) => [route, createRateLimiter(merged[route], now)]));
+  return (route, key, mode = "take") => limiters.get(route)![mode](key);
 }

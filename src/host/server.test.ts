@@ -193,22 +193,64 @@ describe("trust fence", () => {
     expect(await rawUpgrade(server.url, { Origin: server.url })).toEqual({ status: 101, upgraded: true });
   });
 
-  it("requires the token on the API and the upgrade when one is set, by header or by the cookie the link sets", async () => {
-    const server = await start({ token: "s3cret" });
+  it("requires the token on the API and the upgrade when one is set, by bearer header or by the login cookie the link sets", async () => {
+    const token = "s3cret-token-of-24-chars";
+    const server = await start({ token });
+    const cookieName = `parley_login_${server.port}`;
     expect(await api(server.url, "/api/health")).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
     expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
+    expect((await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect(await rawUpgrade(server.url, {})).toEqual({ status: 401, upgraded: false });
     expect((await api(server.url, "/?token=wrong")).status).toBe(401);
-    const link = await api(server.url, "/?token=s3cret");
+    const link = await api(server.url, `/?token=${token}`);
     expect(link.status).toBe(302);
     expect(link.headers.get("location")).toBe("/");
-    const cookie = link.headers.get("set-cookie") ?? "";
-    expect(cookie).toBe("parley_token=s3cret; Path=/; HttpOnly; SameSite=Strict");
-    expect((await api(server.url, "/api/health", { headers: { cookie: "parley_token=s3cret" } })).status).toBe(200);
-    const client = await connect(server.url, { cookie: "parley_token=s3cret" });
+    const setCookie = link.headers.get("set-cookie") ?? "";
+    const login = /^parley_login_\d+=([A-Za-z0-9_-]{43}); Path=\/; HttpOnly; SameSite=Strict; Max-Age=2592000$/.exec(setCookie)?.[1];
+    expect(setCookie.startsWith(`${cookieName}=`)).toBe(true);
+    expect(login).toBeDefined();
+    expect(setCookie).not.toContain(token);
+    const cookie = `${cookieName}=${login}`;
+    expect((await api(server.url, "/api/health", { headers: { cookie } })).status).toBe(200);
+    expect((await api(server.url, "/api/health", { headers: { cookie: `parley_token=${token}` } })).status).toBe(401);
+    expect((await api(server.url, "/api/health", { headers: { cookie: `parley_login_1=${login}` } })).status).toBe(401);
+    const client = await connect(server.url, { cookie });
     await client.waitFor((frame) => frame.type === "synced");
     await client.close();
+  });
+
+  it("gives every login its own random value, and ends one at once on logout", async () => {
+    const token = "s3cret-token-of-24-chars";
+    const server = await start({ token });
+    const cookieOf = (header: string | null) => (header ?? "").split(";")[0]!;
+    const first = cookieOf((await api(server.url, `/?token=${token}`)).headers.get("set-cookie"));
+    const second = cookieOf((await api(server.url, `/?token=${token}`)).headers.get("set-cookie"));
+    expect(first).not.toBe(second);
+    const logout = await api(server.url, "/api/logout", { method: "POST", headers: { cookie: first } });
+    expect(logout.status).toBe(200);
+    expect(logout.body).toEqual({ loggedOut: true });
+    expect(logout.headers.get("set-cookie")).toBe(`parley_login_${server.port}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    expect((await api(server.url, "/api/health", { headers: { cookie: first } })).status).toBe(401);
+    expect((await api(server.url, "/api/health", { headers: { cookie: second } })).status).toBe(200);
+  });
+
+  it("refuses a token shorter than 16 characters", async () => {
+    await expect(start({ token: "short-token" })).rejects.toThrow("PARLEY_TOKEN must be at least 16 characters long (it has 11)");
+  });
+
+  it("brakes wrong tokens per client address with 429 and Retry-After, and leaves requests that offer none alone", async () => {
+    const token = "s3cret-token-of-24-chars";
+    const server = await start({ token, rateLimits: { authFailures: { burst: 3, perSecond: 0.01 } } });
+    const wrong = { authorization: "Bearer guess" };
+    const statuses = [];
+    for (let attempt = 0; attempt < 5; attempt++) statuses.push((await api(server.url, "/api/health", { headers: wrong })).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    const braked = await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } });
+    expect(braked.status).toBe(429);
+    expect(braked.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await api(server.url, `/?token=${token}`)).status).toBe(429);
+    expect(await rawUpgrade(server.url, { Authorization: "Bearer guess" })).toEqual({ status: 429, upgraded: false });
+    expect((await api(server.url, "/api/health")).status).toBe(401);
   });
 });
 

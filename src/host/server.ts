@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { CreateSessionBody, LIMITS, PROTOCOL_VERSION, PostMessageBody, type ErrorCode } from "../protocol/schemas";
+import { CreateSessionBody, LIMITS, PROTOCOL_VERSION, PostMessageBody, RenameSessionBody, type ErrorCode } from "../protocol/schemas";
 import { createChat } from "./chat";
-import { checkFence, hostAllowed, TOKEN_COOKIE, tokenMatches, type FenceOptions } from "./fence";
+import { createAuth, MIN_TOKEN_CHARS, type Auth } from "./auth";
+import { checkFence, hostAllowed, type FenceOptions, type FenceVerdict } from "./fence";
+import { createLogins } from "./logins";
 import { STOPPED_TOOL_TEXT } from "./history";
 import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
@@ -12,9 +14,11 @@ import { createMcpEndpoint, type McpEndpointOptions } from "./mcp/endpoint";
 import { createMux } from "./mux";
 import { createPendingTable } from "./pending-table";
 import { decodeSegment, parseRequestTarget, type RequestTarget } from "./request-target";
+import { parseSessionPage } from "./session-page";
 import { createStaticHandler } from "./static";
+import { StorageError, storageStatus } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
-import { openStore } from "./store";
+import { openStore, type Store } from "./store";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
@@ -37,8 +41,10 @@ export interface ServerOptions {
   staticDir?: string;
   log?: Logger;
   pingIntervalMs?: number;
-  /** Per-client limits on responses and message posts; `false` turns them off. */
-  rateLimits?: RateLimits | false;
+  /** Per-client limits on responses, message posts, session creation and wrong tokens; routes left out keep their defaults; `false` turns them off. */
+  rateLimits?: Partial<RateLimits> | false;
+  /** A store to use instead of opening one in `dataDir` (tests inject faults through it); the host closes it. */
+  store?: Store;
   /** The `/mcp` front door: wait tickets (PARLEY_MCP_WAIT_S), progress and idle intervals, limits. */
   mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
 }
@@ -134,6 +140,11 @@ function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data
   return parsed.data;
 }
 
+function refuseRequest(response: ServerResponse, verdict: Exclude<FenceVerdict, { ok: true }>) {
+  const headers: Record<string, string> = verdict.status === 429 ? { "Retry-After": String(verdict.retryAfterSeconds) } : {};
+  sendError(response, verdict.status, verdict.code, verdict.message, headers);
+}
+
 function formatUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
@@ -142,11 +153,24 @@ function formatUrl(host: string, port: number): string {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? silentLogger;
   const hostId = randomUUID();
-  const store = openStore(options.dataDir);
+  if (options.token !== undefined && options.token.length < MIN_TOKEN_CHARS) {
+    throw new Error(`PARLEY_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${options.token.length})`);
+  }
+  const store = options.store ?? openStore(options.dataDir);
   const stopped = store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
+  const interrupted = store.interruptStreaming();
+  if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
+  if (options.token !== undefined) store.purgeLogins(Date.now());
 
-  const fence: FenceOptions = { allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [], token: options.token };
+  const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  /** Made once the port is known: the login cookie is named per port. */
+  let auth: Auth | null = null;
+  const fence: FenceOptions = {
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): FenceVerdict => auth!.authenticate(request) }),
+  };
   let chatRef: ReturnType<typeof createChat> | null = null;
   const mux = createMux({ hostId, fence, replay: () => pending.replay(), log, ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}) });
   const pending = createPendingTable({ broadcast: (frame) => mux.broadcast(frame), onChange: (sessionId) => chatRef?.refresh(sessionId), log });
@@ -167,7 +191,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   chatRef = chat;
   const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
-  const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   function throttled(request: IncomingMessage, response: ServerResponse, route: RateLimitedRoute): boolean {
     const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");
     if (verdict.ok) return false;
@@ -180,13 +203,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const { pathname } = target;
     const method = request.method ?? "GET";
     const verdict = checkFence(request, fence);
-    if (!verdict.ok) return sendError(response, verdict.status, verdict.code, verdict.message);
+    if (!verdict.ok) return refuseRequest(response, verdict);
+    if (verdict.setCookie) response.setHeader("Set-Cookie", verdict.setCookie);
 
     const notAllowed = (allowed: string) => sendError(response, 405, "METHOD_NOT_ALLOWED", `${method} is not allowed here`, { Allow: allowed });
 
     if (pathname === "/api/health") {
       if (method !== "GET") return notAllowed("GET");
-      return sendJson(response, 200, { ok: true, hostId, protocol: PROTOCOL_VERSION, model: options.model.name });
+      const trouble = store.trouble;
+      const storage = trouble ? { state: "failing", code: trouble.code, message: trouble.message } : { state: "ok" };
+      return sendJson(response, trouble ? 503 : 200, { ok: !trouble, hostId, protocol: PROTOCOL_VERSION, model: options.model.name, storage });
+    }
+    if (pathname === "/api/logout") {
+      if (method !== "POST") return notAllowed("POST");
+      await readJson(request, true);
+      if (auth === null) return sendError(response, 404, "NOT_FOUND", "this host has no logins: it runs without a token");
+      const ended = auth.logout(request);
+      response.setHeader("Set-Cookie", auth.clearCookie());
+      return sendJson(response, 200, { loggedOut: ended });
     }
     if (pathname === "/api/mux") {
       return sendError(response, 426, "UPGRADE_REQUIRED", "/api/mux is a WebSocket: send Upgrade: websocket", { Upgrade: "websocket", Connection: "Upgrade" });
@@ -198,8 +232,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return sendJson(response, 200, pending.respond(body));
     }
     if (pathname === "/api/sessions") {
-      if (method === "GET") return sendJson(response, 200, { sessions: chat.listSessions() });
+      if (method === "GET") {
+        const page = parseSessionPage(target.search);
+        if (!page.ok) return sendError(response, 400, "INVALID_QUERY", page.message);
+        return sendJson(response, 200, chat.listSessions(page.page));
+      }
       if (method !== "POST") return notAllowed("GET, POST");
+      if (throttled(request, response, "sessions")) return;
       const body = parseBody(CreateSessionBody, (await readJson(request, true)) ?? {});
       return sendJson(response, 201, { session: chat.createSession(body.title) });
     }
@@ -215,7 +254,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           return detail ? sendJson(response, 200, detail) : notFound();
         }
         if (method === "DELETE") return (await chat.deleteSession(sessionId)) ? sendJson(response, 204) : notFound();
-        return notAllowed("GET, DELETE");
+        if (method === "PATCH") {
+          const body = parseBody(RenameSessionBody, await readJson(request, false));
+          const session = chat.renameSession(sessionId, body.title);
+          return session ? sendJson(response, 200, { session }) : notFound();
+        }
+        return notAllowed("GET, PATCH, DELETE");
       }
       case "messages": {
         if (method !== "POST") return notAllowed("POST");
@@ -237,18 +281,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   }
 
+  /** `/?token=…` logs the browser in: a fresh login in the cookie, never the token itself. */
   function handleTokenLink(request: IncomingMessage, response: ServerResponse, target: RequestTarget): boolean {
     const offered = target.search.get("token");
-    if (target.pathname !== "/" || offered === null || options.token === undefined) return false;
-    if (!tokenMatches(offered, options.token)) {
-      sendError(response, 401, "UNAUTHORIZED", "the token in the link is not valid");
+    if (target.pathname !== "/" || offered === null || auth === null) return false;
+    const verdict = auth.checkLink(request, offered);
+    if (!verdict.ok) {
+      refuseRequest(response, verdict);
       return true;
     }
-    response.writeHead(302, {
-      ...API_HEADERS,
-      Location: "/",
-      "Set-Cookie": `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; Path=/; HttpOnly; SameSite=Strict`,
-    });
+    response.writeHead(302, { ...API_HEADERS, Location: "/", "Set-Cookie": auth.newLogin() });
     response.end();
     return true;
   }
@@ -281,6 +323,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         response.destroy();
         return;
       }
+      if (error instanceof StorageError) {
+        log({ event: "http/storage-failed", path: pathname, code: error.code });
+        return sendError(response, storageStatus(error.code), error.code, error.message);
+      }
       if (error instanceof HttpError) {
         if (error.status === 413) response.setHeader("Connection", "close");
         return sendError(response, error.status, error.code, error.message);
@@ -308,6 +354,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: createLogins(store, options.token), port, limit: rateLimit });
 
   return {
     url: formatUrl(host, port),

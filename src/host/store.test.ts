@@ -93,9 +93,9 @@ describe("store", () => {
     const store = openStore(dataDir);
     store.close();
     const raw = new Database(path.join(dataDir, DATABASE_FILE));
-    raw.pragma("user_version = 2");
+    raw.pragma("user_version = 3");
     raw.close();
-    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 2, this host knows 1)`);
+    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 3, this host knows 2)`);
   });
 
   it("refuses a data dir that cannot be created with a StoreOpenError", () => {

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Message, ToolCall, ToolError } from "../protocol/schemas";
+import { StorageError, toStorageError } from "./storage-error";
 
 /** A session row; `state` is not stored, the host computes it. */
 export interface StoredSession {
@@ -17,12 +18,32 @@ export interface StoredSession {
 export interface StoredMessage extends Message {
   step?: string;
   rawArgs?: string;
+  /** An assistant row whose text is still arriving; a row left streaming by a crash is marked interrupted at start-up. */
+  streaming?: boolean;
+}
+
+/** A page of the session list: newest `updatedAt` first, strictly after the `before` position, titles or message text containing `query`. */
+export interface SessionPage {
+  limit: number;
+  before?: { updatedAt: string; id: string };
+  query?: string;
+}
+
+/** A browser login made from the token link; only digests are stored. */
+export interface StoredLogin {
+  digest: string;
+  tokenDigest: string;
+  issuedAt: number;
+  expiresAt: number;
 }
 
 /** Sessions and transcripts in SQLite (better-sqlite3, WAL). */
 export interface Store {
   readonly location: string;
-  listSessions(): StoredSession[];
+  /** The last failure of a read or write, cleared by the next one that succeeds. */
+  readonly trouble: StorageError | null;
+  /** Every session, newest first; with a page, at most `limit` of them after the cursor, optionally matching a query. */
+  listSessions(page?: SessionPage): StoredSession[];
   getSession(id: string): StoredSession | null;
   insertSession(session: StoredSession): void;
   updateSession(session: StoredSession): void;
@@ -30,8 +51,18 @@ export interface Store {
   listMessages(sessionId: string): StoredMessage[];
   insertMessage(message: StoredMessage): void;
   updateMessage(message: StoredMessage): void;
+  /** Marks every assistant row still streaming as interrupted; returns how many changed. */
+  interruptStreaming(): number;
   /** Marks every tool row still `running` as `stopped` with `error`; returns how many changed. */
   stopRunningTools(error: ToolError, result: string): number;
+  insertLogin(login: StoredLogin): void;
+  getLogin(digest: string): StoredLogin | null;
+  updateLoginExpiry(digest: string, expiresAt: number): void;
+  deleteLogin(digest: string): boolean;
+  /** Removes logins that expired before `now`; returns how many. */
+  purgeLogins(now: number): number;
+  /** SQLite's `PRAGMA integrity_check`: "ok" when the file is sound. */
+  integrityCheck(): string;
   close(): void;
 }
 
@@ -40,7 +71,7 @@ export class StoreOpenError extends Error {
   override readonly name = "StoreOpenError";
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -60,11 +91,25 @@ CREATE TABLE IF NOT EXISTS messages (
   tool TEXT,
   tool_status TEXT,
   step TEXT,
-  raw_args TEXT
+  raw_args TEXT,
+  streaming INTEGER NOT NULL DEFAULT 0,
+  interrupted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq);
 CREATE INDEX IF NOT EXISTS messages_by_tool_status ON messages(tool_status);
+CREATE TABLE IF NOT EXISTS logins (
+  digest TEXT PRIMARY KEY,
+  token_digest TEXT NOT NULL,
+  issued_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
 `;
+
+/** Schema 1 → 2: logins (created by SCHEMA), and the streaming and interrupted marks of assistant rows. */
+const MIGRATE_FROM_1 = [
+  "ALTER TABLE messages ADD COLUMN streaming INTEGER NOT NULL DEFAULT 0",
+  "ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0",
+];
 
 interface SessionRow {
   id: string;
@@ -83,6 +128,8 @@ interface MessageRow {
   tool: string | null;
   step: string | null;
   raw_args: string | null;
+  streaming: number;
+  interrupted: number;
 }
 
 export const DATABASE_FILE = "parley.sqlite3";
@@ -103,8 +150,11 @@ export function openStore(dataDir: string): Store {
     db.pragma("busy_timeout = 2000");
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw new Error(`it was written by a newer Parley (schema ${version}, this host knows ${SCHEMA_VERSION})`);
-    db.exec(SCHEMA);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      if (version === 1) for (const statement of MIGRATE_FROM_1) db.exec(statement);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
   } catch (error) {
     db.close();
     throw new StoreOpenError(`cannot use the database at ${location}: ${(error as Error).message}`);
@@ -121,10 +171,16 @@ function createStore(db: Database.Database, location: string): Store {
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
     insertMessage: db.prepare(
-      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args)",
+      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args, @streaming, @interrupted)",
     ),
-    updateMessage: db.prepare("UPDATE messages SET text = @text, tool = @tool, tool_status = @tool_status WHERE id = @id"),
+    updateMessage: db.prepare("UPDATE messages SET text = @text, tool = @tool, tool_status = @tool_status, streaming = @streaming, interrupted = @interrupted WHERE id = @id"),
+    interruptStreaming: db.prepare("UPDATE messages SET streaming = 0, interrupted = 1 WHERE streaming = 1"),
     runningTools: db.prepare<[], MessageRow>("SELECT * FROM messages WHERE tool_status = 'running'"),
+    insertLogin: db.prepare("INSERT INTO logins (digest, token_digest, issued_at, expires_at) VALUES (@digest, @tokenDigest, @issuedAt, @expiresAt)"),
+    getLogin: db.prepare<[string], StoredLogin>("SELECT digest, token_digest AS tokenDigest, issued_at AS issuedAt, expires_at AS expiresAt FROM logins WHERE digest = ?"),
+    updateLoginExpiry: db.prepare("UPDATE logins SET expires_at = ? WHERE digest = ?"),
+    deleteLogin: db.prepare("DELETE FROM logins WHERE digest = ?"),
+    purgeLogins: db.prepare("DELETE FROM logins WHERE expires_at <= ?"),
   };
 
   const toSession = (row: SessionRow): StoredSession => ({
@@ -150,6 +206,8 @@ function createStore(db: Database.Database, location: string): Store {
     ...(row.tool === null ? {} : { tool: JSON.parse(row.tool) as ToolCall }),
     ...(row.step === null ? {} : { step: row.step }),
     ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
+    ...(row.streaming === 1 ? { streaming: true } : {}),
+    ...(row.interrupted === 1 ? { interrupted: true } : {}),
   });
   const messageParams = (message: StoredMessage) => ({
     id: message.id,
@@ -161,6 +219,8 @@ function createStore(db: Database.Database, location: string): Store {
     tool_status: message.tool?.status ?? null,
     step: message.step ?? null,
     raw_args: message.rawArgs ?? null,
+    streaming: message.streaming ? 1 : 0,
+    interrupted: message.interrupted ? 1 : 0,
   });
 
   const stopRunning = db.transaction((error: ToolError, result: string) => {
@@ -173,20 +233,61 @@ function createStore(db: Database.Database, location: string): Store {
     return rows.length;
   });
 
+  /** Every call that touches the database: driver errors become StorageErrors naming the data dir, and the last failure is kept for health. */
+  let trouble: StorageError | null = null;
+  function guard<A extends unknown[], R>(run: (...args: A) => R, writes = true): (...args: A) => R {
+    return (...args) => {
+      try {
+        const result = run(...args);
+        if (writes) trouble = null;
+        return result;
+      } catch (error) {
+        trouble = toStorageError(error, path.dirname(location));
+        throw trouble;
+      }
+    };
+  }
+
+  const pageStatement = (query: boolean, before: boolean) =>
+    db.prepare<unknown[], SessionRow>(
+      [
+        "SELECT * FROM sessions WHERE 1 = 1",
+        query ? "AND (title LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id AND messages.text LIKE @like ESCAPE '\\'))" : "",
+        before ? "AND (updated_at < @updatedAt OR (updated_at = @updatedAt AND id < @id))" : "",
+        "ORDER BY updated_at DESC, id DESC LIMIT @limit",
+      ].join(" "),
+    );
+  const pages = [pageStatement(false, false), pageStatement(false, true), pageStatement(true, false), pageStatement(true, true)] as const;
+
   return {
     location,
-    listSessions: () => statements.listSessions.all().map(toSession),
-    getSession: (id) => {
+    get trouble() {
+      return trouble;
+    },
+    listSessions: guard((page?: SessionPage) => {
+      if (!page) return statements.listSessions.all().map(toSession);
+      const statement = pages[(page.query ? 2 : 0) + (page.before ? 1 : 0)]!;
+      const like = page.query ? `%${page.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : undefined;
+      return statement.all({ limit: page.limit, ...(like === undefined ? {} : { like }), ...(page.before ?? {}) }).map(toSession);
+    }, false),
+    getSession: guard((id: string) => {
       const row = statements.getSession.get(id);
       return row ? toSession(row) : null;
-    },
-    insertSession: (session) => void statements.insertSession.run(sessionParams(session)),
-    updateSession: (session) => void statements.updateSession.run(sessionParams(session)),
-    deleteSession: (id) => statements.deleteSession.run(id).changes > 0,
-    listMessages: (sessionId) => statements.listMessages.all(sessionId).map(toMessage),
-    insertMessage: (message) => void statements.insertMessage.run(messageParams(message)),
-    updateMessage: (message) => void statements.updateMessage.run(messageParams(message)),
-    stopRunningTools: (error, result) => stopRunning(error, result),
+    }, false),
+    insertSession: guard((session: StoredSession) => void statements.insertSession.run(sessionParams(session))),
+    updateSession: guard((session: StoredSession) => void statements.updateSession.run(sessionParams(session))),
+    deleteSession: guard((id: string) => statements.deleteSession.run(id).changes > 0),
+    listMessages: guard((sessionId: string) => statements.listMessages.all(sessionId).map(toMessage), false),
+    insertMessage: guard((message: StoredMessage) => void statements.insertMessage.run(messageParams(message))),
+    updateMessage: guard((message: StoredMessage) => void statements.updateMessage.run(messageParams(message))),
+    stopRunningTools: guard((error: ToolError, result: string) => stopRunning(error, result)),
+    interruptStreaming: guard(() => statements.interruptStreaming.run().changes),
+    insertLogin: guard((login: StoredLogin) => void statements.insertLogin.run(login)),
+    getLogin: guard((digest: string) => statements.getLogin.get(digest) ?? null, false),
+    updateLoginExpiry: guard((digest: string, expiresAt: number) => void statements.updateLoginExpiry.run(expiresAt, digest)),
+    deleteLogin: guard((digest: string) => statements.deleteLogin.run(digest).changes > 0),
+    purgeLogins: guard((now: number) => statements.purgeLogins.run(now).changes),
+    integrityCheck: guard(() => db.pragma("integrity_check", { simple: true }) as string, false),
     close: () => db.close(),
   };
 }

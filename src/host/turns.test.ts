@@ -84,7 +84,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     expect(replyFrames.at(-1)).toEqual({ type: "message/upserted", message: reply });
   });
 
-  it("moves the session through running, waiting, running and idle, one session/upserted per change", async () => {
+  it("moves the session through running, waiting, running and idle, one session/upserted per change, titled by the first question", async () => {
     const { server, client } = await start();
     const id = await createSession(server.url);
     const from = client.frames.length;
@@ -93,8 +93,13 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "pkg", selected: [] }] });
     await client.waitIdle(id, from);
     const sessions = client.frames.slice(from).flatMap((frame) => (frame.type === "session/upserted" ? [frame.session] : []));
-    expect(sessions.map((session) => session.state)).toEqual(["running", "waiting", "running", "idle"]);
-    expect(sessions.map((session) => session.title)).toEqual(Array(4).fill(`/ask ${ASK_JSON}`.slice(0, 59) + "…"));
+    expect(sessions.map((session) => [session.state, session.title])).toEqual([
+      ["running", "New chat"],
+      ["running", "Which package manager?"],
+      ["waiting", "Which package manager?"],
+      ["running", "Which package manager?"],
+      ["idle", "Which package manager?"],
+    ]);
   });
 
   it("runs /ask skipped and replies with the empty selection", async () => {

@@ -217,9 +217,24 @@ export type Receipt = z.infer<typeof Receipt>;
 export const CreateSessionBody = z.object({ title: z.optional(upTo(200)) });
 /** `POST /api/sessions/:id/messages` body. */
 export const PostMessageBody = z.object({ text: text(1, LIMITS.messageChars) });
+/** `PATCH /api/sessions/:id`: a new title, 1..200 characters once trimmed. */
+export const RenameSessionBody = z.object({ title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)) });
 
-export const HealthResponse = z.object({ ok: z.literal(true), hostId: z.string(), protocol: z.literal(PROTOCOL_VERSION), model: z.optional(z.string()) });
-export const SessionsResponse = z.object({ sessions: z.array(Session) });
+/** How the host's store is doing: a failing store names its error code and what to do. */
+export const StorageHealth = z.union([
+  z.object({ state: z.literal("ok") }),
+  z.object({ state: z.literal("failing"), code: z.string(), message: z.string() }),
+]);
+/** `GET /api/health`: 200 with `ok: true`, or 503 with `ok: false` while the store fails. */
+export const HealthResponse = z.object({
+  ok: z.boolean(),
+  hostId: z.string(),
+  protocol: z.literal(PROTOCOL_VERSION),
+  model: z.optional(z.string()),
+  storage: z.optional(StorageHealth),
+});
+/** A page of the session list, newest first; `next` is the cursor of the following page (`?before=`), null on the last. */
+export const SessionsResponse = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });
 export const SessionResponse = z.object({ session: Session });
 export const SessionDetailResponse = z.object({ session: Session, messages: z.array(Message) });
 export const MessageResponse = z.object({ message: Message });
@@ -227,6 +242,7 @@ export const AbortResponse = z.object({ aborted: z.boolean() });
 
 export const ErrorCode = z.enum([
   "BAD_REQUEST",
+  "INVALID_QUERY",
   "NOT_FOUND",
   "TURN_RUNNING",
   "INVALID_BODY",
