@@ -65,6 +65,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";
   const title = session?.title.trim() || fallbackTitle;
+  const [sent, setSent] = useState(0);
 
   return (
     <div className="conversation">
@@ -84,7 +85,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
             </section>
           )}
         >
-          <Transcript sessionId={sessionId} />
+          <Transcript sessionId={sessionId} followSignal={sent} />
         </ErrorBoundary>
       ) : (
         <section className="transcript" aria-label={t("transcriptLabel")}>
@@ -109,7 +110,10 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
               draftKey={sessionId ?? NEW_CHAT_DRAFT}
               drafts={drafts}
               blockedReason={turnActive ? t("sendBlockedByTurn") : null}
-              onSend={(text) => onSend(sessionId, text)}
+              onSend={async (text) => {
+                setSent((count) => count + 1);
+                await onSend(sessionId, text);
+              }}
             />
           }
         />

@@ -51,12 +51,17 @@ function groupRows(messages: readonly Message[], first: number): { key: number; 
 }
 
 /** The session's messages, newest at the bottom; follows the newest content unless the user scrolled up on purpose. */
-export function Transcript({ sessionId }: { sessionId: string }) {
+export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string; /** Changes when this tab sent a message: follow again, wherever the user had scrolled. */ followSignal?: number }) {
   const t = useMessages(chatMessages);
   const messages = useSessionStore(selectTranscript(sessionId));
   const [windowRows, setWindowRows] = useState(TRANSCRIPT_WINDOW_ROWS);
   /** The message count when the user scrolled away from the end; null while following. */
   const [detachedAt, setDetachedAt] = useState<number | null>(null);
+  const [followedSignal, setFollowedSignal] = useState(followSignal);
+  if (followedSignal !== followSignal) {
+    setFollowedSignal(followSignal);
+    setDetachedAt(null);
+  }
   const scrollRef = useRef<HTMLElement>(null);
   const rowsRef = useRef<HTMLOListElement>(null);
   const earlierRef = useRef<HTMLDivElement>(null);
@@ -64,7 +69,6 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const gestureAtRef = useRef(Number.NEGATIVE_INFINITY);
   const restoreRef = useRef<{ height: number; top: number } | null>(null);
   const stickFrameRef = useRef<number | null>(null);
-  const lastIdRef = useRef(messages.at(-1)?.id);
   const countRef = useRef(messages.length);
 
   const hidden = Math.max(0, messages.length - windowRows);
@@ -105,19 +109,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
 
   useLayoutEffect(() => {
     countRef.current = messages.length;
-    const last = messages.at(-1);
-    const appended = last !== undefined && last.id !== lastIdRef.current;
-    lastIdRef.current = last?.id;
-    if (appended && last.role === "user") follow();
     if (!followingRef.current || stickFrameRef.current !== null) return;
     stickFrameRef.current = requestAnimationFrame(() => {
       stickFrameRef.current = null;
       stick();
     });
-  }, [messages, follow, stick]);
+  }, [messages, stick]);
+
 
   useLayoutEffect(() => {
-    if (detachedAt === null) stick();
+    if (detachedAt !== null) return;
+    followingRef.current = true;
+    stick();
   }, [detachedAt, stick]);
 
   useEffect(() => {
