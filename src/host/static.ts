@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 
-const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: ReadonlyMap<string, string> = new Map(Object.entries({
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",
@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
   ".map": "application/json; charset=utf-8",
   ".webmanifest": "application/manifest+json",
-};
+}));
 
 /** The Content-Security-Policy of every HTML page: same-origin only, no inline script. */
 export function contentSecurityPolicy(host: string | undefined): string {
@@ -93,7 +93,7 @@ export function createStaticHandler(root: string) {
       const immutable = path.relative(base, file).startsWith(`assets${path.sep}`);
       response.writeHead(200, {
         ...COMMON_HEADERS,
-        "Content-Type": CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream",
+        "Content-Type": CONTENT_TYPES.get(path.extname(file).toLowerCase()) ?? "application/octet-stream",
         "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
         "Content-Length": body.length,
       });

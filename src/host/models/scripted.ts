@@ -29,7 +29,11 @@ export const INTERVIEW_ARGUMENTS = JSON.stringify({
   ],
 });
 
-const INTERVIEW_TOPICS: Record<string, string> = { goal: "Goal", priorities: "Priorities", details: "Details" };
+const INTERVIEW_TOPICS: ReadonlyMap<string, string> = new Map([
+  ["goal", "Goal"],
+  ["priorities", "Priorities"],
+  ["details", "Details"],
+]);
 
 type Command = { kind: "ask" | "plan" | "echo"; argument: string } | { kind: "interview" };
 
@@ -54,7 +58,7 @@ function summarise(resultText: string): string {
   const { answers } = JSON.parse(resultText) as { answers: { id: string; selected: string[]; custom?: string }[] };
   for (const answer of answers) {
     const parts = [...answer.selected, ...(answer.custom === undefined ? [] : [answer.custom])];
-    lines.push(`- ${INTERVIEW_TOPICS[answer.id] ?? answer.id}: ${parts.length ? parts.join(", ") : "(skipped)"}`);
+    lines.push(`- ${INTERVIEW_TOPICS.get(answer.id) ?? answer.id}: ${parts.length ? parts.join(", ") : "(skipped)"}`);
   }
   lines.push("", "This is the scripted model. Try /ask <json>, /plan <markdown> or /echo <text>.");
   return lines.join("\n");
