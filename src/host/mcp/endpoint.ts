@@ -319,7 +319,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   return {
     async handle(request, response) {
       const verdict = checkFence(request, options.fence);
-      if (!verdict.ok) return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message);
+      if (!verdict.ok) {
+        const retry: Record<string, string> = "retryAfterSeconds" in verdict ? { "Retry-After": String(verdict.retryAfterSeconds) } : {};
+        return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message, retry);
+      }
       const method = request.method ?? "GET";
       if (method !== "POST" && method !== "GET" && method !== "DELETE") {
         return sendRpcError(response, 405, SERVER_ERROR, "Method not allowed.", { Allow: "GET, POST, DELETE" });
