@@ -234,6 +234,14 @@ export function createChat(options: ChatOptions): Chat {
     }
   }
 
+  /** Ends a turn on a failure the model did not cause: every tab gets an error row, stored if the store still takes it. */
+  function reportFailure(sessionId: string, error: unknown) {
+    log({ event: "turn/failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL", error: error instanceof Error ? error.message : "unknown" });
+    const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID() };
+    publishMessage(row);
+    attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
+  }
+
   /** Runs a write whose failure is already being reported to the user; the failure is logged, not thrown. */
   function attempt(sessionId: string, event: string, write: () => void) {
     try {
@@ -309,17 +317,21 @@ export function createChat(options: ChatOptions): Chat {
     turns.set(sessionId, turn);
     log({ event: "turn/started", sessionId });
     turn.done = (async () => {
+      let failed = false;
       try {
         await runTurn(sessionId, controller.signal);
       } catch (error) {
-        log({ event: "turn/failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL", error: error instanceof Error ? error.message : "unknown" });
-        const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID() };
-        publishMessage(row);
-        attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
+        failed = true;
+        reportFailure(sessionId, error);
       }
       turns.delete(sessionId);
       log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
-      attempt(sessionId, "turn/touch-failed", () => touch(sessionId));
+      try {
+        touch(sessionId);
+      } catch (error) {
+        if (failed) log({ event: "turn/touch-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
+        else reportFailure(sessionId, error);
+      }
     })();
   }
 
@@ -362,11 +374,12 @@ export function createChat(options: ChatOptions): Chat {
       if (turns.has(sessionId)) return { ok: false, reason: "turn-running" };
       const stamp = now();
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
-      store.insertMessage(message);
-      publishMessage(message);
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text);
       const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
+      // The message goes in last: when either write fails the request fails whole, and no tab has seen a message the store lacks.
       store.updateSession(updated);
+      store.insertMessage(message);
+      publishMessage(message);
       startTurn(sessionId);
       publishSession(updated);
       return { ok: true, message: toWire(message) };

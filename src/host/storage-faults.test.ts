@@ -1,0 +1,142 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DownFrame, Message, QuestionRequestedFrame, Session } from "../protocol/schemas";
+import type { StorageCode } from "./storage-error";
+import { openStore } from "./store";
+import { createFaultyStore } from "./testing/faulty-store";
+import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
+import type { RunningServer } from "./server";
+
+const ASK = `/ask ${JSON.stringify({ questions: [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }] })}`;
+const STATUS: Record<StorageCode, number> = { STORAGE_FULL: 507, STORAGE_READONLY: 503, STORAGE_BUSY: 503, STORAGE_FAILED: 500 };
+/** Transcript writes of one whole `/ask` turn with an answer (8), and one past the end, where nothing fails. */
+const WRITES_IN_TURN = 9;
+
+const running: RunningServer[] = [];
+const sockets: FrameClient[] = [];
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+/** The last version of every row and of the session, as the tabs hold them once the frames are applied. */
+function whatTabsSee(frames: DownFrame[], sessionId: string) {
+  const rows = new Map<string, Message>();
+  let session: Session | null = null;
+  for (const frame of frames) {
+    if (frame.type === "message/upserted" && frame.message.sessionId === sessionId) rows.set(frame.message.id, frame.message);
+    if (frame.type === "session/upserted" && frame.session.id === sessionId) session = frame.session;
+  }
+  return { rows: [...rows.values()], session };
+}
+
+async function waitFor(check: () => Promise<boolean>, label: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${label}`);
+}
+
+describe("a store that fails at any write of a turn", () => {
+  const cases: [number, StorageCode][] = [
+    ...Array.from({ length: WRITES_IN_TURN }, (_, index): [number, StorageCode] => [index, "STORAGE_FULL"]),
+    [0, "STORAGE_READONLY"],
+    [4, "STORAGE_READONLY"],
+    [2, "STORAGE_BUSY"],
+    [5, "STORAGE_BUSY"],
+  ];
+
+  it.each(cases)("fails at write %i with %s: the user is told, no row stays running, the session ends idle, health reports it", async (index, code) => {
+    const faulty = createFaultyStore(openStore(":memory:"));
+    const server = await startTestServer({ store: faulty.store });
+    running.push(server);
+    const client = await connect(server.url);
+    sockets.push(client);
+    const sessionId = await createSession(server.url);
+    faulty.failFrom(index, code);
+
+    const posted = await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: ASK } });
+    if (posted.status !== 202) {
+      expect(posted).toMatchObject({ status: STATUS[code], body: { error: { code } } });
+      expect(whatTabsSee(client.frames, sessionId).rows).toEqual([]);
+    } else {
+      await waitFor(async () => {
+        const asked = client.frames.find((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");
+        const idle = whatTabsSee(client.frames, sessionId).session?.state === "idle";
+        if (asked && !idle && !client.frames.some((frame) => frame.type === "question/resolved")) {
+          const receipt = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["pnpm"] }] } });
+          expect(receipt.body).toEqual({ accepted: true });
+        }
+        return idle;
+      }, "the turn to end");
+      const seen = whatTabsSee(client.frames, sessionId);
+      expect(seen.rows.filter((row) => row.tool?.status === "running")).toEqual([]);
+      expect(seen.session?.state).toBe("idle");
+      const errorRows = seen.rows.filter((row) => row.role === "assistant" && row.text?.startsWith(`Error: ${code}: `));
+      expect(errorRows.length, faulty.writes.join(" ")).toBe(faulty.failures > 0 ? 1 : 0);
+    }
+    const health = await api(server.url, "/api/health");
+    if (faulty.failures > 0) {
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ ok: false, storage: { state: "failing", code } });
+    } else {
+      expect(health.status).toBe(200);
+    }
+    faulty.heal();
+    expect((await api(server.url, "/api/sessions", { json: {} })).status).toBe(201);
+    expect((await api(server.url, "/api/health")).body).toMatchObject({ ok: true, storage: { state: "ok" } });
+  });
+});
+
+function canMountTmpfs(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(path.join(tmpdir(), "parley-tmpfs-probe-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
+    execFileSync("umount", [probe], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+describe("a real full disk (a small tmpfs data dir; needs root)", () => {
+  const mountable = canMountTmpfs();
+
+  it.runIf(mountable)("accepts the answer, then ends the turn with STORAGE_FULL naming the data dir, and no row stays running", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "parley-full-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dataDir]);
+    const server = await startTestServer({ dataDir });
+    const client = await connect(server.url);
+    try {
+      const sessionId = await createSession(server.url);
+      await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: ASK } });
+      const asked = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+      const filler = path.join(dataDir, "filler");
+      try {
+        writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
+      }
+      const receipt = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["npm"] }] } });
+      expect(receipt.body).toEqual({ accepted: true });
+      await client.waitIdle(sessionId, 0);
+      const seen = whatTabsSee(client.frames, sessionId);
+      expect(seen.rows.filter((row) => row.tool?.status === "running")).toEqual([]);
+      const errors = seen.rows.filter((row) => row.role === "assistant" && row.text?.startsWith("Error: STORAGE_FULL: "));
+      expect(errors.map((row) => row.text)).toEqual([`Error: STORAGE_FULL: the disk holding the data dir (${dataDir}) is full: free some space; what was not saved is lost`]);
+      expect((await api(server.url, "/api/health")).body).toMatchObject({ ok: false, storage: { state: "failing", code: "STORAGE_FULL" } });
+    } finally {
+      await client.close();
+      await server.close();
+      execFileSync("umount", [dataDir]);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
