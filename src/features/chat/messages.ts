@@ -45,7 +45,8 @@ export type ChatKey =
   | "dismiss"
   | "dismissFailed"
   | "jumpToLatest"
-  | "jumpToLatestCount";
+  | "jumpToLatestCount"
+  | "agentNotice";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -95,6 +96,7 @@ export const chatMessages: Catalog<ChatKey> = {
     dismissFailed: "Could not dismiss: {reason}",
     jumpToLatest: "Jump to latest",
     jumpToLatestCount: "Jump to latest ({count} new)",
+    agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -142,5 +144,6 @@ export const chatMessages: Catalog<ChatKey> = {
     dismissFailed: "忽略失败：{reason}",
     jumpToLatest: "跳到最新",
     jumpToLatestCount: "跳到最新（{count} 条新消息）",
+    agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
   },
 };

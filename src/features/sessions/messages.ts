@@ -10,7 +10,8 @@ export type SessionsKey =
   | "language"
   | "languageEnglish"
   | "languageChinese"
-  | "showMore";
+  | "showMore"
+  | "agentBadge";
 
 /** Copy of the sessions sidebar. */
 export const sessionsMessages: Catalog<SessionsKey> = {
@@ -25,6 +26,7 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     languageEnglish: "English",
     languageChinese: "简体中文",
     showMore: "Show more chats",
+    agentBadge: "MCP agent",
   },
   "zh-CN": {
     navLabel: "对话",
@@ -37,5 +39,6 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     languageEnglish: "English",
     languageChinese: "简体中文",
     showMore: "显示更多对话",
+    agentBadge: "MCP 智能体",
   },
 };

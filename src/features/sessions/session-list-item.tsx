@@ -5,7 +5,7 @@ import { useSessionStore } from "../../store/react";
 import { selectSessionBadge } from "../../store/selectors";
 import { sessionsMessages } from "./messages";
 
-/** One session in the sidebar: its title and, while something is pending, a badge. */
+/** One session in the sidebar: its title, an agent badge when an outside agent asks through it and, while something is pending, a badge. */
 export const SessionListItem = memo(function SessionListItem({
   session,
   active,
@@ -32,6 +32,12 @@ export const SessionListItem = memo(function SessionListItem({
         }}
       >
         <span className="session-item__title" dir="auto">{session.title.trim() || t("untitled")}</span>
+        {session.agent && (
+          <>
+            {" "}
+            <span className="session-item__agent">{t("agentBadge")}</span>
+          </>
+        )}
         {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
       </a>
     </li>

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { render, screen, within } from "@testing-library/react";
+import type { Session } from "../../protocol/schemas";
+import { LocaleProvider } from "../../i18n/i18n";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { Sidebar } from "../sessions/sidebar";
+import { Conversation } from "./conversation";
+
+const AGENT_SESSION: Session = {
+  id: "mcp-1",
+  title: "Claude Code · 09:05",
+  createdAt: "2026-11-30T09:05:00.000Z",
+  updatedAt: "2026-11-30T09:05:00.000Z",
+  state: "idle",
+  agent: { kind: "mcp-client", name: "Claude Code" },
+};
+const PLAIN_SESSION: Session = { id: "chat-1", title: "Plain chat", createdAt: "2026-11-30T08:00:00.000Z", updatedAt: "2026-11-30T08:00:00.000Z", state: "idle" };
+
+function renderBoth(locale?: "zh-CN") {
+  const store = createSessionStore();
+  store.getState().loadSessions([AGENT_SESSION, PLAIN_SESSION]);
+  const tree = (sessionId: string) => (
+    <SessionStoreProvider store={store}>
+      <Sidebar activeSessionId={sessionId} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} />
+      <Conversation sessionId={sessionId} slotEntries={[]} drafts={new Map()} onSend={async () => undefined} onStop={async () => undefined} fallbackTitle="New chat" />
+    </SessionStoreProvider>
+  );
+  return render(locale ? <LocaleProvider initial={locale}>{tree(AGENT_SESSION.id)}</LocaleProvider> : tree(AGENT_SESSION.id));
+}
+
+describe("a session an outside agent asks through", () => {
+  it("carries an agent badge in the sidebar, and only that session does", () => {
+    renderBoth();
+    const nav = screen.getByRole("navigation", { name: "Chats" });
+    expect(within(nav).getByRole("link", { name: "Claude Code · 09:05 MCP agent" })).toBeInTheDocument();
+    expect(within(nav).getByRole("link", { name: "Plain chat" })).toBeInTheDocument();
+  });
+
+  it("replaces the composer with who is asking and that replies go through the panel", () => {
+    renderBoth();
+    expect(screen.getByRole("note")).toHaveTextContent(
+      "Claude Code is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
+    );
+    expect(screen.queryByRole("textbox", { name: "Message" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Send" })).not.toBeInTheDocument();
+  });
+
+  it("says the same in Chinese", () => {
+    renderBoth("zh-CN");
+    expect(within(screen.getByRole("navigation", { name: "对话" })).getByRole("link", { name: "Claude Code · 09:05 MCP 智能体" })).toBeInTheDocument();
+    expect(screen.getByRole("note")).toHaveTextContent("Claude Code 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。");
+  });
+});
