@@ -3,7 +3,10 @@ import { ApiError, api as defaultApi, type Api } from "../client/api";
 import { createMux, muxUrl, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
+import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { Conversation } from "../features/chat/conversation";
+import { describeFailure } from "../features/chat/failure";
+import { chatMessages } from "../features/chat/messages";
 import { deleteDraft } from "../features/question/draft-storage";
 import { Sidebar } from "../features/sessions/sidebar";
 import { useMessages } from "../i18n/i18n";
@@ -39,16 +42,13 @@ export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame,
   for (const rpcId of before) if (!after.has(rpcId)) forget(rpcId);
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** What went wrong loading from the host; translated when shown, so a locale switch does not reconnect. */
-type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; reason: string };
+type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; error: unknown };
 
 /** The chat app: connection → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
   const t = useMessages(appMessages);
+  const tChat = useMessages(chatMessages);
   const [store] = useState(() => givenStore ?? createSessionStore());
   const [drafts] = useState(() => new Map<string, string>());
   const [touches] = useState(createLiveTouches);
@@ -83,7 +83,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           if (activeRef.current === sessionId) navigate(null);
           return { kind: "session-missing" };
         }
-        return { kind: "load-failed", reason: reasonOf(error) };
+        return { kind: "load-failed", error };
       }
     },
     [api, store, touches, navigate],
@@ -95,12 +95,13 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE });
       store.getState().loadSessions(page.sessions, touches.since(mark), page.next);
     } catch (error) {
-      return { kind: "load-failed", reason: reasonOf(error) };
+      return { kind: "load-failed", error };
     }
     const open = activeRef.current;
     return open === null ? null : loadSession(open);
   }, [api, store, touches, loadSession]);
 
+  const muxRef = useRef<MuxConnection | null>(null);
   useEffect(() => {
     const mux = connect({
       url: muxUrl(window.location),
@@ -112,8 +113,14 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         if (frame.type === "session/deleted" && frame.sessionId === activeRef.current) navigate(null);
       },
     });
-    return () => mux.close();
+    muxRef.current = mux;
+    return () => {
+      mux.close();
+      if (muxRef.current === mux) muxRef.current = null;
+    };
   }, [connect, store, touches, refresh, navigate]);
+
+  const retryConnection = useCallback(() => muxRef.current?.retryNow(), []);
 
   useEffect(() => {
     if (activeSessionId !== null) void loadSession(activeSessionId).then(setLoadProblem);
@@ -129,7 +136,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE, before: cursor });
       if (store.getState().sessionsCursor === cursor) store.getState().loadMoreSessions(page.sessions, page.next, touches.since(mark));
     } catch (error) {
-      setLoadProblem({ kind: "load-failed", reason: reasonOf(error) });
+      setLoadProblem({ kind: "load-failed", error });
     } finally {
       loadingMore.current = false;
     }
@@ -142,12 +149,15 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         const session = await api.createSession();
         store.getState().applyFrame({ type: "session/upserted", session });
         target = session.id;
+        const typedSince = drafts.get(NEW_CHAT_DRAFT);
+        drafts.delete(NEW_CHAT_DRAFT);
+        if (typedSince !== undefined) drafts.set(target, typedSince);
         navigate(target);
       }
       const message = await api.postMessage(target, text);
       store.getState().applyFrame({ type: "message/upserted", message });
     },
-    [api, store, navigate],
+    [api, store, navigate, drafts],
   );
 
   const onStop = useCallback(
@@ -198,7 +208,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         <main className="shell__main">
           {loadProblem && (
             <p role="alert" className="shell__error">
-              {loadProblem.kind === "session-missing" ? t("sessionMissing") : t("loadFailed", { reason: loadProblem.reason })}
+              {loadProblem.kind === "session-missing" ? t("sessionMissing") : t("loadFailed", { reason: describeFailure(loadProblem.error, tChat) })}
             </p>
           )}
           <Conversation
@@ -208,6 +218,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             onSend={onSend}
             onStop={onStop}
             fallbackTitle={t("newChatTitle")}
+            onRetryConnection={retryConnection}
             headerStart={
               <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawerOpen} aria-controls={DRAWER_ID} onClick={() => setDrawerOpen((open) => !open)}>
                 {t("sessionsToggle")}

@@ -7,13 +7,13 @@ export const appMessages: Catalog<AppKey> = {
   en: {
     sessionsToggle: "Sessions",
     newChatTitle: "New chat",
-    loadFailed: "Could not load from the host: {reason}",
+    loadFailed: "Could not load the chats. {reason}",
     sessionMissing: "That chat no longer exists.",
   },
   "zh-CN": {
     sessionsToggle: "会话",
     newChatTitle: "新对话",
-    loadFailed: "无法从主机加载：{reason}",
+    loadFailed: "无法加载对话。{reason}",
     sessionMissing: "该对话已不存在。",
   },
 };

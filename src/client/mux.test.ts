@@ -192,6 +192,21 @@ describe("createMux against a real ws server", () => {
     expect(recorder.statuses).toEqual(["connecting", "offline", "connecting", "online"]);
   });
 
+  it("retries at once on retryNow, the offline banner's button", async () => {
+    const { server, url } = await startServer();
+    const port = Number(new URL(url).port);
+    await stopServer(server);
+    const clock = manualTimers();
+    const { mux, recorder } = open(url, { timers: clock.timers });
+    await vi.waitFor(() => expect(clock.pending.size).toBe(1));
+    const restarted = await startServer(port);
+    onEachConnection(restarted.server, (socket) => socket.send(JSON.stringify(HELLO)));
+    mux.retryNow();
+    await vi.waitFor(() => expect(recorder.frames).toEqual([HELLO]));
+    expect(clock.pending.size).toBe(0);
+    expect(recorder.statuses).toEqual(["connecting", "offline", "connecting", "online"]);
+  });
+
   it("ignores a wake-up while a socket is already open", async () => {
     const { server, url } = await startServer();
     onEachConnection(server, (socket) => socket.send(JSON.stringify(HELLO)));

@@ -33,6 +33,8 @@ export interface MuxOptions {
 
 export interface MuxConnection {
   readonly status: ConnectionStatus;
+  /** Tries to reconnect at once instead of waiting for the backoff (the offline banner's `Retry now`). */
+  retryNow(): void;
   /** Closes the socket and stops reconnecting; no status or frame is reported afterwards. */
   close(): void;
 }
@@ -155,6 +157,7 @@ export function createMux(options: MuxOptions): MuxConnection {
     get status() {
       return status;
     },
+    retryNow: wake,
     close() {
       if (closed) return;
       closed = true;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { LocaleProvider } from "../../i18n/i18n";
 import userEvent from "@testing-library/user-event";
 import { Composer } from "./composer";
 
@@ -49,10 +50,11 @@ describe("Composer", () => {
     expect(input).toHaveValue("nihao");
   });
 
-  it("does not send on an Enter with keyCode 229 (IME processing)", async () => {
+  it("does not send on an Enter between compositionstart and compositionend", async () => {
     const { sent, input } = setup();
+    fireEvent.compositionStart(input, { data: "" });
     fireEvent.change(input, { target: { value: "你好" } });
-    fireEvent.keyDown(input, { key: "Enter", keyCode: 229 });
+    fireEvent.keyDown(input, { key: "Enter" });
     expect(sent).toEqual([]);
   });
 
@@ -86,12 +88,85 @@ describe("Composer", () => {
     expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
   });
 
-  it("keeps the text and shows the reason when sending fails", async () => {
+  it("puts the text back and says, translated, what happened when sending fails", async () => {
     const user = userEvent.setup();
     const { input } = setup({ fail: "a turn is already running" });
     await user.type(input, "keep me{Enter}");
-    expect(await screen.findByRole("alert")).toHaveTextContent("Could not send: a turn is already running");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Your message was not sent and is back in the box. The host said: a turn is already running");
     expect(input).toHaveValue("keep me");
+  });
+
+  it("keeps what is typed while the message is in flight, and puts the sent text back in front of it when the send fails", async () => {
+    const user = userEvent.setup();
+    const pending: { text: string; settle: (error?: Error) => void }[] = [];
+    const onSend = (text: string) =>
+      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    render(<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={onSend} />);
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await user.type(input, "first{Enter}");
+    expect(input).toHaveValue("");
+    await user.type(input, "typed meanwhile");
+    await act(async () => pending[0]!.settle());
+    expect(input).toHaveValue("typed meanwhile");
+
+    await user.clear(input);
+    await user.type(input, "second{Enter}");
+    await user.type(input, "more");
+    await act(async () => pending[1]!.settle(new TypeError("Failed to fetch")));
+    expect(input).toHaveValue("second\nmore");
+    expect(screen.getByRole("alert")).toHaveTextContent("Your message was not sent and is back in the box. Parley's host cannot be reached; check that it is running.Retry");
+    expect(pending.map((call) => call.text)).toEqual(["first", "second"]);
+
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    expect(pending.map((call) => call.text)).toEqual(["first", "second", "second\nmore"]);
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("says the failure in Chinese under a Chinese UI", async () => {
+    const user = userEvent.setup();
+    render(
+      <LocaleProvider initial="zh-CN">
+        <Composer
+          draftKey="s-1"
+          drafts={new Map()}
+          blockedReason={null}
+          onSend={async () => {
+            throw new TypeError("Failed to fetch");
+          }}
+        />
+      </LocaleProvider>,
+    );
+    await user.type(screen.getByRole("textbox", { name: "消息" }), "你好{Enter}");
+    expect(await screen.findByRole("alert")).toHaveTextContent("消息未发送，已放回输入框。无法连接到 Parley 主机，请确认它正在运行。重试");
+  });
+
+  it("on a touch device inserts a newline on Enter and sends only with the Send button", async () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query === "(hover: none) and (pointer: coarse)",
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    })) as unknown as typeof window.matchMedia;
+    try {
+      const user = userEvent.setup();
+      const { sent, input } = setup();
+      expect(input).toHaveAttribute("placeholder", "Message Parley");
+      expect(input).toHaveAttribute("enterkeyhint", "enter");
+      await user.type(input, "line one{Enter}line two");
+      expect(sent).toEqual([]);
+      expect(input).toHaveValue("line one\nline two");
+      await user.click(screen.getByRole("button", { name: "Send" }));
+      expect(sent).toEqual(["line one\nline two"]);
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
+  it("on desktop advertises Enter to send, and Enter sends", () => {
+    const { input } = setup();
+    expect(input).toHaveAttribute("placeholder", "Message Parley (Enter to send, Shift+Enter for a new line)");
+    expect(input).toHaveAttribute("enterkeyhint", "send");
   });
 
   it("keeps a draft per key and restores it when its key comes back", async () => {

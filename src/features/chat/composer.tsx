@@ -1,9 +1,14 @@
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { LIMITS } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";
+import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
+import { describeFailure } from "./failure";
 import { chatMessages } from "./messages";
+
+/** The key of the draft a new chat types into; the session it creates takes the draft over. */
+export const NEW_CHAT_DRAFT = "";
 
 export interface ComposerProps {
   /** Which draft the text belongs to (the session id); the text is kept per key in `drafts`. */
@@ -11,21 +16,39 @@ export interface ComposerProps {
   drafts: Map<string, string>;
   /** Why sending is not possible now (a turn is running), or null. */
   blockedReason: string | null;
-  /** Sends the text; a rejection keeps the text and shows the error. */
+  /** Sends the text; a rejection puts the text back and says what happened. */
   onSend: (text: string) => Promise<void>;
+  /** Lets the caller focus the text box (on load, New chat, switching chats). */
+  inputRef?: RefObject<HTMLTextAreaElement | null>;
 }
 
-/** The normal composer: Enter sends, Shift+Enter is a newline, IME-safe. */
-export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerProps) {
+/** The sent text put back in front of whatever was typed while it was in flight. */
+export function restoreSent(sent: string, typedSince: string): string {
+  return typedSince === "" ? sent : `${sent}\n${typedSince}`;
+}
+
+/**
+ * The normal composer. On desktop Enter sends and Shift+Enter is a newline; on touch devices
+ * (no Shift on most keyboards) Enter is a newline and the Send button sends. IME-safe. The box
+ * is cleared the moment a message is sent, so text typed while the request is in flight stays.
+ */
+export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef }: ComposerProps) {
   const t = useMessages(chatMessages);
+  const touch = useMediaQuery(TOUCH_QUERY);
   const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
   const [shownKey, setShownKey] = useState(draftKey);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [imeGuard] = useState(createImeGuard);
   const formRef = useRef<HTMLFormElement>(null);
-  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const ownInputRef = useRef<HTMLTextAreaElement>(null);
+  const inputRef = givenInputRef ?? ownInputRef;
+  const keyRef = useRef(draftKey);
+  useLayoutEffect(() => {
+    keyRef.current = draftKey;
+  }, [draftKey]);
   const reasonId = useId();
+  const errorId = useId();
 
   if (shownKey !== draftKey) {
     setShownKey(draftKey);
@@ -37,35 +60,50 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
   const reason = blockedReason ?? (tooLong ? t("messageTooLong", { count: text.length, max: LIMITS.messageChars }) : null);
   const canSend = !sending && reason === null && text.trim() !== "";
 
+  const store = (key: string, next: string) => {
+    if (next === "") drafts.delete(key);
+    else drafts.set(key, next);
+  };
+
   const update = (next: string) => {
     setText(next);
-    if (next === "") drafts.delete(draftKey);
-    else drafts.set(draftKey, next);
+    store(draftKey, next);
   };
 
   const send = async () => {
     if (!canSend) return;
+    const sent = text;
+    const sentKey = draftKey;
     setSending(true);
     setError(null);
+    setText("");
+    store(sentKey, "");
     try {
-      await onSend(text);
-      drafts.delete(draftKey);
-      setText("");
+      await onSend(sent);
       const active = document.activeElement;
       if (active === document.body || formRef.current?.contains(active)) inputRef.current?.focus();
     } catch (failure) {
-      setError(t("sendFailed", { reason: failure instanceof Error ? failure.message : String(failure) }));
+      // A new chat's draft moved to the session it created; anywhere else the text goes back where it was typed.
+      const targetKey = sentKey === NEW_CHAT_DRAFT ? keyRef.current : sentKey;
+      const restored = restoreSent(sent, drafts.get(targetKey) ?? "");
+      store(targetKey, restored);
+      if (targetKey === keyRef.current) {
+        setText(restored);
+        setError(t("sendFailed", { reason: describeFailure(failure, t) }));
+      }
     } finally {
       setSending(false);
     }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== "Enter" || event.shiftKey) return;
+    if (event.key !== "Enter" || event.shiftKey || touch) return;
     if (imeGuard.isImeKey(event.nativeEvent)) return;
     event.preventDefault();
     void send();
   };
+
+  const described = [reason ? reasonId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
 
   return (
     <form
@@ -80,14 +118,15 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
         ref={inputRef}
         className="composer__input"
         aria-label={t("messageLabel")}
-        placeholder={t("messagePlaceholder")}
+        placeholder={touch ? t("messagePlaceholderTouch") : t("messagePlaceholder")}
+        enterKeyHint={touch ? "enter" : "send"}
         rows={2}
         value={text}
         onChange={(event) => update(event.target.value)}
         onKeyDown={onKeyDown}
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
-        aria-describedby={reason ? reasonId : undefined}
+        aria-describedby={described}
       />
       <div className="composer__actions">
         {reason && (
@@ -96,9 +135,12 @@ export function Composer({ draftKey, drafts, blockedReason, onSend }: ComposerPr
           </p>
         )}
         {error && (
-          <p role="alert" className="composer__error">
-            {error}
-          </p>
+          <div role="alert" id={errorId} className="composer__error">
+            <p>{error}</p>
+            <Button onClick={() => void send()} disabled={!canSend}>
+              {t("retrySend")}
+            </Button>
+          </div>
         )}
         <Button type="submit" variant="primary" disabled={!canSend} aria-describedby={reason ? reasonId : undefined}>
           {t("send")}

@@ -1,15 +1,26 @@
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectConnection } from "../../store/selectors";
+import { Button } from "../../ui/button";
 import { chatMessages } from "./messages";
 
-/** Says so while the downlink is not online; renders nothing when it is. */
-export function ConnectionNotice() {
+/** A banner while the downlink is not online, with `Retry now` when it is offline; empty (but still a live region) when online. */
+export function ConnectionNotice({ onRetryNow }: { onRetryNow?: () => void }) {
   const t = useMessages(chatMessages);
   const connection = useSessionStore(selectConnection);
   return (
-    <p role="status" className="connection-notice" data-connection={connection}>
-      {connection === "connecting" ? t("connecting") : connection === "offline" ? t("offline") : ""}
-    </p>
+    <div role="status" className="connection-notice" data-connection={connection}>
+      {connection === "connecting" && <p className="connection-notice__text">{t("connecting")}</p>}
+      {connection === "offline" && (
+        <>
+          <p className="connection-notice__text">{t("offline")}</p>
+          {onRetryNow && (
+            <Button variant="secondary" onClick={onRetryNow}>
+              {t("retryNow")}
+            </Button>
+          )}
+        </>
+      )}
+    </div>
   );
 }

@@ -4,16 +4,16 @@ import { useSessionStore } from "../../store/react";
 import { selectSession } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
-import { Composer } from "./composer";
+import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
+import { describeFailure } from "./failure";
 import { chatMessages } from "./messages";
 import type { SlotEntry } from "./slot-election";
 import { Transcript } from "./transcript";
 import "./chat.css";
 
-const NEW_CHAT_DRAFT = "";
 
 export interface ConversationProps {
   /** The open session, or null for a new chat that starts with the first message. */
@@ -27,6 +27,8 @@ export interface ConversationProps {
   headerStart?: ReactNode;
   /** The title shown for a new chat or an untitled session. */
   fallbackTitle: string;
+  /** Reconnects at once (the offline banner's `Retry now`). */
+  onRetryConnection?: () => void;
 }
 
 function StopButton({ sessionId, onStop }: { sessionId: string; onStop: ConversationProps["onStop"] }) {
@@ -39,7 +41,7 @@ function StopButton({ sessionId, onStop }: { sessionId: string; onStop: Conversa
     try {
       await onStop(sessionId);
     } catch (failure) {
-      setError(t("stopFailed", { reason: failure instanceof Error ? failure.message : String(failure) }));
+      setError(t("stopFailed", { reason: describeFailure(failure, t) }));
     } finally {
       setStopping(false);
     }
@@ -59,7 +61,7 @@ function StopButton({ sessionId, onStop }: { sessionId: string; onStop: Conversa
 }
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection }: ConversationProps) {
   const t = useMessages(chatMessages);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
@@ -74,8 +76,8 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         <h1 className="conversation__title" dir="auto">
           {title}
         </h1>
-        <ConnectionNotice />
       </header>
+      <ConnectionNotice onRetryNow={onRetryConnection} />
       {sessionId !== null ? (
         <ErrorBoundary
           key={sessionId}
@@ -106,21 +108,15 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           entries={slotEntries}
           sessionId={sessionId}
           composer={
-            session?.agent ? (
-              <p className="agent-notice" role="note" dir="auto">
-                {t("agentNotice", { name: session.agent.name })}
-              </p>
-            ) : (
-              <Composer
-                draftKey={sessionId ?? NEW_CHAT_DRAFT}
-                drafts={drafts}
-                blockedReason={turnActive ? t("sendBlockedByTurn") : null}
-                onSend={async (text) => {
-                  setSent((count) => count + 1);
-                  await onSend(sessionId, text);
-                }}
-              />
-            )
+            <Composer
+              draftKey={sessionId ?? NEW_CHAT_DRAFT}
+              drafts={drafts}
+              blockedReason={turnActive ? t("sendBlockedByTurn") : null}
+              onSend={async (text) => {
+                setSent((count) => count + 1);
+                await onSend(sessionId, text);
+              }}
+            />
           }
         />
       </div>

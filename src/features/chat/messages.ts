@@ -46,7 +46,15 @@ export type ChatKey =
   | "dismissFailed"
   | "jumpToLatest"
   | "jumpToLatestCount"
-  | "agentNotice";
+  | "messagePlaceholderTouch"
+  | "retrySend"
+  | "retryNow"
+  | "failureUnreachable"
+  | "failureTurnRunning"
+  | "failureRateLimited"
+  | "failureMissing"
+  | "failureStorage"
+  | "failureOther";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -60,10 +68,10 @@ export const chatMessages: Catalog<ChatKey> = {
     turnWaiting: "The assistant is waiting for your answer.",
     sendBlockedByTurn: "You can send when the assistant has finished, or press Stop.",
     messageTooLong: "The message is too long: {count} of {max} characters.",
-    sendFailed: "Could not send: {reason}",
-    stopFailed: "Could not stop: {reason}",
+    sendFailed: "Your message was not sent and is back in the box. {reason}",
+    stopFailed: "Could not stop. {reason}",
     connecting: "Connecting to Parley…",
-    offline: "Offline. Reconnecting…",
+    offline: "Parley's host is unreachable. Reconnecting…",
     transcriptLabel: "Messages",
     showEarlier: "Show earlier messages",
     emptyTitle: "Start a conversation",
@@ -96,7 +104,15 @@ export const chatMessages: Catalog<ChatKey> = {
     dismissFailed: "Could not dismiss: {reason}",
     jumpToLatest: "Jump to latest",
     jumpToLatestCount: "Jump to latest ({count} new)",
-    agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
+    messagePlaceholderTouch: "Message Parley",
+    retrySend: "Retry",
+    retryNow: "Retry now",
+    failureUnreachable: "Parley's host cannot be reached; check that it is running.",
+    failureTurnRunning: "The assistant is still working on the previous message.",
+    failureRateLimited: "Too many requests just now; wait a moment and try again.",
+    failureMissing: "This chat no longer exists.",
+    failureStorage: "The host could not save: its disk is full or read-only.",
+    failureOther: "The host said: {reason}",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -108,10 +124,10 @@ export const chatMessages: Catalog<ChatKey> = {
     turnWaiting: "助手正在等待你的回答。",
     sendBlockedByTurn: "助手完成后才能发送，也可以点击“停止”。",
     messageTooLong: "消息太长：{count} / {max} 个字符。",
-    sendFailed: "发送失败：{reason}",
-    stopFailed: "停止失败：{reason}",
+    sendFailed: "消息未发送，已放回输入框。{reason}",
+    stopFailed: "停止失败。{reason}",
     connecting: "正在连接 Parley…",
-    offline: "已离线，正在重新连接…",
+    offline: "无法连接到 Parley 主机，正在重新连接…",
     transcriptLabel: "消息记录",
     showEarlier: "显示更早的消息",
     emptyTitle: "开始对话",
@@ -144,6 +160,14 @@ export const chatMessages: Catalog<ChatKey> = {
     dismissFailed: "忽略失败：{reason}",
     jumpToLatest: "跳到最新",
     jumpToLatestCount: "跳到最新（{count} 条新消息）",
-    agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
+    messagePlaceholderTouch: "给 Parley 发消息",
+    retrySend: "重试",
+    retryNow: "立即重试",
+    failureUnreachable: "无法连接到 Parley 主机，请确认它正在运行。",
+    failureTurnRunning: "助手仍在处理上一条消息。",
+    failureRateLimited: "请求过于频繁，请稍候再试。",
+    failureMissing: "该对话已不存在。",
+    failureStorage: "主机无法保存：磁盘已满或只读。",
+    failureOther: "主机返回：{reason}",
   },
 };
