@@ -108,15 +108,21 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           entries={slotEntries}
           sessionId={sessionId}
           composer={
-            <Composer
-              draftKey={sessionId ?? NEW_CHAT_DRAFT}
-              drafts={drafts}
-              blockedReason={turnActive ? t("sendBlockedByTurn") : null}
-              onSend={async (text) => {
-                setSent((count) => count + 1);
-                await onSend(sessionId, text);
-              }}
-            />
+            session?.agent ? (
+              <p className="agent-notice" role="note" dir="auto">
+                {t("agentNotice", { name: session.agent.name })}
+              </p>
+            ) : (
+              <Composer
+                draftKey={sessionId ?? NEW_CHAT_DRAFT}
+                drafts={drafts}
+                blockedReason={turnActive ? t("sendBlockedByTurn") : null}
+                onSend={async (text) => {
+                  setSent((count) => count + 1);
+                  await onSend(sessionId, text);
+                }}
+              />
+            )
           }
         />
       </div>

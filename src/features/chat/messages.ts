@@ -54,7 +54,8 @@ export type ChatKey =
   | "failureRateLimited"
   | "failureMissing"
   | "failureStorage"
-  | "failureOther";
+  | "failureOther"
+  | "agentNotice";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -113,6 +114,7 @@ export const chatMessages: Catalog<ChatKey> = {
     failureMissing: "This chat no longer exists.",
     failureStorage: "The host could not save: its disk is full or read-only.",
     failureOther: "The host said: {reason}",
+    agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -169,5 +171,6 @@ export const chatMessages: Catalog<ChatKey> = {
     failureMissing: "该对话已不存在。",
     failureStorage: "主机无法保存：磁盘已满或只读。",
     failureOther: "主机返回：{reason}",
+    agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
   },
 };
