@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { detectLocale, format, readRememberedLocale, rememberLocale, type Catalog, type Locale } from "./locale";
 
 interface LocaleContextValue {
@@ -8,8 +8,11 @@ interface LocaleContextValue {
 
 const LocaleContext = createContext<LocaleContextValue>({ locale: "en", setLocale: () => undefined });
 
-/** Provides the UI language; `initial` overrides detection (tests, the demo page). */
-export function LocaleProvider({ initial, children }: { initial?: Locale; children: ReactNode }) {
+/**
+ * Provides the UI language; `initial` overrides detection (tests, the demo page). Unless `setsDocumentLanguage`
+ * is false, `<html lang>` follows it, so screen readers read the interface with the right voice.
+ */
+export function LocaleProvider({ initial, setsDocumentLanguage = true, children }: { initial?: Locale; setsDocumentLanguage?: boolean; children: ReactNode }) {
   const [locale, setLocaleState] = useState<Locale>(
     () => initial ?? detectLocale(typeof navigator === "undefined" ? [] : navigator.languages, readRememberedLocale()),
   );
@@ -18,6 +21,9 @@ export function LocaleProvider({ initial, children }: { initial?: Locale; childr
     setLocaleState(next);
   }, []);
   const value = useMemo(() => ({ locale, setLocale }), [locale, setLocale]);
+  useEffect(() => {
+    if (setsDocumentLanguage) document.documentElement.lang = locale;
+  }, [locale, setsDocumentLanguage]);
   return <LocaleContext value={value}>{children}</LocaleContext>;
 }
 
