@@ -41,7 +41,12 @@ function requireBaseURL(value: string): string {
  */
 export function createModelFromEnv(env: NodeJS.ProcessEnv): Model {
   const choice = env.PARLEY_MODEL?.trim() || "scripted";
-  if (choice === "scripted") return createScriptedModel();
+  if (choice === "scripted") {
+    const raw = env.PARLEY_SCRIPTED_CHUNK_MS?.trim();
+    const chunkDelayMs = raw ? Number(raw) : 0;
+    if (!Number.isInteger(chunkDelayMs) || chunkDelayMs < 0 || chunkDelayMs > 10_000) throw new ModelConfigError(`PARLEY_SCRIPTED_CHUNK_MS=${raw} is not a whole number of milliseconds from 0 to 10000`);
+    return createScriptedModel({ chunkDelayMs });
+  }
   if (choice.startsWith("openai:")) {
     const model = choice.slice("openai:".length).trim();
     if (!model) throw new ModelConfigError(`PARLEY_MODEL=openai: needs a model name, for example openai:gpt-4o-mini`);

@@ -80,20 +80,26 @@ function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>)
   }
 }
 
-function nextTick(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 }
 
-async function* stream(text: string, signal: AbortSignal): AsyncGenerator<ModelEvent> {
-  for (const piece of chunk(text)) {
-    if (signal.aborted) return;
-    yield { type: "text", delta: piece };
-    await nextTick();
+export interface ScriptedModelOptions {
+  /** A pause between streamed chunks (PARLEY_SCRIPTED_CHUNK_MS), to watch a reply stream in; 0 streams at once. */
+  chunkDelayMs?: number;
+}
+
+/** The deterministic model of docs/protocol.md; it keeps no state and decides from the history alone. */
+export function createScriptedModel(options: ScriptedModelOptions = {}): Model {
+  const delay = options.chunkDelayMs ?? 0;
+  async function* stream(text: string, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    for (const piece of chunk(text)) {
+      if (signal.aborted) return;
+      yield { type: "text", delta: piece };
+      await pause(delay);
+    }
   }
-}
 
-/** The deterministic model of SPEC §4; it keeps no state and decides from the history alone. */
-export function createScriptedModel(): Model {
   return {
     name: "scripted",
     async *step({ history, signal }: ModelRequest): AsyncGenerator<ModelEvent> {

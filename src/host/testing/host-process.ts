@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const TSX = path.resolve("node_modules/.bin/tsx");
 const MAIN = path.resolve("src/host/main.ts");
 const START_TIMEOUT_MS = 30_000;
 
@@ -33,7 +32,8 @@ export interface HostProcessOptions {
 export function startHostProcess(options: HostProcessOptions = {}): Promise<HostProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parley-host-"));
   const env = { ...process.env, HOST: "127.0.0.1", PORT: String(options.port ?? 0), PARLEY_DATA_DIR: dataDir, PARLEY_MODEL: "scripted", ...options.env };
-  const child = spawn(TSX, [MAIN], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // One process (node with tsx's loader, not the tsx wrapper), so SIGKILL reaches the host itself.
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], { env, stdio: ["ignore", "pipe", "pipe"] });
   const logs: Record<string, unknown>[] = [];
   let stderr = "";
   let buffered = "";
