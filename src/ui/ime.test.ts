@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createImeGuard } from "./ime";
+import { createImeGuard, isLineBreakInput } from "./ime";
 
 function manualTicks() {
   const pending: (() => void)[] = [];
@@ -22,8 +22,14 @@ describe("createImeGuard", () => {
     expect(guard.isImeKey({ isComposing: true, keyCode: 13 })).toBe(true);
   });
 
-  it("blocks the IME process key code 229", () => {
+  it("lets key code 229 through outside any composition, as Gboard sends it for most keys", () => {
     const guard = createImeGuard(manualTicks().schedule);
+    expect(guard.isImeKey({ isComposing: false, keyCode: 229 })).toBe(false);
+  });
+
+  it("blocks key code 229 while a composition is open", () => {
+    const guard = createImeGuard(manualTicks().schedule);
+    guard.onCompositionStart();
     expect(guard.isImeKey({ isComposing: false, keyCode: 229 })).toBe(true);
   });
 
@@ -42,5 +48,18 @@ describe("createImeGuard", () => {
     expect(guard.isImeKey({ isComposing: false, keyCode: 13 })).toBe(true);
     ticks.flush();
     expect(guard.isImeKey({ isComposing: false, keyCode: 13 })).toBe(false);
+  });
+});
+
+describe("isLineBreakInput", () => {
+  it("takes insertLineBreak and insertParagraph outside composition as Enter", () => {
+    expect(isLineBreakInput({ inputType: "insertLineBreak", isComposing: false })).toBe(true);
+    expect(isLineBreakInput({ inputType: "insertParagraph" })).toBe(true);
+  });
+
+  it("ignores a line break inside a composition and every other input", () => {
+    expect(isLineBreakInput({ inputType: "insertLineBreak", isComposing: true })).toBe(false);
+    expect(isLineBreakInput({ inputType: "insertText", isComposing: false })).toBe(false);
+    expect(isLineBreakInput({ inputType: "insertCompositionText", isComposing: true })).toBe(false);
   });
 });

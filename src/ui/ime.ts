@@ -4,14 +4,15 @@ export interface ImeKeyEvent {
   keyCode?: number;
 }
 
-const IME_PROCESS_KEY_CODE = 229;
-
 export type ScheduleTick = (callback: () => void) => void;
 
 /**
  * Tracks composition on one element tree so a key that only confirms an IME candidate
- * is never taken as a command. Safari fires `compositionend` before the confirming
- * Enter's `keydown`, so a key in the same tick as `compositionend` is ignored too.
+ * is never taken as a command. It reads real composition state only: the composition
+ * events and `isComposing`. `keyCode` 229 alone proves nothing, since Android keyboards
+ * such as Gboard send it for most keys outside any composition. Safari fires
+ * `compositionend` before the confirming Enter's `keydown`, so a key in the same tick
+ * as `compositionend` is ignored too.
  */
 export function createImeGuard(scheduleTick: ScheduleTick = (callback) => setTimeout(callback, 0)) {
   let composing = false;
@@ -28,9 +29,23 @@ export function createImeGuard(scheduleTick: ScheduleTick = (callback) => setTim
       });
     },
     isImeKey(event: ImeKeyEvent): boolean {
-      return composing || endedThisTick || event.isComposing === true || event.keyCode === IME_PROCESS_KEY_CODE;
+      return composing || endedThisTick || event.isComposing === true;
     },
   };
 }
 
 export type ImeGuard = ReturnType<typeof createImeGuard>;
+
+/** The parts of an input event `isLineBreakInput` reads. */
+export interface LineBreakInputEvent {
+  inputType: string;
+  isComposing?: boolean;
+}
+
+/**
+ * Whether a `beforeinput` is an Enter outside composition: the only sign of Enter some
+ * Android keyboards give (`insertLineBreak`, or `insertParagraph` in editable content).
+ */
+export function isLineBreakInput(event: LineBreakInputEvent): boolean {
+  return (event.inputType === "insertLineBreak" || event.inputType === "insertParagraph") && event.isComposing !== true;
+}

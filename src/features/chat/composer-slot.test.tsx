@@ -53,12 +53,28 @@ describe("ComposerSlot", () => {
     const user = userEvent.setup();
     const { setHost } = setup();
     await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
+    await user.click(document.body);
     setHost("high");
     const hidden = screen.getByRole("textbox", { name: "Message", hidden: true });
     expect(hidden).not.toBeVisible();
     expect(hidden).toHaveValue("not finished");
     setHost(null);
     expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("not finished");
+  });
+
+  it("keeps a composer being typed in shown through a takeover until focus leaves it, so no keystroke lands in a hidden field", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "I have 3 ");
+    setHost("high");
+    await user.keyboard("cats");
+    const composer = screen.getByRole("textbox", { name: "Message" });
+    expect(composer).toBeVisible();
+    expect(composer).toHaveFocus();
+    expect(composer).toHaveValue("I have 3 cats");
+    await user.click(screen.getByRole("button", { name: "high owns the slot" }));
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible();
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("I have 3 cats");
   });
 
   it("returns focus to the composer when the takeover ends while focus was inside it", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
@@ -21,6 +21,12 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   const slotRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<HTMLDivElement>(null);
   const previous = useRef({ sessionId, takenOver: election !== null });
+  const [composerFocused, setComposerFocused] = useState(false);
+  const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
+    const still = event.currentTarget;
+    if (still.contains(event.relatedTarget as Node | null) || still.contains(document.activeElement)) return;
+    setComposerFocused(false);
+  };
 
   useEffect(() => {
     const takenOver = election !== null;
@@ -43,7 +49,14 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
           <election.entry.Component match={election.match} sessionId={sessionId} />
         </ErrorBoundary>
       )}
-      <div className="composer-slot__composer" ref={composerRef} hidden={election !== null}>
+      {/* A composer being typed in when an entry takes over stays shown until focus leaves it, so no keystroke lands in a hidden field. */}
+      <div
+        className="composer-slot__composer"
+        ref={composerRef}
+        hidden={election !== null && !composerFocused}
+        onFocus={() => setComposerFocused(true)}
+        onBlur={onComposerBlur}
+      >
         {composer}
       </div>
     </div>

@@ -1,30 +1,37 @@
 import type { Ref } from "react";
+import type { QuestionItem } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
+import { draftOf, isComplete, type DraftState } from "./draft";
 import { questionMessages } from "./messages";
 
 interface CollapsedBarProps {
-  questionCount: number;
+  questions: readonly QuestionItem[];
+  state: DraftState;
   textId: string;
   onExpand: () => void;
   ref?: Ref<HTMLButtonElement>;
 }
 
-/** The one-line bar a collapsed panel shrinks to; the question stays pending. */
-export function CollapsedBar({ questionCount, textId, onExpand, ref }: CollapsedBarProps) {
+/** The one-line bar a collapsed panel shrinks to: what is left, and the way back. The question stays pending. */
+export function CollapsedBar({ questions, state, textId, onExpand, ref }: CollapsedBarProps) {
   const t = useMessages(questionMessages);
-  const waiting = questionCount === 1 ? t("waitingOne") : t("waitingMany", { count: questionCount });
+  const count = questions.length;
+  const left = questions.filter((question) => !isComplete(question, draftOf(state, question.id))).length;
+  const text = count === 1 ? t("waitingOne") : left === 0 ? t("allAnswered", { count }) : t("leftOf", { left, count });
   return (
     <div className="question-panel__bar">
-      <span className="question-panel__bar-text">
-        <span id={textId}>{waiting}</span>
-        <span aria-hidden="true"> · </span>
+      <span className="question-panel__bar-text" id={textId}>
+        {text}
+      </span>
+      <span className="question-panel__bar-dot" aria-hidden="true">
+        ·
       </span>
       <button type="button" className="question-panel__button question-panel__button--primary" onClick={onExpand} ref={ref}>
         {t("answer")}
       </button>
       <button
         type="button"
-        className="question-panel__icon-button"
+        className="question-panel__icon-button question-panel__bar-expand"
         aria-label={t("expand")}
         aria-expanded={false}
         onClick={onExpand}

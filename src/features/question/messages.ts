@@ -2,7 +2,6 @@ import type { Catalog } from "../../i18n/locale";
 
 type QuestionMessageKey =
   | "requestPosition"
-  | "progress"
   | "announceStep"
   | "collapse"
   | "expand"
@@ -25,19 +24,36 @@ type QuestionMessageKey =
   | "completeFirst"
   | "rejected"
   | "waitingOne"
-  | "waitingMany"
   | "answer"
   | "planReview"
   | "approve"
   | "refuse"
   | "chatAboutIt"
   | "planFeedbackPlaceholder"
+  | "arrivedOne"
+  | "arrivedMany"
+  | "shortcutMac"
+  | "shortcutOther"
+  | "allAnswered"
+  | "leftOf"
+  | "stepperLabel"
+  | "stepName"
+  | "stepAnswered"
+  | "stepSkipped"
+  | "stepNotYet"
+  | "review"
+  | "reviewHeading"
+  | "reviewHint"
+  | "reviewMissing"
+  | "reviewSkipped"
+  | "reviewNotAnswered"
+  | "change"
+  | "changeTarget"
 
 /** Every string the question panel shows, in each UI language. */
 export const questionMessages: Catalog<QuestionMessageKey> = {
   en: {
     requestPosition: "Request {index} of {count}",
-    progress: "{index} / {count}",
     announceStep: "Question {index} of {count}: {question}",
     collapse: "Collapse the question card",
     expand: "Expand the question card",
@@ -60,17 +76,34 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     completeFirst: "Please complete this question first.",
     rejected: "question response rejected: {reason}",
     waitingOne: "1 question waiting",
-    waitingMany: "{count} questions waiting",
     answer: "Answer",
     planReview: "Plan review",
     approve: "Approve",
-    refuse: "Refuse",
+    refuse: "Keep planning",
     chatAboutIt: "Chat about it",
     planFeedbackPlaceholder: "What should change? (optional)",
+    arrivedOne: "The agent asks a question. Press {shortcut} to answer.",
+    arrivedMany: "The agent asks {count} questions. Press {shortcut} to answer.",
+    shortcutMac: "Option+Q",
+    shortcutOther: "Alt+Q",
+    allAnswered: "All {count} answered",
+    leftOf: "{left} of {count} left",
+    stepperLabel: "Questions",
+    stepName: "Question {index} of {count}, {state}",
+    stepAnswered: "answered",
+    stepSkipped: "skipped",
+    stepNotYet: "not answered yet",
+    review: "Review",
+    reviewHeading: "Review your answers",
+    reviewHint: "This is what will be sent.",
+    reviewMissing: "{count} not answered: they are sent as skipped unless you change them.",
+    reviewSkipped: "Skipped",
+    reviewNotAnswered: "Not answered (sent as skipped)",
+    change: "Change",
+    changeTarget: "Change question {index}",
   },
   "zh-CN": {
     requestPosition: "第 {index} 个请求，共 {count} 个",
-    progress: "{index} / {count}",
     announceStep: "第 {index} 题，共 {count} 题：{question}",
     collapse: "收起问题卡片",
     expand: "展开问题卡片",
@@ -93,12 +126,30 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     completeFirst: "请先完成这道题。",
     rejected: "回答未被接受：{reason}",
     waitingOne: "1 个问题待回答",
-    waitingMany: "{count} 个问题待回答",
     answer: "回答",
     planReview: "计划审阅",
     approve: "批准",
-    refuse: "拒绝",
+    refuse: "继续规划",
     chatAboutIt: "先聊聊",
     planFeedbackPlaceholder: "需要修改什么？（可选）",
+    arrivedOne: "助手提出了一个问题。按 {shortcut} 回答。",
+    arrivedMany: "助手提出了 {count} 个问题。按 {shortcut} 回答。",
+    shortcutMac: "Option+Q",
+    shortcutOther: "Alt+Q",
+    allAnswered: "{count} 题均已回答",
+    leftOf: "剩余 {left} 题，共 {count} 题",
+    stepperLabel: "问题",
+    stepName: "第 {index} 题，共 {count} 题，{state}",
+    stepAnswered: "已回答",
+    stepSkipped: "已跳过",
+    stepNotYet: "尚未回答",
+    review: "检查",
+    reviewHeading: "检查你的回答",
+    reviewHint: "以下内容将被发送。",
+    reviewMissing: "{count} 题未回答：除非修改，否则将作为跳过发送。",
+    reviewSkipped: "已跳过",
+    reviewNotAnswered: "未回答（将作为跳过发送）",
+    change: "修改",
+    changeTarget: "修改第 {index} 题",
   },
 };

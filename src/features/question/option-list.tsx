@@ -10,6 +10,30 @@ import { useArrowKeyPressed } from "./use-arrow-key-pressed";
 
 const MAX_NUMBER_KEY = 9;
 
+/** How a deliberate choice was made: Enter on the last question sends, a click there only chooses. */
+export type PickSource = "click" | "enter" | "key";
+
+const NEXT_KEYS = new Set(["ArrowDown", "ArrowRight"]);
+const PREVIOUS_KEYS = new Set(["ArrowUp", "ArrowLeft"]);
+
+/** Arrow keys, Home and End move focus between a multi-select group's checkboxes, as in a radio group, without toggling. */
+function moveCheckboxFocus(event: KeyboardEvent<HTMLDivElement>): void {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const boxes = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="checkbox"]:not([disabled])'));
+  const at = boxes.indexOf(event.target as HTMLElement);
+  if (at === -1) return;
+  const rtl = getComputedStyle(event.currentTarget).direction === "rtl";
+  const key = rtl && (event.key === "ArrowLeft" || event.key === "ArrowRight") ? (event.key === "ArrowLeft" ? "ArrowRight" : "ArrowLeft") : event.key;
+  let to: number | null = null;
+  if (NEXT_KEYS.has(key)) to = Math.min(boxes.length - 1, at + 1);
+  else if (PREVIOUS_KEYS.has(key)) to = Math.max(0, at - 1);
+  else if (key === "Home") to = 0;
+  else if (key === "End") to = boxes.length - 1;
+  if (to === null) return;
+  event.preventDefault();
+  boxes[to]!.focus();
+}
+
 interface OptionListProps {
   question: QuestionItem;
   selected: readonly string[];
@@ -17,7 +41,7 @@ interface OptionListProps {
   disabled: boolean;
   isImeKey: (event: KeyboardEvent) => boolean;
   /** A deliberate choice (click, tap, Space, Enter): single-select advances on it. */
-  onPick: (label: string) => void;
+  onPick: (label: string, source: PickSource) => void;
   /** A selection change that must not advance (arrow keys). */
   onSelect: (label: string) => void;
   onCheckedChange: (label: string, checked: boolean) => void;
@@ -84,7 +108,7 @@ export function OptionList(props: OptionListProps) {
 
   if (question.multiSelect) {
     return (
-      <div role="group" aria-labelledby={labelledBy} className="question-options">
+      <div role="group" aria-labelledby={labelledBy} className="question-options" onKeyDown={moveCheckboxFocus}>
         {options.map((option, index) => {
           const ids = optionIds(base, index);
           return (
@@ -127,12 +151,12 @@ export function OptionList(props: OptionListProps) {
             aria-labelledby={ids.label}
             aria-describedby={describedBy(option, ids)}
             onClick={() => {
-              if (!arrowKeyPressed.current) props.onPick(option.label);
+              if (!arrowKeyPressed.current) props.onPick(option.label, "click");
             }}
             onKeyDown={(event) => {
               if (event.key !== "Enter" || isImeKey(event)) return;
               event.preventDefault();
-              props.onPick(option.label);
+              props.onPick(option.label, "enter");
             }}
           >
             <Indicator>

@@ -27,14 +27,14 @@ function renderCard(request = planRequest) {
 }
 
 describe("plan-review decision card", () => {
-  it("shows the plan as markdown with Approve, Refuse and Chat about it", async () => {
+  it("shows the plan as markdown with Approve, Keep planning and Chat about it", async () => {
     renderCard();
     expect(screen.getByRole("region", { name: "Approve this plan?" })).toBeInTheDocument();
     expect(screen.getByText("Plan review")).toBeInTheDocument();
     expect(await screen.findByRole("heading", { name: "Steps" })).toBeInTheDocument();
     expect(screen.getByText("schema").tagName).toBe("STRONG");
     expect(screen.getByRole("button", { name: "Approve" })).toBeEnabled();
-    expect(screen.getByRole("button", { name: "Refuse" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Keep planning" })).toBeEnabled();
     expect(screen.getByRole("button", { name: "Chat about it" })).toBeEnabled();
     expect(screen.queryByRole("radio")).not.toBeInTheDocument();
   });
@@ -47,18 +47,18 @@ describe("plan-review decision card", () => {
     ]);
   });
 
-  it("refuses with the other option's label", async () => {
+  it("keeps planning with the other option's label", async () => {
     const { respond, user } = renderCard();
-    await user.click(screen.getByRole("button", { name: "Refuse" }));
+    await user.click(screen.getByRole("button", { name: "Keep planning" }));
     expect(respond.mock.calls).toEqual([
       [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Keep planning"] }] }],
     ]);
   });
 
-  it("refuses with feedback as custom text", async () => {
+  it("keeps planning with feedback as custom text", async () => {
     const { respond, user } = renderCard();
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Add tests first");
-    await user.click(screen.getByRole("button", { name: "Refuse" }));
+    await user.click(screen.getByRole("button", { name: "Keep planning" }));
     expect(respond.mock.calls).toEqual([
       [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: [], custom: "Add tests first" }] }],
     ]);
@@ -73,7 +73,7 @@ describe("plan-review decision card", () => {
   it("offers no Refuse when the only option is approve", () => {
     const question = { ...planRequest.questions[0]!, options: [{ label: "Approve" }] };
     renderCard({ ...planRequest, questions: [question] });
-    expect(screen.queryByRole("button", { name: "Refuse" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Keep planning" })).not.toBeInTheDocument();
     expect(screen.queryByRole("textbox")).not.toBeInTheDocument();
   });
 

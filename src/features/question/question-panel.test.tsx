@@ -1,14 +1,23 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { deleteDraft } from "./draft-storage";
 import { QuestionPanel } from "./question-panel";
+import { resetTypingActivity } from "./typing-activity";
+
+let clock = 0;
+beforeEach(() => {
+  clock = 0;
+  vi.spyOn(performance, "now").mockImplementation(() => (clock += 1000));
+});
 
 afterEach(() => {
   vi.restoreAllMocks();
+  resetTypingActivity();
+  document.body.replaceChildren();
 });
 
 const batch: PendingRequest = {
@@ -43,7 +52,7 @@ describe("collapsing", () => {
     await user.click(screen.getByRole("radio", { name: "npm" }));
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
     await user.keyboard("{Escape}");
-    expect(screen.getByRole("region", { name: "3 questions waiting" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "1 of 3 left" })).toBeInTheDocument();
     expect(screen.queryByRole("heading")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Expand the question card" })).toHaveAttribute("aria-expanded", "false");
     expect(screen.getByRole("button", { name: "Answer" })).toHaveFocus();
@@ -160,6 +169,7 @@ describe("drafts across reloads", () => {
     expect(screen.getByRole("heading", { name: "Which features?" })).toBeInTheDocument();
     expect(screen.getByRole("checkbox", { name: "Billing" })).toBeChecked();
     expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveValue("Exports");
+    await user.click(screen.getByRole("button", { name: "Review" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(respond.mock.calls).toEqual([
       [
@@ -193,7 +203,7 @@ describe("drafts across reloads", () => {
     const next: PendingRequest = { ...batch, rpcId: "rpc-2", questions: [{ id: "ok", question: "Proceed?" }] };
     view.rerender(<QuestionPanel request={next} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
     expect(screen.getByRole("region", { name: "Proceed?" })).toBeInTheDocument();
-    expect(screen.getByText("1 / 1")).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Questions" })).not.toBeInTheDocument();
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "yes{Enter}");
     expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-2", sessionId: "session-1", answers: [{ id: "ok", selected: [], custom: "yes" }] }]]);
   });
@@ -238,6 +248,75 @@ describe("focus", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
     expect(document.body).toHaveFocus();
+  });
+});
+
+describe("arriving while the user types elsewhere", () => {
+  function typeIntoOutsideField() {
+    const outside = document.createElement("textarea");
+    outside.setAttribute("aria-label", "Message");
+    document.body.append(outside);
+    outside.focus();
+    fireEvent.keyDown(outside, { key: "3", code: "Digit3" });
+    fireEvent.change(outside, { target: { value: "I have 3 " } });
+    return outside;
+  }
+
+  it("leaves focus in the field being typed in, takes no shortcut, and announces itself politely", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const outside = typeIntoOutsideField();
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={respond} />);
+    expect(outside).toHaveFocus();
+    expect(await screen.findByText("The agent asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
+    fireEvent.keyDown(outside, { key: "2", code: "Digit2" });
+    fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
+    expect(screen.getByRole("radio", { name: "npm" })).not.toBeChecked();
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Which package manager?");
+    expect(respond).not.toHaveBeenCalled();
+  });
+
+  it("turns to the panel on Alt+Q from anywhere, focusing the current step", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const outside = typeIntoOutsideField();
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    fireEvent.keyDown(outside, { key: "œ", code: "KeyQ", altKey: true });
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+    expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+  });
+
+  it("expands a collapsed panel on Alt+Q", () => {
+    sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [], index: 0, collapsed: true }));
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    fireEvent.keyDown(document.body, { key: "q", code: "KeyQ", altKey: true });
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+  });
+
+  it("counts a keystroke in the last 1.5 s as typing even with focus outside any field", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    vi.spyOn(performance, "now").mockImplementation(() => clock);
+    clock = 5_000;
+    fireEvent.keyDown(document.body, { key: "a", code: "KeyA" });
+    clock = 6_400;
+    const view = render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(document.body).toHaveFocus();
+    view.unmount();
+    clock = 6_600;
+    render(<QuestionPanel request={{ ...batch, rpcId: "rpc-9" }} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+  });
+});
+
+describe("arriving after a message was sent", () => {
+  it("takes focus when the field that had focus is empty again", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const composer = document.createElement("textarea");
+    composer.setAttribute("aria-label", "Message");
+    document.body.append(composer);
+    composer.focus();
+    fireEvent.keyDown(composer, { key: "Enter", code: "Enter" });
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
   });
 });
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type JSX, type KeyboardEvent } from "react";
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
+import { ArrivalNotice } from "./arrival-notice";
 import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
 import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
@@ -11,7 +12,10 @@ import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
+import { isTypingElsewhere } from "./typing-activity";
+import { useAnswerShortcut } from "./use-answer-shortcut";
 import { useRespond } from "./use-respond";
+import { focusStep } from "./use-step-focus";
 import { useSheetHeight } from "./use-sheet-height";
 import { useVisualViewport } from "./use-visual-viewport";
 import "./question-panel.css";
@@ -22,9 +26,15 @@ export interface QuestionPanelProps {
   position: { index: number; count: number };
   /** POST /api/respond; rejects on a network error. */
   respond: (body: RespondRequest) => Promise<Receipt>;
-  /** Take focus when shown, if the tab is visible and focused. Default true. */
+  /** Take focus when shown, if the tab is visible and focused and the user is not typing elsewhere. Default true. */
   autoFocus?: boolean;
 }
+
+/**
+ * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere
+ * starts `passive`: it takes no focus and announces itself, until a click, Tab or Alt+Q.
+ */
+type Attention = "engaged" | "passive";
 
 function canTakeFocus(): boolean {
   return document.visibilityState === "visible" && document.hasFocus();
@@ -50,7 +60,9 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   const [state, setState] = useState(() => initialState(request));
   const { busy, status, setStatus, send: sendResponse } = useRespond(respond);
   const [confirming, setConfirming] = useState(false);
-  const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus());
+  const [arrival] = useState(() => ({ typing: isTypingElsewhere() }));
+  const [attention, setAttention] = useState<Attention>(arrival.typing ? "passive" : "engaged");
+  const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus() && !arrival.typing);
   const [imeGuard] = useState(createImeGuard);
   const { rpcId, sessionId, questions } = request;
   const question = questions[Math.min(state.index, questions.length - 1)]!;
@@ -79,8 +91,20 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   const collapse = () => setState((current) => setCollapsed(current, true));
   const expand = () => {
     setTakeFocus(true);
+    setAttention("engaged");
     setState((current) => setCollapsed(current, false));
   };
+  const engage = () => {
+    setAttention("engaged");
+    if (state.collapsed) {
+      expand();
+      return;
+    }
+    const root = rootRef.current;
+    if (review) document.getElementById(headingId)?.focus();
+    else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
+  };
+  useAnswerShortcut(engage);
   const keepAnswering = () => {
     setConfirming(false);
     document.getElementById(headingId)?.focus();
@@ -102,14 +126,19 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
         role="region"
         className="question-panel"
         aria-labelledby={state.collapsed ? barTextId : headingId}
+        data-question-panel=""
         data-busy={busy ?? "none"}
         data-collapsed={state.collapsed}
+        data-attention={attention}
         onKeyDown={handleKeyDown}
+        onFocus={() => setAttention("engaged")}
+        onPointerDown={() => setAttention("engaged")}
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
       >
+        {attention === "passive" && <ArrivalNotice count={questions.length} />}
         {state.collapsed ? (
-          <CollapsedBar questionCount={questions.length} textId={barTextId} onExpand={expand} ref={expandRef} />
+          <CollapsedBar questions={questions} state={state} textId={barTextId} onExpand={expand} ref={expandRef} />
         ) : (
           <>
             <PanelHeader

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { QuestionPanel } from "./question-panel";
 
@@ -20,6 +20,16 @@ const batch: PendingRequest = {
   ],
 };
 
+let clock = 0;
+beforeEach(() => {
+  clock = 0;
+  vi.spyOn(performance, "now").mockImplementation(() => (clock += 1000));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 function renderPanel(request: PendingRequest = batch) {
   const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
   render(<QuestionPanel request={request} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
@@ -31,11 +41,16 @@ function heading() {
 }
 
 describe("question wizard layout", () => {
-  it("shows the header, the question as the region's name and the pager", () => {
+  it("shows the header, the question as the region's name and the stepper", () => {
     renderPanel();
     expect(screen.getByRole("region", { name: "Which package manager?" })).toBeInTheDocument();
-    expect(screen.getByText("Tooling")).toBeInTheDocument();
-    expect(screen.getByText("1 / 3")).toBeInTheDocument();
+    expect(screen.getAllByText("Tooling").length).toBeGreaterThan(0);
+    const steps = screen.getByRole("list", { name: "Questions" });
+    expect(Array.from(steps.querySelectorAll("button")).map((step) => [step.getAttribute("aria-label"), step.getAttribute("aria-current")])).toEqual([
+      ["Question 1 of 3, not answered yet", "step"],
+      ["Question 2 of 3, not answered yet", null],
+      ["Question 3 of 3, not answered yet", null],
+    ]);
     expect(screen.getByRole("button", { name: "Previous question" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Next question" })).toBeEnabled();
     expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
@@ -80,7 +95,8 @@ describe("single-select advance", () => {
     const { user } = renderPanel();
     await user.click(screen.getByRole("radio", { name: "npm" }));
     expect(heading()).toBe("What should the project be called?");
-    expect(screen.getByText("2 / 3")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Question 2 of 3, not answered yet" })).toHaveAttribute("aria-current", "step");
+    expect(screen.getByRole("button", { name: "Question 1 of 3, answered" })).not.toHaveAttribute("aria-current");
   });
 
   it("advances when Space is pressed on an option", async () => {
@@ -230,18 +246,75 @@ describe("submitting the batch", () => {
     ]);
   });
 
-  it("jumps to the first incomplete question instead of submitting", async () => {
+  it("opens the review step naming the unanswered question instead of submitting after paging ahead", async () => {
     const { user, respond } = renderPanel();
     await user.click(screen.getByRole("radio", { name: "npm" }));
     await user.click(screen.getByRole("button", { name: "Next question" }));
     await user.click(screen.getByRole("checkbox", { name: "Auth" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(screen.queryByRole("button", { name: "Submit" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Review" }));
     expect(respond).not.toHaveBeenCalled();
+    expect(screen.getByRole("region", { name: "Review your answers" })).toBeInTheDocument();
+    expect(screen.getByText("1 not answered: they are sent as skipped unless you change them.")).toBeInTheDocument();
+    expect(screen.getAllByRole("listitem").filter((item) => item.closest(".question-review")).map((item) => item.textContent)).toEqual([
+      "1. Which package manager?npmChange",
+      "2. What should the project be called?Not answered (sent as skipped)Change",
+      "3. Which features?AuthChange",
+    ]);
+    await user.click(screen.getByRole("button", { name: "Change question 2" }));
     expect(heading()).toBe("What should the project be called?");
-    expect(screen.getByRole("status")).toHaveTextContent("Please complete this question first.");
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(respond.mock.calls).toEqual([
+      [
+        {
+          type: "answer",
+          rpcId: "rpc-1",
+          sessionId: "session-1",
+          answers: [
+            { id: "pkg", selected: ["npm"] },
+            { id: "name", selected: [], custom: "parley" },
+            { id: "features", selected: ["Auth"] },
+          ],
+        },
+      ],
+    ]);
   });
 
-  it("skips a question, keeping the other drafts, and submits when the last is skipped", async () => {
+  it("sends never-visited questions as skips from the review step once the user submits there", async () => {
+    const { user, respond } = renderPanel();
+    await user.click(screen.getByRole("button", { name: "Question 3 of 3, not answered yet" }));
+    await user.click(screen.getByRole("checkbox", { name: "Search" }));
+    await user.click(screen.getByRole("button", { name: "Review" }));
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    expect(respond.mock.calls).toEqual([
+      [
+        {
+          type: "answer",
+          rpcId: "rpc-1",
+          sessionId: "session-1",
+          answers: [
+            { id: "pkg", selected: [] },
+            { id: "name", selected: [] },
+            { id: "features", selected: ["Search"] },
+          ],
+        },
+      ],
+    ]);
+  });
+
+  it("keeps Submit as disabled as Next on an empty optionless question", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[1]!] };
+    const { user } = renderPanel(request);
+    expect(screen.getByRole("button", { name: "Submit" })).toBeDisabled();
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "  ");
+    expect(screen.getByRole("button", { name: "Submit" })).toBeDisabled();
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "x");
+    expect(screen.getByRole("button", { name: "Submit" })).toBeEnabled();
+  });
+
+  it("skips a question, keeping the other drafts, and reviews before sending when the last is skipped", async () => {
     const { user, respond } = renderPanel();
     await user.click(screen.getByRole("radio", { name: "yarn" }));
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "draft text");
@@ -255,6 +328,10 @@ describe("submitting the batch", () => {
     await user.click(screen.getByRole("button", { name: "Next question" }));
     await user.click(screen.getByRole("checkbox", { name: "Auth" }));
     await user.click(screen.getByRole("button", { name: "Skip this question" }));
+    expect(respond).not.toHaveBeenCalled();
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Review your answers");
+    expect(screen.getByText("This is what will be sent.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(respond.mock.calls).toEqual([
       [
         {
@@ -309,6 +386,9 @@ describe("submitting the batch", () => {
     await user.click(screen.getByRole("button", { name: "Previous question" }));
     screen.getByRole("heading", { name: "Which package manager?" }).focus();
     await user.keyboard("{Enter}");
+    expect(respond).not.toHaveBeenCalled();
+    expect(heading()).toBe("Review your answers");
+    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(respond.mock.calls).toEqual([
       [
         {
@@ -336,12 +416,61 @@ describe("IME composition", () => {
     expect(respond).not.toHaveBeenCalled();
   });
 
-  it("ignores an Enter with key code 229", () => {
+  it("takes an Enter with key code 229 outside any composition, as Gboard sends it", () => {
     renderPanel();
     const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.change(field, { target: { value: "bun" } });
+    fireEvent.keyDown(field, { key: "Enter", keyCode: 229 });
+    expect(heading()).toBe("What should the project be called?");
+  });
+
+  it("ignores an Enter with key code 229 while a composition is open", () => {
+    renderPanel();
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.compositionStart(field);
     fireEvent.change(field, { target: { value: "日本" } });
     fireEvent.keyDown(field, { key: "Enter", keyCode: 229 });
     expect(heading()).toBe("Which package manager?");
+  });
+
+  it("takes a line-break input with no Enter keydown as Enter, as some Android keyboards send it", () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole("radio", { name: "npm" }));
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.change(field, { target: { value: "parley" } });
+    fireEvent.keyDown(field, { key: "Unidentified", keyCode: 229 });
+    const input = new InputEvent("beforeinput", { inputType: "insertLineBreak", bubbles: true, cancelable: true });
+    fireEvent(field, input);
+    expect(input.defaultPrevented).toBe(true);
+    expect(heading()).toBe("Which features?");
+  });
+
+  it("keeps a line-break input after Shift+Enter as a newline in the textarea", () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole("radio", { name: "npm" }));
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.keyDown(field, { key: "Enter", shiftKey: true });
+    const input = new InputEvent("beforeinput", { inputType: "insertLineBreak", bubbles: true, cancelable: true });
+    fireEvent(field, input);
+    expect(input.defaultPrevented).toBe(false);
+    expect(heading()).toBe("What should the project be called?");
+  });
+
+  it("reads number shortcuts from the physical key, so a full-width IME digit still chooses", () => {
+    renderPanel();
+    const radio = screen.getByRole("radio", { name: "pnpm" });
+    fireEvent.keyDown(radio, { key: "２", code: "Digit2" });
+    expect(heading()).toBe("What should the project be called?");
+  });
+
+  it("never takes a number shortcut while composing", () => {
+    renderPanel();
+    const radio = screen.getByRole("radio", { name: "pnpm" });
+    fireEvent.keyDown(radio, { key: "２", code: "Digit2", isComposing: true });
+    fireEvent.compositionStart(radio);
+    fireEvent.keyDown(radio, { key: "2", code: "Digit2" });
+    expect(heading()).toBe("Which package manager?");
+    expect(screen.getByRole("radio", { name: "npm" })).not.toBeChecked();
   });
 
   it("ignores an Enter in the same tick as compositionend, then accepts the next one", async () => {
@@ -363,5 +492,90 @@ describe("IME composition", () => {
     fireEvent.compositionStart(field);
     fireEvent.keyDown(field, { key: "Escape", isComposing: true });
     expect(screen.getByRole("button", { name: "Collapse the question card" })).toHaveAttribute("aria-expanded", "true");
+  });
+});
+
+describe("the last question", () => {
+  it("submits with Enter on the last question's checked radio", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[0]!] };
+    const { user, respond } = renderPanel(request);
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    expect(respond).not.toHaveBeenCalled();
+    await user.keyboard("{Enter}");
+    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["npm"] }] }]]);
+  });
+
+  it("submits with Enter on a checked checkbox of the last question", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[2]!] };
+    const { user, respond } = renderPanel(request);
+    await user.click(screen.getByRole("checkbox", { name: "Billing" }));
+    await user.keyboard("{Enter}");
+    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "features", selected: ["Billing"] }] }]]);
+  });
+
+  it("shows no stepper and no pager for a single question", () => {
+    renderPanel({ ...batch, questions: [batch.questions[0]!] });
+    expect(screen.queryByRole("list", { name: "Questions" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Previous question" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Next question" })).not.toBeInTheDocument();
+  });
+});
+
+describe("stepper", () => {
+  it("marks answered and skipped questions and jumps to a question when its step is clicked", async () => {
+    const { user } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.click(screen.getByRole("button", { name: "Skip this question" }));
+    expect(screen.getAllByRole("button", { name: /^Question \d of 3/ }).map((step) => [step.getAttribute("aria-label"), step.getAttribute("aria-current")])).toEqual([
+      ["Question 1 of 3, answered", null],
+      ["Question 2 of 3, skipped", null],
+      ["Question 3 of 3, not answered yet", "step"],
+    ]);
+    await user.click(screen.getByRole("button", { name: "Question 1 of 3, answered" }));
+    expect(heading()).toBe("Which package manager?");
+    expect(screen.getByRole("button", { name: "Question 1 of 3, answered" })).toHaveAttribute("aria-current", "step");
+  });
+});
+
+describe("double taps", () => {
+  it("ignores a second choice in the new step's first 300 ms after a single-select advance, and takes one after", () => {
+    const request: PendingRequest = {
+      ...batch,
+      questions: [batch.questions[0]!, { id: "ok", question: "Proceed?", options: [{ label: "Yes" }, { label: "No" }] }, batch.questions[1]!],
+    };
+    vi.spyOn(performance, "now").mockImplementation(() => clock);
+    const { respond } = renderPanel(request);
+    clock = 10_000;
+    fireEvent.click(screen.getByRole("radio", { name: "npm" }));
+    expect(heading()).toBe("Proceed?");
+    clock = 10_250;
+    fireEvent.click(screen.getByRole("radio", { name: "Yes" }));
+    fireEvent.keyDown(screen.getByRole("radio", { name: "No" }), { key: "2", code: "Digit2" });
+    expect(heading()).toBe("Proceed?");
+    expect(screen.getByRole("radio", { name: "Yes" })).not.toBeChecked();
+    expect(screen.getByRole("radio", { name: "No" })).not.toBeChecked();
+    clock = 10_301;
+    fireEvent.click(screen.getByRole("radio", { name: "Yes" }));
+    expect(heading()).toBe("What should the project be called?");
+    expect(respond).not.toHaveBeenCalled();
+  });
+});
+
+describe("multi-select keyboard", () => {
+  it("moves focus between checkboxes with arrow keys, Home and End without toggling", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[2]!] };
+    const { user } = renderPanel(request);
+    screen.getByRole("checkbox", { name: "Auth" }).focus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("checkbox", { name: "Billing" })).toHaveFocus();
+    await user.keyboard("{ArrowRight}");
+    expect(screen.getByRole("checkbox", { name: "Search" })).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("checkbox", { name: "Search" })).toHaveFocus();
+    await user.keyboard("{Home}");
+    expect(screen.getByRole("checkbox", { name: "Auth" })).toHaveFocus();
+    await user.keyboard("{End}{ArrowUp}");
+    expect(screen.getByRole("checkbox", { name: "Billing" })).toHaveFocus();
+    expect(screen.getAllByRole("checkbox").map((box) => box.getAttribute("aria-checked"))).toEqual(["false", "false", "false"]);
   });
 });

@@ -1,4 +1,4 @@
-import { useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
+import { useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
@@ -17,7 +17,11 @@ import {
 import { CustomAnswerField } from "./custom-answer-field";
 import { questionMessages } from "./messages";
 import { ModelText, showBidiControls } from "./model-text";
-import { OptionList } from "./option-list";
+import { OptionList, type PickSource } from "./option-list";
+import { ReviewStep } from "./review-step";
+import { createStepGuard } from "./step-guard";
+import { needsReview, reviewIndex } from "./step-state";
+import { Stepper } from "./stepper";
 import { useStepFocus } from "./use-step-focus";
 import type { PanelStatus } from "./status-line";
 import { WizardFooter } from "./wizard-footer";
@@ -36,48 +40,92 @@ interface QuestionWizardProps {
   onSubmit: (answers: AnswerItem[]) => void;
 }
 
-const NUMBER_KEY = /^[1-9]$/;
+/** `Digit1`…`Digit9` and `Numpad1`…`Numpad9`: the physical key, so a full-width IME digit still counts. */
+const NUMBER_CODE = /^(?:Digit|Numpad)([1-9])$/;
 
-/** One question at a time: heading, detail, options, custom answer and the footer. */
+export function numberKeyOf(event: Pick<KeyboardEvent, "code">): number | null {
+  const match = NUMBER_CODE.exec(event.code);
+  return match ? Number(match[1]) : null;
+}
+
+/** A batch of two or more has a review step after its last question; a single question has none. */
+function clampStep(index: number, count: number): number {
+  return Math.max(0, Math.min(index, count > 1 ? count : 0));
+}
+
+/** One question at a time (heading, detail, options, custom answer, footer), then a review step for a batch that needs one. */
 export function QuestionWizard(props: QuestionWizardProps) {
   const { request, state, onChange, disabled, headingId } = props;
   const t = useMessages(questionMessages);
   const rootRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [stepGuard] = useState(createStepGuard);
   const { questions } = request;
   const count = questions.length;
-  const index = Math.min(state.index, count - 1);
+  const step = clampStep(state.index, count);
+  const onReview = count > 1 && step === reviewIndex(questions);
+  const index = onReview ? count - 1 : step;
   const question = questions[index]!;
   const draft = draftOf(state, question.id);
   const isLast = index === count - 1;
   const hasOptions = (question.options ?? []).length > 0;
 
-  useStepFocus(rootRef, index, props.takeFocus);
+  useStepFocus(rootRef, step, props.takeFocus);
+
+  useLayoutEffect(() => {
+    if (bodyRef.current) bodyRef.current.scrollTop = 0;
+    rootRef.current?.querySelector(".question-panel__question")?.scrollIntoView?.({ block: "nearest" });
+  }, [step]);
+
+  const guarded = () => stepGuard.active();
 
   const change = (update: (current: DraftState) => DraftState) => {
     if (props.status?.kind === "complete-first") props.onStatus(null);
     onChange(update);
   };
 
-  const submit = (from: DraftState) => {
-    const missing = firstIncomplete(questions, from);
-    if (missing !== -1) {
-      onChange(goToQuestion(from, missing, count));
-      props.onStatus({ kind: "complete-first" });
-      return;
-    }
+  const send = (from: DraftState) => {
     if (from !== state) onChange(from);
     props.onSubmit(buildAnswers(questions, from));
   };
 
+  /** The end of the batch: the review step when something is not answered, else straight out. */
+  const finish = (from: DraftState) => {
+    if (needsReview(questions, from)) {
+      change(() => ({ ...from, index: reviewIndex(questions) }));
+      return;
+    }
+    if (!isComplete(question, draftOf(from, question.id))) {
+      props.onStatus({ kind: "complete-first" });
+      return;
+    }
+    send(from);
+  };
+
   const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
   const primary = () => {
-    if (isLast) submit(state);
-    else if (isComplete(question, draft)) change(advance);
+    if (!isComplete(question, draft)) return;
+    if (isLast) finish(state);
+    else change(advance);
   };
-  const pick = (label: string) => change((current) => advance(chooseOption(current, question, label)));
+  const pick = (label: string, source: PickSource) => {
+    if (guarded()) return;
+    const chosen = chooseOption(state, question, label);
+    if (isLast) {
+      if (source === "enter") finish(chosen);
+      else change(() => chosen);
+      return;
+    }
+    stepGuard.arm();
+    change(() => advance(chosen));
+  };
+  const select = (update: (current: DraftState) => DraftState) => {
+    if (!guarded()) change(update);
+  };
   const skip = () => {
-    if (isLast) submit(skipQuestion(state, question));
-    else change((current) => advance(skipQuestion(current, question)));
+    const skipped = skipQuestion(state, question);
+    if (isLast) finish(skipped);
+    else change(() => advance(skipped));
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -85,29 +133,74 @@ export function QuestionWizard(props: QuestionWizardProps) {
     const target = event.target as HTMLElement;
     const role = target.getAttribute("role");
     const inText = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+    if (onReview) return;
     if (event.key === "Enter") {
       if (role === "radio" || target instanceof HTMLAnchorElement) return;
       if (target instanceof HTMLButtonElement && role !== "checkbox") return;
       if (event.shiftKey && target instanceof HTMLTextAreaElement) return;
       event.preventDefault();
-      if (!inText && firstIncomplete(questions, state) === -1) submit(state);
+      if (guarded()) return;
+      if (!inText && firstIncomplete(questions, state) === -1) finish(state);
       else primary();
       return;
     }
-    if (inText || event.altKey || event.ctrlKey || event.metaKey || !NUMBER_KEY.test(event.key)) return;
-    const option = question.options?.[Number(event.key) - 1];
+    const number = numberKeyOf(event);
+    if (inText || event.altKey || event.ctrlKey || event.metaKey || number === null) return;
+    const option = question.options?.[number - 1];
     if (!option) return;
     event.preventDefault();
-    if (question.multiSelect) change((current) => toggleOption(current, question, option.label));
-    else pick(option.label);
+    if (question.multiSelect) select((current) => toggleOption(current, question, option.label));
+    else pick(option.label, "key");
   };
+
+  const footer = (
+    <WizardFooter
+      step={onReview ? "review" : isLast ? "last" : "question"}
+      stepper={
+        count > 1 ? (
+          <Stepper questions={questions} state={state} current={onReview ? -1 : index} disabled={disabled} onJump={(to) => change((current) => goToQuestion(current, to, count))} />
+        ) : null
+      }
+      showPager={count > 1}
+      index={index}
+      count={count}
+      status={props.status}
+      disabled={disabled}
+      submitting={props.submitting}
+      primaryEnabled={onReview || isComplete(question, draft)}
+      reviewNext={!onReview && isLast && needsReview(questions, state)}
+      onPrevious={() => change((current) => goToQuestion(current, onReview ? count - 1 : index - 1, count))}
+      onNext={() => change((current) => goToQuestion(current, index + 1, count))}
+      onSkip={skip}
+      onPrimary={onReview ? () => send(state) : primary}
+    />
+  );
+
+  if (onReview) {
+    return (
+      <div className="question-panel__wizard" ref={rootRef} onKeyDown={handleKeyDown} data-step="review">
+        <div className="question-panel__announcer" aria-live="polite">
+          {t("reviewHeading")}
+        </div>
+        <ReviewStep
+          questions={questions}
+          state={state}
+          headingId={headingId}
+          disabled={disabled}
+          bodyRef={bodyRef}
+          onChange={(to) => change((current) => goToQuestion(current, to, count))}
+        />
+        {footer}
+      </div>
+    );
+  }
 
   return (
     <div className="question-panel__wizard" ref={rootRef} onKeyDown={handleKeyDown}>
       <div className="question-panel__announcer" aria-live="polite">
         {t("announceStep", { index: index + 1, count, question: showBidiControls(question.question) })}
       </div>
-      <div className="question-panel__body">
+      <div className="question-panel__body" ref={bodyRef}>
         <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
           <ModelText text={question.question} />
         </h2>
@@ -126,8 +219,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
             disabled={disabled}
             isImeKey={props.isImeKey}
             onPick={pick}
-            onSelect={(label) => change((current) => chooseOption(current, question, label))}
-            onCheckedChange={(label, checked) => change((current) => chooseOption(current, question, label, checked))}
+            onSelect={(label) => select((current) => chooseOption(current, question, label))}
+            onCheckedChange={(label, checked) => select((current) => chooseOption(current, question, label, checked))}
           />
         )}
       </div>
@@ -135,24 +228,15 @@ export function QuestionWizard(props: QuestionWizardProps) {
         <CustomAnswerField
           key={question.id}
           multiline={!hasOptions}
-          isLast={isLast}
+          enterKeyHint={isLast && !needsReview(questions, state) ? "done" : "next"}
           value={draft.custom}
           disabled={disabled}
+          isImeKey={props.isImeKey}
           onChange={(text) => change((current) => typeCustom(current, question, text))}
+          onLineBreak={primary}
         />
       </div>
-      <WizardFooter
-        index={index}
-        count={count}
-        status={props.status}
-        disabled={disabled}
-        submitting={props.submitting}
-        primaryEnabled={isLast || isComplete(question, draft)}
-        onPrevious={() => change((current) => goToQuestion(current, index - 1, count))}
-        onNext={() => change((current) => goToQuestion(current, index + 1, count))}
-        onSkip={skip}
-        onPrimary={primary}
-      />
+      {footer}
     </div>
   );
 }

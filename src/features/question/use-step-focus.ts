@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 
-function focusStep(root: HTMLElement | null) {
+/** Focuses the step's checked option, else its first control; false when it has none. */
+export function focusStep(root: HTMLElement | null): boolean {
   const target =
     root?.querySelector<HTMLElement>('[role="radio"][data-state="checked"]') ??
-    root?.querySelector<HTMLElement>('[role="radio"], [role="checkbox"], textarea.question-panel__custom');
-  target?.focus();
+    root?.querySelector<HTMLElement>('[role="radio"], [role="checkbox"], textarea.question-panel__custom') ??
+    root?.querySelector<HTMLElement>(".question-panel__question");
+  target?.focus({ preventScroll: true });
+  return target !== null && target !== undefined;
 }
 
 /**

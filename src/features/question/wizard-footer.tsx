@@ -1,55 +1,74 @@
+import type { ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
 import { StatusLine, type PanelStatus } from "./status-line";
 
+/** Which kind of step the footer serves. */
+export type FooterStep = "question" | "last" | "review";
+
 interface WizardFooterProps {
+  step: FooterStep;
+  /** The stepper; null for a single question. */
+  stepper: ReactNode;
+  showPager: boolean;
   index: number;
   count: number;
   status: PanelStatus;
   disabled: boolean;
   submitting: boolean;
   primaryEnabled: boolean;
+  /** On the last question: the primary button opens the review step instead of sending. */
+  reviewNext: boolean;
   onPrevious: () => void;
   onNext: () => void;
   onSkip: () => void;
   onPrimary: () => void;
 }
 
-/** Pager, status line, skip and the primary Next / Submit button. */
+function primaryKey(step: FooterStep, reviewNext: boolean) {
+  if (step === "question") return "next";
+  if (step === "last" && reviewNext) return "review";
+  return "submit";
+}
+
+/** Pager with the stepper, status line, skip and the primary Next / Review / Submit button. */
 export function WizardFooter(props: WizardFooterProps) {
-  const { index, count, status, disabled, submitting } = props;
+  const { step, index, count, status, disabled, submitting } = props;
   const t = useMessages(questionMessages);
-  const isLast = index === count - 1;
-  const primaryLabel = submitting ? t("submitting") : isLast ? t("submit") : t("next");
+  const primaryLabel = submitting ? t("submitting") : t(primaryKey(step, props.reviewNext));
   return (
     <div className="question-panel__footer">
       <StatusLine status={status} />
-      <div className="question-panel__footer-row">
+      {props.showPager && (
         <div className="question-panel__pager">
           <button
             type="button"
             className="question-panel__icon-button"
             aria-label={t("previousQuestion")}
-            disabled={disabled || index === 0}
+            disabled={disabled || (step !== "review" && index === 0)}
             onClick={props.onPrevious}
           >
             <span aria-hidden="true">‹</span>
           </button>
-          <span className="question-panel__progress">{t("progress", { index: index + 1, count })}</span>
+          {props.stepper}
           <button
             type="button"
             className="question-panel__icon-button"
             aria-label={t("nextQuestion")}
-            disabled={disabled || isLast}
+            disabled={disabled || step !== "question" || index >= count - 1}
             onClick={props.onNext}
           >
             <span aria-hidden="true">›</span>
           </button>
         </div>
+      )}
+      <div className="question-panel__footer-row">
         <div className="question-panel__actions">
-          <button type="button" className="question-panel__button" disabled={disabled} onClick={props.onSkip}>
-            {t("skip")}
-          </button>
+          {step !== "review" && (
+            <button type="button" className="question-panel__button" disabled={disabled} onClick={props.onSkip}>
+              {t("skip")}
+            </button>
+          )}
           <button
             type="button"
             className="question-panel__button question-panel__button--primary"

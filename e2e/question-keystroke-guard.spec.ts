@@ -1,0 +1,116 @@
+import { expect, test, type Page, type Request } from "@playwright/test";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeAll(async () => {
+  host = await startHost();
+});
+
+test.afterAll(async () => {
+  await host.dispose();
+});
+
+const batch = {
+  questions: [
+    { id: "pick", question: "Alpha or Beta?", options: [{ label: "Alpha" }, { label: "Beta" }] },
+    { id: "confirm", question: "Yes or No?", options: [{ label: "Yes" }, { label: "No" }] },
+  ],
+};
+
+async function openNewSession(page: Page): Promise<string> {
+  const created = await page.request.post(`${host.url}/api/sessions`, { data: {} });
+  expect(created.status()).toBe(201);
+  const { session } = (await created.json()) as { session: { id: string } };
+  await page.goto(`${host.url}/#session=${session.id}`);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  return session.id;
+}
+
+function recordResponds(page: Page): Request[] {
+  const sent: Request[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/respond")) sent.push(request);
+  });
+  return sent;
+}
+
+test("a batch that arrives while the user types in the composer steals no keystroke and answers nothing", async ({ page }) => {
+  const sent = recordResponds(page);
+  const sessionId = await openNewSession(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  await page.keyboard.type("I have 3 ", { delay: 30 });
+  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
+  expect(asked.status()).toBe(202);
+  const panel = page.getByRole("region", { name: "Alpha or Beta?" });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole("status").first()).toHaveText("The agent asks 2 questions. Press Alt+Q to answer.");
+
+  await page.keyboard.type("cats and 2 dogs", { delay: 30 });
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+
+  await expect(composer).toBeVisible();
+  await expect(composer).toBeFocused();
+  await expect(composer).toHaveValue("I have 3 cats and 2 dogs");
+  await expect(panel.getByRole("radio", { name: "Alpha" })).not.toBeChecked();
+  await expect(panel.getByRole("radio", { name: "Beta" })).not.toBeChecked();
+  await expect(panel.getByRole("heading", { name: "Alpha or Beta?" })).toBeVisible();
+  expect(sent).toEqual([]);
+
+  await page.keyboard.press("Alt+KeyQ");
+  await expect(panel.getByRole("radio", { name: "Alpha" })).toBeFocused();
+  await expect(composer).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Message", includeHidden: true })).toHaveValue("I have 3 cats and 2 dogs");
+  expect(sent).toEqual([]);
+
+  await page.keyboard.press("2");
+  await expect(page.getByRole("region", { name: "Yes or No?" })).toBeVisible();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("radio", { name: "Yes" })).not.toBeChecked();
+  await page.waitForTimeout(350);
+  await page.keyboard.press("Digit1");
+  await page.keyboard.press("Enter");
+  await expect(composer).toBeVisible();
+  await expect(composer).toHaveValue("I have 3 cats and 2 dogs");
+  expect(sent.map((request) => request.postDataJSON())).toEqual([
+    { type: "answer", rpcId: expect.any(String), sessionId, answers: [{ id: "pick", selected: ["Beta"] }, { id: "confirm", selected: ["Yes"] }] },
+  ]);
+});
+
+test("a double tap answers one question: the new step ignores taps for its first 300 ms", async ({ page }) => {
+  const sent = recordResponds(page);
+  const sessionId = await openNewSession(page);
+  await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(batch)}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  const first = page.getByRole("radio", { name: "Alpha" });
+  await expect(first).toBeFocused();
+  const box = await first.boundingBox();
+  await page.mouse.dblclick(box!.x + 40, box!.y + box!.height / 2);
+  await expect(page.getByRole("region", { name: "Yes or No?" })).toBeVisible();
+  await page.waitForTimeout(100);
+  await expect(page.getByRole("radio", { name: "Yes" })).not.toBeChecked();
+  await expect(page.getByRole("radio", { name: "No" })).not.toBeChecked();
+  expect(sent).toEqual([]);
+  void sessionId;
+});
+
+test("each step opens at its top with the question's heading in view", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 640 });
+  await openNewSession(page);
+  const long = {
+    questions: [
+      { id: "many", question: "Which of these apply?", multi_select: true, options: Array.from({ length: 30 }, (_, index) => ({ label: `Option ${index + 1}`, description: "A longer description that wraps onto a second line on a phone." })) },
+      { id: "next", question: "And the next question?", options: [{ label: "One" }, { label: "Two" }] },
+    ],
+  };
+  await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(long)}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("checkbox", { name: "Option 30" }).click();
+  await page.getByRole("button", { name: "Next", exact: true }).click();
+  const heading = page.getByRole("heading", { level: 2, name: "And the next question?" });
+  await expect(heading).toBeInViewport({ ratio: 1 });
+  expect(await page.locator(".question-panel__body").evaluate((body) => body.scrollTop)).toBe(0);
+});

@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+import { useMessages } from "../../i18n/i18n";
+import { questionMessages } from "./messages";
+
+function isApple(): boolean {
+  const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform ?? navigator.platform;
+  return /mac|iphone|ipad/i.test(platform);
+}
+
+/**
+ * The polite line a panel shows when it arrived while the user was typing elsewhere. The text is
+ * filled in a frame after the live region mounts, so screen readers announce it.
+ */
+export function ArrivalNotice({ count }: { count: number }) {
+  const t = useMessages(questionMessages);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setShown(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  const shortcut = isApple() ? t("shortcutMac") : t("shortcutOther");
+  return (
+    <p className="question-panel__arrival" role="status">
+      {shown && (count === 1 ? t("arrivedOne", { shortcut }) : t("arrivedMany", { count, shortcut }))}
+    </p>
+  );
+}

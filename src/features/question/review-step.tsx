@@ -1,0 +1,74 @@
+import type { Ref } from "react";
+import type { QuestionItem } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import { draftOf, type DraftState } from "./draft";
+import { questionMessages } from "./messages";
+import { ModelText } from "./model-text";
+import { parseRecommendation } from "./recommendation";
+import { stepState } from "./step-state";
+
+interface ReviewStepProps {
+  questions: readonly QuestionItem[];
+  state: DraftState;
+  headingId: string;
+  disabled: boolean;
+  bodyRef: Ref<HTMLDivElement>;
+  onChange: (index: number) => void;
+}
+
+function AnswerSummary({ question, state }: { question: QuestionItem; state: DraftState }) {
+  const t = useMessages(questionMessages);
+  const shown = stepState(question, state);
+  if (shown === "skipped") return <span className="question-review__muted">{t("reviewSkipped")}</span>;
+  if (shown === "unanswered") return <span className="question-review__missing">{t("reviewNotAnswered")}</span>;
+  const draft = draftOf(state, question.id);
+  const labels = (question.options ?? []).map((option) => option.label).filter((label) => draft.selected.includes(label));
+  const custom = draft.custom.trim() === "" ? [] : [draft.custom];
+  const parts = question.multiSelect || custom.length === 0 ? [...labels.map((label) => parseRecommendation(label).display), ...custom] : custom;
+  return (
+    <span className="question-review__answer">
+      {parts.map((part, index) => (
+        <span key={index}>
+          {index > 0 && ", "}
+          <ModelText text={part} />
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Every question of the batch with what will be sent for it, each with a way back to change it. */
+export function ReviewStep({ questions, state, headingId, disabled, bodyRef, onChange }: ReviewStepProps) {
+  const t = useMessages(questionMessages);
+  const missing = questions.filter((question) => stepState(question, state) === "unanswered").length;
+  return (
+    <div className="question-panel__body" data-step="review" ref={bodyRef}>
+      <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
+        {t("reviewHeading")}
+      </h2>
+      <p className="question-panel__hint">{missing === 0 ? t("reviewHint") : t("reviewMissing", { count: missing })}</p>
+      <ol className="question-review">
+        {questions.map((question, index) => (
+          <li key={question.id} className="question-review__item" data-state={stepState(question, state)}>
+            <div className="question-review__text">
+              <span className="question-review__question">
+                <span className="question-review__number">{index + 1}. </span>
+                <ModelText text={question.question} />
+              </span>
+              <AnswerSummary question={question} state={state} />
+            </div>
+            <button
+              type="button"
+              className="question-panel__link-button"
+              aria-label={t("changeTarget", { index: index + 1 })}
+              disabled={disabled}
+              onClick={() => onChange(index)}
+            >
+              {t("change")}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { QuestionItem } from "../../protocol/schemas";
+import { useMessages } from "../../i18n/i18n";
+import type { DraftState } from "./draft";
+import { questionMessages } from "./messages";
+import { ModelText } from "./model-text";
+import { stepState, type StepState } from "./step-state";
+
+interface StepperProps {
+  questions: readonly QuestionItem[];
+  state: DraftState;
+  /** The current question, or -1 on the review step. */
+  current: number;
+  disabled: boolean;
+  onJump: (index: number) => void;
+}
+
+const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswered: "stepNotYet" } as const satisfies Record<StepState, string>;
+
+/** One segment per question, marked current / answered / skipped / not yet; each jumps there. */
+export function Stepper({ questions, state, current, disabled, onJump }: StepperProps) {
+  const t = useMessages(questionMessages);
+  const count = questions.length;
+  return (
+    <ol className="question-stepper" aria-label={t("stepperLabel")}>
+      {questions.map((question, index) => {
+        const shown = stepState(question, state);
+        const isCurrent = index === current;
+        const name = t("stepName", { index: index + 1, count, state: t(STATE_KEYS[shown]) });
+        return (
+          <li key={question.id} className="question-stepper__item">
+            <button
+              type="button"
+              className="question-stepper__step"
+              aria-label={name}
+              aria-current={isCurrent ? "step" : undefined}
+              data-state={shown}
+              disabled={disabled}
+              onClick={() => onJump(index)}
+            >
+              <span className="question-stepper__number" aria-hidden="true">
+                {index + 1}
+              </span>
+              {question.header && question.header.trim() !== "" && (
+                <span className="question-stepper__header" aria-hidden="true">
+                  <ModelText text={question.header} />
+                </span>
+              )}
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

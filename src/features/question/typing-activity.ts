@@ -1,0 +1,58 @@
+/** How long after a keystroke elsewhere a new panel still counts the user as typing. */
+export const TYPING_WINDOW_MS = 1500;
+
+const PANEL_SELECTOR = "[data-question-panel]";
+const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
+
+let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
+let listening = false;
+
+function isInsidePanel(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
+}
+
+function recordKeystroke(event: Event): void {
+  if (!isInsidePanel(event.target)) lastKeystrokeAt = performance.now();
+}
+
+/** Starts watching keystrokes outside the panel; the module does this when it loads, and it is safe to call again. */
+export function watchTyping(): void {
+  if (listening || typeof document === "undefined") return;
+  listening = true;
+  document.addEventListener("keydown", recordKeystroke, true);
+  document.addEventListener("beforeinput", recordKeystroke, true);
+  document.addEventListener("compositionupdate", recordKeystroke, true);
+}
+
+/** Whether an element takes typed text: a text-like input, a textarea, or an editable element. */
+export function isTextField(element: Element | null): boolean {
+  if (element instanceof HTMLTextAreaElement) return !element.readOnly && !element.disabled;
+  if (element instanceof HTMLInputElement) return !NON_TEXT_INPUT_TYPES.has(element.type) && !element.readOnly && !element.disabled;
+  return element instanceof HTMLElement && element.isContentEditable;
+}
+
+function hasText(element: Element): boolean {
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value !== "";
+  return (element.textContent ?? "") !== "";
+}
+
+/**
+ * Whether the user is busy typing somewhere other than the question panel: focus in a text field
+ * that holds text, or a keystroke in the last 1.5 s, unless focus sits in an empty text field (the
+ * message those keystrokes wrote was just sent).
+ */
+export function isTypingElsewhere(now: number = performance.now()): boolean {
+  if (typeof document === "undefined") return false;
+  const active = document.activeElement;
+  const inField = active !== null && isTextField(active) && !isInsidePanel(active);
+  if (inField && hasText(active)) return true;
+  if (inField) return false;
+  return now - lastKeystrokeAt < TYPING_WINDOW_MS;
+}
+
+/** Forgets the last keystroke; for tests. */
+export function resetTypingActivity(): void {
+  lastKeystrokeAt = Number.NEGATIVE_INFINITY;
+}
+
+watchTyping();
