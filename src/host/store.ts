@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Message, ToolCall, ToolError } from "../protocol/schemas";
-import { StorageError, toStorageError } from "./storage-error";
+import { toStorageError, type StorageError } from "./storage-error";
 
 /** A session row; `state` is not stored, the host computes it. */
 export interface StoredSession {
