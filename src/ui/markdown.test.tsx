@@ -1,5 +1,6 @@
-import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
 import { isSafeLinkUrl, Markdown } from "./markdown";
 
 describe("Markdown", () => {
@@ -42,6 +43,35 @@ describe("Markdown", () => {
     expect(container.querySelector("img, script, .markdown div")).toBeNull();
     expect(container.textContent).toContain('<img src="x" onerror="alert(1)">');
     expect(container.textContent).toContain("<div>block</div>");
+  });
+});
+
+describe("Markdown: GitHub-flavoured", () => {
+  it("renders tables, task lists, strikethrough and autolinked URLs", async () => {
+    const text = "| Tool | Use |\n| --- | --- |\n| pnpm | fast |\n\n- [x] written\n- [ ] shipped\n\n~~old~~ see https://example.com/docs and www.example.org";
+    render(<Markdown text={text} />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getAllByRole("row").map((row) => row.textContent)).toEqual(["ToolUse", "pnpmfast"]);
+    expect(screen.getByRole("checkbox", { name: "Done" })).toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Not done" })).not.toBeChecked();
+    expect(screen.getByText("old").tagName).toBe("DEL");
+    expect(screen.getByRole("link", { name: "https://example.com/docs" })).toHaveAttribute("href", "https://example.com/docs");
+    expect(screen.getByRole("link", { name: "www.example.org" })).toHaveAttribute("href", "http://www.example.org");
+    expect(screen.getByRole("link", { name: "www.example.org" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
+  });
+
+  it("highlights a fenced code block without raw HTML and copies its exact text", async () => {
+    const user = userEvent.setup();
+    const code = 'const answer = "<b>42</b>"; // not markup';
+    const { container } = render(<Markdown text={"```ts\n" + code + "\n```"} />);
+    await screen.findByRole("button", { name: "Copy code" });
+    await vi.waitFor(() => expect(container.querySelector("code .hljs-keyword")?.textContent).toBe("const"));
+    expect(container.querySelector("code")?.textContent).toBe(code);
+    expect(container.querySelector("code b")).toBeNull();
+    expect(container.querySelector(".markdown__code-language")?.textContent).toBe("ts");
+    await user.click(screen.getByRole("button", { name: "Copy code" }));
+    expect(await navigator.clipboard.readText()).toBe(code);
+    expect(screen.getByRole("button", { name: "Copied" })).toBeInTheDocument();
   });
 });
 
