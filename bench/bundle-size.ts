@@ -29,7 +29,9 @@ export function listChunks(distDir: string): { file: string; gzipKib: number }[]
     .map((file) => ({ file, gzipKib: gzipKib(readFileSync(path.join(assets, file))) }));
 }
 
-const THIRD_PARTY = /^(react|react-dom|react\/.*|react-dom\/.*|@radix-ui\/.*|zustand.*|zod.*|react-markdown)$/;
+const THIRD_PARTY = /^(react|react-dom|react\/.*|react-dom\/.*|@radix-ui\/.*|zustand.*|zod.*|react-markdown|remark-gfm|lowlight)$/;
+/** The markdown renderer and the code highlighter load lazily on their own, so they are not the panel's code either. */
+const LAZY_SHARED = /[\\/]ui[\\/](markdown-renderer|highlight)(\.tsx?)?$/;
 
 /** Gzip size of the question panel's own code: the feature bundled alone, React, Radix and zod left out. */
 export async function questionBundleKib(root: string): Promise<number> {
@@ -42,7 +44,7 @@ export async function questionBundleKib(root: string): Promise<number> {
       write: false,
       minify: true,
       lib: { entry: path.join(root, "src/features/question/question-panel.tsx"), formats: ["es"], fileName: "question" },
-      rollupOptions: { external: (id) => THIRD_PARTY.test(id) },
+      rollupOptions: { external: (id) => THIRD_PARTY.test(id) || LAZY_SHARED.test(id) },
     },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const outputs = Array.isArray(output) ? output : [output];
