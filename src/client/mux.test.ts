@@ -267,3 +267,81 @@ describe("createMux against a real ws server", () => {
     expect(recorder.statuses).toEqual(["connecting", "online"]);
   });
 });
+
+describe("createMux watchdog (docs/protocol.md, rule mux-heartbeat)", () => {
+  function openWatched(url: string) {
+    const watchdog = manualTimers();
+    const clock = manualTimers();
+    const recorder: Recorder = { frames: [], statuses: [] };
+    const mux = createMux({
+      url,
+      WebSocket: WebSocket as unknown as MuxSocketConstructor,
+      onFrame: (frame) => recorder.frames.push(frame),
+      onStatus: (status) => recorder.statuses.push(status),
+      random: () => 0,
+      timers: clock.timers,
+      watchdogTimers: watchdog.timers,
+      subscribeWake: () => () => undefined,
+    });
+    muxes.push(mux);
+    return { mux, recorder, watchdog, clock };
+  }
+
+  it("mux-heartbeat: drops a socket silent for 2.5 of the host's heartbeat intervals, goes offline and reconnects with the backoff", async () => {
+    const { server, url } = await startServer();
+    let connections = 0;
+    onEachConnection(server, (socket) => {
+      connections += 1;
+      socket.send(JSON.stringify({ ...HELLO, heartbeatMs: 1000 }));
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const { recorder, watchdog, clock } = openWatched(url);
+    await vi.waitFor(() => expect(recorder.frames).toHaveLength(1));
+    expect(watchdog.delays).toEqual([10_000, 37_500, 2_500]);
+    expect(watchdog.pending.size).toBe(1);
+    watchdog.fireAll();
+    expect(recorder.statuses).toEqual(["connecting", "online", "offline"]);
+    expect(clock.delays).toEqual([0]);
+    clock.fireAll();
+    await vi.waitFor(() => expect(recorder.frames).toHaveLength(2));
+    expect(connections).toBe(2);
+    expect(recorder.statuses).toEqual(["connecting", "online", "offline", "connecting", "online"]);
+  });
+
+  it("mux-heartbeat: heartbeats keep a quiet socket alive and never reach the store", async () => {
+    const { server, url } = await startServer();
+    const sockets: WebSocket[] = [];
+    onEachConnection(server, (socket) => {
+      sockets.push(socket);
+      socket.send(JSON.stringify({ ...HELLO, heartbeatMs: 1000 }));
+    });
+    const { recorder, watchdog } = openWatched(url);
+    await vi.waitFor(() => expect(recorder.frames).toHaveLength(1));
+    sockets[0]!.send(JSON.stringify({ type: "heartbeat" }));
+    sockets[0]!.send(JSON.stringify({ type: "heartbeat" }));
+    await vi.waitFor(() => expect(watchdog.delays).toHaveLength(5));
+    expect(watchdog.delays.slice(2)).toEqual([2_500, 2_500, 2_500]);
+    expect(recorder.frames).toEqual([{ ...HELLO, heartbeatMs: 1000 }]);
+    expect(recorder.statuses).toEqual(["connecting", "online"]);
+  });
+
+  it("gives up a socket stuck connecting after 10 s and retries with the backoff", async () => {
+    const { createServer } = await import("node:net");
+    const held: import("node:net").Socket[] = [];
+    const blackHole = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blackHole.address() as { port: number }).port;
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const { recorder, watchdog, clock } = openWatched(`ws://127.0.0.1:${port}/api/mux`);
+      await vi.waitFor(() => expect(held).toHaveLength(1));
+      expect(watchdog.delays).toEqual([10_000]);
+      watchdog.fireAll();
+      expect(recorder.statuses).toEqual(["connecting", "offline"]);
+      expect(clock.delays).toEqual([0]);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => blackHole.close(() => resolve()));
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { DownFrame } from "../protocol/schemas";
+import { DownFrame, HEARTBEAT_INTERVAL_MS, HeartbeatFrame } from "../protocol/schemas";
 import { backoffDelay } from "./backoff";
 
 /** The downlink's state as the UI shows it. */
@@ -29,7 +29,18 @@ export interface MuxOptions {
   timers?: MuxTimers;
   /** Calls `wake` when a retry should happen at once; returns an unsubscribe. Defaults to tab-visible and browser-online events. */
   subscribeWake?: (wake: () => void) => () => void;
+  /** Timers of the watchdog (a socket stuck connecting, a silent socket); defaults to the real ones. */
+  watchdogTimers?: MuxTimers;
+  /** How long a socket may stay connecting before it is given up; default CONNECT_TIMEOUT_MS. */
+  connectTimeoutMs?: number;
 }
+
+/** A socket still connecting after this long is closed and retried with the usual backoff. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** Silence for this many heartbeat intervals means the connection is dead (a half-open TCP connection shows nothing else). */
+export const SILENT_INTERVALS = 2.5;
+const MIN_HEARTBEAT_MS = 100;
+const MAX_HEARTBEAT_MS = 10 * 60_000;
 
 export interface MuxConnection {
   readonly status: ConnectionStatus;
@@ -74,6 +85,9 @@ export function createMux(options: MuxOptions): MuxConnection {
   const SocketConstructor: MuxSocketConstructor = maybeConstructor;
   const random = options.random ?? Math.random;
   const timers = options.timers ?? defaultTimers;
+  const watchdogTimers = options.watchdogTimers ?? defaultTimers;
+  let watchdog: unknown = null;
+  let heartbeatMs = HEARTBEAT_INTERVAL_MS;
   let status: ConnectionStatus = "connecting";
   let socket: MuxSocket | null = null;
   let retryTimer: unknown = null;
@@ -85,6 +99,26 @@ export function createMux(options: MuxOptions): MuxConnection {
     status = next;
     options.onStatus?.(next);
   };
+
+  const stopWatchdog = () => {
+    if (watchdog !== null) watchdogTimers.clearTimeout(watchdog);
+    watchdog = null;
+  };
+
+  /** (Re)arms the watchdog for `socket`: when it fires, the socket is dropped as dead, whatever its state. */
+  const watch = (current: MuxSocket, delayMs: number, reason: string) => {
+    stopWatchdog();
+    watchdog = watchdogTimers.setTimeout(() => {
+      watchdog = null;
+      if (closed || socket !== current) return;
+      console.warn(`mux: ${reason}; reconnecting`);
+      socket = null;
+      current.close(4000, reason);
+      setStatus("offline");
+      scheduleRetry();
+    }, delayMs);
+  };
+  const watchSilence = (current: MuxSocket) => watch(current, heartbeatMs * SILENT_INTERVALS, "no heartbeat");
 
   const deliver = (data: unknown) => {
     if (typeof data !== "string") {
@@ -98,12 +132,16 @@ export function createMux(options: MuxOptions): MuxConnection {
       console.warn("mux: dropped a frame that is not JSON", error);
       return;
     }
+    if (HeartbeatFrame.safeParse(json).success) return;
     const parsed = DownFrame.safeParse(json);
     if (!parsed.success) {
       console.warn("mux: dropped an invalid frame", parsed.error.issues, json);
       return;
     }
-    if (parsed.data.type === "hello") failedAttempts = 0;
+    if (parsed.data.type === "hello") {
+      failedAttempts = 0;
+      heartbeatMs = Math.min(Math.max(parsed.data.heartbeatMs ?? HEARTBEAT_INTERVAL_MS, MIN_HEARTBEAT_MS), MAX_HEARTBEAT_MS);
+    }
     options.onFrame(parsed.data);
   };
 
@@ -129,14 +167,20 @@ export function createMux(options: MuxOptions): MuxConnection {
     socket = current;
     current.addEventListener("error", ignoreSocketError);
     const isCurrent = () => !closed && socket === current;
+    watch(current, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, "the socket is stuck connecting");
     current.addEventListener("open", () => {
-      if (isCurrent()) setStatus("online");
+      if (!isCurrent()) return;
+      watchSilence(current);
+      setStatus("online");
     });
     current.addEventListener("message", (event) => {
-      if (isCurrent()) deliver(event.data);
+      if (!isCurrent()) return;
+      deliver(event.data);
+      if (isCurrent()) watchSilence(current);
     });
     current.addEventListener("close", () => {
       if (!isCurrent()) return;
+      stopWatchdog();
       socket = null;
       setStatus("offline");
       scheduleRetry();
@@ -162,6 +206,7 @@ export function createMux(options: MuxOptions): MuxConnection {
       if (closed) return;
       closed = true;
       unsubscribeWake();
+      stopWatchdog();
       if (retryTimer !== null) timers.clearTimeout(retryTimer);
       retryTimer = null;
       const last = socket;

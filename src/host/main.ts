@@ -1,5 +1,6 @@
 import path from "node:path";
 import { exposure, loginBanner } from "./exposure";
+import { HEARTBEAT_INTERVAL_MS } from "../protocol/schemas";
 import { createJsonLogger } from "./log";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
@@ -47,6 +48,7 @@ async function main() {
       allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],
       allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
       maxSteps,
+      heartbeatIntervalMs: integer("PARLEY_HEARTBEAT_MS", HEARTBEAT_INTERVAL_MS, 100),
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,

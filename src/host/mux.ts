@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { LIMITS, PROTOCOL_VERSION, type DownFrame } from "../protocol/schemas";
+import { HEARTBEAT_INTERVAL_MS, LIMITS, PROTOCOL_VERSION, type DownFrame, type HeartbeatFrame } from "../protocol/schemas";
 import { checkFence, type FenceOptions } from "./fence";
 import type { Logger } from "./log";
 import { parseRequestTarget } from "./request-target";
@@ -16,6 +16,8 @@ export interface MuxOptions {
   replay(): DownFrame[];
   log: Logger;
   pingIntervalMs?: number;
+  /** How often every socket gets a heartbeat frame; defaults to HEARTBEAT_INTERVAL_MS. */
+  heartbeatIntervalMs?: number;
 }
 
 /** The downlink: one WebSocket per tab at `/api/mux`, host → browser only. */
@@ -53,6 +55,12 @@ export function createMux(options: MuxOptions): Mux {
     }
   }, options.pingIntervalMs ?? PING_INTERVAL_MS);
   ping.unref();
+  const heartbeatMs = options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+  const heartbeatData = JSON.stringify({ type: "heartbeat" } satisfies HeartbeatFrame);
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(heartbeatData);
+  }, heartbeatMs);
+  heartbeat.unref();
 
   function onConnection(socket: WebSocket) {
     alive.set(socket, true);
@@ -60,7 +68,7 @@ export function createMux(options: MuxOptions): Mux {
     socket.on("message", () => socket.close(1008, "downlink only"));
     socket.on("error", (error) => options.log({ event: "mux/error", error: error.name }));
     socket.on("close", (code) => options.log({ event: "mux/closed", code, sockets: wss.clients.size }));
-    socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId } satisfies DownFrame));
+    socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId, heartbeatMs } satisfies DownFrame));
     for (const frame of options.replay()) socket.send(JSON.stringify(frame));
     socket.send(JSON.stringify({ type: "synced" } satisfies DownFrame));
     options.log({ event: "mux/opened", sockets: wss.clients.size });
@@ -89,6 +97,7 @@ export function createMux(options: MuxOptions): Mux {
     async close() {
       closing = true;
       clearInterval(ping);
+      clearInterval(heartbeat);
       const sockets = [...wss.clients];
       await Promise.all(
         sockets.map(

@@ -259,7 +259,18 @@ describe("mux downlink", () => {
     const server = await start();
     const client = await connect(server.url);
     await client.waitFor((frame) => frame.type === "synced");
-    expect(client.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId }, { type: "synced" }]);
+    expect(client.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 15_000 }, { type: "synced" }]);
+    await client.close();
+  });
+
+  it("mux-heartbeat: announces the heartbeat interval in hello and sends a heartbeat frame on every interval", async () => {
+    const server = await start({ heartbeatIntervalMs: 40 });
+    const client = await connect(server.url);
+    await client.waitFor((frame) => frame.type === "synced");
+    expect(client.frames[0]).toEqual({ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 40 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(client.heartbeats).toBeGreaterThanOrEqual(3);
+    expect(client.frames.map((frame) => frame.type)).toEqual(["hello", "synced"]);
     await client.close();
   });
 

@@ -41,6 +41,8 @@ export interface ServerOptions {
   staticDir?: string;
   log?: Logger;
   pingIntervalMs?: number;
+  /** How often each socket gets a heartbeat frame (PARLEY_HEARTBEAT_MS); default 15 s. */
+  heartbeatIntervalMs?: number;
   /** Per-client limits on responses, message posts, session creation and wrong tokens; routes left out keep their defaults; `false` turns them off. */
   rateLimits?: Partial<RateLimits> | false;
   /** A store to use instead of opening one in `dataDir` (tests inject faults through it); the host closes it. */
@@ -172,7 +174,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): FenceVerdict => auth!.authenticate(request) }),
   };
   let chatRef: ReturnType<typeof createChat> | null = null;
-  const mux = createMux({ hostId, fence, replay: () => pending.replay(), log, ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}) });
+  const mux = createMux({
+    hostId,
+    fence,
+    replay: () => pending.replay(),
+    log,
+    ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
+    ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
+  });
   const pending = createPendingTable({ broadcast: (frame) => mux.broadcast(frame), onChange: (sessionId) => chatRef?.refresh(sessionId), log });
   const userInteraction = createUserInteraction();
   userInteraction.registerProvider(pending);

@@ -136,7 +136,13 @@ export const ResolvedOutcome = z.enum(["answered", "cancelled", "aborted"]);
 export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
 
 /** Sent first on every socket open. */
-export const HelloFrame = z.object({ type: z.literal("hello"), protocol: z.literal(PROTOCOL_VERSION), hostId: z.string() });
+/** Sent first on every socket open; `heartbeatMs` is how often the host sends a heartbeat on this socket (docs/protocol.md, rule mux-heartbeat). */
+export const HelloFrame = z.object({ type: z.literal("hello"), protocol: z.literal(PROTOCOL_VERSION), hostId: z.string(), heartbeatMs: z.optional(z.number()) });
+/** A sign of life on an otherwise quiet socket; never state, so it is not a DownFrame and never reaches the store. */
+export const HeartbeatFrame = z.object({ type: z.literal("heartbeat") });
+export type HeartbeatFrame = z.infer<typeof HeartbeatFrame>;
+/** The default heartbeat interval; a client treats 2.5 intervals of silence as a dead connection. */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
 /** A question is waiting for the human. */
 export const QuestionRequestedFrame = z.object({
   type: z.literal("question/requested"),

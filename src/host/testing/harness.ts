@@ -1,5 +1,5 @@
 import { WebSocket } from "ws";
-import { DownFrame } from "../../protocol/schemas";
+import { DownFrame, HeartbeatFrame } from "../../protocol/schemas";
 import { createScriptedModel } from "../models/scripted";
 import { startServer, type RunningServer, type ServerOptions } from "../server";
 
@@ -33,6 +33,8 @@ export async function api(base: string, path: string, init: { method?: string; j
 export interface FrameClient {
   socket: WebSocket;
   frames: DownFrame[];
+  /** Heartbeat frames received; they are not state, so they are not in `frames`. */
+  heartbeats: number;
   /** Resolves with the first frame (already received or future) matching `predicate`. */
   waitFor<T extends DownFrame = DownFrame>(predicate: (frame: DownFrame, index: number) => boolean, label?: string): Promise<T>;
   /** Resolves when the session's turn has ended: a `session/upserted` with state idle after frame `from`. */
@@ -48,13 +50,19 @@ export function connect(base: string, headers: Record<string, string> = {}): Pro
   const frames: DownFrame[] = [];
   const listeners = new Set<() => void>();
   socket.on("message", (data: Buffer) => {
-    frames.push(DownFrame.parse(JSON.parse(data.toString("utf8"))));
+    const json: unknown = JSON.parse(data.toString("utf8"));
+    if (HeartbeatFrame.safeParse(json).success) {
+      client.heartbeats += 1;
+      return;
+    }
+    frames.push(DownFrame.parse(json));
     for (const listener of [...listeners]) listener();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on("close", (code, reason) => resolve({ code, reason: reason.toString("utf8") })));
   const client: FrameClient = {
     socket,
     frames,
+    heartbeats: 0,
     waitFor<T extends DownFrame>(predicate: (frame: DownFrame, index: number) => boolean, label = "a matching frame") {
       return new Promise<T>((resolve, reject) => {
         const check = () => {
