@@ -186,7 +186,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         className="shell"
         data-drawer={drawerOpen ? "open" : "closed"}
         onKeyDown={(event) => {
-          if (event.key === "Escape" && drawerOpen) setDrawerOpen(false);
+          if (event.key !== "Escape" || !drawerOpen) return;
+          event.preventDefault();
+          setDrawerOpen(false);
         }}
       >
         <Sidebar

@@ -1,16 +1,15 @@
-import { useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSession } from "../../store/selectors";
-import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
-import { describeFailure } from "./failure";
 import { chatMessages } from "./messages";
-import type { SlotEntry } from "./slot-election";
+import { createElectionSelector, type SlotEntry } from "./slot-election";
+import { TurnBar } from "./turn-bar";
 import { Transcript } from "./transcript";
 import "./chat.css";
 
@@ -31,35 +30,6 @@ export interface ConversationProps {
   onRetryConnection?: () => void;
 }
 
-function StopButton({ sessionId, onStop }: { sessionId: string; onStop: ConversationProps["onStop"] }) {
-  const t = useMessages(chatMessages);
-  const [stopping, setStopping] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const stop = async () => {
-    setStopping(true);
-    setError(null);
-    try {
-      await onStop(sessionId);
-    } catch (failure) {
-      setError(t("stopFailed", { reason: describeFailure(failure, t) }));
-    } finally {
-      setStopping(false);
-    }
-  };
-  return (
-    <>
-      <Button variant="danger" onClick={() => void stop()} disabled={stopping}>
-        {stopping ? t("stopping") : t("stop")}
-      </Button>
-      {error && (
-        <p role="alert" className="turn-bar__error">
-          {error}
-        </p>
-      )}
-    </>
-  );
-}
-
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
 export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection }: ConversationProps) {
   const t = useMessages(chatMessages);
@@ -68,6 +38,12 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const turnActive = turn !== "idle";
   const title = session?.title.trim() || fallbackTitle;
   const [sent, setSent] = useState(0);
+  const electionSelector = useMemo(() => createElectionSelector(slotEntries, sessionId), [slotEntries, sessionId]);
+  const slotTakenOver = useSessionStore(electionSelector) !== null;
+  const sendHere = async (text: string) => {
+    setSent((count) => count + 1);
+    await onSend(sessionId, text);
+  };
 
   return (
     <div className="conversation">
@@ -98,12 +74,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         </section>
       )}
       <div className="conversation__footer">
-        {turnActive && sessionId !== null && (
-          <div className="turn-bar">
-            <span className="turn-bar__text">{turn === "waiting" ? t("turnWaiting") : t("turnRunning")}</span>
-            <StopButton key={sessionId} sessionId={sessionId} onStop={onStop} />
-          </div>
-        )}
+        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}
@@ -117,10 +88,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
                 draftKey={sessionId ?? NEW_CHAT_DRAFT}
                 drafts={drafts}
                 blockedReason={turnActive ? t("sendBlockedByTurn") : null}
-                onSend={async (text) => {
-                  setSent((count) => count + 1);
-                  await onSend(sessionId, text);
-                }}
+                onSend={sendHere}
               />
             )
           }

@@ -1,6 +1,7 @@
 import { memo } from "react";
 import type { Message } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
+import { CopyButton } from "../../ui/copy-button";
 import { Markdown } from "../../ui/markdown";
 import { VisuallyHidden } from "../../ui/visually-hidden";
 import { chatMessages } from "./messages";
@@ -23,7 +24,16 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
       return (
         <div className="message message--assistant" data-message-id={message.id}>
           <VisuallyHidden>{t("assistant")}: </VisuallyHidden>
-          {message.text ? <Markdown text={message.text} /> : <p className="message__thinking">{t("thinking")}</p>}
+          {message.text ? (
+            <>
+              <Markdown text={message.text} />
+              <div className="message__actions">
+                <CopyButton text={message.text} label={t("copyMessage")} />
+              </div>
+            </>
+          ) : (
+            <p className="message__thinking">{t("thinking")}</p>
+          )}
         </div>
       );
     case "tool":

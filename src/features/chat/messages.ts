@@ -55,7 +55,13 @@ export type ChatKey =
   | "failureMissing"
   | "failureStorage"
   | "failureOther"
-  | "agentNotice";
+  | "agentNotice"
+  | "copyMessage"
+  | "turnFailed"
+  | "turnInterrupted"
+  | "turnStopped"
+  | "retryTurn"
+  | "retryFailed";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -114,6 +120,12 @@ export const chatMessages: Catalog<ChatKey> = {
     failureMissing: "This chat no longer exists.",
     failureStorage: "The host could not save: its disk is full or read-only.",
     failureOther: "The host said: {reason}",
+    copyMessage: "Copy message",
+    turnFailed: "The reply failed.",
+    turnInterrupted: "The reply was cut off.",
+    turnStopped: "The reply was stopped.",
+    retryTurn: "Retry",
+    retryFailed: "Could not retry. {reason}",
     agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
   },
   "zh-CN": {
@@ -171,6 +183,12 @@ export const chatMessages: Catalog<ChatKey> = {
     failureMissing: "该对话已不存在。",
     failureStorage: "主机无法保存：磁盘已满或只读。",
     failureOther: "主机返回：{reason}",
+    copyMessage: "复制消息",
+    turnFailed: "回复失败。",
+    turnInterrupted: "回复被中断。",
+    turnStopped: "回复已停止。",
+    retryTurn: "重试",
+    retryFailed: "重试失败。{reason}",
     agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
   },
 };

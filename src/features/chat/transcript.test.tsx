@@ -102,7 +102,7 @@ describe("Transcript", () => {
       console.error = original;
     }
     const rows = within(screen.getByRole("region", { name: "Messages" })).getAllByRole("listitem");
-    expect(rows.map((row) => row.textContent)).toEqual(["You: message number 0", "Assistant: message number 1", "This message could not be shown.unreadable textTry again"]);
+    expect(rows.map((row) => row.textContent)).toEqual(["You: message number 0", "Assistant: message number 1Copy message", "This message could not be shown.unreadable textTry again"]);
   });
 
   it("gives user and assistant text their own direction, isolated from the row around it", async () => {

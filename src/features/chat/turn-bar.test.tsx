@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { act, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Message, Session } from "../../protocol/schemas";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { TurnBar } from "./turn-bar";
+
+const user = (id: string, text: string): Message => ({ id, sessionId: "s-1", role: "user", createdAt: "", text });
+const assistant = (id: string, text: string, extra: Partial<Message> = {}): Message => ({ id, sessionId: "s-1", role: "assistant", createdAt: "", text, ...extra });
+
+function setup(messages: Message[], turn: Session["state"], slotTakenOver = false) {
+  const store = createSessionStore();
+  store.getState().loadTranscript("s-1", messages);
+  const calls: string[] = [];
+  const props = {
+    sessionId: "s-1",
+    slotTakenOver,
+    onStop: async (sessionId: string) => {
+      calls.push(`stop ${sessionId}`);
+    },
+    onRetry: async (text: string) => {
+      calls.push(`retry ${text}`);
+    },
+  };
+  const view = render(
+    <SessionStoreProvider store={store}>
+      <TurnBar {...props} turn={turn} />
+    </SessionStoreProvider>,
+  );
+  const rerender = (next: Session["state"]) =>
+    view.rerender(
+      <SessionStoreProvider store={store}>
+        <TurnBar {...props} turn={next} />
+      </SessionStoreProvider>,
+    );
+  return { store, calls, rerender };
+}
+
+describe("TurnBar", () => {
+  it("stops the running turn with Escape when no panel owns the slot", async () => {
+    const u = userEvent.setup();
+    const { calls } = setup([user("u1", "hi")], "running");
+    expect(screen.getByRole("button", { name: "Stop" })).toHaveAttribute("aria-keyshortcuts", "Escape");
+    await u.keyboard("{Escape}");
+    expect(calls).toEqual(["stop s-1"]);
+  });
+
+  it("leaves Escape to the panel while it owns the slot", async () => {
+    const u = userEvent.setup();
+    const { calls } = setup([user("u1", "hi")], "waiting", true);
+    await u.keyboard("{Escape}");
+    expect(calls).toEqual([]);
+  });
+
+  it("offers Retry after a failed reply and sends the last user message again", async () => {
+    const u = userEvent.setup();
+    const { calls } = setup([user("u1", "first"), assistant("a1", "ok"), user("u2", "second try"), assistant("a2", "Error: the model failed: 500")], "idle");
+    expect(screen.getByText("The reply failed.")).toBeInTheDocument();
+    await u.click(screen.getByRole("button", { name: "Retry" }));
+    expect(calls).toEqual(["retry second try"]);
+  });
+
+  it("offers Retry after a reply cut off by the host", () => {
+    setup([user("u1", "hi"), assistant("a1", "half", { interrupted: true })], "idle");
+    expect(screen.getByText("The reply was cut off.")).toBeInTheDocument();
+  });
+
+  it("offers Retry after this tab stopped the turn, and nothing after a good reply", async () => {
+    const u = userEvent.setup();
+    const { rerender, store } = setup([user("u1", "hi"), assistant("a1", "partial")], "running");
+    await u.click(screen.getByRole("button", { name: "Stop" }));
+    rerender("idle");
+    expect(screen.getByText("The reply was stopped.")).toBeInTheDocument();
+    act(() => {
+      store.getState().applyFrame({ type: "message/upserted", message: user("u2", "next") });
+      store.getState().applyFrame({ type: "message/upserted", message: assistant("a2", "fine") });
+    });
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+});

@@ -1,0 +1,124 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useMessages } from "../../i18n/i18n";
+import { own } from "../../store/own";
+import { useSessionStore, useSessionStoreApi } from "../../store/react";
+import type { SessionData } from "../../store/state";
+import type { SessionState } from "../../protocol/schemas";
+import { Button } from "../../ui/button";
+import { describeFailure } from "./failure";
+import { lastTurn, type TurnEnding } from "./last-turn";
+import { chatMessages } from "./messages";
+
+export interface TurnBarProps {
+  sessionId: string;
+  turn: SessionState;
+  /** Whether a takeover (the question panel) owns the composer slot: Escape is then the panel's. */
+  slotTakenOver: boolean;
+  onStop: (sessionId: string) => Promise<void>;
+  /** Sends the text again as a new message (Retry). */
+  onRetry: (text: string) => Promise<void>;
+}
+
+/** Whether a key press belongs to something else: an IME, a handler that took it, or an open dialog. */
+function isTakenKey(event: KeyboardEvent): boolean {
+  return event.defaultPrevented || event.isComposing || document.querySelector("dialog[open]") !== null;
+}
+
+const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted", "stopped-at-tool"]);
+
+/**
+ * Under the transcript: while a turn runs, what it is doing and `Stop` (also Escape, unless a panel
+ * owns the slot); once a turn failed, was cut off or was stopped, `Retry` sends the last message again.
+ */
+export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: TurnBarProps) {
+  const t = useMessages(chatMessages);
+  const store = useSessionStoreApi();
+  const selectEnding = useMemo(
+    () => (state: SessionData) => {
+      const last = lastTurn(own(state.transcripts, sessionId) ?? []);
+      return last ? `${last.ending}\u0000${last.userMessageId}` : null;
+    },
+    [sessionId],
+  );
+  const ended = useSessionStore(selectEnding);
+  const [stopping, setStopping] = useState(false);
+  const [stoppedTurn, setStoppedTurn] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const stopRef = useRef<HTMLButtonElement>(null);
+  const running = turn !== "idle";
+
+  useEffect(() => {
+    if (!running || slotTakenOver) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || isTakenKey(event)) return;
+      event.preventDefault();
+      stopRef.current?.click();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [running, slotTakenOver]);
+
+  const stop = async () => {
+    setStopping(true);
+    setError(null);
+    const last = lastTurn(own(store.getState().transcripts, sessionId) ?? []);
+    try {
+      await onStop(sessionId);
+      if (last) setStoppedTurn(last.userMessageId);
+    } catch (failure) {
+      setError(t("stopFailed", { reason: describeFailure(failure, t) }));
+    } finally {
+      setStopping(false);
+    }
+  };
+
+  const retry = async () => {
+    const last = lastTurn(own(store.getState().transcripts, sessionId) ?? []);
+    if (!last) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onRetry(last.userText);
+      setStoppedTurn(null);
+    } catch (failure) {
+      setError(t("retryFailed", { reason: describeFailure(failure, t) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (running) {
+    return (
+      <div className="turn-bar">
+        <span className="turn-bar__text">{turn === "waiting" ? t("turnWaiting") : t("turnRunning")}</span>
+        <Button ref={stopRef} variant="danger" onClick={() => void stop()} disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
+          {stopping ? t("stopping") : t("stop")}
+        </Button>
+        {error && (
+          <p role="alert" className="turn-bar__error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const [ending, userMessageId] = ended === null ? [null, null] : (ended.split("\u0000") as [TurnEnding, string]);
+  const stoppedHere = userMessageId !== null && stoppedTurn === userMessageId;
+  if (ending === null || (!RETRY_ENDINGS.has(ending) && !stoppedHere)) return error ? <p role="alert" className="turn-bar__error">{error}</p> : null;
+  const why = ending === "failed" ? t("turnFailed") : ending === "interrupted" ? t("turnInterrupted") : t("turnStopped");
+  return (
+    <div className="turn-bar" data-ending={ending}>
+      <span className="turn-bar__text">{why}</span>
+      <Button onClick={() => void retry()} disabled={busy}>
+        {t("retryTurn")}
+      </Button>
+      {error && (
+        <p role="alert" className="turn-bar__error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
