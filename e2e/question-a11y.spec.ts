@@ -87,7 +87,7 @@ test("the collapsed bar and the discard confirmation have no axe violations", as
   await page.getByRole("button", { name: "Keep answering" }).click();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("button", { name: "Expand the question card" })).toHaveAttribute("aria-expanded", "false");
-  await expect(page.getByText("3 questions waiting")).toBeVisible();
+  await expect(page.getByText("2 of 3 left")).toBeVisible();
   expect(await violations(page)).toEqual([]);
 });
 

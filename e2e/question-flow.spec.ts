@@ -51,6 +51,8 @@ test("a three-question batch answered by mouse and keyboard comes back as the ex
 
   const first = page.getByRole("region", { name: "Which package manager should we use?" });
   await expect(first).toBeVisible();
+  await expect(composer).toBeVisible();
+  await first.getByText("Recommended", { exact: true }).click();
   await expect(composer).toBeHidden();
   await expect(first.getByText("Recommended", { exact: true })).toBeVisible();
   await expect(first.getByRole("radio", { name: "pnpm" })).not.toBeChecked();
@@ -103,7 +105,10 @@ test("skipping a question sends it as an empty selection and the row counts only
   await first.getByRole("button", { name: "Skip this question" }).click();
   const second = page.getByRole("region", { name: "Which size?" });
   await second.getByRole("radio", { name: "Large" }).click();
-  await second.getByRole("button", { name: "Submit" }).click();
+  await second.getByRole("button", { name: "Review" }).click();
+  const review = page.getByRole("region", { name: "Review your answers" });
+  await expect(review.getByRole("listitem").filter({ hasText: "Change" })).toHaveText(["1. Favourite colour?SkippedChange", "2. Which size?LargeChange"]);
+  await review.getByRole("button", { name: "Submit" }).click();
 
   const expected = { answers: [{ id: "color", selected: [] }, { id: "size", selected: ["Large"] }] };
   await expect(page.getByText(`Answers: ${JSON.stringify(expected)}`, { exact: true })).toBeVisible();

@@ -80,7 +80,7 @@ for (const viewport of [
         panel.getByRole("button", { name: "Collapse the question card" }),
         panel.getByRole("button", { name: "Dismiss all questions" }),
         panel.getByRole("button", { name: "Previous question" }),
-        panel.getByText("1 / 2"),
+        panel.getByRole("button", { name: "Question 1 of 2, not answered yet" }),
         panel.getByRole("button", { name: "Next question" }),
         panel.getByRole("button", { name: "Skip this question" }),
         panel.getByRole("button", { name: "Next", exact: true }),

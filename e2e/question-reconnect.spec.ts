@@ -77,7 +77,7 @@ test("a question answered elsewhere while the socket was down is dropped on reco
 
   refuse = true;
   await routes[0]!.close({ code: 1006, reason: "network dropped" });
-  await expect(page.getByRole("status").filter({ hasText: /Offline|Connecting/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /unreachable|Connecting/ })).toBeVisible();
   const receipt = await page.request.post(`${host.url}/api/respond`, {
     data: { type: "answer", rpcId, sessionId, answers: [{ id: "color", selected: ["Red"] }, { id: "note", selected: [] }] },
   });
@@ -101,5 +101,5 @@ test("after a host restart mid-wizard the panel disappears and the row reads int
   await expect(page.getByRole("region", { name: "Any note for the painter?" })).toBeHidden({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: /Offline|Connecting/ })).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: /unreachable|Connecting/ })).toHaveCount(0);
 });

@@ -26,6 +26,7 @@ type QuestionMessageKey =
   | "waitingOne"
   | "answer"
   | "planReview"
+  | "planQuestion"
   | "approve"
   | "refuse"
   | "chatAboutIt"
@@ -78,6 +79,7 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     waitingOne: "1 question waiting",
     answer: "Answer",
     planReview: "Plan review",
+    planQuestion: "Approve this plan?",
     approve: "Approve",
     refuse: "Keep planning",
     chatAboutIt: "Chat about it",
@@ -128,6 +130,7 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     waitingOne: "1 个问题待回答",
     answer: "回答",
     planReview: "计划审阅",
+    planQuestion: "批准这个计划吗？",
     approve: "批准",
     refuse: "继续规划",
     chatAboutIt: "先聊聊",

@@ -1,11 +1,12 @@
 import * as Checkbox from "@radix-ui/react-checkbox";
 import * as RadioGroup from "@radix-ui/react-radio-group";
-import { useId, type KeyboardEvent, type ReactNode } from "react";
+import { useId, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
 import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "./recommendation";
+import type { ChoicePoint, StepGuard } from "./step-guard";
 import { useArrowKeyPressed } from "./use-arrow-key-pressed";
 
 const MAX_NUMBER_KEY = 9;
@@ -41,7 +42,9 @@ interface OptionListProps {
   disabled: boolean;
   isImeKey: (event: KeyboardEvent) => boolean;
   /** A deliberate choice (click, tap, Space, Enter): single-select advances on it. */
-  onPick: (label: string, source: PickSource) => void;
+  onPick: (label: string, source: PickSource, point: ChoicePoint) => void;
+  /** Blocks the second tap of a double tap that already moved the wizard on. */
+  guard: StepGuard;
   /** A selection change that must not advance (arrow keys). */
   onSelect: (label: string) => void;
   onCheckedChange: (label: string, checked: boolean) => void;
@@ -92,6 +95,11 @@ function OptionText({ option, index, ids }: { option: QuestionOption; index: num
   );
 }
 
+/** A click made by a pointer has a position; one made by Space or Enter (detail 0) does not. */
+function pointOf(event: MouseEvent): ChoicePoint {
+  return event.detail === 0 ? null : { x: event.clientX, y: event.clientY };
+}
+
 function Indicator({ children }: { children: ReactNode }) {
   return (
     <span className="question-option__control" aria-hidden="true">
@@ -120,6 +128,9 @@ export function OptionList(props: OptionListProps) {
               aria-labelledby={ids.label}
               aria-describedby={describedBy(option, ids)}
               onCheckedChange={(checked) => props.onCheckedChange(option.label, checked === true)}
+              onClick={(event) => {
+                if (props.guard.blocks(pointOf(event))) event.preventDefault();
+              }}
             >
               <Indicator>
                 <span className="question-option__check">✓</span>
@@ -150,13 +161,19 @@ export function OptionList(props: OptionListProps) {
             className="question-option"
             aria-labelledby={ids.label}
             aria-describedby={describedBy(option, ids)}
-            onClick={() => {
-              if (!arrowKeyPressed.current) props.onPick(option.label, "click");
+            onClick={(event) => {
+              if (arrowKeyPressed.current) return;
+              const point = pointOf(event);
+              if (props.guard.blocks(point)) {
+                event.preventDefault();
+                return;
+              }
+              props.onPick(option.label, "click", point);
             }}
             onKeyDown={(event) => {
               if (event.key !== "Enter" || isImeKey(event)) return;
               event.preventDefault();
-              props.onPick(option.label, "enter");
+              props.onPick(option.label, "enter", null);
             }}
           >
             <Indicator>

@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { QuestionPanel } from "./question-panel";
 
@@ -82,5 +83,18 @@ describe("plan-review decision card", () => {
     renderCard({ ...planRequest, questions: [question] });
     expect(screen.getByRole("radio", { name: "Approve" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Chat about it" })).not.toBeInTheDocument();
+  });
+
+  it("shows its own copy in the UI language, not the host's English question text", () => {
+    render(
+      <LocaleProvider initial="zh-CN">
+        <QuestionPanel request={planRequest} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />
+      </LocaleProvider>,
+    );
+    expect(screen.getByRole("region", { name: "批准这个计划吗？" })).toBeInTheDocument();
+    expect(screen.getByText("计划审阅")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "批准" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "继续规划" })).toBeEnabled();
+    expect(screen.queryByText("Approve this plan?")).not.toBeInTheDocument();
   });
 });

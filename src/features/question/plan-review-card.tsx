@@ -18,7 +18,10 @@ interface PlanReviewCardProps {
   onChat: () => void;
 }
 
-/** The decision card for a plan-review request: the plan, then Approve, Refuse or Chat about it. */
+/**
+ * The decision card for a plan-review request: the plan, then Approve, Keep planning or Chat about it.
+ * Its copy is the UI's own, chosen by the intent, not the host's English question text.
+ */
 export function PlanReviewCard(props: PlanReviewCardProps) {
   const { review, feedback, disabled, headingId } = props;
   const t = useMessages(questionMessages);
@@ -39,7 +42,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
     <div className="question-panel__wizard">
       <div className="question-panel__body">
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} ref={headingRef}>
-          {review.question.question}
+          {t("planQuestion")}
         </h2>
         <Markdown text={review.plan} className="question-panel__detail question-panel__plan" />
       </div>

@@ -561,6 +561,25 @@ describe("double taps", () => {
   });
 });
 
+describe("taps elsewhere during the guard", () => {
+  it("takes a tap on another option far from the advancing tap, since it is not a double tap", () => {
+    const request: PendingRequest = {
+      ...batch,
+      questions: [batch.questions[0]!, { id: "ok", question: "Proceed?", options: [{ label: "Yes" }, { label: "No" }] }, batch.questions[1]!],
+    };
+    vi.spyOn(performance, "now").mockImplementation(() => clock);
+    renderPanel(request);
+    clock = 10_000;
+    fireEvent.click(screen.getByRole("radio", { name: "npm" }), { detail: 1, clientX: 100, clientY: 100 });
+    clock = 10_100;
+    fireEvent.click(screen.getByRole("radio", { name: "No" }), { detail: 1, clientX: 100, clientY: 110 });
+    expect(heading()).toBe("Proceed?");
+    expect(screen.getByRole("radio", { name: "No" })).not.toBeChecked();
+    fireEvent.click(screen.getByRole("radio", { name: "No" }), { detail: 1, clientX: 100, clientY: 180 });
+    expect(heading()).toBe("What should the project be called?");
+  });
+});
+
 describe("multi-select keyboard", () => {
   it("moves focus between checkboxes with arrow keys, Home and End without toggling", async () => {
     const request: PendingRequest = { ...batch, questions: [batch.questions[2]!] };

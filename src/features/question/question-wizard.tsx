@@ -19,7 +19,7 @@ import { questionMessages } from "./messages";
 import { ModelText, showBidiControls } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { ReviewStep } from "./review-step";
-import { createStepGuard } from "./step-guard";
+import { createStepGuard, type ChoicePoint } from "./step-guard";
 import { needsReview, reviewIndex } from "./step-state";
 import { Stepper } from "./stepper";
 import { useStepFocus } from "./use-step-focus";
@@ -77,7 +77,6 @@ export function QuestionWizard(props: QuestionWizardProps) {
     rootRef.current?.querySelector(".question-panel__question")?.scrollIntoView?.({ block: "nearest" });
   }, [step]);
 
-  const guarded = () => stepGuard.active();
 
   const change = (update: (current: DraftState) => DraftState) => {
     if (props.status?.kind === "complete-first") props.onStatus(null);
@@ -108,20 +107,18 @@ export function QuestionWizard(props: QuestionWizardProps) {
     if (isLast) finish(state);
     else change(advance);
   };
-  const pick = (label: string, source: PickSource) => {
-    if (guarded()) return;
+  const pick = (label: string, source: PickSource, point: ChoicePoint) => {
+    if (source !== "click" && stepGuard.blocks(null)) return;
     const chosen = chooseOption(state, question, label);
     if (isLast) {
       if (source === "enter") finish(chosen);
       else change(() => chosen);
       return;
     }
-    stepGuard.arm();
+    stepGuard.arm(point);
     change(() => advance(chosen));
   };
-  const select = (update: (current: DraftState) => DraftState) => {
-    if (!guarded()) change(update);
-  };
+  const select = (update: (current: DraftState) => DraftState) => change(update);
   const skip = () => {
     const skipped = skipQuestion(state, question);
     if (isLast) finish(skipped);
@@ -139,7 +136,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
       if (target instanceof HTMLButtonElement && role !== "checkbox") return;
       if (event.shiftKey && target instanceof HTMLTextAreaElement) return;
       event.preventDefault();
-      if (guarded()) return;
+      if (!inText && stepGuard.blocks(null)) return;
       if (!inText && firstIncomplete(questions, state) === -1) finish(state);
       else primary();
       return;
@@ -149,8 +146,9 @@ export function QuestionWizard(props: QuestionWizardProps) {
     const option = question.options?.[number - 1];
     if (!option) return;
     event.preventDefault();
-    if (question.multiSelect) select((current) => toggleOption(current, question, option.label));
-    else pick(option.label, "key");
+    if (question.multiSelect) {
+      if (!stepGuard.blocks(null)) select((current) => toggleOption(current, question, option.label));
+    } else pick(option.label, "key", null);
   };
 
   const footer = (
@@ -219,6 +217,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
             disabled={disabled}
             isImeKey={props.isImeKey}
             onPick={pick}
+            guard={stepGuard}
             onSelect={(label) => select((current) => chooseOption(current, question, label))}
             onCheckedChange={(label, checked) => select((current) => chooseOption(current, question, label, checked))}
           />
@@ -232,7 +231,10 @@ export function QuestionWizard(props: QuestionWizardProps) {
           value={draft.custom}
           disabled={disabled}
           isImeKey={props.isImeKey}
-          onChange={(text) => change((current) => typeCustom(current, question, text))}
+          onChange={(text) => {
+            stepGuard.disarm();
+            change((current) => typeCustom(current, question, text));
+          }}
           onLineBreak={primary}
         />
       </div>
