@@ -6,6 +6,7 @@ import { NotifyToggle } from "../features/attention/notify-toggle";
 import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { Conversation } from "../features/chat/conversation";
 import { describeFailure } from "../features/chat/failure";
+import { isTypingTarget, KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatMessages } from "../features/chat/messages";
 import { deleteDraft } from "../features/question/draft-storage";
 import { Sidebar } from "../features/sessions/sidebar";
@@ -54,6 +55,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [touches] = useState(createLiveTouches);
   const [activeSessionId, navigate] = useHashSession();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
   const activeRef = useRef(activeSessionId);
   const slotEntries = useMemo(() => [createQuestionEntry(api.respond)], [api]);
@@ -119,6 +121,16 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       if (muxRef.current === mux) muxRef.current = null;
     };
   }, [connect, store, touches, refresh, navigate]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "?" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTypingTarget(event.target)) return;
+      event.preventDefault();
+      setHelpOpen(true);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
 
   const retryConnection = useCallback(() => muxRef.current?.retryNow(), []);
 
@@ -202,10 +214,14 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             <>
               <ThemeSwitch />
               <NotifyToggle />
+              <Button variant="ghost" className="shell__shortcuts" aria-keyshortcuts="?" onClick={() => setHelpOpen(true)}>
+                {tChat("shortcutsButton")}
+              </Button>
             </>
           }
         />
         <AttentionWatcher onOpenSession={select} />
+        <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
         {drawerOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
         <main className="shell__main">
           {loadProblem && (

@@ -49,6 +49,7 @@ describe("the question entry in the composer slot", () => {
     const user = userEvent.setup();
     const { store, posted } = setup();
     await user.type(screen.getByRole("textbox", { name: "Message" }), "half-typed note");
+    act(() => screen.getByRole("textbox", { name: "Message" }).blur());
 
     act(() => store.getState().applyFrame({ type: "question/requested", ...request("r1", "Ship it?") }));
     expect(await screen.findByRole("region", { name: "Ship it?" })).toBeInTheDocument();

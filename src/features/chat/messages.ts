@@ -61,7 +61,23 @@ export type ChatKey =
   | "turnInterrupted"
   | "turnStopped"
   | "retryTurn"
-  | "retryFailed";
+  | "retryFailed"
+  | "shortcutsTitle"
+  | "shortcutsChat"
+  | "shortcutsPanel"
+  | "close"
+  | "keySend"
+  | "keyNewLine"
+  | "keyStop"
+  | "keyHelp"
+  | "keyFocusPanel"
+  | "keyPickNumber"
+  | "keyMoveOption"
+  | "keyFirstLast"
+  | "keyNextQuestion"
+  | "keyCustomNewLine"
+  | "keyFoldPanel"
+  | "shortcutsButton";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -126,6 +142,22 @@ export const chatMessages: Catalog<ChatKey> = {
     turnStopped: "The reply was stopped.",
     retryTurn: "Retry",
     retryFailed: "Could not retry. {reason}",
+    shortcutsTitle: "Keyboard shortcuts",
+    shortcutsChat: "Chat",
+    shortcutsPanel: "Question panel",
+    close: "Close",
+    keySend: "Send the message (on a touch keyboard Enter is a new line; use Send)",
+    keyNewLine: "New line in the message",
+    keyStop: "Stop the running reply (when no question panel is open)",
+    keyHelp: "Show this list (when not typing)",
+    keyFocusPanel: "Turn to the question panel from anywhere (Option+Q on a Mac)",
+    keyPickNumber: "Choose option 1 to 9 of the question",
+    keyMoveOption: "Move between the options",
+    keyFirstLast: "Go to the first or last option",
+    keyNextQuestion: "Choose the focused option, or go on to the next question (submit on the last)",
+    keyCustomNewLine: "New line in your own answer",
+    keyFoldPanel: "Fold the panel into a one-line bar",
+    shortcutsButton: "Keyboard shortcuts",
     agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
   },
   "zh-CN": {
@@ -189,6 +221,22 @@ export const chatMessages: Catalog<ChatKey> = {
     turnStopped: "回复已停止。",
     retryTurn: "重试",
     retryFailed: "重试失败。{reason}",
+    shortcutsTitle: "键盘快捷键",
+    shortcutsChat: "对话",
+    shortcutsPanel: "提问面板",
+    close: "关闭",
+    keySend: "发送消息（触屏键盘上 Enter 为换行，请用“发送”按钮）",
+    keyNewLine: "在消息中换行",
+    keyStop: "停止正在生成的回复（没有打开提问面板时）",
+    keyHelp: "显示此列表（未在输入时）",
+    keyFocusPanel: "从页面任意位置转到提问面板（Mac 上为 Option+Q）",
+    keyPickNumber: "选择问题的第 1 到 9 个选项",
+    keyMoveOption: "在选项之间移动",
+    keyFirstLast: "跳到第一个或最后一个选项",
+    keyNextQuestion: "选择当前选项，或进入下一个问题（最后一个问题时提交）",
+    keyCustomNewLine: "在自己的回答中换行",
+    keyFoldPanel: "将面板折叠为一行",
+    shortcutsButton: "键盘快捷键",
     agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
   },
 };

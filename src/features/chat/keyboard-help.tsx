@@ -1,0 +1,92 @@
+import { useEffect, useId, useRef } from "react";
+import { useMessages } from "../../i18n/i18n";
+import { Button } from "../../ui/button";
+import { chatMessages, type ChatKey } from "./messages";
+
+/** One shortcut: the keys as printed, and what they do. */
+interface Shortcut {
+  keys: readonly string[];
+  does: ChatKey;
+}
+
+const CHAT_SHORTCUTS: readonly Shortcut[] = [
+  { keys: ["Enter"], does: "keySend" },
+  { keys: ["Shift", "Enter"], does: "keyNewLine" },
+  { keys: ["Esc"], does: "keyStop" },
+  { keys: ["?"], does: "keyHelp" },
+];
+
+/** The question panel's keys (src/features/question: option list, wizard, custom answer, panel). */
+const PANEL_SHORTCUTS: readonly Shortcut[] = [
+  { keys: ["Alt", "Q"], does: "keyFocusPanel" },
+  { keys: ["1", "…", "9"], does: "keyPickNumber" },
+  { keys: ["↑", "↓", "←", "→"], does: "keyMoveOption" },
+  { keys: ["Home", "End"], does: "keyFirstLast" },
+  { keys: ["Enter"], does: "keyNextQuestion" },
+  { keys: ["Shift", "Enter"], does: "keyCustomNewLine" },
+  { keys: ["Esc"], does: "keyFoldPanel" },
+];
+
+/** Whether a key press happened where typing goes (so `?` there is text, not a command). */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button", "submit", "reset"].includes(target.type);
+  return false;
+}
+
+function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly Shortcut[] }) {
+  const t = useMessages(chatMessages);
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="keyboard-help__section">
+      <h3 id={id}>{title}</h3>
+      <dl>
+        {shortcuts.map((shortcut) => (
+          <div key={`${shortcut.keys.join("+")}-${shortcut.does}`} className="keyboard-help__row">
+            <dt>
+              {shortcut.keys.map((key, index) => (
+                <kbd key={index}>{key}</kbd>
+              ))}
+            </dt>
+            <dd>{t(shortcut.does)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** A modal list of every keyboard shortcut of the chat and the question panel. */
+export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useMessages(chatMessages);
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else dialog.setAttribute("open", "");
+    }
+    if (!open && dialog.open) {
+      if (typeof dialog.close === "function") dialog.close();
+      else dialog.removeAttribute("open");
+    }
+  }, [open]);
+
+  return (
+    <dialog ref={ref} className="keyboard-help" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+      <div className="keyboard-help__head">
+        <h2 id={titleId}>{t("shortcutsTitle")}</h2>
+        <Button variant="ghost" onClick={onClose}>
+          {t("close")}
+        </Button>
+      </div>
+      <ShortcutList title={t("shortcutsChat")} shortcuts={CHAT_SHORTCUTS} />
+      <ShortcutList title={t("shortcutsPanel")} shortcuts={PANEL_SHORTCUTS} />
+    </dialog>
+  );
+}
