@@ -56,6 +56,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [activeSessionId, navigate] = useHashSession();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [synced, setSynced] = useState(false);
   const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
   const activeRef = useRef(activeSessionId);
   const slotEntries = useMemo(() => [createQuestionEntry(api.respond)], [api]);
@@ -112,6 +113,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         touches.record(frame);
         applyFrameAndForgetDrafts(store, frame);
         if (frame.type === "hello") void refresh().then(setLoadProblem);
+        if (frame.type === "synced") setSynced(true);
         if (frame.type === "session/deleted" && frame.sessionId === activeRef.current) navigate(null);
       },
     });
@@ -237,6 +239,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             onStop={onStop}
             fallbackTitle={t("newChatTitle")}
             onRetryConnection={retryConnection}
+            focusReady={synced}
             headerStart={
               <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawerOpen} aria-controls={DRAWER_ID} onClick={() => setDrawerOpen((open) => !open)}>
                 {t("sessionsToggle")}

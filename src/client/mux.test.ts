@@ -1,3 +1,4 @@
+import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { createMux, muxUrl, type ConnectionStatus, type MuxConnection, type MuxSocketConstructor, type MuxTimers } from "./mux";
@@ -326,8 +327,7 @@ describe("createMux watchdog (docs/protocol.md, rule mux-heartbeat)", () => {
   });
 
   it("gives up a socket stuck connecting after 10 s and retries with the backoff", async () => {
-    const { createServer } = await import("node:net");
-    const held: import("node:net").Socket[] = [];
+    const held: Socket[] = [];
     const blackHole = createServer((socket) => held.push(socket));
     await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", () => resolve()));
     const port = (blackHole.address() as { port: number }).port;

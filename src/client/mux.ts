@@ -1,8 +1,8 @@
 import { DownFrame, HEARTBEAT_INTERVAL_MS, HeartbeatFrame } from "../protocol/schemas";
+import type { ConnectionStatus } from "../store/state";
 import { backoffDelay } from "./backoff";
 
-/** The downlink's state as the UI shows it. */
-export type ConnectionStatus = "connecting" | "online" | "offline";
+export type { ConnectionStatus };
 
 /** The part of a WebSocket the mux uses; the browser's and `ws`'s both fit. */
 export interface MuxSocket {

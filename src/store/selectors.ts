@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from "../client/mux";
+import type { ConnectionStatus } from "./state";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
 import type { PendingEntry, SessionData } from "./state";
 import { own } from "./own";

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ConnectionStatus } from "../client/mux";
+import type { ConnectionStatus } from "./state";
 import type { DownFrame, Message, Session } from "../protocol/schemas";
 import { applyFetchedSession, applyFrame, applySessions, applySessionsPage, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";

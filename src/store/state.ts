@@ -1,4 +1,5 @@
-import type { ConnectionStatus } from "../client/mux";
+/** The downlink's state as the UI shows it. */
+export type ConnectionStatus = "connecting" | "online" | "offline";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
 
 /** A pending request as the browser holds it; `confirmed` is false between a `hello` and its replay. */

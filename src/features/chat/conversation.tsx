@@ -1,8 +1,9 @@
-import { useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSession } from "../../store/selectors";
 import { ErrorBoundary } from "../../ui/error-boundary";
+import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
@@ -28,10 +29,12 @@ export interface ConversationProps {
   fallbackTitle: string;
   /** Reconnects at once (the offline banner's `Retry now`). */
   onRetryConnection?: () => void;
+  /** False until the host's first replay of pending questions is in: the composer takes focus only then, so it cannot hold a panel back. */
+  focusReady?: boolean;
 }
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection, focusReady = true }: ConversationProps) {
   const t = useMessages(chatMessages);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
@@ -40,6 +43,19 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const [sent, setSent] = useState(0);
   const electionSelector = useMemo(() => createElectionSelector(slotEntries, sessionId), [slotEntries, sessionId]);
   const slotTakenOver = useSessionStore(electionSelector) !== null;
+  const composerInput = useRef<HTMLTextAreaElement>(null);
+  const takenOverRef = useRef(slotTakenOver);
+  const touch = useMediaQuery(TOUCH_QUERY);
+
+  useEffect(() => {
+    takenOverRef.current = slotTakenOver;
+  }, [slotTakenOver]);
+
+  // On load, New chat and a switch of chats the composer takes focus, unless a panel owns the slot; not on touch screens, where focus opens the keyboard.
+  useEffect(() => {
+    if (!focusReady || takenOverRef.current || touch) return;
+    composerInput.current?.focus();
+  }, [sessionId, focusReady, touch]);
   const sendHere = async (text: string) => {
     setSent((count) => count + 1);
     await onSend(sessionId, text);
@@ -88,6 +104,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
                 draftKey={sessionId ?? NEW_CHAT_DRAFT}
                 drafts={drafts}
                 blockedReason={turnActive ? t("sendBlockedByTurn") : null}
+                inputRef={composerInput}
                 onSend={sendHere}
               />
             )
