@@ -17,6 +17,10 @@ const TARGETS: Record<string, Target> = {
   "host.pending.bytes_per_question": { op: "<=", value: 4096 },
   "host.replay.ms_per_1000": null,
   "host.idle_socket.bytes": null,
+  "mcp.roundtrip.ratio": { op: ">=", value: 0.5 },
+  "mcp.roundtrip.p50_ms": null,
+  "mcp.roundtrip.p99_ms": null,
+  "mcp.sessions.bytes_per_idle_session": null,
   "browser.bundle.initial_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.initial },
   "browser.bundle.question_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.question },
   "browser.bundle.markdown_in_initial": { op: "==", value: 0 },
@@ -85,6 +89,12 @@ try {
   const host = JSON.parse(hostOut.trim().split("\n").pop()!) as { metrics: Record<string, number>; notes: Record<string, string | number> };
   Object.assign(metrics, host.metrics);
   Object.assign(notes, host.notes);
+
+  progress("mcp: starting the /mcp bench in a child process with --expose-gc");
+  const mcpOut = await run(process.execPath, ["--expose-gc", "--import", "tsx", path.join(root, "bench/mcp-bench.ts")], { capture: true });
+  const mcp = JSON.parse(mcpOut.trim().split("\n").pop()!) as { metrics: Record<string, number>; notes: Record<string, string | number> };
+  Object.assign(metrics, mcp.metrics);
+  Object.assign(notes, mcp.notes);
 
   const browser = await browserMetrics(distDir);
   Object.assign(metrics, browser.metrics);

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS } from "../../protocol/schemas";
 import type { Chat } from "../chat";
@@ -160,6 +161,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const now = options.now ?? (() => new Date());
   const tools = mcpToolList(options.tools, { waitTool: waitMs !== null });
   const askingTools = new Set(options.tools.list().map((tool) => tool.name));
+  /** One validator for every session: each server would otherwise build its own Ajv, which it only needs for elicitation. */
+  const validator = new AjvJsonSchemaValidator();
 
   const reaper = setInterval(
     () => {
@@ -265,7 +268,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   }
 
   function createServer(session: McpSession): Server {
-    const server = new Server({ name: "parley", title: "Parley", version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server({ name: "parley", title: "Parley", version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(session, request.params.name, request.params.arguments, extra as Extra));
     server.onerror = (error) => log({ event: "mcp/error", mcpSessionId: session.id, error: error.message });
