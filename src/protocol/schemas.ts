@@ -135,7 +135,6 @@ export type Message = z.infer<typeof Message>;
 export const ResolvedOutcome = z.enum(["answered", "cancelled", "aborted"]);
 export type ResolvedOutcome = z.infer<typeof ResolvedOutcome>;
 
-/** Sent first on every socket open. */
 /** Sent first on every socket open; `heartbeatMs` is how often the host sends a heartbeat on this socket (docs/protocol.md, rule mux-heartbeat). */
 export const HelloFrame = z.object({ type: z.literal("hello"), protocol: z.literal(PROTOCOL_VERSION), hostId: z.string(), heartbeatMs: z.optional(z.number()) });
 /** A sign of life on an otherwise quiet socket; never state, so it is not a DownFrame and never reaches the store. */
