@@ -110,6 +110,27 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     expect(sessions.sessions.map(({ title, agent }) => ({ title, agent }))).toEqual([{ title: "codex · 17:30", agent: { kind: "mcp-client", name: "codex" } }]);
   });
 
+  it("keeps the Parley session for a client that reconnects with the same Mcp-Session-Id", async () => {
+    const { server, socket } = await start();
+    const { client, transport } = await mcpClient(server.url);
+    const firstCall = client.callTool({ name: "ask_user_question", arguments: BATCH });
+    const first = await requested(socket);
+    await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: first.rpcId, sessionId: first.sessionId } });
+    await firstCall;
+    await client.close();
+
+    const again = new Client({ name: "claude-code", title: "Claude Code", version: "1.0.0" });
+    await again.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { sessionId: transport.sessionId! }));
+    clients.push(again);
+    const from = socket.frames.length;
+    const secondCall = again.callTool({ name: "present_plan", arguments: { plan: "1. Again" } });
+    const second = await requested(socket, from);
+    expect(second.sessionId).toBe(first.sessionId);
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: second.rpcId, sessionId: second.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }] } });
+    expect(await secondCall).toEqual({ content: [{ type: "text", text: "approved" }] });
+    expect(((await api(server.url, "/api/sessions")).body as { sessions: Session[] }).sessions).toHaveLength(1);
+  });
+
   it("returns a cancelled question as the tool error the built-in agent gets", async () => {
     const { server, socket } = await start();
     const { client } = await mcpClient(server.url);
