@@ -89,6 +89,29 @@ describe("parley mcp (stdio bridge)", { timeout: 30_000 }, () => {
     });
   });
 
+  it("survives the host going away and coming back on the same port, with or without a call in between", async () => {
+    const first = await startTestServer();
+    const port = first.port;
+    const { client, errors } = await launchBridge({ PARLEY_URL: first.url });
+    const invalid = { name: "ask_user_question", arguments: { questions: [] } };
+    const invalidResult = {
+      content: [{ type: "text", text: 'Error: invalid arguments: questions: Too small: expected array to have >=1 items\n{"name":"ToolError","code":"INVALID_ARGS"}' }],
+      isError: true,
+    };
+    expect(await client.callTool(invalid)).toEqual(invalidResult);
+    await first.close();
+    const down = await client.callTool(invalid);
+    expect(down.isError).toBe(true);
+    expect((down.content as { text: string }[])[0]!.text).toMatch(/^Error: Parley is not reachable at http:\/\/127\.0\.0\.1:\d+ \(.+\)\. Start it in the Parley repository with `npm start`/);
+    const second = await startTestServer({ port });
+    expect(await client.callTool(invalid)).toEqual(invalidResult);
+    await second.close();
+    const third = await startTestServer({ port });
+    servers.push(third);
+    expect(await client.callTool(invalid)).toEqual(invalidResult);
+    expect(errors).toEqual([]);
+  });
+
   it("initializes without a host and answers every call with a tool error that says how to start it", async () => {
     const { client, errors } = await launchBridge({ PARLEY_URL: "http://127.0.0.1:9" });
     expect(client.getServerVersion()).toEqual({ name: "parley", title: "Parley", version: "0.1.0" });
