@@ -19,6 +19,8 @@ import { Button } from "../ui/button";
 import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { createLiveTouches } from "./live-touches";
+import { createUndoableDeletes, UNDO_DELETE_MS } from "./undoable-delete";
+import { Toast } from "../ui/toast";
 import { appMessages } from "./messages";
 import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
 
@@ -44,7 +46,7 @@ export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame,
 }
 
 /** What went wrong loading from the host; translated when shown, so a locale switch does not reconnect. */
-type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; error: unknown };
+type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; error: unknown } | { kind: "delete-failed"; error: unknown };
 
 /** The chat app: connection → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
@@ -134,6 +136,70 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
 
+  const [hiddenSessions, setHiddenSessions] = useState<ReadonlySet<string>>(() => new Set());
+  const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
+  const [deletes] = useState(() =>
+    createUndoableDeletes({
+      remove: (sessionId) => api.deleteSession(sessionId),
+      onChange: setHiddenSessions,
+      onError: (_sessionId, error) => setLoadProblem({ kind: "delete-failed", error }),
+    }),
+  );
+
+  useEffect(() => {
+    const flush = () => deletes.flush();
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, [deletes]);
+
+  const deleteSession = useCallback(
+    (sessionId: string) => {
+      const session = store.getState().sessions.find((candidate) => candidate.id === sessionId);
+      deletes.request(sessionId);
+      setLastDeleted({ id: sessionId, title: session?.title.trim() || t("newChatTitle") });
+      if (activeRef.current === sessionId) navigate(null);
+    },
+    [deletes, store, navigate, t],
+  );
+
+  const undoDelete = useCallback(() => {
+    if (!lastDeleted) return;
+    if (deletes.undo(lastDeleted.id)) navigate(lastDeleted.id);
+    setLastDeleted(null);
+  }, [deletes, lastDeleted, navigate]);
+
+  useEffect(() => {
+    if (!lastDeleted) return;
+    const timer = setTimeout(() => setLastDeleted(null), UNDO_DELETE_MS);
+    return () => clearTimeout(timer);
+  }, [lastDeleted]);
+
+  const renameSession = useCallback(
+    async (sessionId: string, title: string) => {
+      try {
+        const session = await api.renameSession(sessionId, title);
+        store.getState().applyFrame({ type: "session/upserted", session });
+      } catch (error) {
+        throw new Error(tChat("renameFailed", { reason: describeFailure(error, tChat) }), { cause: error });
+      }
+    },
+    [api, store, tChat],
+  );
+
+  const searchSessions = useCallback(
+    async (query: string, before?: string) => {
+      try {
+        return await api.listSessions({ q: query, limit: SESSIONS_PAGE_SIZE, ...(before === undefined ? {} : { before }) });
+      } catch (error) {
+        throw new Error(describeFailure(error, tChat), { cause: error });
+      }
+    },
+    [api, tChat],
+  );
+
   const retryConnection = useCallback(() => muxRef.current?.retryNow(), []);
 
   useEffect(() => {
@@ -212,6 +278,10 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           onSelect={select}
           onNewChat={newChat}
           onLoadMore={() => void loadMoreSessions()}
+          onSearch={searchSessions}
+          onRename={renameSession}
+          onDelete={deleteSession}
+          hiddenSessionIds={hiddenSessions}
           footer={
             <>
               <ThemeSwitch />
@@ -224,11 +294,23 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         />
         <AttentionWatcher onOpenSession={select} />
         <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+        {lastDeleted && (
+          <Toast>
+            <span dir="auto">{t("chatDeleted", { title: lastDeleted.title })}</span>
+            <Button variant="secondary" onClick={undoDelete}>
+              {t("undo")}
+            </Button>
+          </Toast>
+        )}
         {drawerOpen && <div className="shell__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
         <main className="shell__main">
           {loadProblem && (
             <p role="alert" className="shell__error">
-              {loadProblem.kind === "session-missing" ? t("sessionMissing") : t("loadFailed", { reason: describeFailure(loadProblem.error, tChat) })}
+              {loadProblem.kind === "session-missing"
+                ? t("sessionMissing")
+                : loadProblem.kind === "delete-failed"
+                  ? t("deleteFailed", { reason: describeFailure(loadProblem.error, tChat) })
+                  : t("loadFailed", { reason: describeFailure(loadProblem.error, tChat) })}
             </p>
           )}
           <Conversation
@@ -240,6 +322,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             fallbackTitle={t("newChatTitle")}
             onRetryConnection={retryConnection}
             focusReady={synced}
+            onRename={renameSession}
             headerStart={
               <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawerOpen} aria-controls={DRAWER_ID} onClick={() => setDrawerOpen((open) => !open)}>
                 {t("sessionsToggle")}

@@ -1,6 +1,6 @@
 import type { Catalog } from "../i18n/locale";
 
-export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing";
+export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo";
 
 /** Copy of the app shell. */
 export const appMessages: Catalog<AppKey> = {
@@ -9,11 +9,17 @@ export const appMessages: Catalog<AppKey> = {
     newChatTitle: "New chat",
     loadFailed: "Could not load the chats. {reason}",
     sessionMissing: "That chat no longer exists.",
+    deleteFailed: "Could not delete the chat; it is back in the list. {reason}",
+    chatDeleted: "Deleted “{title}”.",
+    undo: "Undo",
   },
   "zh-CN": {
     sessionsToggle: "会话",
     newChatTitle: "新对话",
     loadFailed: "无法加载对话。{reason}",
     sessionMissing: "该对话已不存在。",
+    deleteFailed: "无法删除该对话，已放回列表。{reason}",
+    chatDeleted: "已删除“{title}”。",
+    undo: "撤销",
   },
 };

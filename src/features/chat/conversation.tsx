@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSession } from "../../store/selectors";
+import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
+import { InlineEdit } from "../../ui/inline-edit";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
@@ -13,6 +15,9 @@ import { createElectionSelector, type SlotEntry } from "./slot-election";
 import { TurnBar } from "./turn-bar";
 import { Transcript } from "./transcript";
 import "./chat.css";
+
+/** The longest title the host accepts. */
+const TITLE_MAX_CHARS = 200;
 
 
 export interface ConversationProps {
@@ -29,18 +34,26 @@ export interface ConversationProps {
   fallbackTitle: string;
   /** Reconnects at once (the offline banner's `Retry now`). */
   onRetryConnection?: () => void;
+  /** Renames the session; rejects with an error whose message says, translated, what went wrong. */
+  onRename?: (sessionId: string, title: string) => Promise<void>;
   /** False until the host's first replay of pending questions is in: the composer takes focus only then, so it cannot hold a panel back. */
   focusReady?: boolean;
 }
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection, focusReady = true }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection, focusReady = true, onRename }: ConversationProps) {
   const t = useMessages(chatMessages);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";
   const title = session?.title.trim() || fallbackTitle;
   const [sent, setSent] = useState(0);
+  const [renaming, setRenaming] = useState(false);
+  const [renamingFor, setRenamingFor] = useState(sessionId);
+  if (renamingFor !== sessionId) {
+    setRenamingFor(sessionId);
+    setRenaming(false);
+  }
   const electionSelector = useMemo(() => createElectionSelector(slotEntries, sessionId), [slotEntries, sessionId]);
   const slotTakenOver = useSessionStore(electionSelector) !== null;
   const composerInput = useRef<HTMLTextAreaElement>(null);
@@ -65,9 +78,26 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     <div className="conversation">
       <header className="conversation__header">
         {headerStart}
-        <h1 className="conversation__title" dir="auto">
-          {title}
-        </h1>
+        {renaming && session && onRename ? (
+          <InlineEdit
+            className="conversation__rename"
+            initial={session.title}
+            label={t("renameTitle")}
+            maxLength={TITLE_MAX_CHARS}
+            describe={(error) => (error instanceof Error ? error.message : String(error))}
+            onSave={(next) => onRename(session.id, next)}
+            onDone={() => setRenaming(false)}
+          />
+        ) : (
+          <h1 className="conversation__title" dir="auto">
+            {title}
+          </h1>
+        )}
+        {session && onRename && !renaming && (
+          <Button variant="ghost" className="conversation__rename-button" onClick={() => setRenaming(true)}>
+            {t("renameTitle")}
+          </Button>
+        )}
       </header>
       <ConnectionNotice onRetryNow={onRetryConnection} />
       {sessionId !== null ? (

@@ -77,7 +77,9 @@ export type ChatKey =
   | "keyNextQuestion"
   | "keyCustomNewLine"
   | "keyFoldPanel"
-  | "shortcutsButton";
+  | "shortcutsButton"
+  | "renameFailed"
+  | "renameTitle";
 
 /** Copy of the chat feature. */
 export const chatMessages: Catalog<ChatKey> = {
@@ -158,6 +160,8 @@ export const chatMessages: Catalog<ChatKey> = {
     keyCustomNewLine: "New line in your own answer",
     keyFoldPanel: "Fold the panel into a one-line bar",
     shortcutsButton: "Keyboard shortcuts",
+    renameFailed: "Could not rename. {reason}",
+    renameTitle: "Rename chat",
     agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
   },
   "zh-CN": {
@@ -237,6 +241,8 @@ export const chatMessages: Catalog<ChatKey> = {
     keyCustomNewLine: "在自己的回答中换行",
     keyFoldPanel: "将面板折叠为一行",
     shortcutsButton: "键盘快捷键",
+    renameFailed: "重命名失败。{reason}",
+    renameTitle: "重命名对话",
     agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
   },
 };

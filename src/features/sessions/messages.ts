@@ -11,7 +11,17 @@ export type SessionsKey =
   | "languageEnglish"
   | "languageChinese"
   | "showMore"
-  | "agentBadge";
+  | "agentBadge"
+  | "titleLabel"
+  | "rename"
+  | "delete"
+  | "renameChat"
+  | "deleteChat"
+  | "searchLabel"
+  | "searchPlaceholder"
+  | "noMatches"
+  | "searching"
+  | "searchFailed";
 
 /** Copy of the sessions sidebar. */
 export const sessionsMessages: Catalog<SessionsKey> = {
@@ -27,6 +37,16 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     languageChinese: "简体中文",
     showMore: "Show more chats",
     agentBadge: "MCP agent",
+    titleLabel: "Chat title",
+    rename: "Rename",
+    delete: "Delete",
+    renameChat: "Rename “{title}”",
+    deleteChat: "Delete “{title}”",
+    searchLabel: "Search chats",
+    searchPlaceholder: "Search titles and messages",
+    noMatches: "No chat matches “{query}”.",
+    searching: "Searching…",
+    searchFailed: "Search failed. {reason}",
   },
   "zh-CN": {
     navLabel: "对话",
@@ -40,5 +60,15 @@ export const sessionsMessages: Catalog<SessionsKey> = {
     languageChinese: "简体中文",
     showMore: "显示更多对话",
     agentBadge: "MCP 智能体",
+    titleLabel: "对话标题",
+    rename: "重命名",
+    delete: "删除",
+    renameChat: "重命名“{title}”",
+    deleteChat: "删除“{title}”",
+    searchLabel: "搜索对话",
+    searchPlaceholder: "搜索标题和消息",
+    noMatches: "没有与“{query}”匹配的对话。",
+    searching: "正在搜索…",
+    searchFailed: "搜索失败。{reason}",
   },
 };

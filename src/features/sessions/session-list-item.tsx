@@ -1,45 +1,93 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { Session } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSessionBadge } from "../../store/selectors";
+import { Button } from "../../ui/button";
+import { InlineEdit } from "../../ui/inline-edit";
+import { RelativeTime } from "../../ui/relative-time";
 import { sessionsMessages } from "./messages";
 
-/** One session in the sidebar: its title, an agent badge when an outside agent asks through it and, while something is pending, a badge. */
+/** The longest title the host accepts. */
+export const TITLE_MAX_CHARS = 200;
+
+export interface SessionItemActions {
+  onSelect: (sessionId: string) => void;
+  /** Renames the session; rejects with an error whose message says, translated, what went wrong. */
+  onRename?: (sessionId: string, title: string) => Promise<void>;
+  onDelete?: (sessionId: string) => void;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One session in the sidebar: its title, when it last changed, an agent badge when an outside agent
+ * asks through it, a badge while something is pending, and Rename / Delete.
+ */
 export const SessionListItem = memo(function SessionListItem({
   session,
   active,
   href,
   onSelect,
-}: {
-  session: Session;
-  active: boolean;
-  href: string;
-  onSelect: (sessionId: string) => void;
-}) {
+  onRename,
+  onDelete,
+}: SessionItemActions & { session: Session; active: boolean; href: string }) {
   const t = useMessages(sessionsMessages);
   const badge = useSessionStore(selectSessionBadge(session.id));
+  const [editing, setEditing] = useState(false);
+  const title = session.title.trim() || t("untitled");
   return (
-    <li className="session-item">
-      <a
-        className="session-item__link"
-        href={href}
-        aria-current={active ? "page" : undefined}
-        onClick={(event) => {
-          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-          event.preventDefault();
-          onSelect(session.id);
-        }}
-      >
-        <span className="session-item__title" dir="auto">{session.title.trim() || t("untitled")}</span>
-        {session.agent && (
-          <>
-            {" "}
-            <span className="session-item__agent">{t("agentBadge")}</span>
-          </>
+    <li className="session-item" data-active={active ? "true" : undefined}>
+      {editing && onRename ? (
+        <InlineEdit
+          className="session-item__edit"
+          initial={session.title}
+          label={t("titleLabel")}
+          maxLength={TITLE_MAX_CHARS}
+          describe={errorText}
+          onSave={(next) => onRename(session.id, next)}
+          onDone={() => setEditing(false)}
+        />
+      ) : (
+        <a
+          className="session-item__link"
+          href={href}
+          aria-current={active ? "page" : undefined}
+          onClick={(event) => {
+            if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            onSelect(session.id);
+          }}
+        >
+          <span className="session-item__title" dir="auto">
+            {title}
+          </span>
+          {session.agent && (
+            <>
+              {" "}
+              <span className="session-item__agent">{t("agentBadge")}</span>
+            </>
+          )}
+          {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
+        </a>
+      )}
+      <div className="session-item__meta">
+        <RelativeTime iso={session.updatedAt} className="session-item__time" />
+        {!editing && (onRename || onDelete) && (
+          <span className="session-item__actions">
+            {onRename && (
+              <Button variant="ghost" className="session-item__action" onClick={() => setEditing(true)} aria-label={t("renameChat", { title })} title={t("rename")}>
+                {t("rename")}
+              </Button>
+            )}
+            {onDelete && (
+              <Button variant="ghost" className="session-item__action" onClick={() => onDelete(session.id)} aria-label={t("deleteChat", { title })} title={t("delete")}>
+                {t("delete")}
+              </Button>
+            )}
+          </span>
         )}
-        {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
-      </a>
+      </div>
     </li>
   );
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PendingRequest, Session } from "../../protocol/schemas";
@@ -141,5 +141,112 @@ describe("Sidebar", () => {
     act(() => store.getState().loadMoreSessions([session("b", "Second", "2026-11-30T07:00:00.000Z")], null));
     expect(within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link").map((node) => node.textContent)).toEqual(["First", "Second"]);
     expect(screen.queryByRole("button", { name: "Show more chats" })).toBeNull();
+  });
+
+  it("renames a chat inline: Enter saves the trimmed title, Escape cancels", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([session("a", "Old title", "2026-11-30T08:00:00.000Z")]);
+    const renamed: [string, string][] = [];
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar
+          activeSessionId={null}
+          sessionHref={(id) => `#session=${id}`}
+          onSelect={() => undefined}
+          onNewChat={() => undefined}
+          onRename={async (id, title) => {
+            renamed.push([id, title]);
+          }}
+        />
+      </SessionStoreProvider>,
+    );
+    await user.click(screen.getByRole("button", { name: "Rename “Old title”" }));
+    const field = screen.getByRole("textbox", { name: "Chat title" });
+    expect(field).toHaveFocus();
+    await user.clear(field);
+    await user.type(field, "  New title  {Enter}");
+    expect(renamed).toEqual([["a", "New title"]]);
+    expect(screen.queryByRole("textbox", { name: "Chat title" })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Rename “Old title”" }));
+    await user.type(screen.getByRole("textbox", { name: "Chat title" }), " changed{Escape}");
+    expect(renamed).toEqual([["a", "New title"]]);
+    expect(screen.getByRole("link", { name: "Old title" })).toBeInTheDocument();
+  });
+
+  it("keeps the field open and says why when the rename fails", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([session("a", "Title", "2026-11-30T08:00:00.000Z")]);
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar
+          activeSessionId={null}
+          sessionHref={(id) => `#session=${id}`}
+          onSelect={() => undefined}
+          onNewChat={() => undefined}
+          onRename={async () => {
+            throw new Error("Could not rename. This chat no longer exists.");
+          }}
+        />
+      </SessionStoreProvider>,
+    );
+    await user.click(screen.getByRole("button", { name: "Rename “Title”" }));
+    await user.type(screen.getByRole("textbox", { name: "Chat title" }), " 2{Enter}");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not rename. This chat no longer exists.");
+    expect(screen.getByRole("textbox", { name: "Chat title" })).toHaveValue("Title 2");
+  });
+
+  it("asks to delete a chat and leaves hidden chats out of the list", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([session("a", "Keep", "2026-11-30T08:00:00.000Z"), session("b", "Hidden", "2026-11-30T07:00:00.000Z")]);
+    const deleted: string[] = [];
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} onDelete={(id) => deleted.push(id)} hiddenSessionIds={new Set(["b"])} />
+      </SessionStoreProvider>,
+    );
+    expect(within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link").map((node) => node.textContent)).toEqual(["Keep"]);
+    await user.click(screen.getByRole("button", { name: "Delete “Keep”" }));
+    expect(deleted).toEqual(["a"]);
+  });
+
+  it("filters loaded titles at once and adds the host's matches by title and content", async () => {
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([session("a", "Budget plan", "2026-11-30T08:00:00.000Z"), session("b", "Holiday", "2026-11-30T07:00:00.000Z")]);
+    const asked: string[] = [];
+    let answer: (page: { sessions: Session[]; next: string | null }) => void = () => undefined;
+    render(
+      <SessionStoreProvider store={store}>
+        <Sidebar
+          activeSessionId={null}
+          sessionHref={(id) => `#session=${id}`}
+          onSelect={() => undefined}
+          onNewChat={() => undefined}
+          onSearch={(query) => {
+            asked.push(query);
+            return new Promise((resolve) => {
+              answer = resolve;
+            });
+          }}
+        />
+      </SessionStoreProvider>,
+    );
+    const links = () => within(screen.getByRole("navigation", { name: "Chats" })).queryAllByRole("link").map((node) => node.textContent);
+    await user.type(screen.getByRole("searchbox", { name: "Search chats" }), "BUDGET");
+    expect(links()).toEqual(["Budget plan"]);
+    expect(screen.getByRole("status")).toHaveTextContent("Searching…");
+    await vi.waitFor(() => expect(asked).toEqual(["BUDGET"]));
+    act(() => answer({ sessions: [session("c", "Trip", "2026-11-30T09:00:00.000Z")], next: null }));
+    await vi.waitFor(() => expect(links()).toEqual(["Trip", "Budget plan"]));
+    await user.clear(screen.getByRole("searchbox", { name: "Search chats" }));
+    await user.type(screen.getByRole("searchbox", { name: "Search chats" }), "zzz");
+    await vi.waitFor(() => expect(asked).toEqual(["BUDGET", "zzz"]));
+    act(() => answer({ sessions: [], next: null }));
+    expect(await screen.findByText("No chat matches “zzz”.")).toBeInTheDocument();
+    await user.keyboard("{Escape}");
+    expect(links()).toEqual(["Budget plan", "Holiday"]);
   });
 });

@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectHasMoreSessions, selectSessions } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { sessionsMessages } from "./messages";
-import { SessionListItem } from "./session-list-item";
+import { SessionListItem, type SessionItemActions } from "./session-list-item";
 import "./sidebar.css";
 
 export interface SidebarProps {
@@ -15,8 +16,14 @@ export interface SidebarProps {
   sessionHref: (sessionId: string) => string;
   onSelect: (sessionId: string) => void;
   onNewChat: () => void;
+  onRename?: SessionItemActions["onRename"];
+  onDelete?: SessionItemActions["onDelete"];
   /** Asks for the list's next page; called when its end scrolls into view or `Show more chats` is pressed. */
   onLoadMore?: () => void;
+  /** Searches titles and message text on the host; `before` is the cursor of a further page. Without it there is no search field. */
+  onSearch?: (query: string, before?: string) => Promise<SearchPage>;
+  /** Sessions to leave out (deleted, waiting for the undo to lapse). */
+  hiddenSessionIds?: ReadonlySet<string>;
   /** Extra preferences shown under the language switch. */
   footer?: ReactNode;
 }
@@ -41,6 +48,8 @@ function LocaleSwitch() {
 }
 
 /** The session list: `New chat`, every session newest first with its badge, and the language switch. */
+const NONE_HIDDEN: ReadonlySet<string> = new Set();
+
 /** How far below the visible end of the list the next page is already requested. */
 const LOAD_MORE_MARGIN_PX = 300;
 
@@ -69,24 +78,136 @@ function LoadMore({ onLoadMore, listRef }: { onLoadMore: () => void; listRef: Re
   );
 }
 
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, footer }: SidebarProps) {
+/** One page of search results from the host. */
+export interface SearchPage {
+  sessions: Session[];
+  next: string | null;
+}
+
+/** How long typing must pause before the host is asked, in milliseconds; titles already loaded filter at once. */
+export const SEARCH_DEBOUNCE_MS = 200;
+
+type SearchState = { query: string; status: "loading" | "done" | "failed"; sessions: Session[]; next: string | null; error: string | null };
+
+function localMatches(sessions: readonly Session[], query: string): Session[] {
+  const needle = query.toLocaleLowerCase();
+  return sessions.filter((session) => session.title.toLocaleLowerCase().includes(needle));
+}
+
+/** Host results in their order, then titles matched locally that the host has not (yet) returned; the store's copy of a session wins. */
+function mergeResults(local: readonly Session[], remote: readonly Session[], byId: ReadonlyMap<string, Session>): Session[] {
+  const seen = new Set<string>();
+  const merged: Session[] = [];
+  for (const session of [...remote, ...local]) {
+    if (seen.has(session.id)) continue;
+    seen.add(session.id);
+    merged.push(byId.get(session.id) ?? session);
+  }
+  return merged;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
+  const [state, setState] = useState<SearchState | null>(null);
+  const trimmed = query.trim();
+  useEffect(() => {
+    if (trimmed === "" || !onSearch) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      setState({ query: trimmed, status: "loading", sessions: [], next: null, error: null });
+      onSearch(trimmed).then(
+        (page) => {
+          if (live) setState({ query: trimmed, status: "done", sessions: page.sessions, next: page.next, error: null });
+        },
+        (error: unknown) => {
+          if (live) setState({ query: trimmed, status: "failed", sessions: [], next: null, error: errorText(error) });
+        },
+      );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [trimmed, onSearch]);
+  const loadMore = useCallback(() => {
+    if (!onSearch || !state || state.next === null || state.status !== "done") return;
+    const { query: asked, next } = state;
+    setState({ ...state, status: "loading" });
+    onSearch(asked, next).then(
+      (page) => setState((current) => (current?.query === asked ? { ...current, status: "done", sessions: [...current.sessions, ...page.sessions], next: page.next } : current)),
+      (error: unknown) => setState((current) => (current?.query === asked ? { ...current, status: "failed", error: errorText(error) } : current)),
+    );
+  }, [onSearch, state]);
+  return { result: state !== null && state.query === trimmed ? state : null, loadMore };
+}
+
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, hiddenSessionIds = NONE_HIDDEN, footer }: SidebarProps) {
   const t = useMessages(sessionsMessages);
-  const sessions = useSessionStore(selectSessions);
+  const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);
+  const [query, setQuery] = useState("");
+  const searchId = useId();
+  const { result, loadMore: loadMoreResults } = useSearch(query, onSearch);
+  const searching = query.trim() !== "";
+
+  const visible = useMemo(() => {
+    const shown = hiddenSessionIds.size === 0 ? all : all.filter((session) => !hiddenSessionIds.has(session.id));
+    if (!searching) return shown;
+    const byId = new Map(shown.map((session) => [session.id, session]));
+    const remote = (result?.sessions ?? []).filter((session) => !hiddenSessionIds.has(session.id));
+    return mergeResults(localMatches(shown, query.trim()), remote, byId);
+  }, [all, hiddenSessionIds, searching, result, query]);
+
+  const more = searching ? (result?.status === "done" && result.next !== null ? loadMoreResults : undefined) : hasMore ? onLoadMore : undefined;
+  const status = searching ? (result === null || result.status === "loading" ? t("searching") : result.status === "failed" ? t("searchFailed", { reason: result.error ?? "" }) : visible.length === 0 ? t("noMatches", { query: query.trim() }) : "") : "";
+
   return (
     <nav id={id} className="sidebar" aria-label={t("navLabel")}>
       <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
         {t("newChat")}
       </Button>
-      {sessions.length === 0 ? (
+      {onSearch && (
+        <div className="sidebar__search">
+          <label htmlFor={searchId} className="ui-visually-hidden">
+            {t("searchLabel")}
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className="sidebar__search-input"
+            placeholder={t("searchPlaceholder")}
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape" && query !== "") {
+                event.preventDefault();
+                setQuery("");
+              }
+            }}
+          />
+        </div>
+      )}
+      <p role="status" className="sidebar__status">
+        {status}
+      </p>
+      {visible.length === 0 && !searching ? (
         <p className="sidebar__empty">{t("noSessions")}</p>
       ) : (
         <ul className="sidebar__list" ref={listRef}>
-          {sessions.map((session) => (
-            <SessionListItem key={session.id} session={session} active={session.id === activeSessionId} href={sessionHref(session.id)} onSelect={onSelect} />
+          {visible.map((session) => (
+            <SessionListItem
+              key={session.id}
+              session={session}
+              active={session.id === activeSessionId}
+              href={sessionHref(session.id)}
+              onSelect={onSelect}
+              onRename={onRename}
+              onDelete={onDelete}
+            />
           ))}
-          {hasMore && onLoadMore && <LoadMore onLoadMore={onLoadMore} listRef={listRef} />}
+          {more && <LoadMore key={searching ? `search:${query.trim()}` : "list"} onLoadMore={more} listRef={listRef} />}
         </ul>
       )}
       <LocaleSwitch />

@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from "react";
+
+export interface InlineEditProps {
+  initial: string;
+  /** The field's accessible name. */
+  label: string;
+  /** Saves the trimmed text; a rejection keeps the field open and shows `describe(error)`. */
+  onSave: (value: string) => Promise<void>;
+  onDone: () => void;
+  describe: (error: unknown) => string;
+  maxLength?: number;
+  className?: string;
+}
+
+/** A one-line text field that edits a value in place: Enter or leaving saves, Escape cancels; an unchanged or blank value just closes. */
+export function InlineEdit({ initial, label, onSave, onDone, describe, maxLength, className }: InlineEditProps) {
+  const [value, setValue] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLInputElement>(null);
+  const settled = useRef(false);
+
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+
+  const save = async () => {
+    if (settled.current || saving) return;
+    const trimmed = value.trim();
+    if (trimmed === "" || trimmed === initial.trim()) {
+      settled.current = true;
+      onDone();
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      await onSave(trimmed);
+      settled.current = true;
+      onDone();
+    } catch (failure) {
+      setError(describe(failure));
+      ref.current?.focus();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <span className={className ? `ui-inline-edit ${className}` : "ui-inline-edit"}>
+      <input
+        ref={ref}
+        className="ui-inline-edit__input"
+        aria-label={label}
+        dir="auto"
+        value={value}
+        maxLength={maxLength}
+        disabled={saving}
+        onChange={(event) => setValue(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.nativeEvent.isComposing) return;
+          if (event.key === "Enter") {
+            event.preventDefault();
+            void save();
+          } else if (event.key === "Escape") {
+            event.preventDefault();
+            event.stopPropagation();
+            settled.current = true;
+            onDone();
+          }
+        }}
+        onBlur={() => {
+          if (!error) void save();
+        }}
+      />
+      {error && (
+        <span role="alert" className="ui-inline-edit__error">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
