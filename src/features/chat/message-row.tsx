@@ -3,6 +3,7 @@ import type { Message } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { CopyButton } from "../../ui/copy-button";
 import { Markdown } from "../../ui/markdown";
+import { RelativeTime } from "../../ui/relative-time";
 import { VisuallyHidden } from "../../ui/visually-hidden";
 import { chatMessages } from "./messages";
 import { ToolRow } from "./tool-row";
@@ -18,6 +19,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
           <p className="message__text" dir="auto">
             {message.text ?? ""}
           </p>
+          <RelativeTime iso={message.createdAt} className="message__time" />
         </div>
       );
     case "assistant":
@@ -29,6 +31,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
               <Markdown text={message.text} />
               <div className="message__actions">
                 <CopyButton text={message.text} label={t("copyMessage")} />
+                <RelativeTime iso={message.createdAt} className="message__time" />
               </div>
             </>
           ) : (

@@ -89,7 +89,7 @@ describe("Transcript", () => {
         throw new Error("unreadable text");
       },
     });
-    store.getState().loadTranscript("s-1", [...messages(2), hostile]);
+    store.getState().loadTranscript("s-1", [...messages(2).map((message) => ({ ...message, createdAt: "" })), hostile]);
     const original = console.error;
     console.error = () => undefined;
     try {
@@ -120,5 +120,24 @@ describe("Transcript", () => {
     expect(await screen.findByText("שלום")).toHaveAttribute("dir", "auto");
     expect(screen.getByText("one")).toHaveAttribute("dir", "auto");
     expect(screen.getByText("quoted").closest("blockquote")).toHaveAttribute("dir", "auto");
+  });
+
+  it("dates each user and assistant row relative to now, with the absolute time on hover", () => {
+    const store = createSessionStore();
+    const createdAt = new Date(Date.now() - 3 * 60_000 - 1000).toISOString();
+    store.getState().loadTranscript("s-1", [
+      { id: "u", sessionId: "s-1", role: "user", createdAt, text: "hi" },
+      { id: "a", sessionId: "s-1", role: "assistant", createdAt, text: "hello" },
+    ]);
+    render(
+      <SessionStoreProvider store={store}>
+        <Transcript sessionId="s-1" />
+      </SessionStoreProvider>,
+    );
+    const times = screen.getAllByText("3 minutes ago");
+    expect(times.map((time) => [time.tagName, time.getAttribute("datetime")])).toEqual([
+      ["TIME", createdAt],
+      ["TIME", createdAt],
+    ]);
   });
 });
