@@ -3,6 +3,9 @@ import { expect, test, type FrameLocator, type Locator, type Page } from "@playw
 import { STORIES, type Story } from "../src/demo/stories";
 import { startHost, type TestHost } from "./host";
 
+/** A tap where the previous step's tap was is ignored this long after an auto-advance (a double tap); wait it out between steps. */
+const STEP_GUARD_MS = 350;
+
 let host: TestHost;
 
 test.beforeAll(async () => {
@@ -146,7 +149,9 @@ test.describe("the respond log", () => {
     await page.goto(`${host.url}/demo#mixed-batch`);
     const frame = preview(page);
     await frame.getByRole("radio", { name: "pnpm" }).click();
+    await page.waitForTimeout(STEP_GUARD_MS);
     await frame.getByRole("radio", { name: "SQLite" }).click();
+    await page.waitForTimeout(STEP_GUARD_MS);
     await frame.getByRole("checkbox", { name: "Chromium" }).click();
     await frame.getByRole("checkbox", { name: "WebKit" }).click();
     await frame.getByRole("textbox", { name: "Type your answer" }).fill("Safari Technology Preview");
@@ -228,6 +233,7 @@ test.describe("languages and phones", () => {
     await expect(react).toHaveAccessibleDescription(/推荐/);
     await expect(frame.locator(".question-option__badge")).toHaveText(["推荐"]);
     await react.click();
+    await page.waitForTimeout(STEP_GUARD_MS);
     await frame.getByRole("radio", { name: "こんにちは" }).click();
     await frame.getByRole("button", { name: "提交" }).click();
     await expect(frame.getByText("主机已结束该请求：已回答。")).toBeVisible();
