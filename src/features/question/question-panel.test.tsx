@@ -308,7 +308,7 @@ describe("arriving while the user types elsewhere", () => {
 });
 
 describe("arriving after a message was sent", () => {
-  it("takes focus when the field that had focus is empty again", () => {
+  it("stays passive while focus is in the emptied composer, and takes focus once the user tabs into it", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     const composer = document.createElement("textarea");
     composer.setAttribute("aria-label", "Message");
@@ -316,7 +316,22 @@ describe("arriving after a message was sent", () => {
     composer.focus();
     fireEvent.keyDown(composer, { key: "Enter", code: "Enter" });
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
-    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+    expect(composer).toHaveFocus();
+    expect(await screen.findByText("The agent asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
+    await userEvent.setup().tab();
+    expect(screen.getByRole("button", { name: "Collapse the question card" })).toHaveFocus();
+    expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+  });
+
+  it("stays passive while focus is in any empty text field outside the panel, with no keystroke at all", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const search = document.createElement("input");
+    search.setAttribute("aria-label", "Search chats");
+    document.body.append(search);
+    search.focus();
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    expect(search).toHaveFocus();
+    expect(screen.getByRole("radio", { name: "pnpm" })).not.toHaveFocus();
   });
 });
 

@@ -31,22 +31,15 @@ export function isTextField(element: Element | null): boolean {
   return element instanceof HTMLElement && element.isContentEditable;
 }
 
-function hasText(element: Element): boolean {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value !== "";
-  return (element.textContent ?? "") !== "";
-}
-
 /**
- * Whether the user is busy typing somewhere other than the question panel: focus in a text field
- * that holds text, or a keystroke in the last 1.5 s, unless focus sits in an empty text field (the
- * message those keystrokes wrote was just sent).
+ * Whether the user is busy typing somewhere other than the question panel: focus in any text
+ * field outside it (even an empty one, such as the composer right after sending), or a keystroke
+ * in the last 1.5 s.
  */
 export function isTypingElsewhere(now: number = performance.now()): boolean {
   if (typeof document === "undefined") return false;
   const active = document.activeElement;
-  const inField = active !== null && isTextField(active) && !isInsidePanel(active);
-  if (inField && hasText(active)) return true;
-  if (inField) return false;
+  if (active !== null && isTextField(active) && !isInsidePanel(active)) return true;
   return now - lastKeystrokeAt < TYPING_WINDOW_MS;
 }
 
