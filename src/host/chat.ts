@@ -251,6 +251,58 @@ export function createChat(options: ChatOptions): Chat {
     }
   }
 
+  /** One streaming reply row: created on the first text, written at least every STREAM_FLUSH_MS, closed at the end of the step. */
+  function createReplyWriter(sessionId: string, stepId: string) {
+    let row: StoredMessage | null = null;
+    let flushedAt = 0;
+    return {
+      append(delta: string) {
+        if (!row) {
+          row = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId, streaming: true };
+          streaming.set(row.id, row);
+          record(row, store.insertMessage);
+          flushedAt = performance.now();
+        }
+        row.text += delta;
+        options.broadcast({ type: "message/delta", sessionId, messageId: row.id, text: delta });
+        if (performance.now() - flushedAt >= STREAM_FLUSH_MS) {
+          store.updateMessage(row);
+          flushedAt = performance.now();
+        }
+      },
+      /** Writes the final text; after a storage failure the row is published as interrupted and its write only attempted. */
+      close(failure: unknown) {
+        if (!row) return;
+        streaming.delete(row.id);
+        const final: StoredMessage = { ...row, streaming: false, ...(failure instanceof StorageError ? { interrupted: true } : {}) };
+        if (failure instanceof StorageError) {
+          publishMessage(final);
+          attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
+        } else record(final, store.updateMessage);
+      },
+    };
+  }
+
+  /** Step 1 of a model step: stream the model's reply and collect its tool calls. */
+  async function streamModelStep(sessionId: string, stepId: string, signal: AbortSignal): Promise<{ calls: ModelToolCall[]; failure: unknown }> {
+    const history = buildHistory(store.listMessages(sessionId));
+    const reply = createReplyWriter(sessionId, stepId);
+    const calls: ModelToolCall[] = [];
+    let failure: unknown = null;
+    try {
+      for await (const event of model.step({ history, tools: tools.list(), signal })) {
+        if (signal.aborted) break;
+        if (event.type === "tool-call") calls.push(event.call);
+        else if (event.delta !== "") reply.append(event.delta);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    reply.close(failure);
+    return { calls, failure };
+  }
+
+  /** The agent loop: model step, then its tool calls, until the model answers without calls, fails, is stopped or runs out of steps. */
   async function runTurn(sessionId: string, signal: AbortSignal) {
     for (let step = 0; ; step++) {
       if (step >= options.maxSteps) {
@@ -258,43 +310,7 @@ export function createChat(options: ChatOptions): Chat {
         return;
       }
       const stepId = randomUUID();
-      const history = buildHistory(store.listMessages(sessionId));
-      let assistant: StoredMessage | null = null;
-      let flushedAt = 0;
-      const calls: ModelToolCall[] = [];
-      let failure: unknown = null;
-      try {
-        for await (const event of model.step({ history, tools: tools.list(), signal })) {
-          if (signal.aborted) break;
-          if (event.type === "tool-call") {
-            calls.push(event.call);
-            continue;
-          }
-          if (event.delta === "") continue;
-          if (!assistant) {
-            assistant = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId, streaming: true };
-            streaming.set(assistant.id, assistant);
-            record(assistant, store.insertMessage);
-            flushedAt = performance.now();
-          }
-          assistant.text += event.delta;
-          options.broadcast({ type: "message/delta", sessionId, messageId: assistant.id, text: event.delta });
-          if (performance.now() - flushedAt >= STREAM_FLUSH_MS) {
-            store.updateMessage(assistant);
-            flushedAt = performance.now();
-          }
-        }
-      } catch (error) {
-        failure = error;
-      }
-      if (assistant) {
-        const final: StoredMessage = { ...assistant, streaming: false, ...(failure instanceof StorageError ? { interrupted: true } : {}) };
-        streaming.delete(assistant.id);
-        if (failure instanceof StorageError) {
-          publishMessage(final);
-          attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
-        } else record(final, store.updateMessage);
-      }
+      const { calls, failure } = await streamModelStep(sessionId, stepId, signal);
       if (failure instanceof StorageError) throw failure;
       if (signal.aborted) return;
       if (failure !== null) {
