@@ -11,7 +11,7 @@ import { STOPPED_TOOL_TEXT } from "./history";
 import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
 import { createMcpEndpoint, type McpEndpointOptions } from "./mcp/endpoint";
-import { createMux } from "./mux";
+import { createDownlink } from "./downlink";
 import { createPendingTable } from "./pending-table";
 import { decodeSegment, parseRequestTarget, type RequestTarget } from "./request-target";
 import { parseSessionPage } from "./session-page";
@@ -174,7 +174,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): FenceVerdict => auth!.authenticate(request) }),
   };
   let chatRef: ReturnType<typeof createChat> | null = null;
-  const mux = createMux({
+  const downlink = createDownlink({
     hostId,
     fence,
     replay: () => pending.replay(),
@@ -182,7 +182,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
   });
-  const pending = createPendingTable({ broadcast: (frame) => mux.broadcast(frame), onChange: (sessionId) => chatRef?.refresh(sessionId), log });
+  const pending = createPendingTable({ broadcast: (frame) => downlink.broadcast(frame), onChange: (sessionId) => chatRef?.refresh(sessionId), log });
   const userInteraction = createUserInteraction();
   userInteraction.registerProvider(pending);
   const tools = createToolRegistry();
@@ -192,7 +192,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store,
     model: options.model,
     tools,
-    broadcast: (frame) => mux.broadcast(frame),
+    broadcast: (frame) => downlink.broadcast(frame),
     pendingCount: (sessionId) => pending.countFor(sessionId),
     log,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
@@ -347,7 +347,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   let closing: Promise<void> | null = null;
   const server = createServer((request, response) => void handle(request, response));
-  server.on("upgrade", (request, socket, head) => mux.handleUpgrade(request, socket, head));
+  server.on("upgrade", (request, socket, head) => downlink.handleUpgrade(request, socket, head));
 
   const host = options.host ?? "127.0.0.1";
   try {
@@ -377,7 +377,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         pending.dispose();
         await mcp.close();
         await chat.stop();
-        await mux.close();
+        await downlink.close();
         server.closeAllConnections();
         await serverClosed;
         store.close();

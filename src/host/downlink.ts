@@ -9,7 +9,7 @@ import { parseRequestTarget } from "./request-target";
 export const PING_INTERVAL_MS = 30_000;
 const CLOSE_GRACE_MS = 1_000;
 
-export interface MuxOptions {
+export interface DownlinkOptions {
   hostId: string;
   fence: FenceOptions;
   /** Every pending `question/requested` frame, oldest first. */
@@ -21,7 +21,7 @@ export interface MuxOptions {
 }
 
 /** The downlink: one WebSocket per tab at `/api/mux`, host → browser only. */
-export interface Mux {
+export interface Downlink {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   broadcast(frame: DownFrame): void;
   /** Closes every socket with 1001 and stops accepting. */
@@ -38,7 +38,7 @@ function refuse(socket: Duplex, status: RefusalStatus) {
   setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
 }
 
-export function createMux(options: MuxOptions): Mux {
+export function createDownlink(options: DownlinkOptions): Downlink {
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketPayloadBytes });
   const alive = new WeakMap<WebSocket, boolean>();
   let closing = false;
