@@ -8,7 +8,8 @@ import { UserInteractionError, type AskResult } from "./user-interaction";
 function setup() {
   const frames: DownFrame[] = [];
   const changes: string[] = [];
-  const table = createPendingTable({ broadcast: (frame) => frames.push(frame), onChange: (sessionId) => changes.push(sessionId), log: () => undefined });
+  const table = createPendingTable({ broadcast: (frame) => frames.push(frame), log: () => undefined });
+  table.onChange((sessionId) => changes.push(sessionId));
   return { table, frames, changes };
 }
 

@@ -21,8 +21,6 @@ interface Entry {
 
 export interface PendingTableOptions {
   broadcast(frame: DownFrame): void;
-  /** Called after a session's set of pending questions changed. */
-  onChange?(sessionId: string): void;
   log: Logger;
 }
 
@@ -33,6 +31,8 @@ export interface PendingTable extends UserInteractionProvider {
   /** Every pending `question/requested` frame, oldest first, as first sent. */
   replay(): QuestionRequestedFrame[];
   countFor(sessionId: string): number;
+  /** Calls `listener` after a session's set of pending questions changed; returns the unsubscribe. */
+  onChange(listener: (sessionId: string) => void): () => void;
   /** Settles every pending question with ASK_ABORTED "web user-interaction provider was disposed". */
   dispose(): void;
 }
@@ -46,6 +46,10 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     else perSession.set(sessionId, next);
   };
   let disposed = false;
+  const listeners = new Set<(sessionId: string) => void>();
+  const changed = (sessionId: string) => {
+    for (const listener of listeners) listener(sessionId);
+  };
 
   function claim(rpcId: string, outcome: ResolvedOutcome): Entry | null {
     const entry = entries.get(rpcId);
@@ -56,11 +60,15 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     const { sessionId } = entry.frame;
     options.broadcast({ type: "question/resolved", rpcId, sessionId, outcome });
     options.log({ event: "question/resolved", rpcId, sessionId, outcome });
-    options.onChange?.(sessionId);
+    changed(sessionId);
     return entry;
   }
 
   return {
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     ask(request) {
       if (!request.sessionId) {
         return Promise.reject(new UserInteractionError("ASK_MISSING_SESSION", "ask_user_question needs the session it belongs to"));
@@ -85,7 +93,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         request.signal?.addEventListener("abort", onAbort, { once: true });
         request.onRequested?.(rpcId);
         options.log({ event: "question/requested", rpcId, sessionId, questions: request.questions.length });
-        options.onChange?.(sessionId);
+        changed(sessionId);
         options.broadcast(frame);
       });
     },

@@ -1,0 +1,17 @@
+import { PROTOCOL_VERSION } from "../protocol/schemas";
+import { sendJson, type Route } from "./http";
+import type { Store } from "./store";
+
+/** `GET /api/health`: 200 while the store works, 503 with its trouble while it fails (docs/protocol.md, storage-errors). */
+export function healthRoute({ hostId, model, store }: { hostId: string; model: string; store: Store }): Route {
+  return {
+    pattern: /^\/api\/health$/,
+    methods: {
+      GET({ response }) {
+        const trouble = store.trouble;
+        const storage = trouble ? { state: "failing", code: trouble.code, message: trouble.message } : { state: "ok" };
+        sendJson(response, trouble ? 503 : 200, { ok: !trouble, hostId, protocol: PROTOCOL_VERSION, model, storage });
+      },
+    },
+  };
+}
