@@ -61,18 +61,18 @@ describe("progress over /mcp", { timeout: 30_000 }, () => {
   });
 
   it("notifies a waiting call's progress token until the human answers, so a client that resets its timeout on progress never gives up", async () => {
-    server = await startTestServer({ mcp: { progressIntervalMs: 40 } });
+    server = await startTestServer({ mcp: { progressIntervalMs: 25 } });
     socket = await connect(server.url);
     client = new Client({ name: "test-agent", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
     const seen: Progress[] = [];
     const call = client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "q", question: "Ready?" }] } }, undefined, {
       onprogress: (progress) => void seen.push(progress),
-      timeout: 100,
+      timeout: 250,
       resetTimeoutOnProgress: true,
     });
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(6), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(24), { timeout: 10_000, interval: 20 });
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
     expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] });
     expect(seen.slice(0, 3)).toEqual([1, 2, 3].map((progress) => ({ progress, message: "waiting for the human" })));
