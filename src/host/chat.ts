@@ -219,7 +219,7 @@ export function createChat(options: ChatOptions): Chat {
         ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}) })
         : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem });
       const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
-      finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}) } };
+      finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) } };
       record(finished, store.updateMessage);
       log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
       return outcome;

@@ -104,3 +104,35 @@ describe("store", () => {
     expect(() => openStore(path.join(blocker, "data"))).toThrow(/^cannot open the database at .*: ENOTDIR/);
   });
 });
+
+describe("migration from schema 1", () => {
+  it("adds the streaming marks and logins, and gives finished ask and plan rows their outcome as data", () => {
+    const dataDir = tempDir();
+    const raw = new Database(path.join(dataDir, DATABASE_FILE));
+    raw.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, auto_title INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        role TEXT NOT NULL, created_at TEXT NOT NULL, text TEXT, tool TEXT, tool_status TEXT, step TEXT, raw_args TEXT);
+      INSERT INTO sessions VALUES ('s', 'Old chat', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+    `);
+    const insert = raw.prepare("INSERT INTO messages (id, session_id, role, created_at, tool, tool_status) VALUES (?, 's', 'tool', '2026-01-01T00:00:00.000Z', ?, ?)");
+    const tool = (name: string, status: string, result?: string) => JSON.stringify({ callId: name, name, args: {}, status, ...(result === undefined ? {} : { result }) });
+    insert.run("ask", tool("ask_user_question", "ok", '{"answers":[{"id":"constructor","selected":["Yes"]}]}'), "ok");
+    insert.run("approved", tool("present_plan", "ok", "approved"), "ok");
+    insert.run("revise", tool("present_plan", "ok", "Split step 2"), "ok");
+    insert.run("cancelled", tool("ask_user_question", "error"), "error");
+    raw.pragma("user_version = 1");
+    raw.close();
+
+    const store = openStore(dataDir);
+    expect(store.listMessages("s").map((message) => [message.id, message.tool?.outcome ?? null, message.streaming ?? false, message.interrupted ?? false])).toEqual([
+      ["ask", { kind: "answered", answers: [{ id: "constructor", selected: ["Yes"] }] }, false, false],
+      ["approved", { kind: "approved" }, false, false],
+      ["revise", { kind: "revise", feedback: "Split step 2" }, false, false],
+      ["cancelled", null, false, false],
+    ]);
+    store.insertLogin({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
+    expect(store.getLogin("d")).toEqual({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
+    store.close();
+  });
+});

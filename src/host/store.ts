@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Message, ToolCall, ToolError } from "../protocol/schemas";
+import { z } from "zod/mini";
+import { AnswerItem, TOOL_NAMES, type Message, type ToolCall, type ToolError, type ToolRowOutcome } from "../protocol/schemas";
 import { toStorageError, type StorageError } from "./storage-error";
 
 /** A session row; `state` is not stored, the host computes it. */
@@ -111,6 +112,29 @@ const MIGRATE_FROM_1 = [
   "ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0",
 ];
 
+/** Schema 1 → 2: finished ask and plan rows get the outcome the transcript reads, recovered once here from the result text they stored. */
+function backfillOutcomes(db: Database.Database) {
+  const rows = db.prepare<[], { id: string; tool: string }>("SELECT id, tool FROM messages WHERE tool_status = 'ok'").all();
+  const update = db.prepare("UPDATE messages SET tool = ? WHERE id = ?");
+  for (const row of rows) {
+    const tool = JSON.parse(row.tool) as ToolCall;
+    const outcome = outcomeFromResult(tool);
+    if (outcome) update.run(JSON.stringify({ ...tool, outcome }), row.id);
+  }
+}
+
+function outcomeFromResult(tool: ToolCall): ToolRowOutcome | null {
+  if (tool.result === undefined) return null;
+  if (tool.name === TOOL_NAMES.presentPlan) return tool.result === "approved" ? { kind: "approved" } : { kind: "revise", feedback: tool.result };
+  if (tool.name !== TOOL_NAMES.askUserQuestion) return null;
+  try {
+    const parsed = z.object({ answers: z.array(AnswerItem) }).safeParse(JSON.parse(tool.result));
+    return parsed.success ? { kind: "answered", answers: parsed.data.answers } : null;
+  } catch {
+    return null;
+  }
+}
+
 interface SessionRow {
   id: string;
   title: string;
@@ -152,7 +176,10 @@ export function openStore(dataDir: string): Store {
     if (version > SCHEMA_VERSION) throw new Error(`it was written by a newer Parley (schema ${version}, this host knows ${SCHEMA_VERSION})`);
     db.transaction(() => {
       db.exec(SCHEMA);
-      if (version === 1) for (const statement of MIGRATE_FROM_1) db.exec(statement);
+      if (version === 1) {
+        for (const statement of MIGRATE_FROM_1) db.exec(statement);
+        backfillOutcomes(db);
+      }
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   } catch (error) {

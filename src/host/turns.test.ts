@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { planReviewQuestions } from "../protocol/plan-review";
 import type { Message, QuestionRequestedFrame, Session } from "../protocol/schemas";
 import { INTERVIEW_ARGUMENTS } from "./models/scripted";
 import { ModelError, type HistoryItem, type Model } from "./models/types";
@@ -72,7 +73,10 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     expect(messages[0]).toEqual(user);
     expect(shape(messages)).toEqual([
       { role: "user", text: `/ask ${ASK_JSON}` },
-      { role: "tool", tool: { callId: "call_1", name: "ask_user_question", args: ASK_ARGS, status: "ok", result } },
+      {
+        role: "tool",
+        tool: { callId: "call_1", name: "ask_user_question", args: ASK_ARGS, status: "ok", result, outcome: { kind: "answered", answers: [{ id: "pkg", selected: ["pnpm (Recommended)"] }] } },
+      },
       { role: "assistant", text: `Answers: ${result}` },
     ]);
     const reply = messages[2]!;
@@ -173,22 +177,28 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     const from = client.frames.length;
     await send(server.url, id, "/plan # Steps\n1. Write tests");
     const requested = await question(client, id, from);
-    expect(requested.questions).toEqual([
-      {
-        id: "plan-review",
-        header: "Plan review",
-        question: "Approve this plan?",
-        detail: "# Steps\n1. Write tests",
-        options: [{ label: "Approve" }, { label: "Keep planning" }],
-        intent: { kind: "plan-review", approve: "Approve" },
-      },
-    ]);
-    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: ["Approve"] }] });
+    expect(requested.questions).toEqual(planReviewQuestions("# Steps\n1. Write tests"));
+    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [] }] });
     await client.waitIdle(id, from);
     expect(shape(await transcript(server.url, id))).toEqual([
       { role: "user", text: "/plan # Steps\n1. Write tests" },
       { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "# Steps\n1. Write tests" }, status: "ok", result: "approved" } },
       { role: "assistant", text: "Plan approved." },
+    ]);
+  });
+
+  it("runs /plan approved with a note and replies with the approval and the note", async () => {
+    const { server, client } = await start();
+    const id = await createSession(server.url);
+    const from = client.frames.length;
+    await send(server.url, id, "/plan 1. Ship");
+    const requested = await question(client, id, from);
+    const answers = [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [], custom: "ship after the freeze" }];
+    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers });
+    await client.waitIdle(id, from);
+    expect(shape(await transcript(server.url, id)).slice(1)).toEqual([
+      { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "1. Ship" }, status: "ok", result: "approved. Note from the human: ship after the freeze" } },
+      { role: "assistant", text: "Plan approved. Note: ship after the freeze" },
     ]);
   });
 
@@ -198,13 +208,13 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     let from = client.frames.length;
     await send(server.url, id, "/plan do it");
     let requested = await question(client, id, from);
-    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: ["Keep planning"] }] });
+    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: ["Keep planning"] }, { id: "plan-note", selected: [] }] });
     await client.waitIdle(id, from);
     expect((await transcript(server.url, id)).at(-1)?.text).toBe("Keep planning: Keep planning");
     from = client.frames.length;
     await send(server.url, id, "/plan do it again");
     requested = await question(client, id, from);
-    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: [], custom: "add a rollback step" }] });
+    await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "plan-review", selected: ["Keep planning"] }, { id: "plan-note", selected: [], custom: "add a rollback step" }] });
     await client.waitIdle(id, from);
     expect((await transcript(server.url, id)).at(-1)?.text).toBe("Keep planning: add a rollback step");
   });
@@ -301,10 +311,10 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
       { text: `/ask ${ASK_JSON}`, respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "pkg", selected: [] }] }), reply: 'Answers: {"answers":[{"id":"pkg","selected":[]}]}' },
       { text: `/ask ${ASK_JSON}`, respond: (rpcId, sessionId) => ({ type: "cancel", rpcId, sessionId }), reply: "Error: ASK_CANCELLED" },
       { text: `/ask ${ASK_JSON}`, respond: "abort", reply: null },
-      { text: "/plan ship it", respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }] }), reply: "Plan approved." },
+      { text: "/plan ship it", respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [] }] }), reply: "Plan approved." },
       {
         text: "/plan ship it",
-        respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Keep planning"] }] }),
+        respond: (rpcId, sessionId) => ({ type: "answer", rpcId, sessionId, answers: [{ id: "plan-review", selected: ["Keep planning"] }, { id: "plan-note", selected: [] }] }),
         reply: "Keep planning: Keep planning",
       },
     ];

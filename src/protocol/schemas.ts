@@ -104,9 +104,47 @@ export type Session = z.infer<typeof Session>;
 export const ToolStatus = z.enum(["running", "ok", "error", "stopped"]);
 export type ToolStatus = z.infer<typeof ToolStatus>;
 
-/** A structured tool error as the model and the transcript see it. */
+/** The tools Parley serves: one name each, shared by the host, the MCP front door and the transcript. */
+export const TOOL_NAMES = {
+  askUserQuestion: "ask_user_question",
+  presentPlan: "present_plan",
+  askUserQuestionWait: "ask_user_question_wait",
+} as const;
+
+/** Every code a tool error can carry (docs/protocol.md, Tools the agent calls); the transcript reads outcomes from these, never from text. */
+export const ToolErrorCode = z.enum([
+  "INVALID_ARGS",
+  "ASK_CANCELLED",
+  "ASK_ABORTED",
+  "ASK_MISSING_SESSION",
+  "EMPTY_QUESTIONS",
+  "INVALID_QUESTIONS",
+  "BAD_INTENT",
+  "NO_PROVIDER",
+  "DUPLICATE_PROVIDER",
+  "UNKNOWN_TOOL",
+  "UNKNOWN_TICKET",
+  "TOOL_FAILED",
+  "HOST_UNREACHABLE",
+  "STORAGE_FULL",
+  "STORAGE_READONLY",
+  "STORAGE_BUSY",
+  "STORAGE_FAILED",
+  "INTERNAL",
+]);
+export type ToolErrorCode = z.infer<typeof ToolErrorCode>;
+
+/** A structured tool error as the model and the transcript see it; `code` is one of ToolErrorCode for Parley's own tools. */
 export const ToolError = z.object({ name: z.string(), code: z.string(), message: z.string() });
 export type ToolError = z.infer<typeof ToolError>;
+
+/** What a finished call of one of Parley's tools came to, as data for the transcript (docs/protocol.md, tool-outcome). */
+export const ToolRowOutcome = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("answered"), answers: z.array(AnswerItem) }),
+  z.object({ kind: z.literal("approved"), note: z.optional(z.string()) }),
+  z.object({ kind: z.literal("revise"), feedback: z.string() }),
+]);
+export type ToolRowOutcome = z.infer<typeof ToolRowOutcome>;
 
 /** The tool call carried by a `tool` transcript row. */
 export const ToolCall = z.object({
@@ -116,6 +154,8 @@ export const ToolCall = z.object({
   status: ToolStatus,
   result: z.optional(z.string()),
   error: z.optional(ToolError),
+  /** Set on a finished call of ask_user_question or present_plan: what the human decided, as data. */
+  outcome: z.optional(ToolRowOutcome),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 

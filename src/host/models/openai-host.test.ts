@@ -157,7 +157,14 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
       { role: "user", text: "Set up the project" },
       {
         role: "tool",
-        tool: { callId: "call_pkg", name: "ask_user_question", args: JSON.parse(ASK_ARGS), status: "ok", result: answerText },
+        tool: {
+          callId: "call_pkg",
+          name: "ask_user_question",
+          args: JSON.parse(ASK_ARGS),
+          status: "ok",
+          result: answerText,
+          outcome: { kind: "answered", answers: [{ id: "pkg", selected: ["pnpm (Recommended)"] }] },
+        },
       },
       { role: "assistant", text: "pnpm it is." },
     ]);

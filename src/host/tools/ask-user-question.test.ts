@@ -89,10 +89,15 @@ describe("ask_user_question execution", () => {
     expect(outcome.text).toBe('{"answers":[{"id":"pkg","selected":["pnpm","npm"],"custom":"also yarn"},{"id":"name","selected":[]}]}');
   });
 
-  it("returns the SPEC example text for a single label", async () => {
+  it("tool-outcome: returns the documented text for a single label, and the answers as the row's outcome", async () => {
     const { tools, context } = setup(async () => ({ answers: [{ id: "pkg", selected: ["pnpm"] }] }));
     const outcome = await tools.execute("ask_user_question", { questions: [{ id: "pkg", question: "Which?", options: [{ label: "pnpm" }] }] }, context);
-    expect(outcome).toEqual({ isError: false, text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}', value: { answers: [{ id: "pkg", selected: ["pnpm"] }] } });
+    expect(outcome).toEqual({
+      isError: false,
+      text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}',
+      value: { answers: [{ id: "pkg", selected: ["pnpm"] }] },
+      outcome: { kind: "answered", answers: [{ id: "pkg", selected: ["pnpm"] }] },
+    });
   });
 
   it("rejects bad arguments with INVALID_ARGS naming the path of each violation, without asking", async () => {
@@ -143,35 +148,5 @@ describe("ask_user_question execution", () => {
     const { tools, context } = setup(async () => ({ answers: [] }));
     const outcome = await tools.execute("rm_rf", {}, context);
     expect(outcome.error).toEqual({ name: "ToolError", code: "UNKNOWN_TOOL", message: 'no tool is named "rm_rf"' });
-  });
-});
-
-describe("present_plan", () => {
-  it("asks exactly the plan-review question and returns approved", async () => {
-    const { tools, requests, context } = setup(async () => ({ answers: [{ id: "plan-review", selected: ["Approve"] }] }));
-    const outcome = await tools.execute("present_plan", { plan: "# Plan\n1. a" }, context);
-    expect(requests[0]?.questions).toEqual([
-      {
-        id: "plan-review",
-        header: "Plan review",
-        question: "Approve this plan?",
-        detail: "# Plan\n1. a",
-        options: [{ label: "Approve" }, { label: "Keep planning" }],
-        intent: { kind: "plan-review", approve: "Approve" },
-      },
-    ]);
-    expect(outcome.text).toBe("approved");
-  });
-
-  it("returns the custom feedback, else the declining label", async () => {
-    const typed = setup(async () => ({ answers: [{ id: "plan-review", selected: [], custom: "use sqlite" }] }));
-    expect((await typed.tools.execute("present_plan", { plan: "p" }, typed.context)).text).toBe("use sqlite");
-    const declined = setup(async () => ({ answers: [{ id: "plan-review", selected: ["Keep planning"] }] }));
-    expect((await declined.tools.execute("present_plan", { plan: "p" }, declined.context)).text).toBe("Keep planning");
-  });
-
-  it("rejects an empty plan with INVALID_ARGS", async () => {
-    const { tools, context } = setup(async () => ({ answers: [] }));
-    expect((await tools.execute("present_plan", { plan: "" }, context)).error?.code).toBe("INVALID_ARGS");
   });
 });

@@ -59,7 +59,7 @@ export function createAskUserQuestionTool(userInteraction: UserInteraction): Too
     args: AskUserQuestionArgs,
     async run(args, context) {
       const result = await userInteraction.ask({ questions: toQuestionItems(args), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
-      return { text: formatAnswers(result.answers), value: { answers: result.answers } };
+      return { text: formatAnswers(result.answers), value: { answers: result.answers }, outcome: { kind: "answered", answers: result.answers } };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolError } from "../../protocol/schemas";
+import type { ToolError, ToolRowOutcome } from "../../protocol/schemas";
 import type { ToolSpec } from "../models/types";
 import { describeIssues } from "../user-interaction";
 
@@ -15,7 +15,7 @@ export interface ToolDefinition<Args> {
   name: string;
   description: string;
   args: z.ZodType<Args>;
-  run(args: Args, context: ToolContext): Promise<{ text: string; value?: unknown }>;
+  run(args: Args, context: ToolContext): Promise<{ text: string; value?: unknown; outcome?: ToolRowOutcome }>;
 }
 
 /** What one tool call produced: `text` is exactly what the model sees. */
@@ -24,6 +24,8 @@ export interface ToolOutcome {
   text: string;
   value?: unknown;
   error?: ToolError;
+  /** The transcript's data for a finished call (docs/protocol.md, tool-outcome). */
+  outcome?: ToolRowOutcome;
 }
 
 /** A failure raised by a tool itself (as opposed to one it passes through from a seam). */
@@ -65,7 +67,7 @@ export function createToolRegistry(): ToolRegistry {
       }
       try {
         const result = await tool.run(parsed.data, context);
-        return { isError: false, text: result.text, ...(result.value === undefined ? {} : { value: result.value }) };
+        return { isError: false, text: result.text, ...(result.value === undefined ? {} : { value: result.value }), ...(result.outcome ? { outcome: result.outcome } : {}) };
       } catch (error) {
         return errorOutcome(toToolError(error));
       }
