@@ -26,14 +26,12 @@ describe("ToolRow", () => {
 
   it("reads N/M answered and expands to each question with its answer", async () => {
     const user = userEvent.setup();
-    const result = JSON.stringify({
-      answers: [
-        { id: "pkg", selected: ["pnpm (Recommended)"] },
-        { id: "name", selected: [] },
-        { id: "extras", selected: ["ESLint"], custom: "Vitest" },
-      ],
-    });
-    render(<ToolRow tool={ask({ status: "ok", result })} />);
+    const answers = [
+      { id: "pkg", selected: ["pnpm (Recommended)"] },
+      { id: "name", selected: [] },
+      { id: "extras", selected: ["ESLint"], custom: "Vitest" },
+    ];
+    render(<ToolRow tool={ask({ status: "ok", result: JSON.stringify({ answers }), outcome: { kind: "answered", answers } })} />);
     const toggle = screen.getByRole("button", { name: /Ask question\s*2\/3 answered/ });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
     await user.click(toggle);
@@ -60,11 +58,11 @@ describe("ToolRow", () => {
 
   it("reads Plan review with approved or changes requested and shows the feedback", async () => {
     const user = userEvent.setup();
-    const plan: ToolCall = { callId: "c2", name: "present_plan", args: { plan: "1. Build it" }, status: "ok", result: "Use SQLite" };
+    const plan: ToolCall = { callId: "c2", name: "present_plan", args: { plan: "1. Build it" }, status: "ok", result: "Use SQLite", outcome: { kind: "revise", feedback: "Use SQLite" } };
     const { rerender } = render(<ToolRow tool={plan} />);
     await user.click(screen.getByRole("button", { name: /Plan review\s*changes requested/ }));
     expect(screen.getByText("Use SQLite")).toBeInTheDocument();
-    rerender(<ToolRow tool={{ ...plan, result: "approved" }} />);
+    rerender(<ToolRow tool={{ ...plan, result: "approved", outcome: { kind: "approved" } }} />);
     expect(screen.getByRole("button", { name: /Plan review\s*approved/ })).toBeInTheDocument();
   });
 
@@ -86,6 +84,7 @@ describe("ToolRow", () => {
       args: { questions: [{ id: "q", header: `${rlo} head`, question: `${rlo} question?`, options: [{ label: rlo }, { label: "B" }], multi_select: true }] },
       status: "ok",
       result: JSON.stringify({ answers: [{ id: "q", selected: [rlo, "B"], custom: `${rlo} own` }] }),
+      outcome: { kind: "answered", answers: [{ id: "q", selected: [rlo, "B"], custom: `${rlo} own` }] },
     };
     render(<ToolRow tool={tool} />);
     await user.click(screen.getByRole("button", { name: /Ask question/ }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolCall } from "../../protocol/schemas";
+import type { AnswerItem, ToolCall } from "../../protocol/schemas";
 import { askedQuestions, reviewedPlan, summariseTool } from "./tool-summary";
 
 const askArgs = {
@@ -14,25 +14,27 @@ function ask(overrides: Partial<ToolCall>): ToolCall {
   return { callId: "call-1", name: "ask_user_question", args: askArgs, status: "running", ...overrides };
 }
 
+/** A finished ask row as the host writes it: the model's text and the same answers as outcome data. */
+function answered(answers: AnswerItem[]): Partial<ToolCall> {
+  return { status: "ok", result: JSON.stringify({ answers }), outcome: { kind: "answered", answers } };
+}
+
 describe("summariseTool for ask_user_question", () => {
   it("reads waiting while the question is pending", () => {
     expect(summariseTool(ask({}))).toEqual({ state: "waiting" });
   });
 
   it("counts answered questions and leaves skips out of the count", () => {
-    const result = JSON.stringify({
-      answers: [
-        { id: "pkg", selected: ["pnpm (Recommended)"] },
-        { id: "name", selected: [] },
-        { id: "extras", selected: ["ESLint"], custom: "Vitest" },
-      ],
-    });
-    expect(summariseTool(ask({ status: "ok", result }))).toEqual({ state: "answered", answered: 2, total: 3 });
+    const answers = [
+      { id: "pkg", selected: ["pnpm (Recommended)"] },
+      { id: "name", selected: [] },
+      { id: "extras", selected: ["ESLint"], custom: "Vitest" },
+    ];
+    expect(summariseTool(ask(answered(answers)))).toEqual({ state: "answered", answered: 2, total: 3 });
   });
 
   it("counts a custom-only answer as answered", () => {
-    const result = JSON.stringify({ answers: [{ id: "pkg", selected: [] }, { id: "name", selected: [], custom: "demo" }, { id: "extras", selected: [] }] });
-    expect(summariseTool(ask({ status: "ok", result }))).toEqual({ state: "answered", answered: 1, total: 3 });
+    expect(summariseTool(ask(answered([{ id: "pkg", selected: [] }, { id: "name", selected: [], custom: "demo" }, { id: "extras", selected: [] }])))).toEqual({ state: "answered", answered: 1, total: 3 });
   });
 
   it("reads cancelled for ASK_CANCELLED", () => {
@@ -51,8 +53,9 @@ describe("summariseTool for ask_user_question", () => {
     expect(summariseTool(ask({ status: "error", error }))).toEqual({ state: "failed", code: "INVALID_ARGS" });
   });
 
-  it("reads done when the result is not the answer JSON", () => {
+  it("tool-outcome: reads done for a finished row without outcome data, and never reads the model-facing text", () => {
     expect(summariseTool(ask({ status: "ok", result: "not json" }))).toEqual({ state: "done" });
+    expect(summariseTool(ask({ status: "ok", result: JSON.stringify({ answers: [{ id: "pkg", selected: ["npm"] }] }) }))).toEqual({ state: "done" });
   });
 });
 
@@ -61,8 +64,8 @@ describe("summariseTool for present_plan and other tools", () => {
 
   it("reads waiting, approved, changes requested and interrupted for a plan review", () => {
     expect(summariseTool(plan({}))).toEqual({ state: "waiting" });
-    expect(summariseTool(plan({ status: "ok", result: "approved" }))).toEqual({ state: "approved" });
-    expect(summariseTool(plan({ status: "ok", result: "Use SQLite" }))).toEqual({ state: "feedback" });
+    expect(summariseTool(plan({ status: "ok", result: "approved", outcome: { kind: "approved" } }))).toEqual({ state: "approved" });
+    expect(summariseTool(plan({ status: "ok", result: "Use SQLite", outcome: { kind: "revise", feedback: "Use SQLite" } }))).toEqual({ state: "feedback" });
     expect(summariseTool(plan({ status: "stopped" }))).toEqual({ state: "interrupted" });
   });
 
@@ -75,14 +78,12 @@ describe("summariseTool for present_plan and other tools", () => {
 
 describe("askedQuestions", () => {
   it("pairs each question with its answer, skip or custom text", () => {
-    const result = JSON.stringify({
-      answers: [
-        { id: "pkg", selected: ["npm"] },
-        { id: "name", selected: [] },
-        { id: "extras", selected: ["ESLint", "Prettier"], custom: "Vitest" },
-      ],
-    });
-    expect(askedQuestions(ask({ status: "ok", result }))).toEqual([
+    const answers = [
+      { id: "pkg", selected: ["npm"] },
+      { id: "name", selected: [] },
+      { id: "extras", selected: ["ESLint", "Prettier"], custom: "Vitest" },
+    ];
+    expect(askedQuestions(ask(answered(answers)))).toEqual([
       { id: "pkg", header: "Tooling", question: "Which package manager?", answer: { kind: "answered", selected: ["npm"] } },
       { id: "name", question: "Project name?", answer: { kind: "skipped" } },
       { id: "extras", question: "Extras?", answer: { kind: "answered", selected: ["ESLint", "Prettier"], custom: "Vitest" } },
@@ -101,8 +102,8 @@ describe("askedQuestions", () => {
 
 describe("reviewedPlan", () => {
   it("returns the plan and the feedback when the plan was not approved", () => {
-    const tool: ToolCall = { callId: "c", name: "present_plan", args: { plan: "1. Build" }, status: "ok", result: "Use SQLite" };
+    const tool: ToolCall = { callId: "c", name: "present_plan", args: { plan: "1. Build" }, status: "ok", result: "Use SQLite", outcome: { kind: "revise", feedback: "Use SQLite" } };
     expect(reviewedPlan(tool)).toEqual({ plan: "1. Build", feedback: "Use SQLite" });
-    expect(reviewedPlan({ ...tool, result: "approved" })).toEqual({ plan: "1. Build", feedback: null });
+    expect(reviewedPlan({ ...tool, result: "approved", outcome: { kind: "approved" } })).toEqual({ plan: "1. Build", feedback: null });
   });
 });

@@ -1,9 +1,9 @@
 import { z } from "zod/mini";
-import { AnswerItem, type ToolCall } from "../../protocol/schemas";
+import { TOOL_NAMES, type AnswerItem, type ToolCall } from "../../protocol/schemas";
 import { isSkip } from "../../protocol/answers";
 
-export const ASK_TOOL = "ask_user_question";
-export const PLAN_TOOL = "present_plan";
+export const ASK_TOOL = TOOL_NAMES.askUserQuestion;
+export const PLAN_TOOL = TOOL_NAMES.presentPlan;
 
 /** What a tool row's one-line summary says. */
 export type ToolSummary =
@@ -17,23 +17,14 @@ export type ToolSummary =
   | { state: "feedback" }
   | { state: "done" };
 
-const AskResult = z.object({ answers: z.array(AnswerItem) });
 const AskArgs = z.object({
   questions: z.array(z.looseObject({ id: z.string(), question: z.string(), header: z.optional(z.string()) })),
 });
 const PlanArgs = z.object({ plan: z.string() });
 
-/** Parses an ask tool's result text; null when it is not the answer JSON. */
-export function parseAskResult(result: string | undefined): AnswerItem[] | null {
-  if (result === undefined) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(result);
-  } catch {
-    return null;
-  }
-  const parsed = AskResult.safeParse(json);
-  return parsed.success ? parsed.data.answers : null;
+/** The answers of a finished ask row, from its outcome data (docs/protocol.md, tool-outcome); null when it has none. */
+export function askAnswers(tool: ToolCall): AnswerItem[] | null {
+  return tool.outcome?.kind === "answered" ? tool.outcome.answers : null;
 }
 
 function endedWithoutResult(tool: ToolCall): ToolSummary | null {
@@ -62,13 +53,19 @@ export function summariseTool(tool: ToolCall): ToolSummary {
   if (ended) return ended;
   const asksHuman = tool.name === ASK_TOOL || tool.name === PLAN_TOOL;
   if (tool.status === "running") return asksHuman ? { state: "waiting" } : { state: "running" };
-  if (tool.name === ASK_TOOL) {
-    const answers = parseAskResult(tool.result);
-    if (!answers) return { state: "done" };
-    return { state: "answered", answered: answers.filter((answer) => !isSkip(answer)).length, total: answers.length };
+  const outcome = tool.outcome;
+  switch (outcome?.kind) {
+    case "answered":
+      return { state: "answered", answered: outcome.answers.filter((answer) => !isSkip(answer)).length, total: outcome.answers.length };
+    case "approved":
+      return { state: "approved" };
+    case "revise":
+      return { state: "feedback" };
+    case undefined:
+      return { state: "done" };
+    default:
+      return outcome satisfies never;
   }
-  if (tool.name === PLAN_TOOL) return tool.result === "approved" ? { state: "approved" } : { state: "feedback" };
-  return { state: "done" };
 }
 
 /** One question of an ask row with what the human answered. */
@@ -83,7 +80,7 @@ export interface AskedQuestion {
 export function askedQuestions(tool: ToolCall): AskedQuestion[] {
   const args = AskArgs.safeParse(tool.args);
   if (!args.success) return [];
-  const answers = tool.status === "ok" ? (parseAskResult(tool.result) ?? []) : [];
+  const answers = askAnswers(tool) ?? [];
   return args.data.questions.map((question) => {
     const answer = answers.find((item) => item.id === question.id);
     const base = { id: question.id, question: question.question, ...(question.header ? { header: question.header } : {}) };
@@ -97,6 +94,6 @@ export function askedQuestions(tool: ToolCall): AskedQuestion[] {
 export function reviewedPlan(tool: ToolCall): { plan: string; feedback: string | null } | null {
   const args = PlanArgs.safeParse(tool.args);
   if (!args.success) return null;
-  const feedback = tool.status === "ok" && tool.result !== undefined && tool.result !== "approved" ? tool.result : null;
+  const feedback = tool.outcome?.kind === "revise" ? tool.outcome.feedback : null;
   return { plan: args.data.plan, feedback };
 }
