@@ -25,7 +25,7 @@ describe("UI copy catalogues", () => {
     });
   }
 
-  it("names the accessible controls exactly as SPEC §7 says in English", () => {
+  it("names the accessible controls exactly as docs/architecture.md (Accessible names) lists them in English", () => {
     expect(chatMessages.en.messageLabel).toBe("Message");
     expect(chatMessages.en.send).toBe("Send");
     expect(chatMessages.en.stop).toBe("Stop");

@@ -46,7 +46,7 @@ export interface SessionsQuery {
 
 const SessionsPageBody = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });
 
-/** Typed calls for every uplink route of PROTOCOL.md. */
+/** Typed calls for every uplink route of docs/protocol.md. */
 export interface Api {
   health(): Promise<z.infer<typeof HealthResponse>>;
   /** One page of sessions, newest activity first. */

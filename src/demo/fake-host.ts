@@ -12,7 +12,7 @@ export type FakeOutcome = { kind: "receipt"; receipt: Receipt } | { kind: "netwo
 export const NETWORK_ERROR_MESSAGE = "Failed to fetch";
 
 /**
- * Answers a response the way the real host would (PROTOCOL.md, `/api/respond`), unless the
+ * Answers a response the way the real host would (docs/protocol.md, respond-*), unless the
  * chosen reply forces a failure. `pending` is the request while it is still pending, else undefined.
  */
 export function fakeOutcome(reply: DemoReply, pending: PendingRequest | undefined, body: RespondRequest): FakeOutcome {

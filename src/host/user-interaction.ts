@@ -35,7 +35,7 @@ export interface UserInteractionProvider {
 export interface UserInteraction {
   /** Makes `provider` the active one; the returned function removes it (calling it twice is harmless). */
   registerProvider(provider: UserInteractionProvider): () => void;
-  /** Asks the human through the active provider after every check of SPEC §2, in order. */
+  /** Asks the human through the active provider after every check of docs/architecture.md (The host: the seam checks), in order. */
   ask(request: AskRequest): Promise<AskResult>;
 }
 

@@ -1,7 +1,7 @@
 import { AnswerItem, type QuestionItem } from "./schemas";
 
 /**
- * Checks a whole answer batch against its questions (PROTOCOL.md, `/api/respond` step 4).
+ * Checks a whole answer batch against its questions (docs/protocol.md, answer-rules).
  * Returns null when every rule holds, else a sentence naming the first rule that failed.
  */
 export function checkAnswers(questions: readonly QuestionItem[], answers: readonly unknown[]): string | null {

@@ -3,7 +3,7 @@ import { z } from "zod/mini";
 /** The wire protocol version both ends speak. */
 export const PROTOCOL_VERSION = 1;
 
-/** Limits of PROTOCOL.md, shared by the host, the client and the tool. */
+/** Limits of docs/protocol.md, shared by the host, the client and the tool. */
 export const LIMITS = {
   labelChars: 200,
   descriptionChars: 1000,

@@ -34,7 +34,7 @@ interface ModelEntry {
   confirmed: boolean;
 }
 
-/** What PROTOCOL.md says the browser holds after each frame, kept as a flat list in arrival order. */
+/** What docs/protocol.md says the browser holds after each frame, kept as a flat list in arrival order. */
 function modelStep(model: { hostId: string | null; held: ModelEntry[] }, next: DownFrame) {
   switch (next.type) {
     case "hello":
