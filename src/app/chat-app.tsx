@@ -61,7 +61,15 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [synced, setSynced] = useState(false);
   const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
   const activeRef = useRef(activeSessionId);
-  const slotEntries = useMemo(() => [createQuestionEntry(api.respond)], [api]);
+  const slotEntries = useMemo(
+    () => [
+      createQuestionEntry(api.respond, {
+        stopTurn: async (sessionId) => void (await api.abort(sessionId)),
+        moveToComposer: (sessionId, text) => store.getState().prefillComposer(sessionId, text),
+      }),
+    ],
+    [api, store],
+  );
 
   useEffect(() => {
     activeRef.current = activeSessionId;

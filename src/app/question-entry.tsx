@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
 import { selectPendingRequests } from "../store/selectors";
+import type { PlanChat } from "../features/question/question-panel";
 
 /** Outranks every other composer takeover: a waiting question blocks the turn. */
 export const QUESTION_SLOT_PRIORITY = 100;
@@ -12,12 +13,12 @@ export const loadQuestionPanel = () => import("../features/question/question-pan
 const QuestionPanel = lazy(() => loadQuestionPanel().then((module) => ({ default: module.QuestionPanel })));
 
 /** The composer-slot entry that shows the session's first pending request in the question panel. */
-export function createQuestionEntry(respond: (body: RespondRequest) => Promise<Receipt>): SlotEntry {
+export function createQuestionEntry(respond: (body: RespondRequest) => Promise<Receipt>, planChat?: PlanChat): SlotEntry {
   function QuestionSlot({ match }: SlotComponentProps<readonly PendingRequest[]>) {
     const request = match[0]!;
     return (
       <Suspense fallback={null}>
-        <QuestionPanel key={request.rpcId} request={request} position={{ index: 0, count: match.length }} respond={respond} autoFocus />
+        <QuestionPanel key={request.rpcId} request={request} position={{ index: 0, count: match.length }} respond={respond} autoFocus planChat={planChat} />
       </Suspense>
     );
   }

@@ -1,3 +1,4 @@
+import { planReviewQuestions } from "../protocol/plan-review";
 import type { PendingRequest, QuestionItem } from "../protocol/schemas";
 import type { DraftState, QuestionDraft } from "../features/question/draft";
 import type { Locale } from "../i18n/locale";
@@ -238,19 +239,11 @@ export const STORIES: Story[] = [
   {
     id: "plan-review",
     title: { en: "Plan review", "zh-CN": "计划审阅" },
-    description: { en: "A long markdown plan with Approve, Refuse and Chat about it.", "zh-CN": "长篇 Markdown 计划，带批准、拒绝和讨论按钮。" },
-    requests: [
-      request("demo-plan-review", [
-        {
-          id: "plan-review",
-          header: "Plan review",
-          question: "Approve this plan?",
-          detail: planMarkdown,
-          options: [{ label: "Approve" }, { label: "Keep planning" }],
-          intent: { kind: "plan-review", approve: "Approve" },
-        },
-      ]),
-    ],
+    description: {
+      en: "A long markdown plan with an optional note, Approve, Keep planning and Chat about it.",
+      "zh-CN": "长篇 Markdown 计划，带可选备注，以及批准、继续规划和先聊聊按钮。",
+    },
+    requests: [request("demo-plan-review", planReviewQuestions(planMarkdown))],
     reply: "accept",
   },
   {

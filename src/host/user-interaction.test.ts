@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QuestionItem } from "../protocol/schemas";
+import { planReviewQuestions } from "../protocol/plan-review";
 import { createUserInteraction, UserInteractionError, type AskRequest, type UserInteractionProvider } from "./user-interaction";
 
 function recordingProvider() {
@@ -121,15 +122,9 @@ describe("userInteraction.ask", () => {
     const seam = createUserInteraction();
     const { provider, calls } = recordingProvider();
     seam.registerProvider(provider);
-    const question: QuestionItem = {
-      id: "plan-review",
-      question: "Approve this plan?",
-      detail: "1. do it",
-      options: [{ label: "Approve" }, { label: "Keep planning" }],
-      intent: { kind: "plan-review", approve: "Approve" },
-    };
-    await seam.ask({ questions: [question], sessionId: "s" });
-    expect(calls[0]?.questions).toEqual([question]);
+    const questions = planReviewQuestions("1. do it");
+    await seam.ask({ questions, sessionId: "s" });
+    expect(calls[0]?.questions).toEqual(planReviewQuestions("1. do it"));
   });
 });
 

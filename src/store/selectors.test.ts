@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { planReviewQuestions } from "../protocol/plan-review";
 import type { DownFrame, PendingRequest } from "../protocol/schemas";
 import { createSessionStore } from "./session-store";
 import { pendingRpcIds, selectPendingRequests, selectSessionBadge, selectTranscript } from "./selectors";
@@ -11,16 +12,7 @@ function planReview(rpcId: string, sessionId = "s-1"): PendingRequest {
   return {
     rpcId,
     sessionId,
-    questions: [
-      {
-        id: "plan-review",
-        header: "Plan review",
-        question: "Approve this plan?",
-        detail: "1. Do it",
-        options: [{ label: "Approve" }, { label: "Keep planning" }],
-        intent: { kind: "plan-review", approve: "Approve" },
-      },
-    ],
+    questions: planReviewQuestions("1. Do it"),
     createdAt: "2026-11-30T10:00:00.000Z",
   };
 }
@@ -74,7 +66,7 @@ describe("selectors", () => {
   it("badges a plan-review intent without a plan as a plain question, as the panel shows it", () => {
     const store = createSessionStore();
     const withoutPlan = planReview("p2");
-    withoutPlan.questions = [{ ...withoutPlan.questions[0]!, detail: undefined }];
+    withoutPlan.questions = [{ ...withoutPlan.questions[0]!, detail: undefined }, withoutPlan.questions[1]!];
     store.getState().applyFrame(requested(withoutPlan));
     expect(selectSessionBadge("s-1")(store.getState())).toBe("question");
   });

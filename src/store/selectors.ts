@@ -1,6 +1,6 @@
 import type { ConnectionStatus } from "./state";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
-import type { PendingEntry, SessionData } from "./state";
+import type { ComposerPrefill, PendingEntry, SessionData } from "./state";
 import { own } from "./own";
 import { toPlanReview } from "../protocol/plan-review";
 
@@ -13,6 +13,7 @@ export type SessionBadge = "question" | "plan-review" | null;
 export const selectSessions = (state: SessionData): readonly Session[] => state.sessions;
 export const selectConnection = (state: SessionData): ConnectionStatus => state.connection;
 export const selectHostId = (state: SessionData): string | null => state.hostId;
+export const selectComposerPrefill = (state: SessionData): ComposerPrefill | null => state.composerPrefill;
 /** Whether the session list has a further page to load. */
 export const selectHasMoreSessions = (state: SessionData): boolean => state.sessionsCursor !== null;
 

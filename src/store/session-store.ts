@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ConnectionStatus } from "./state";
+import type { ComposerPrefill, ConnectionStatus } from "./state";
 import type { DownFrame, Message, Session } from "../protocol/schemas";
 import { applyFetchedSession, applyFrame, applySessions, applySessionsPage, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
@@ -15,6 +15,10 @@ export interface SessionActions {
   loadMoreSessions(sessions: readonly Session[], cursor: string | null, live?: ReadonlySet<string>): void;
   loadSession(session: Session, live?: ReadonlySet<string>): void;
   loadTranscript(sessionId: string, messages: readonly Message[], live?: ReadonlySet<string>): void;
+  /** Hands text to a session's composer, which adds it to what it holds. */
+  prefillComposer(sessionId: string, text: string): void;
+  /** The composer took this prefill; a newer one stays. */
+  clearComposerPrefill(taken: ComposerPrefill): void;
 }
 
 export type SessionState = SessionData & SessionActions;
@@ -31,5 +35,7 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     loadMoreSessions: (sessions, cursor, live) => set((state) => applySessionsPage(state, sessions, cursor, live)),
     loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),
     loadTranscript: (sessionId, messages, live) => set((state) => applyTranscript(state, sessionId, messages, live)),
+    prefillComposer: (sessionId, text) => set((state) => ({ ...state, composerPrefill: { sessionId, text } })),
+    clearComposerPrefill: (taken) => set((state) => (state.composerPrefill === taken ? { ...state, composerPrefill: null } : state)),
   }));
 }

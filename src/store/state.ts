@@ -8,6 +8,12 @@ export interface PendingEntry {
   confirmed: boolean;
 }
 
+/** Text handed to a session's composer from elsewhere (a plan review's Chat about it); the composer takes it once. */
+export interface ComposerPrefill {
+  sessionId: string;
+  text: string;
+}
+
 /** Everything the browser knows, changed only by pure functions of this folder. */
 export interface SessionData {
   /** The host process the held pending requests came from; null before the first `hello`. */
@@ -21,6 +27,8 @@ export interface SessionData {
   transcripts: Record<string, Message[]>;
   /** Per session, every pending request in arrival order. */
   pending: Record<string, PendingEntry[]>;
+  /** Text waiting to be put into a session's composer, or null. */
+  composerPrefill: ComposerPrefill | null;
 }
 
 export const initialSessionData: SessionData = {
@@ -30,4 +38,5 @@ export const initialSessionData: SessionData = {
   sessionsCursor: null,
   transcripts: {},
   pending: {},
+  composerPrefill: null,
 };

@@ -178,4 +178,18 @@ describe("Composer", () => {
     view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
     expect(input).toHaveValue("draft for one");
   });
+
+  it("adds text handed to it after what it holds, once per handover, and reports it taken", async () => {
+    const user = userEvent.setup();
+    const { input, view, drafts, onSend } = setup();
+    await user.type(input, "half typed");
+    const taken: string[] = [];
+    const prefill = { text: "Why step 2?" };
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} prefill={prefill} onPrefillTaken={() => taken.push(prefill.text)} />);
+    expect(input).toHaveValue("half typed\nWhy step 2?");
+    expect(drafts.get("s-1")).toBe("half typed\nWhy step 2?");
+    expect(taken).toEqual(["Why step 2?"]);
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} prefill={prefill} />);
+    expect(input).toHaveValue("half typed\nWhy step 2?");
+  });
 });

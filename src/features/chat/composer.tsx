@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { LIMITS } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
@@ -20,6 +20,9 @@ export interface ComposerProps {
   onSend: (text: string) => Promise<void>;
   /** Lets the caller focus the text box (on load, New chat, switching chats). */
   inputRef?: RefObject<HTMLTextAreaElement | null>;
+  /** Text handed to this composer from elsewhere; it is added after what the box holds, once per object. */
+  prefill?: { text: string } | null;
+  onPrefillTaken?: () => void;
 }
 
 /** The sent text put back in front of whatever was typed while it was in flight. */
@@ -32,7 +35,7 @@ export function restoreSent(sent: string, typedSince: string): string {
  * (no Shift on most keyboards) Enter is a newline and the Send button sends. IME-safe. The box
  * is cleared the moment a message is sent, so text typed while the request is in flight stays.
  */
-export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef }: ComposerProps) {
+export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken }: ComposerProps) {
   const t = useMessages(chatMessages);
   const touch = useMediaQuery(TOUCH_QUERY);
   const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
@@ -55,6 +58,19 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
     setText(drafts.get(draftKey) ?? "");
     setError(null);
   }
+
+  const [takenPrefill, setTakenPrefill] = useState<{ text: string } | null>(null);
+  if (prefill !== null && prefill !== takenPrefill) {
+    setTakenPrefill(prefill);
+    const held = shownKey === draftKey ? text : (drafts.get(draftKey) ?? "");
+    const next = held === "" ? prefill.text : `${held}\n${prefill.text}`;
+    setText(next);
+    if (next === "") drafts.delete(draftKey);
+    else drafts.set(draftKey, next);
+  }
+  useEffect(() => {
+    if (takenPrefill !== null) onPrefillTaken?.();
+  }, [takenPrefill, onPrefillTaken]);
 
   const tooLong = text.length > LIMITS.messageChars;
   const reason = blockedReason ?? (tooLong ? t("messageTooLong", { count: text.length, max: LIMITS.messageChars }) : null);

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useMessages } from "../../i18n/i18n";
-import { useSessionStore } from "../../store/react";
-import { selectSession } from "../../store/selectors";
+import { useSessionStore, useSessionStoreApi } from "../../store/react";
+import { selectComposerPrefill, selectSession } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { InlineEdit } from "../../ui/inline-edit";
@@ -57,6 +57,10 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const electionSelector = useMemo(() => createElectionSelector(slotEntries, sessionId), [slotEntries, sessionId]);
   const slotTakenOver = useSessionStore(electionSelector) !== null;
   const composerInput = useRef<HTMLTextAreaElement>(null);
+  const store = useSessionStoreApi();
+  const prefill = useSessionStore(selectComposerPrefill);
+  const composerPrefill = prefill !== null && prefill.sessionId === sessionId ? prefill : null;
+  const takePrefill = useMemo(() => (composerPrefill === null ? undefined : () => store.getState().clearComposerPrefill(composerPrefill)), [store, composerPrefill]);
   const takenOverRef = useRef(slotTakenOver);
   const touch = useMediaQuery(TOUCH_QUERY);
 
@@ -136,6 +140,8 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
                 blockedReason={turnActive ? t("sendBlockedByTurn") : null}
                 inputRef={composerInput}
                 onSend={sendHere}
+                prefill={composerPrefill}
+                onPrefillTaken={takePrefill}
               />
             )
           }

@@ -30,7 +30,8 @@ type QuestionMessageKey =
   | "approve"
   | "refuse"
   | "chatAboutIt"
-  | "planFeedbackPlaceholder"
+  | "planNoteLabel"
+  | "planNotePlaceholder"
   | "arrivedOne"
   | "arrivedMany"
   | "shortcutMac"
@@ -83,7 +84,8 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     approve: "Approve",
     refuse: "Keep planning",
     chatAboutIt: "Chat about it",
-    planFeedbackPlaceholder: "What should change? (optional)",
+    planNoteLabel: "Anything to add?",
+    planNotePlaceholder: "Optional: a note sent with Approve, or what should change with Keep planning",
     arrivedOne: "The agent asks a question. Press {shortcut} to answer.",
     arrivedMany: "The agent asks {count} questions. Press {shortcut} to answer.",
     shortcutMac: "Option+Q",
@@ -134,7 +136,8 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     approve: "批准",
     refuse: "继续规划",
     chatAboutIt: "先聊聊",
-    planFeedbackPlaceholder: "需要修改什么？（可选）",
+    planNoteLabel: "还有什么要补充的吗？",
+    planNotePlaceholder: "可选：随“批准”发送的备注，或随“继续规划”说明要修改什么",
     arrivedOne: "助手提出了一个问题。按 {shortcut} 回答。",
     arrivedMany: "助手提出了 {count} 个问题。按 {shortcut} 回答。",
     shortcutMac: "Option+Q",

@@ -2,6 +2,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
+import { planReviewQuestions } from "../../protocol/plan-review";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { QuestionPanel } from "./question-panel";
 
@@ -9,17 +10,10 @@ const planRequest: PendingRequest = {
   rpcId: "rpc-plan",
   sessionId: "session-1",
   createdAt: "2026-11-30T10:00:00.000Z",
-  questions: [
-    {
-      id: "plan-review",
-      header: "Plan review",
-      question: "Approve this plan?",
-      detail: "## Steps\n\n1. Write the **schema**\n2. Ship it",
-      options: [{ label: "Approve" }, { label: "Keep planning" }],
-      intent: { kind: "plan-review", approve: "Approve" },
-    },
-  ],
+  questions: planReviewQuestions("## Steps\n\n1. Write the **schema**\n2. Ship it"),
 };
+
+const skippedNote = { id: "plan-note", selected: [] };
 
 function renderCard(request = planRequest) {
   const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
@@ -40,11 +34,30 @@ describe("plan-review decision card", () => {
     expect(screen.queryByRole("radio")).not.toBeInTheDocument();
   });
 
-  it("approves with the intent's approve label", async () => {
+  it("approves with the intent's approve label and the note skipped", async () => {
     const { respond, user } = renderCard();
     await user.click(screen.getByRole("button", { name: "Approve" }));
     expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Approve"] }] }],
+      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Approve"] }, skippedNote] }],
+    ]);
+  });
+
+  it("approves with the typed note as the note question's answer", async () => {
+    const { respond, user } = renderCard();
+    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Ship on Monday");
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(respond.mock.calls).toEqual([
+      [
+        {
+          type: "answer",
+          rpcId: "rpc-plan",
+          sessionId: "session-1",
+          answers: [
+            { id: "plan-review", selected: ["Approve"] },
+            { id: "plan-note", selected: [], custom: "Ship on Monday" },
+          ],
+        },
+      ],
     ]);
   });
 
@@ -52,35 +65,78 @@ describe("plan-review decision card", () => {
     const { respond, user } = renderCard();
     await user.click(screen.getByRole("button", { name: "Keep planning" }));
     expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Keep planning"] }] }],
+      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Keep planning"] }, skippedNote] }],
     ]);
   });
 
-  it("keeps planning with feedback as custom text", async () => {
+  it("keeps planning with the typed note as the feedback", async () => {
     const { respond, user } = renderCard();
-    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Add tests first");
+    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Add tests first");
     await user.click(screen.getByRole("button", { name: "Keep planning" }));
     expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: [], custom: "Add tests first" }] }],
+      [
+        {
+          type: "answer",
+          rpcId: "rpc-plan",
+          sessionId: "session-1",
+          answers: [
+            { id: "plan-review", selected: ["Keep planning"] },
+            { id: "plan-note", selected: [], custom: "Add tests first" },
+          ],
+        },
+      ],
     ]);
   });
 
-  it("cancels the request on Chat about it", async () => {
+  it("only cancels on Chat about it when the app gives it nothing more to do", async () => {
     const { respond, user } = renderCard();
     await user.click(screen.getByRole("button", { name: "Chat about it" }));
     expect(respond.mock.calls).toEqual([[{ type: "cancel", rpcId: "rpc-plan", sessionId: "session-1" }]]);
   });
 
+  it("stops the turn, then cancels, then moves the typed note to the composer on Chat about it", async () => {
+    const calls: string[] = [];
+    const respond = vi.fn(async (body: RespondRequest): Promise<Receipt> => {
+      calls.push(`respond ${body.type}`);
+      return { accepted: false, reason: "not-pending", detail: "rpcId rpc-plan is not pending" };
+    });
+    const planChat = {
+      stopTurn: vi.fn(async (sessionId: string) => void calls.push(`stop ${sessionId}`)),
+      moveToComposer: vi.fn((sessionId: string, text: string) => void calls.push(`compose ${sessionId} ${text}`)),
+    };
+    render(<QuestionPanel request={planRequest} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} planChat={planChat} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Why step 2?");
+    await user.click(screen.getByRole("button", { name: "Chat about it" }));
+    expect(calls).toEqual(["stop session-1", "respond cancel", "compose session-1 Why step 2?"]);
+    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for the agent…");
+    expect(screen.getByRole("button", { name: "Approve" })).toBeDisabled();
+  });
+
+  it("keeps the card and the note, and says why, when stopping the turn fails", async () => {
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const planChat = { stopTurn: vi.fn(async () => Promise.reject(new Error("network down"))), moveToComposer: vi.fn() };
+    render(<QuestionPanel request={planRequest} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} planChat={planChat} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Why step 2?");
+    await user.click(screen.getByRole("button", { name: "Chat about it" }));
+    expect(screen.getByRole("status")).toHaveTextContent("network down");
+    expect(respond).not.toHaveBeenCalled();
+    expect(planChat.moveToComposer).not.toHaveBeenCalled();
+    expect(screen.getByRole("textbox", { name: "Anything to add?" })).toHaveValue("Why step 2?");
+    expect(screen.getByRole("button", { name: "Chat about it" })).toBeEnabled();
+  });
+
   it("offers no Refuse when the only option is approve", () => {
     const question = { ...planRequest.questions[0]!, options: [{ label: "Approve" }] };
-    renderCard({ ...planRequest, questions: [question] });
+    renderCard({ ...planRequest, questions: [question, planRequest.questions[1]!] });
     expect(screen.queryByRole("button", { name: "Keep planning" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("textbox")).not.toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Anything to add?" })).toBeInTheDocument();
   });
 
   it("uses the wizard when the intent does not fit a decision card", () => {
     const question = { ...planRequest.questions[0]!, options: [{ label: "Approve" }, { label: "No" }, { label: "Later" }] };
-    renderCard({ ...planRequest, questions: [question] });
+    renderCard({ ...planRequest, questions: [question, planRequest.questions[1]!] });
     expect(screen.getByRole("radio", { name: "Approve" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Chat about it" })).not.toBeInTheDocument();
   });
@@ -95,6 +151,7 @@ describe("plan-review decision card", () => {
     expect(screen.getByText("计划审阅")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "批准" })).toBeEnabled();
     expect(screen.getByRole("button", { name: "继续规划" })).toBeEnabled();
+    expect(screen.getByRole("textbox", { name: "还有什么要补充的吗？" })).toBeInTheDocument();
     expect(screen.queryByText("Approve this plan?")).not.toBeInTheDocument();
   });
 });

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
+import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
 import { questionMessages } from "./messages";
-import type { PlanReview } from "../../protocol/plan-review";
 import { StatusLine, type PanelStatus } from "./status-line";
 
 interface PlanReviewCardProps {
@@ -15,11 +15,13 @@ interface PlanReviewCardProps {
   headingId: string;
   takeFocus: boolean;
   onAnswer: (answers: AnswerItem[]) => void;
-  onChat: () => void;
+  /** Chat about it: ends the request and hands the typed note to the composer. */
+  onChat: (note: string) => void;
 }
 
 /**
- * The decision card for a plan-review request: the plan, then Approve, Keep planning or Chat about it.
+ * The decision card for a plan-review request: the plan, an optional note, then Approve, Keep
+ * planning or Chat about it. The note goes with either decision as the note question's answer.
  * Its copy is the UI's own, chosen by the intent, not the host's English question text.
  */
 export function PlanReviewCard(props: PlanReviewCardProps) {
@@ -27,16 +29,13 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
   const t = useMessages(questionMessages);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [takeFocus] = useState(props.takeFocus);
-  const id = review.question.id;
 
   useEffect(() => {
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
 
-  const refuse = () => {
-    if (feedback.trim() !== "") props.onAnswer([{ id, selected: [], custom: feedback }]);
-    else if (review.refuseLabel !== null) props.onAnswer([{ id, selected: [review.refuseLabel] }]);
-  };
+  const noteId = `${headingId}-note`;
+  const { refuseLabel } = review;
 
   return (
     <div className="question-panel__wizard">
@@ -46,28 +45,29 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
         </h2>
         <Markdown text={review.plan} className="question-panel__detail question-panel__plan" />
       </div>
-      {review.refuseLabel !== null && (
-        <div className="question-panel__custom-row">
-          <textarea
-            className="question-panel__custom"
-            aria-label={t("customLabel")}
-            placeholder={t("planFeedbackPlaceholder")}
-            rows={2}
-            value={feedback}
-            disabled={disabled}
-            onChange={(event) => props.onFeedback(event.target.value)}
-          />
-        </div>
-      )}
+      <div className="question-panel__custom-row">
+        <label htmlFor={noteId} className="question-panel__note-label">
+          {t("planNoteLabel")}
+        </label>
+        <textarea
+          id={noteId}
+          className="question-panel__custom"
+          placeholder={t("planNotePlaceholder")}
+          rows={2}
+          value={feedback}
+          disabled={disabled}
+          onChange={(event) => props.onFeedback(event.target.value)}
+        />
+      </div>
       <div className="question-panel__footer">
         <StatusLine status={props.status} />
         <div className="question-panel__footer-row">
-          <button type="button" className="question-panel__button" disabled={disabled} onClick={props.onChat}>
+          <button type="button" className="question-panel__button" disabled={disabled} onClick={() => props.onChat(feedback)}>
             {t("chatAboutIt")}
           </button>
           <div className="question-panel__actions">
-            {review.refuseLabel !== null && (
-              <button type="button" className="question-panel__button" disabled={disabled} onClick={refuse}>
+            {refuseLabel !== null && (
+              <button type="button" className="question-panel__button" disabled={disabled} onClick={() => props.onAnswer(planReviewAnswers(review, refuseLabel, feedback))}>
                 {t("refuse")}
               </button>
             )}
@@ -75,7 +75,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
               type="button"
               className="question-panel__button question-panel__button--primary"
               disabled={disabled}
-              onClick={() => props.onAnswer([{ id, selected: [review.approveLabel] }])}
+              onClick={() => props.onAnswer(planReviewAnswers(review, review.approveLabel, feedback))}
             >
               {t("approve")}
             </button>

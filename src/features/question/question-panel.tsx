@@ -28,6 +28,16 @@ export interface QuestionPanelProps {
   respond: (body: RespondRequest) => Promise<Receipt>;
   /** Take focus when shown, if the tab is visible and focused and the user is not typing elsewhere. Default true. */
   autoFocus?: boolean;
+  /** What Chat about it on a plan review does besides cancelling; without it, it only cancels. */
+  planChat?: PlanChat;
+}
+
+/** Chat about it stops the session's turn first, so the agent does not carry on alone, then hands the note to the composer. */
+export interface PlanChat {
+  /** POST /api/sessions/:id/abort; rejects on failure, which leaves the card as it was. */
+  stopTurn: (sessionId: string) => Promise<void>;
+  /** Puts the typed note into the session's composer. */
+  moveToComposer: (sessionId: string, text: string) => void;
 }
 
 /**
@@ -50,7 +60,7 @@ export function QuestionPanel(props: QuestionPanelProps): JSX.Element {
   return <RequestPanel key={props.request.rpcId} {...props} />;
 }
 
-function RequestPanel({ request, position, respond, autoFocus = true }: QuestionPanelProps) {
+function RequestPanel({ request, position, respond, autoFocus = true, planChat }: QuestionPanelProps) {
   const t = useMessages(questionMessages);
   const headingId = useId();
   const barTextId = useId();
@@ -87,6 +97,22 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
   };
   const answer = (answers: AnswerItem[]) => send({ type: "answer", rpcId, sessionId, answers });
   const cancel = () => send({ type: "cancel", rpcId, sessionId });
+  const chatAboutIt = (note: string) => {
+    if (!planChat) {
+      cancel();
+      return;
+    }
+    void sendResponse(
+      { type: "cancel", rpcId, sessionId },
+      {
+        before: () => planChat.stopTurn(sessionId),
+        goneIsDone: true,
+        after: () => {
+          if (note.trim() !== "") planChat.moveToComposer(sessionId, note);
+        },
+      },
+    );
+  };
   const dismiss = () => (hasAnyDraft(questions, state) ? setConfirming(true) : cancel());
   const collapse = () => setState((current) => setCollapsed(current, true));
   const expand = () => {
@@ -152,14 +178,14 @@ function RequestPanel({ request, position, respond, autoFocus = true }: Question
             {review ? (
               <PlanReviewCard
                 review={review}
-                feedback={draftOf(state, review.question.id).custom}
-                onFeedback={(text) => setState((current) => typeCustom(current, review.question, text))}
+                feedback={draftOf(state, review.note.id).custom}
+                onFeedback={(text) => setState((current) => typeCustom(current, review.note, text))}
                 status={status}
                 disabled={disabled}
                 headingId={headingId}
                 takeFocus={takeFocus}
                 onAnswer={answer}
-                onChat={cancel}
+                onChat={chatAboutIt}
               />
             ) : (
               <QuestionWizard

@@ -5,6 +5,14 @@ import type { PanelStatus } from "./status-line";
 /** What the panel is waiting for: nothing, an answer's receipt, or a cancel's. */
 export type Busy = null | "answer" | "cancel";
 
+/** Work around a response: `before` runs first (its failure stops the send), `after` once the request is gone. */
+export interface SendSteps {
+  before?: () => Promise<void>;
+  /** When `before` may itself end the request (stopping the turn aborts it), a not-pending receipt is success. */
+  goneIsDone?: boolean;
+  after?: () => void;
+}
+
 /**
  * Sends a response and tracks it. An accepted receipt keeps the panel busy until the parent
  * unmounts it on `question/resolved`; a rejection or a network error frees it again.
@@ -12,12 +20,14 @@ export type Busy = null | "answer" | "cancel";
 export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) {
   const [busy, setBusy] = useState<Busy>(null);
   const [status, setStatus] = useState<PanelStatus>(null);
-  const send = async (body: RespondRequest) => {
+  const send = async (body: RespondRequest, steps: SendSteps = {}) => {
     setBusy(body.type);
     setStatus(body.type === "cancel" ? { kind: "cancelling" } : null);
     try {
+      await steps.before?.();
       const receipt = await respond(body);
-      if (receipt.accepted) {
+      if (receipt.accepted || (steps.goneIsDone === true && receipt.reason === "not-pending")) {
+        steps.after?.();
         setStatus({ kind: "sent" });
         return;
       }

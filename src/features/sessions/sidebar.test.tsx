@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { planReviewQuestions } from "../../protocol/plan-review";
 import type { PendingRequest, Session } from "../../protocol/schemas";
 import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
@@ -19,16 +20,7 @@ function planReview(rpcId: string, sessionId: string): PendingRequest {
   return {
     rpcId,
     sessionId,
-    questions: [
-      {
-        id: "plan-review",
-        header: "Plan review",
-        question: "Approve this plan?",
-        detail: "1. Build",
-        options: [{ label: "Approve" }, { label: "Keep planning" }],
-        intent: { kind: "plan-review", approve: "Approve" },
-      },
-    ],
+    questions: planReviewQuestions("1. Build"),
     createdAt: "2026-11-30T10:00:00.000Z",
   };
 }

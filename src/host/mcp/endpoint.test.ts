@@ -103,7 +103,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
       const from = socket.frames.length;
       const call = client.callTool({ name: "present_plan", arguments: { plan: "1. Build it" } });
       const frame = await requested(socket, from);
-      await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "plan-review", selected: [answer] }] } });
+      await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "plan-review", selected: [answer] }, { id: "plan-note", selected: [] }] } });
       expect(await call).toEqual({ content: [{ type: "text", text: answer === "Approve" ? "approved" : "Keep planning" }] });
     }
     const sessions = (await api(server.url, "/api/sessions")).body as { sessions: Session[] };
@@ -126,7 +126,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     const secondCall = again.callTool({ name: "present_plan", arguments: { plan: "1. Again" } });
     const second = await requested(socket, from);
     expect(second.sessionId).toBe(first.sessionId);
-    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: second.rpcId, sessionId: second.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }] } });
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: second.rpcId, sessionId: second.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [] }] } });
     expect(await secondCall).toEqual({ content: [{ type: "text", text: "approved" }] });
     expect(((await api(server.url, "/api/sessions")).body as { sessions: Session[] }).sessions).toHaveLength(1);
   });

@@ -85,7 +85,7 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     const { server, socket, client } = await start(0.05);
     await client.callTool({ name: "present_plan", arguments: { plan: "1. Migrate" } });
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
-    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }] } });
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [] }] } });
     expect(await client.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual({ content: [{ type: "text", text: "approved" }] });
   });
 

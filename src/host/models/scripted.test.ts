@@ -52,6 +52,7 @@ describe("scripted model", () => {
     ]);
     expect(text(await run(afterTool("/plan x", "present_plan", "approved")))).toBe("Plan approved.");
     expect(text(await run(afterTool("/plan x", "present_plan", "smaller steps")))).toBe("Keep planning: smaller steps");
+    expect(text(await run(afterTool("/plan x", "present_plan", "approved. Note from the human: ship on Monday")))).toBe("Plan approved. Note: ship on Monday");
   });
 
   it("streams /echo text back in a few deltas", async () => {

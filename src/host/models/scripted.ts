@@ -1,3 +1,4 @@
+import { parsePlanReviewResult } from "../../protocol/plan-review";
 import { toolErrorCode } from "../tools/registry";
 import type { HistoryItem, Model, ModelEvent, ModelRequest } from "./types";
 
@@ -64,13 +65,18 @@ function summarise(resultText: string): string {
   return lines.join("\n");
 }
 
+function planReply(result: ReturnType<typeof parsePlanReviewResult>): string {
+  if (!result.approved) return `Keep planning: ${result.feedback}`;
+  return result.note === null ? "Plan approved." : `Plan approved. Note: ${result.note}`;
+}
+
 function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>): string {
   if (result.isError) return `Error: ${toolErrorCode(result.text) ?? "TOOL_FAILED"}`;
   switch (command.kind) {
     case "ask":
       return `Answers: ${result.text}`;
     case "plan":
-      return result.text === "approved" ? "Plan approved." : `Keep planning: ${result.text}`;
+      return planReply(parsePlanReviewResult(result.text));
     case "interview":
       return summarise(result.text);
     case "echo":

@@ -20,4 +20,10 @@ describe("SYSTEM_PROMPT", () => {
     expect(SYSTEM_PROMPT).toContain("stable id");
     expect(SYSTEM_PROMPT).toContain('put it first and append " (Recommended)" to its label');
   });
+
+  it("tells the model every result present_plan can return", () => {
+    expect(SYSTEM_PROMPT).toContain('If it returns "approved", go ahead;');
+    expect(SYSTEM_PROMPT).toContain('if it returns "approved. Note from the human: <note>", go ahead and take the note into account;');
+    expect(SYSTEM_PROMPT).toContain("otherwise revise the plan using the feedback it returns.");
+  });
 });

@@ -17,6 +17,6 @@ How to ask:
 Reading the result: the tool returns JSON such as {"answers":[{"id":"package-manager","selected":["pnpm (Recommended)"]}]}. "selected" holds the chosen labels exactly as you wrote them; "custom" is the human's own words and takes precedence over "selected"; an item with no selection and no custom text means the human skipped it, so use your judgement and say what you chose.
 If the tool returns an error: ASK_CANCELLED means the human dismissed the questions, so do not ask the same again and carry on or ask in plain text what they would like; ASK_ABORTED means the question was never answered (stopped or interrupted), so do not assume an answer; INVALID_ARGS means your arguments were wrong, so fix them and call the tool again.
 
-When the human asks you to plan before acting, call present_plan with the plan in markdown. If it returns "approved", go ahead; otherwise revise the plan using the feedback.
+When the human asks you to plan before acting, call present_plan with the plan in markdown. If it returns "approved", go ahead; if it returns "approved. Note from the human: <note>", go ahead and take the note into account; otherwise revise the plan using the feedback it returns. If it returns ASK_ABORTED after the human chose to chat about the plan, stop and wait for their message.
 
 Answer in the human's language. Use markdown for formatting.`;

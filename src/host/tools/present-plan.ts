@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { LIMITS, type QuestionItem } from "../../protocol/schemas";
+import { LIMITS } from "../../protocol/schemas";
+import { APPROVE_LABEL, APPROVED_RESULT, PLAN_NOTE_ID, PLAN_REVIEW_ID, planReviewQuestions, planReviewResult } from "../../protocol/plan-review";
 import type { UserInteraction } from "../user-interaction";
 import type { ToolDefinition } from "./registry";
-
-export const APPROVE_LABEL = "Approve";
-export const KEEP_PLANNING_LABEL = "Keep planning";
 
 /** The model-facing arguments of `present_plan`. */
 export const PresentPlanArgs = z.strictObject({
@@ -12,30 +10,23 @@ export const PresentPlanArgs = z.strictObject({
 });
 export type PresentPlanArgs = z.infer<typeof PresentPlanArgs>;
 
-/** The one question `present_plan` asks (SPEC §3). */
-export function planReviewQuestion(plan: string): QuestionItem {
-  return {
-    id: "plan-review",
-    header: "Plan review",
-    question: "Approve this plan?",
-    detail: plan,
-    options: [{ label: APPROVE_LABEL }, { label: KEEP_PLANNING_LABEL }],
-    intent: { kind: "plan-review", approve: APPROVE_LABEL },
-  };
-}
-
+/**
+ * `present_plan` asks the two questions of `planReviewQuestions` and returns `approved`,
+ * `approved. Note from the human: <note>`, or the feedback (the note, else `Keep planning`).
+ */
 export function createPresentPlanTool(userInteraction: UserInteraction): ToolDefinition<PresentPlanArgs> {
   return {
     name: "present_plan",
-    description:
-      "Show the human your plan (markdown) and wait for a decision before acting on it. The result is `approved`, or the human's feedback on what to change.",
+    description: `Show the human your plan (markdown) and wait for a decision before acting on it. The result is \`${APPROVED_RESULT}\` (possibly followed by a note from the human to take into account), or the human's feedback on what to change.`,
     args: PresentPlanArgs,
     async run(args, context) {
-      const { answers } = await userInteraction.ask({ questions: [planReviewQuestion(args.plan)], sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
-      const answer = answers[0];
-      if (answer?.selected.includes(APPROVE_LABEL)) return { text: "approved", value: { approved: true } };
-      const feedback = answer?.custom ?? answer?.selected[0] ?? KEEP_PLANNING_LABEL;
-      return { text: feedback, value: { approved: false, feedback } };
+      const { answers } = await userInteraction.ask({ questions: planReviewQuestions(args.plan), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
+      const approved = answers.find((answer) => answer.id === PLAN_REVIEW_ID)?.selected.includes(APPROVE_LABEL) === true;
+      const note = answers.find((answer) => answer.id === PLAN_NOTE_ID)?.custom;
+      const text = planReviewResult(answers);
+      const value = approved ? { approved, ...(note === undefined ? {} : { note }) } : { approved, feedback: text };
+      const outcome = approved ? { kind: "approved" as const, ...(note === undefined ? {} : { note }) } : { kind: "revise" as const, feedback: text };
+      return { text, value, outcome };
     },
   };
 }
