@@ -42,7 +42,7 @@ describe("present_plan", () => {
 
   it("returns approved when approved with the note skipped", async () => {
     const { run } = setup([{ id: "plan-review", selected: ["Approve"] }, skippedNote]);
-    expect(await run("p")).toEqual({ isError: false, text: "approved", value: { approved: true } });
+    expect(await run("p")).toEqual({ isError: false, text: "approved", value: { approved: true }, outcome: { kind: "approved" } });
   });
 
   it("returns the approval and the human's note when approved with a note", async () => {
@@ -51,22 +51,23 @@ describe("present_plan", () => {
       isError: false,
       text: "approved. Note from the human: keep the old API for a release",
       value: { approved: true, note: "keep the old API for a release" },
+      outcome: { kind: "approved", note: "keep the old API for a release" },
     });
   });
 
   it("returns the note as the feedback on Keep planning", async () => {
     const { run } = setup([{ id: "plan-review", selected: ["Keep planning"] }, { id: "plan-note", selected: [], custom: "add a rollback step" }]);
-    expect(await run("p")).toEqual({ isError: false, text: "add a rollback step", value: { approved: false, feedback: "add a rollback step" } });
+    expect(await run("p")).toEqual({ isError: false, text: "add a rollback step", value: { approved: false, feedback: "add a rollback step" }, outcome: { kind: "revise", feedback: "add a rollback step" } });
   });
 
   it("returns Keep planning when the plan is sent back without a note", async () => {
     const { run } = setup([{ id: "plan-review", selected: ["Keep planning"] }, skippedNote]);
-    expect(await run("p")).toEqual({ isError: false, text: "Keep planning", value: { approved: false, feedback: "Keep planning" } });
+    expect(await run("p")).toEqual({ isError: false, text: "Keep planning", value: { approved: false, feedback: "Keep planning" }, outcome: { kind: "revise", feedback: "Keep planning" } });
   });
 
   it("returns Keep planning when the decision itself was skipped and there is no note", async () => {
     const { run } = setup([{ id: "plan-review", selected: [] }, skippedNote]);
-    expect(await run("p")).toEqual({ isError: false, text: "Keep planning", value: { approved: false, feedback: "Keep planning" } });
+    expect(await run("p")).toEqual({ isError: false, text: "Keep planning", value: { approved: false, feedback: "Keep planning" }, outcome: { kind: "revise", feedback: "Keep planning" } });
   });
 
   it("rejects an empty plan with INVALID_ARGS and asks nothing", async () => {
