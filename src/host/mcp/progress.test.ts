@@ -68,11 +68,11 @@ describe("progress over /mcp", { timeout: 30_000 }, () => {
     const seen: Progress[] = [];
     const call = client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "q", question: "Ready?" }] } }, undefined, {
       onprogress: (progress) => void seen.push(progress),
-      timeout: 250,
+      timeout: 1_000,
       resetTimeoutOnProgress: true,
     });
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(24), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(60), { timeout: 15_000, interval: 20 });
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
     expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] });
     expect(seen.slice(0, 3)).toEqual([1, 2, 3].map((progress) => ({ progress, message: "waiting for the human" })));
