@@ -37,6 +37,8 @@ export type ChatKey =
   | "answerSkipped"
   | "answerNone"
   | "answerFeedback"
+  | "answerNote"
+  | "callRejected"
   | "untitled"
   | "slotFailed"
   | "transcriptFailed"
@@ -120,6 +122,8 @@ export const chatMessages: Catalog<ChatKey> = {
     answerSkipped: "Skipped",
     answerNone: "No answer",
     answerFeedback: "Feedback",
+    answerNote: "Note",
+    callRejected: "Nothing was asked: the call was refused, and the agent received this reason.",
     untitled: "New chat",
     slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
     transcriptFailed: "The messages could not be shown.",
@@ -201,6 +205,8 @@ export const chatMessages: Catalog<ChatKey> = {
     answerSkipped: "已跳过",
     answerNone: "未回答",
     answerFeedback: "反馈",
+    answerNote: "备注",
+    callRejected: "没有提出任何问题：调用被拒绝，助手收到了以下原因。",
     untitled: "新对话",
     slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",
     transcriptFailed: "无法显示消息记录。",

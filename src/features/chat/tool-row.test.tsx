@@ -66,6 +66,41 @@ describe("ToolRow", () => {
     expect(screen.getByRole("button", { name: /Plan review\s*approved/ })).toBeInTheDocument();
   });
 
+  it("shows the reason a refused call received instead of listing questions that were never asked", async () => {
+    const user = userEvent.setup();
+    const message = "invalid arguments: questions.0.header: Too big: expected string to have <=100 characters";
+    render(<ToolRow tool={ask({ status: "error", error: { name: "ToolError", code: "INVALID_ARGS", message } })} />);
+    await user.click(screen.getByRole("button", { name: /Ask question\s*failed: INVALID_ARGS/ }));
+    expect(screen.getByText("Nothing was asked: the call was refused, and the agent received this reason.")).toBeInTheDocument();
+    expect(screen.getByText(`INVALID_ARGS: ${message}`)).toBeInTheDocument();
+    expect(screen.queryByRole("term")).toBeNull();
+    expect(screen.queryByText("No answer")).toBeNull();
+  });
+
+  it("shows the reason for arguments that are not a batch at all", async () => {
+    const user = userEvent.setup();
+    const message = "invalid arguments: questions: Invalid input: expected array, received undefined";
+    render(<ToolRow tool={{ callId: "c3", name: "ask_user_question", args: {}, status: "error", error: { name: "ToolError", code: "INVALID_ARGS", message } }} />);
+    await user.click(screen.getByRole("button", { name: /Ask question\s*failed: INVALID_ARGS/ }));
+    expect(screen.getByText(`INVALID_ARGS: ${message}`)).toBeInTheDocument();
+  });
+
+  it("shows the note sent with an approved plan", async () => {
+    const user = userEvent.setup();
+    const plan: ToolCall = {
+      callId: "c4",
+      name: "present_plan",
+      args: { plan: "1. Build it" },
+      status: "ok",
+      result: "approved. Note from the human: ship Monday",
+      outcome: { kind: "approved", note: "ship Monday" },
+    };
+    render(<ToolRow tool={plan} />);
+    await user.click(screen.getByRole("button", { name: /Plan review\s*approved/ }));
+    expect(screen.getByText("Note:")).toBeInTheDocument();
+    expect(screen.getByText("ship Monday")).toBeInTheDocument();
+  });
+
   it("speaks Chinese in the Chinese locale", () => {
     render(
       <LocaleProvider initial="zh-CN">

@@ -3,7 +3,7 @@ import type { ToolCall } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
 import { chatMessages, type ChatKey } from "./messages";
-import { ASK_TOOL, PLAN_TOOL, askedQuestions, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
+import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
 
@@ -57,6 +57,15 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
 }
 
 function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
+  const rejected = rejectedCall(tool);
+  if (rejected) {
+    return (
+      <div className="tool-row__rejected">
+        <p>{t("callRejected")}</p>
+        <pre className="tool-row__raw" dir="auto">{`${rejected.code}: ${rejected.message}`}</pre>
+      </div>
+    );
+  }
   if (tool.name === ASK_TOOL) {
     return (
       <dl className="tool-row__answers">
@@ -86,6 +95,11 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
         {reviewed?.feedback && (
           <p>
             <strong>{t("answerFeedback")}:</strong> <bdi>{reviewed.feedback}</bdi>
+          </p>
+        )}
+        {reviewed?.note && (
+          <p>
+            <strong>{t("answerNote")}:</strong> <bdi>{reviewed.note}</bdi>
           </p>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerItem, ToolCall } from "../../protocol/schemas";
-import { askedQuestions, reviewedPlan, summariseTool } from "./tool-summary";
+import { askedQuestions, rejectedCall, reviewedPlan, summariseTool } from "./tool-summary";
 
 const askArgs = {
   questions: [
@@ -103,7 +103,34 @@ describe("askedQuestions", () => {
 describe("reviewedPlan", () => {
   it("returns the plan and the feedback when the plan was not approved", () => {
     const tool: ToolCall = { callId: "c", name: "present_plan", args: { plan: "1. Build" }, status: "ok", result: "Use SQLite", outcome: { kind: "revise", feedback: "Use SQLite" } };
-    expect(reviewedPlan(tool)).toEqual({ plan: "1. Build", feedback: "Use SQLite" });
-    expect(reviewedPlan({ ...tool, result: "approved", outcome: { kind: "approved" } })).toEqual({ plan: "1. Build", feedback: null });
+    expect(reviewedPlan(tool)).toEqual({ plan: "1. Build", feedback: "Use SQLite", note: null });
+    expect(reviewedPlan({ ...tool, result: "approved", outcome: { kind: "approved" } })).toEqual({ plan: "1. Build", feedback: null, note: null });
+  });
+
+  it("returns the note sent with an approval", () => {
+    const tool: ToolCall = {
+      callId: "c",
+      name: "present_plan",
+      args: { plan: "1. Build" },
+      status: "ok",
+      result: "approved. Note from the human: ship Monday",
+      outcome: { kind: "approved", note: "ship Monday" },
+    };
+    expect(reviewedPlan(tool)).toEqual({ plan: "1. Build", feedback: null, note: "ship Monday" });
+  });
+});
+
+describe("rejectedCall", () => {
+  it("gives the error the model received for a call refused before anything was asked", () => {
+    const error = { name: "ToolError", code: "INVALID_ARGS", message: "invalid arguments: questions: Invalid input: expected array, received undefined" };
+    expect(rejectedCall({ callId: "c", name: "ask_user_question", args: {}, status: "error", error })).toEqual(error);
+  });
+
+  it("gives nothing for a cancelled, interrupted or answered call", () => {
+    const base: ToolCall = { callId: "c", name: "ask_user_question", args: {}, status: "error" };
+    expect(rejectedCall({ ...base, error: { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } })).toBeNull();
+    expect(rejectedCall({ ...base, error: { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } })).toBeNull();
+    expect(rejectedCall({ ...base, status: "stopped" })).toBeNull();
+    expect(rejectedCall({ ...base, status: "ok", result: '{"answers":[]}' })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { TOOL_NAMES, type AnswerItem, type ToolCall } from "../../protocol/schemas";
+import { TOOL_NAMES, type AnswerItem, type ToolCall, type ToolError } from "../../protocol/schemas";
 import { isSkip } from "../../protocol/answers";
 
 export const ASK_TOOL = TOOL_NAMES.askUserQuestion;
@@ -90,10 +90,16 @@ export function askedQuestions(tool: ToolCall): AskedQuestion[] {
   });
 }
 
-/** The plan of a plan-review row and the human's feedback when it was not approved. */
-export function reviewedPlan(tool: ToolCall): { plan: string; feedback: string | null } | null {
+/** The plan of a plan-review row, the human's feedback when it was not approved, and the note sent with an approval. */
+export function reviewedPlan(tool: ToolCall): { plan: string; feedback: string | null; note: string | null } | null {
   const args = PlanArgs.safeParse(tool.args);
   if (!args.success) return null;
   const feedback = tool.outcome?.kind === "revise" ? tool.outcome.feedback : null;
-  return { plan: args.data.plan, feedback };
+  const note = tool.outcome?.kind === "approved" ? (tool.outcome.note ?? null) : null;
+  return { plan: args.data.plan, feedback, note };
+}
+
+/** A call that failed before anything was asked: the error the model received; null for any other row. */
+export function rejectedCall(tool: ToolCall): ToolError | null {
+  return endedWithoutResult(tool)?.state === "failed" && tool.error ? tool.error : null;
 }
