@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { SessionData } from "../../store/state";
 import { SessionStoreProvider } from "../../store/react";
@@ -73,8 +73,21 @@ describe("ComposerSlot", () => {
     expect(composer).toHaveFocus();
     expect(composer).toHaveValue("I have 3 cats");
     await user.click(screen.getByRole("button", { name: "high owns the slot" }));
-    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible();
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
     expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("I have 3 cats");
+  });
+
+  it("hides a shown composer only once the press that moved focus away is released, so nothing shifts under the pointer", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "typing");
+    setHost("high");
+    const takeover = screen.getByRole("button", { name: "high owns the slot" });
+    await user.pointer({ keys: "[MouseLeft>]", target: takeover });
+    expect(takeover).toHaveFocus();
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await user.pointer({ keys: "[/MouseLeft]", target: takeover });
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
   });
 
   it("returns focus to the composer when the takeover ends while focus was inside it", async () => {

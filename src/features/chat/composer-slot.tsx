@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from "react";
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
@@ -22,10 +22,17 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   const composerRef = useRef<HTMLDivElement>(null);
   const previous = useRef({ sessionId, takenOver: election !== null });
   const [composerFocused, setComposerFocused] = useState(false);
+  const pointerDown = usePointerDown();
   const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
     const still = event.currentTarget;
     if (still.contains(event.relatedTarget as Node | null) || still.contains(document.activeElement)) return;
-    setComposerFocused(false);
+    if (!pointerDown.current) {
+      setComposerFocused(false);
+      return;
+    }
+    // A press moved focus away: hiding now would shift the takeover under the pointer before the click lands.
+    const hideUnlessBack = () => setTimeout(() => setComposerFocused(still.contains(document.activeElement)), 0);
+    window.addEventListener("pointerup", hideUnlessBack, { once: true, capture: true });
   };
 
   useEffect(() => {
@@ -61,6 +68,24 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
       </div>
     </div>
   );
+}
+
+/** Whether a pointer is pressed anywhere in the document right now. */
+function usePointerDown(): RefObject<boolean> {
+  const down = useRef(false);
+  useEffect(() => {
+    const press = () => (down.current = true);
+    const release = () => (down.current = false);
+    document.addEventListener("pointerdown", press, true);
+    document.addEventListener("pointerup", release, true);
+    document.addEventListener("pointercancel", release, true);
+    return () => {
+      document.removeEventListener("pointerdown", press, true);
+      document.removeEventListener("pointerup", release, true);
+      document.removeEventListener("pointercancel", release, true);
+    };
+  }, []);
+  return down;
 }
 
 function dismissOf(election: SlotElection, sessionId: string): (() => Promise<void>) | undefined {
