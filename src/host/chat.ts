@@ -21,7 +21,7 @@ export interface ChatOptions {
   maxSteps: number;
 }
 
-export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" };
+export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" };
 
 /** A tool call from an outside agent (an MCP client): already-parsed arguments, no model behind it. */
 export interface OutsideToolCall {
@@ -131,8 +131,6 @@ export function createChat(options: ChatOptions): Chat {
   const turns = new Map<string, Turn>();
   /** Outside agents' tool calls in flight, per session. */
   const outside = new Map<string, Set<Turn>>();
-  /** In memory only: after a restart an outside agent's session reads as a plain chat. */
-  const agents = new Map<string, SessionAgent>();
   const lastState = new Map<string, SessionState>();
   /** Assistant rows still streaming: the store holds their text only once the step ends. */
   const streaming = new Map<string, StoredMessage>();
@@ -140,8 +138,7 @@ export function createChat(options: ChatOptions): Chat {
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : "idle");
   const toSession = (row: StoredSession): Session => {
-    const agent = agents.get(row.id);
-    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(agent ? { agent } : {}) };
+    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(row.agent ? { agent: row.agent } : {}) };
   };
 
   /** Aborts every call of the session (its turn and outside calls) and waits for them; false when none ran. */
@@ -370,9 +367,8 @@ export function createChat(options: ChatOptions): Chat {
     createSession(title, agent) {
       const trimmed = title?.trim();
       const stamp = now();
-      const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp };
+      const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp, ...(agent ? { agent } : {}) };
       store.insertSession(row);
-      if (agent) agents.set(row.id, agent);
       publishSession(row);
       return toSession(row);
     },
@@ -387,6 +383,7 @@ export function createChat(options: ChatOptions): Chat {
     postMessage(sessionId, text) {
       const row = store.getSession(sessionId);
       if (!row) return { ok: false, reason: "not-found" };
+      if (row.agent) return { ok: false, reason: "agent-session" };
       if (turns.has(sessionId)) return { ok: false, reason: "turn-running" };
       const stamp = now();
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
@@ -437,7 +434,6 @@ export function createChat(options: ChatOptions): Chat {
       await abortAll(id);
       if (!store.deleteSession(id)) return false;
       lastState.delete(id);
-      agents.delete(id);
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod/mini";
-import { AnswerItem, TOOL_NAMES, type Message, type ToolCall, type ToolError, type ToolRowOutcome } from "../protocol/schemas";
+import { AnswerItem, SessionAgent, TOOL_NAMES, type Message, type ToolCall, type ToolError, type ToolRowOutcome } from "../protocol/schemas";
 import { toStorageError, type StorageError } from "./storage-error";
 
 /** A session row; `state` is not stored, the host computes it. */
@@ -11,6 +11,8 @@ export interface StoredSession {
   title: string;
   /** Still titled "New chat": the first user message names it. */
   autoTitle: boolean;
+  /** The outside agent that asks through this session, when one does. */
+  agent?: SessionAgent;
   createdAt: string;
   updatedAt: string;
 }
@@ -80,7 +82,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   title TEXT NOT NULL,
   auto_title INTEGER NOT NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  agent TEXT
 );
 CREATE TABLE IF NOT EXISTS messages (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -106,8 +109,9 @@ CREATE TABLE IF NOT EXISTS logins (
 );
 `;
 
-/** Schema 1 → 2: logins (created by SCHEMA), and the streaming and interrupted marks of assistant rows. */
+/** Schema 1 → 2: logins (created by SCHEMA), the outside agent of a session, and the streaming and interrupted marks of assistant rows. */
 const MIGRATE_FROM_1 = [
+  "ALTER TABLE sessions ADD COLUMN agent TEXT",
   "ALTER TABLE messages ADD COLUMN streaming INTEGER NOT NULL DEFAULT 0",
   "ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0",
 ];
@@ -141,6 +145,7 @@ interface SessionRow {
   auto_title: number;
   created_at: string;
   updated_at: string;
+  agent: string | null;
 }
 
 interface MessageRow {
@@ -193,7 +198,7 @@ function createStore(db: Database.Database, location: string): Store {
   const statements = {
     listSessions: db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC"),
     getSession: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
-    insertSession: db.prepare("INSERT INTO sessions (id, title, auto_title, created_at, updated_at) VALUES (@id, @title, @auto_title, @created_at, @updated_at)"),
+    insertSession: db.prepare("INSERT INTO sessions (id, title, auto_title, created_at, updated_at, agent) VALUES (@id, @title, @auto_title, @created_at, @updated_at, @agent)"),
     updateSession: db.prepare("UPDATE sessions SET title = @title, auto_title = @auto_title, updated_at = @updated_at WHERE id = @id"),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
@@ -216,6 +221,7 @@ function createStore(db: Database.Database, location: string): Store {
     autoTitle: row.auto_title === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
   });
   const sessionParams = (session: StoredSession) => ({
     id: session.id,
@@ -223,6 +229,7 @@ function createStore(db: Database.Database, location: string): Store {
     auto_title: session.autoTitle ? 1 : 0,
     created_at: session.createdAt,
     updated_at: session.updatedAt,
+    agent: session.agent ? JSON.stringify(session.agent) : null,
   });
   const toMessage = (row: MessageRow): StoredMessage => ({
     id: row.id,

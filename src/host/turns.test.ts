@@ -182,7 +182,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     await client.waitIdle(id, from);
     expect(shape(await transcript(server.url, id))).toEqual([
       { role: "user", text: "/plan # Steps\n1. Write tests" },
-      { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "# Steps\n1. Write tests" }, status: "ok", result: "approved" } },
+      { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "# Steps\n1. Write tests" }, status: "ok", result: "approved", outcome: { kind: "approved" } } },
       { role: "assistant", text: "Plan approved." },
     ]);
   });
@@ -197,7 +197,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers });
     await client.waitIdle(id, from);
     expect(shape(await transcript(server.url, id)).slice(1)).toEqual([
-      { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "1. Ship" }, status: "ok", result: "approved. Note from the human: ship after the freeze" } },
+      { role: "tool", tool: { callId: "call_1", name: "present_plan", args: { plan: "1. Ship" }, status: "ok", result: "approved. Note from the human: ship after the freeze", outcome: { kind: "approved", note: "ship after the freeze" } } },
       { role: "assistant", text: "Plan approved. Note: ship after the freeze" },
     ]);
   });

@@ -290,6 +290,7 @@ export const ErrorCode = z.enum([
   "INVALID_QUERY",
   "NOT_FOUND",
   "TURN_RUNNING",
+  "AGENT_SESSION",
   "INVALID_BODY",
   "INVALID_JSON",
   "UNSUPPORTED_MEDIA_TYPE",

@@ -1,5 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, QuestionResolvedFrame, Session } from "../../protocol/schemas";
 import type { RunningServer } from "../server";
@@ -177,5 +180,31 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     );
     const detail = (await api(server.url, `/api/sessions/${frame.sessionId}`)).body as { messages: Message[] };
     expect(detail.messages.map((message) => message.tool?.status)).toEqual(["stopped", "stopped"]);
+  });
+});
+
+describe("an outside agent's Parley session", { timeout: 30_000 }, () => {
+  it("keeps its agent across a host restart and refuses chat messages with 409 AGENT_SESSION", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "parley-agent-"));
+    try {
+      const first = await start({ dataDir });
+      const { client } = await mcpClient(first.server.url);
+      const call = client.callTool({ name: "ask_user_question", arguments: BATCH });
+      const frame = await requested(first.socket);
+      await api(first.server.url, "/api/respond", { json: { type: "cancel", rpcId: frame.rpcId, sessionId: frame.sessionId } });
+      await call;
+      const posted = await api(first.server.url, `/api/sessions/${frame.sessionId}/messages`, { json: { text: "hello?" } });
+      expect(posted).toMatchObject({ status: 409, body: { error: { code: "AGENT_SESSION" } } });
+      await client.close();
+      clients.splice(0);
+      await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+
+      const second = await start({ dataDir });
+      const detail = (await api(second.server.url, `/api/sessions/${frame.sessionId}`)).body as { session: Session };
+      expect(detail.session.agent).toEqual({ kind: "mcp-client", name: "Claude Code" });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
