@@ -7,11 +7,14 @@ export const GESTURE_WINDOW_MS = 600;
 export type ScrollVerdict = "follow" | "detach" | "restick" | "none";
 
 /**
- * Reads one scroll event: at the end it follows again; away from the end it detaches only when the
- * user just scrolled on purpose, and otherwise (the layout moved the content) it sticks to the end again.
+ * Reads one scroll event. At the end it follows again. Away from the end it detaches when the user
+ * just scrolled (a gesture) or when the position moved while the layout stayed the same (a scroll
+ * bar, find in page, assistive technology); a move that came with a change of the content's or the
+ * view's height (a bar appeared, a panel grew, rows got their real size) sticks to the end again.
  */
-export function judgeScroll(options: { distanceFromEnd: number; following: boolean; sinceGestureMs: number }): ScrollVerdict {
+export function judgeScroll(options: { distanceFromEnd: number; following: boolean; sinceGestureMs: number; layoutChanged: boolean }): ScrollVerdict {
   if (options.distanceFromEnd < AT_END_PX) return options.following ? "none" : "follow";
-  if (options.sinceGestureMs <= GESTURE_WINDOW_MS) return options.following ? "detach" : "none";
-  return options.following ? "restick" : "none";
+  if (!options.following) return "none";
+  if (options.sinceGestureMs <= GESTURE_WINDOW_MS) return "detach";
+  return options.layoutChanged ? "restick" : "detach";
 }

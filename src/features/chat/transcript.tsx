@@ -68,6 +68,8 @@ export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string;
   const followingRef = useRef(true);
   const gestureAtRef = useRef(Number.NEGATIVE_INFINITY);
   const restoreRef = useRef<{ height: number; top: number } | null>(null);
+  /** The heights seen at the last scroll event, to tell a move of the layout from a move of the user. */
+  const seenSizeRef = useRef({ scrollHeight: 0, clientHeight: 0 });
   const stickFrameRef = useRef<number | null>(null);
   const countRef = useRef(messages.length);
 
@@ -77,7 +79,8 @@ export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string;
 
   const stick = useCallback(() => {
     const element = scrollRef.current;
-    if (element && followingRef.current) element.scrollTop = element.scrollHeight;
+    if (!element || !followingRef.current) return;
+    element.scrollTop = element.scrollHeight;
   }, []);
 
   const detach = useCallback(() => {
@@ -160,10 +163,15 @@ export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string;
   const onScroll = () => {
     const element = scrollRef.current;
     if (!element) return;
+    const { scrollHeight, clientHeight } = element;
+    const seen = seenSizeRef.current;
+    const layoutChanged = seen.scrollHeight !== scrollHeight || seen.clientHeight !== clientHeight;
+    seenSizeRef.current = { scrollHeight, clientHeight };
     const verdict = judgeScroll({
-      distanceFromEnd: element.scrollHeight - element.scrollTop - element.clientHeight,
+      distanceFromEnd: scrollHeight - element.scrollTop - clientHeight,
       following: followingRef.current,
       sinceGestureMs: performance.now() - gestureAtRef.current,
+      layoutChanged,
     });
     switch (verdict) {
       case "follow":
