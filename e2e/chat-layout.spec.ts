@@ -64,6 +64,8 @@ for (const viewport of [
       await openDrawer();
       const nav = page.getByRole("navigation", { name: "Chats" });
       await expect(nav.getByRole("link", { name: /Chat number/ }).first()).toBeVisible();
+      // The drawer slides in: measure once its transition has finished.
+      await nav.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
       await expectInViewport(page, nav.getByRole("combobox", { name: "Language" }), "the language setting");
       await expectInViewport(page, nav.getByRole("button", { name: "New chat" }), "New chat");
       await expectListScrolls(nav.getByRole("list"));
@@ -73,6 +75,8 @@ for (const viewport of [
       await page.getByRole("button", { name: "Send" }).click();
       const panel = page.getByRole("region", { name: "Go ahead with the plan?" });
       await expect(panel).toBeVisible();
+      // The panel arrived while the composer had focus, so it is passive; Alt+Q turns to it, as a user would.
+      await page.keyboard.press("Alt+KeyQ");
       await panel.getByRole("radio", { name: "Yes" }).click();
       await expectInViewport(page, panel.getByRole("button", { name: "Submit" }), "the panel's Submit");
       await panel.getByRole("button", { name: "Submit" }).click();
