@@ -48,7 +48,8 @@ function isJsonType(request: IncomingMessage): boolean {
 
 const tooLarge = () => new HttpError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${LIMITS.httpBodyBytes} bytes`);
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
+/** A request's body bytes, or a 413 HttpError past the host's body limit (declared or streamed). */
+export function readBody(request: IncomingMessage): Promise<Buffer> {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > LIMITS.httpBodyBytes) {
     request.resume();

@@ -12,6 +12,7 @@ import { errorOutcome, type ToolOutcome, type ToolRegistry } from "../tools/regi
 import { describeIssues } from "../user-interaction";
 import { PROGRESS_INTERVAL_MS, startProgress } from "./progress";
 import { mcpToolList, toMcpResult, unknownTicketError, WAIT_TOOL_NAME, WaitArgs, waitingText, type McpToolResult } from "./tools";
+import { HttpError, readBody } from "../http";
 
 /** An MCP session nobody used for this long is closed, aborting what it left pending. */
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -88,23 +89,6 @@ function sendRpcError(response: ServerResponse, status: number, code: number, me
   const text = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
   response.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
   response.end(text);
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer | "too-large"> {
-  if (Number(request.headers["content-length"] ?? "0") > LIMITS.httpBodyBytes) {
-    request.resume();
-    return Promise.resolve("too-large");
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= LIMITS.httpBodyBytes) chunks.push(chunk);
-    });
-    request.on("end", () => resolve(size > LIMITS.httpBodyBytes ? "too-large" : Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
 }
 
 const keyOf = (id: RequestId) => `${typeof id}:${id}`;
@@ -332,8 +316,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       }
       let body: unknown = undefined;
       if (method === "POST") {
-        const raw = await readBody(request);
-        if (raw === "too-large") {
+        let raw: Buffer;
+        try {
+          raw = await readBody(request);
+        } catch (error) {
+          if (!(error instanceof HttpError) || error.status !== 413) throw error;
           return sendRpcError(response, 413, SERVER_ERROR, `Payload Too Large: Request body must not exceed ${LIMITS.httpBodyBytes} bytes`, { Connection: "close" });
         }
         try {
