@@ -52,7 +52,7 @@ test("a three-question batch answered by mouse and keyboard comes back as the ex
   const first = page.getByRole("region", { name: "Which package manager should we use?" });
   await expect(first).toBeVisible();
   await expect(composer).toBeVisible();
-  await first.getByText("Recommended", { exact: true }).click();
+  await first.getByRole("heading", { name: "Which package manager should we use?" }).click();
   await expect(composer).toBeHidden();
   await expect(first.getByText("Recommended", { exact: true })).toBeVisible();
   await expect(first.getByRole("radio", { name: "pnpm" })).not.toBeChecked();

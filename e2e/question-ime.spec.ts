@@ -23,6 +23,8 @@ async function ask(page: Page) {
   await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(batch)}`);
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("region", { name: "Which city?" })).toBeVisible();
+  // The composer keeps focus after sending, so the panel waits passively until the user turns to it.
+  await page.keyboard.press("Alt+KeyQ");
 }
 
 const ENTER = { key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, nativeVirtualKeyCode: 13 };

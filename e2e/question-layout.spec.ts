@@ -34,6 +34,9 @@ async function ask(page: Page, args: object): Promise<Locator> {
   await page.getByRole("button", { name: "Send" }).click();
   const panel = page.getByRole("region", { name: manyOptions.questions[0]!.question });
   await expect(panel).toBeVisible();
+  // The composer keeps focus after sending, so the panel waits passively until the user turns to it.
+  await page.keyboard.press("Alt+KeyQ");
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeHidden();
   return panel;
 }
 

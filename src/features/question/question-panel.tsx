@@ -14,6 +14,7 @@ import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
 import { isTypingElsewhere } from "./typing-activity";
 import { useAnswerShortcut } from "./use-answer-shortcut";
+import { afterPress } from "./press-activity";
 import { useRespond } from "./use-respond";
 import { focusStep } from "./use-step-focus";
 import { useSheetHeight } from "./use-sheet-height";
@@ -131,6 +132,10 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
     else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
   };
   useAnswerShortcut(engage);
+  // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
+  const turnToPanel = () => {
+    if (attention === "passive") afterPress(() => setAttention("engaged"));
+  };
   const keepAnswering = () => {
     setConfirming(false);
     document.getElementById(headingId)?.focus();
@@ -157,8 +162,8 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
         data-collapsed={state.collapsed}
         data-attention={attention}
         onKeyDown={handleKeyDown}
-        onFocus={() => setAttention("engaged")}
-        onPointerDown={() => setAttention("engaged")}
+        onFocus={turnToPanel}
+        onPointerDown={turnToPanel}
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
       >
