@@ -58,10 +58,18 @@ interface Turn {
   done: Promise<void>;
 }
 
-/** A title from the first non-empty line of a message: whitespace collapsed, at most 60 characters. */
+/** Bidi embedding, override and isolate controls and marks: a title never carries them, so no title can reorder what sits beside it. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** A title as the sidebar and the header show it: bidi controls removed, whitespace collapsed. */
+export function cleanTitle(text: string): string {
+  return text.replace(BIDI_CONTROLS, "").replace(/\s+/g, " ").trim();
+}
+
+/** A title from the first non-empty line of a message: bidi controls removed, whitespace collapsed, at most 60 characters. */
 export function titleFrom(text: string): string {
-  const line = text.split("\n").find((part) => part.trim() !== "") ?? "";
-  const flat = line.replace(/\s+/g, " ").trim();
+  const line = text.split("\n").find((part) => cleanTitle(part) !== "") ?? "";
+  const flat = cleanTitle(line);
   const points = [...flat];
   if (points.length === 0) return DEFAULT_TITLE;
   return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
@@ -358,14 +366,14 @@ export function createChat(options: ChatOptions): Chat {
     renameSession(id, title) {
       const row = store.getSession(id);
       if (!row) return null;
-      const updated: StoredSession = { ...row, title, autoTitle: false, updatedAt: now() };
+      const updated: StoredSession = { ...row, title: cleanTitle(title) || row.title, autoTitle: false, updatedAt: now() };
       store.updateSession(updated);
       publishSession(updated);
       return toSession(updated);
     },
 
     createSession(title, agent) {
-      const trimmed = title?.trim();
+      const trimmed = title === undefined ? undefined : cleanTitle(title);
       const stamp = now();
       const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp, ...(agent ? { agent } : {}) };
       store.insertSession(row);

@@ -145,3 +145,21 @@ describe("session creation and deep arguments", () => {
     expect(messages[2]!.text).toBe("Error: INVALID_ARGS");
   });
 });
+
+describe("titles never carry bidi controls", () => {
+  it("removes overrides, embeddings, isolates and marks from automatic, created and renamed titles", async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    const rlo = "\u202E";
+    const id = await createSession(server.url, `Plan ${rlo}evorppa\u2066x\u2069`);
+    expect(((await api(server.url, `/api/sessions/${id}`)).body as { session: Session }).session.title).toBe("Plan evorppax");
+    const renamed = await api(server.url, `/api/sessions/${id}`, { method: "PATCH", json: { title: `\u200F${rlo}Kyoto` } });
+    expect((renamed.body as { session: Session }).session.title).toBe("Kyoto");
+    const asked = await createSession(server.url);
+    const questions = [{ id: "q", header: `Pick ${rlo}evorppa`, question: "Which?", options: [{ label: "A" }, { label: "B" }] }];
+    await api(server.url, `/api/sessions/${asked}/messages`, { json: { text: `/ask ${JSON.stringify({ questions })}` } });
+    await client.waitFor((frame) => frame.type === "question/requested");
+    expect(((await api(server.url, `/api/sessions/${asked}`)).body as { session: Session }).session.title).toBe("Pick evorppa");
+    await client.close();
+  });
+});
