@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { browserMetrics } from "./browser-bench";
+import { sidebarMetrics } from "./sidebar-bench";
 import { BUNDLE_BUDGET_KIB, initialBundleKib, questionBundleKib } from "./bundle-size";
 import { progress } from "./stats";
 
@@ -28,6 +29,8 @@ const TARGETS: Record<string, Target> = {
   "browser.panel_step.p95_ms": { op: "<=", value: 16 },
   "browser.panel.long_tasks": { op: "==", value: 0 },
   "browser.render.transcript_commits_per_keystroke": { op: "==", value: 0 },
+  "browser.sidebar.render_ms_1000_chats": { op: "<=", value: 3 },
+  "browser.sidebar.search_keystroke.p95_ms": null,
 };
 
 function run(command: string, args: string[], options: { capture?: boolean } = {}): Promise<string> {
@@ -99,6 +102,10 @@ try {
   const browser = await browserMetrics(distDir);
   Object.assign(metrics, browser.metrics);
   Object.assign(notes, browser.notes);
+
+  const sidebar = await sidebarMetrics(distDir);
+  Object.assign(metrics, sidebar.metrics);
+  Object.assign(notes, sidebar.notes);
 } finally {
   rmSync(distDir, { recursive: true, force: true });
 }

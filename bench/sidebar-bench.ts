@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { CHROMIUM_ARGS } from "../playwright.config";
+import { createScriptedModel } from "../src/host/models/scripted";
+import { startServer } from "../src/host/server";
+import { openStore } from "../src/host/store";
+import { progress, quantile } from "./stats";
+
+const CHATS = 1000;
+/** Loads of each list whose median is reported. */
+const ROUNDS = 3;
+/** Pages of the list scrolled through after it first shows (the first page holds 50). */
+const SCROLL_PAGES = 3;
+const SEARCH_TEXT = "quarterly report";
+
+/** Writes `count` chats straight into the host's SQLite store, each with one user message, as turns would have. */
+function seedChats(dataDir: string, count: number): void {
+  const store = openStore(dataDir);
+  const start = Date.parse("2026-11-01T09:00:00.000Z");
+  for (let index = 0; index < count; index++) {
+    const id = randomUUID();
+    const at = new Date(start + index * 60_000).toISOString();
+    store.insertSession({ id, title: `Chat ${index}: planning item ${index}`, autoTitle: false, createdAt: at, updatedAt: at });
+    store.insertMessage({ id: randomUUID(), sessionId: id, role: "user", createdAt: at, text: index % 10 === 0 ? `About the ${SEARCH_TEXT} ${index}` : `Message of chat ${index}` });
+  }
+  store.close();
+}
+
+// The in-page scripts are strings: tsx would wrap named functions in a helper the page does not have.
+
+/** In the page: milliseconds from navigation start until the list's first page has arrived and the sidebar shows it (or says it has none), painted. */
+const LIST_SHOWN = `new Promise((resolve) => {
+  const check = () => {
+    const nav = document.querySelector("nav.sidebar");
+    const fetched = performance.getEntriesByType("resource").some((entry) => entry.name.includes("/api/sessions?limit="));
+    const ready = fetched && nav && (nav.querySelector(".sidebar__list a") || nav.querySelector(".sidebar__empty"));
+    if (ready) requestAnimationFrame(() => resolve(performance.now()));
+    else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+/** In the page: milliseconds to scroll the list to its end PAGES times, each time until the next page is rendered and painted. */
+const SCROLLED = (pages: number) => `new Promise((resolve) => {
+  const list = document.querySelector(".sidebar__list");
+  if (!list) return resolve(0);
+  const started = performance.now();
+  let done = 0;
+  const step = () => {
+    const before = list.querySelectorAll("a").length;
+    list.scrollTop = list.scrollHeight;
+    const wait = () => {
+      const more = list.querySelector(".sidebar__more");
+      if (list.querySelectorAll("a").length > before || !more) {
+        done += 1;
+        if (done >= ${pages} || !more) requestAnimationFrame(() => resolve(performance.now() - started));
+        else requestAnimationFrame(step);
+      } else requestAnimationFrame(wait);
+    };
+    requestAnimationFrame(wait);
+  };
+  step();
+})`;
+
+async function timeToList(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  return (await page.evaluate(LIST_SHOWN)) as number;
+}
+
+async function timeToScroll(page: Page, pages: number): Promise<number> {
+  return (await page.evaluate(SCROLLED(pages))) as number;
+}
+
+async function measureList(browser: Browser, url: string, scroll: boolean): Promise<{ render: number; scroll: number }> {
+  const renders: number[] = [];
+  const scrolls: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    renders.push(await timeToList(page, url));
+    scrolls.push(scroll ? await timeToScroll(page, SCROLL_PAGES) : 0);
+    await page.close();
+  }
+  return { render: quantile(renders, 0.5), scroll: quantile(scrolls, 0.5) };
+}
+
+/** Event-to-paint of each keystroke typed into the chat search (the page probe records them). */
+async function searchKeystrokes(browser: Browser, url: string): Promise<number[]> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript({ path: path.join(import.meta.dirname, "page-probe.js") });
+  await timeToList(page, url);
+  const search = page.getByRole("searchbox", { name: "Search chats" });
+  await search.click();
+  await page.evaluate("window.__bench.timing = true");
+  for (const round of [0, 1, 2]) {
+    await search.pressSequentially(SEARCH_TEXT, { delay: 40 });
+    await page.getByRole("link", { name: /planning item/ }).first().waitFor();
+    for (let index = 0; index < SEARCH_TEXT.length; index++) await search.press("Backspace", { delay: 20 });
+    progress(`browser: search round ${round + 1} typed`);
+  }
+  await page.waitForTimeout(200);
+  const keys = (await page.evaluate("window.__bench.keys.slice()")) as number[];
+  await page.close();
+  return keys;
+}
+
+/** The sidebar with 1,000 chats against an empty one in the same run, and search keystrokes over 1,000 chats. */
+export async function sidebarMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number> }> {
+  const emptyDir = mkdtempSync(path.join(tmpdir(), "parley-bench-empty-"));
+  const fullDir = mkdtempSync(path.join(tmpdir(), "parley-bench-chats-"));
+  progress(`browser: seeding ${CHATS} chats into SQLite`);
+  seedChats(fullDir, CHATS);
+  const empty = await startServer({ host: "127.0.0.1", port: 0, dataDir: emptyDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
+  const full = await startServer({ host: "127.0.0.1", port: 0, dataDir: fullDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
+  const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    progress("browser: sidebar with no chats, then with 1,000 (interleaved)");
+    const emptyRuns: { render: number; scroll: number }[] = [];
+    const fullRuns: { render: number; scroll: number }[] = [];
+    for (let round = 0; round < 2; round++) {
+      emptyRuns.push(await measureList(browser, empty.url, false));
+      fullRuns.push(await measureList(browser, full.url, true));
+    }
+    const emptyMs = quantile(emptyRuns.map((run) => run.render + run.scroll), 0.5);
+    const fullRender = quantile(fullRuns.map((run) => run.render), 0.5);
+    const fullScroll = quantile(fullRuns.map((run) => run.scroll), 0.5);
+    progress("browser: search keystrokes over 1,000 chats");
+    const keys = await searchKeystrokes(browser, full.url);
+    return {
+      metrics: {
+        "browser.sidebar.render_ms_1000_chats": (fullRender + fullScroll) / emptyMs,
+        "browser.sidebar.search_keystroke.p95_ms": quantile(keys, 0.95),
+      },
+      notes: {
+        "browser.sidebar.render_ms_1000_chats": `ratio of (first page shown ${fullRender.toFixed(0)} ms + ${SCROLL_PAGES} pages scrolled in ${fullScroll.toFixed(0)} ms) with ${CHATS} chats to an empty list shown in ${emptyMs.toFixed(0)} ms, medians, navigation start to paint`,
+        "browser.sidebar.search_keystroke.p50_ms": Number(quantile(keys, 0.5).toFixed(1)),
+        "browser.sidebar.search_keystrokes": keys.length,
+      },
+    };
+  } finally {
+    await browser.close();
+    await empty.close();
+    await full.close();
+    rmSync(emptyDir, { recursive: true, force: true });
+    rmSync(fullDir, { recursive: true, force: true });
+  }
+}
