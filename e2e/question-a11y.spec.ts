@@ -104,3 +104,39 @@ test("the plan-review decision card has no axe violations and approves the plan"
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText("Plan approved.")).toBeVisible();
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the plan card with a typed note and the notice of a batch answered elsewhere have no axe violations (${theme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(host.url);
+    await page.getByRole("textbox", { name: "Message" }).fill("/plan 1. Ship it");
+    await page.getByRole("button", { name: "Send" }).click();
+    const card = page.getByRole("region", { name: "Approve this plan?" });
+    await card.getByRole("textbox", { name: "Anything to add?" }).fill("after the freeze");
+    expect(await violations(page)).toEqual([]);
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByText("Plan approved. Note: after the freeze", { exact: true })).toBeVisible();
+
+    let rpcId: string | null = null;
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", (frame) => {
+        const parsed = JSON.parse(String(frame.payload)) as { type: string; rpcId?: string };
+        if (parsed.type === "question/requested") rpcId = parsed.rpcId ?? null;
+      }),
+    );
+    await page.reload();
+    await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(batch)}`);
+    await page.getByRole("button", { name: "Send" }).click();
+    const panel = page.getByRole("region", { name: "Which package manager?" });
+    await panel.getByRole("radio", { name: "npm" }).click();
+    await page.getByRole("textbox", { name: "Type your answer" }).fill("parley");
+    await expect.poll(() => rpcId).not.toBeNull();
+    const sessionId = decodeURIComponent(/#session=(.+)$/.exec(page.url())![1]!);
+    const answers = [{ id: "pkg", selected: ["yarn"] }, { id: "name", selected: [] }, { id: "features", selected: [] }];
+    const receipt = await page.request.post(`${host.url}/api/respond`, { data: { type: "answer", rpcId, sessionId, answers } });
+    expect(await receipt.json()).toEqual({ accepted: true });
+    const notice = page.getByRole("region", { name: "Answered in another tab" });
+    await expect(notice.getByRole("definition")).toHaveText(["npm", "parley"]);
+    expect(await violations(page)).toEqual([]);
+  });
+}

@@ -90,5 +90,12 @@ test("two tabs on one session: an answer in one removes the other's panel, and a
   held.splice(0).forEach((message) => deliverToSecond(message));
   await expect(second.getByRole("region", { name: /two\?$/ })).toHaveCount(0);
   await expect(second.getByText(answeredTwo, { exact: true }).nth(1)).toBeVisible();
+  const notice = second.getByRole("region", { name: "Answered in another tab" });
+  await expect(notice.getByRole("term")).toHaveText(["Favourite colour two?", "Which size two?"]);
+  await expect(notice.getByRole("definition")).toHaveText(["Red", "Large"]);
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeHidden();
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await expect(notice).toBeHidden();
   await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(first.getByRole("region", { name: "Answered in another tab" })).toHaveCount(0);
 });

@@ -90,6 +90,11 @@ test("a question answered elsewhere while the socket was down is dropped on reco
   const expected = { answers: [{ id: "color", selected: ["Red"] }, { id: "note", selected: [] }] };
   await expect(page.getByText(`Answers: ${JSON.stringify(expected)}`, { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /Ask question\s*1\/2 answered/ })).toBeVisible();
+  const notice = page.getByRole("region", { name: "Answered or stopped while this tab was offline" });
+  await expect(notice.getByRole("definition")).toHaveText(["Blue", "matte finish"]);
+  await notice.getByRole("button", { name: "Copy answers" }).click();
+  await expect(notice.getByRole("status")).not.toBeEmpty();
+  await notice.getByRole("button", { name: "Dismiss" }).click();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
 });
 
@@ -100,6 +105,9 @@ test("after a host restart mid-wizard the panel disappears and the row reads int
 
   await expect(page.getByRole("region", { name: "Any note for the painter?" })).toBeHidden({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeVisible();
+  const notice = page.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+  await expect(notice.getByRole("definition")).toHaveText(["Blue", "matte finish"]);
+  await notice.getByRole("button", { name: "Dismiss" }).click();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /unreachable|Connecting/ })).toHaveCount(0);
 });

@@ -8,10 +8,11 @@ import { Conversation } from "../features/chat/conversation";
 import { describeFailure } from "../features/chat/failure";
 import { isTypingTarget, KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatMessages } from "../features/chat/messages";
-import { deleteDraft } from "../features/question/draft-storage";
+import { retireDraft } from "../features/question/retired-drafts";
 import { Sidebar } from "../features/sessions/sidebar";
 import { useMessages } from "../i18n/i18n";
 import type { DownFrame } from "../protocol/schemas";
+import type { RetiredRequest, RetireReason } from "../store/state";
 import { SessionStoreProvider } from "../store/react";
 import { pendingRpcIds } from "../store/selectors";
 import { createSessionStore, type SessionStore } from "../store/session-store";
@@ -22,7 +23,7 @@ import { createLiveTouches } from "./live-touches";
 import { createUndoableDeletes, UNDO_DELETE_MS } from "./undoable-delete";
 import { Toast } from "../ui/toast";
 import { appMessages } from "./messages";
-import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
+import { createQuestionEntry, createRetiredEntry, loadQuestionPanel } from "./question-entry";
 
 const DRAWER_ID = "sessions-drawer";
 /** Sessions per page of the sidebar's list. */
@@ -36,13 +37,44 @@ export interface ChatAppProps {
   connect?: (options: MuxOptions) => MuxConnection;
 }
 
-/** Applies a frame and forgets the saved drafts of every request the frame removed. */
-export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame, forget: (rpcId: string) => void = deleteDraft): void {
-  const before = pendingRpcIds(store.getState());
+/** Why a frame removed a pending request, when that is worth telling a tab that held drafts for it. */
+export function retireReasonOf(frame: DownFrame): RetireReason | null {
+  switch (frame.type) {
+    case "question/resolved":
+      return frame.outcome === "answered" ? "answered-elsewhere" : frame.outcome === "cancelled" ? "dismissed-elsewhere" : "stopped";
+    case "synced":
+      return "resolved-away";
+    case "hello":
+      return "host-restarted";
+    default:
+      return null;
+  }
+}
+
+/**
+ * Applies a frame; for every request it removed, `retire` decides whether the saved drafts are kept
+ * for a notice (true) or deleted, and the kept ones are retired in the store.
+ */
+export function applyFrameAndForgetDrafts(
+  store: SessionStore,
+  frame: DownFrame,
+  retire: (rpcId: string, reason: RetireReason | null) => boolean = retireDraft,
+): void {
+  const { pending: before, hostId } = store.getState();
   store.getState().applyFrame(frame);
-  if (before.size === 0) return;
+  // A host that shuts down aborts what it holds before it goes; its successor's hello says why.
+  if (frame.type === "hello" && hostId !== null && hostId !== frame.hostId) store.getState().blameHostRestart();
+  if (Object.keys(before).length === 0) return;
   const after = pendingRpcIds(store.getState());
-  for (const rpcId of before) if (!after.has(rpcId)) forget(rpcId);
+  const reason = retireReasonOf(frame);
+  const kept: RetiredRequest[] = [];
+  for (const entries of Object.values(before)) {
+    for (const { request } of entries) {
+      if (after.has(request.rpcId)) continue;
+      if (retire(request.rpcId, reason) && reason !== null) kept.push({ request, reason });
+    }
+  }
+  if (kept.length > 0) store.getState().retireRequests(kept);
 }
 
 /** What went wrong loading from the host; translated when shown, so a locale switch does not reconnect. */
@@ -67,6 +99,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         stopTurn: async (sessionId) => void (await api.abort(sessionId)),
         moveToComposer: (sessionId, text) => store.getState().prefillComposer(sessionId, text),
       }),
+      createRetiredEntry((rpcId) => store.getState().dismissRetired(rpcId)),
     ],
     [api, store],
   );

@@ -1,7 +1,8 @@
 import { lazy, Suspense } from "react";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
-import { selectPendingRequests } from "../store/selectors";
+import { selectFirstRetired, selectPendingRequests } from "../store/selectors";
+import type { RetiredRequest } from "../store/state";
 import type { PlanChat } from "../features/question/question-panel";
 
 /** Outranks every other composer takeover: a waiting question blocks the turn. */
@@ -9,6 +10,33 @@ export const QUESTION_SLOT_PRIORITY = 100;
 
 /** Loads the question panel's code; the app starts this when idle so the first question shows at once. */
 export const loadQuestionPanel = () => import("../features/question/question-panel");
+
+/** Just below the question panel: a waiting question comes first, the notice about a lost one after it. */
+export const RETIRED_SLOT_PRIORITY = 90;
+
+const RetiredNotice = lazy(() => import("../features/question/retired-notice").then((module) => ({ default: module.RetiredNotice })));
+
+/** The composer-slot entry for a request that went away while this tab held unsent answers for it; `forget` removes it from the store. */
+export function createRetiredEntry(forget: (rpcId: string) => void): SlotEntry {
+  function RetiredSlot({ match }: SlotComponentProps<RetiredRequest>) {
+    return (
+      <Suspense fallback={null}>
+        <RetiredNotice key={match.request.rpcId} retired={match} onDismiss={() => forget(match.request.rpcId)} />
+      </Suspense>
+    );
+  }
+  return defineSlotEntry<RetiredRequest>({
+    key: "retired-question",
+    priority: RETIRED_SLOT_PRIORITY,
+    select: ({ sessionId, state }) => selectFirstRetired(sessionId)(state),
+    Component: RetiredSlot,
+    async dismiss(match) {
+      const { deleteDraft } = await import("../features/question/draft-storage");
+      deleteDraft(match.request.rpcId);
+      forget(match.request.rpcId);
+    },
+  });
+}
 
 const QuestionPanel = lazy(() => loadQuestionPanel().then((module) => ({ default: module.QuestionPanel })));
 

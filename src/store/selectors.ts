@@ -1,6 +1,6 @@
 import type { ConnectionStatus } from "./state";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
-import type { ComposerPrefill, PendingEntry, SessionData } from "./state";
+import type { ComposerPrefill, PendingEntry, RetiredRequest, SessionData } from "./state";
 import { own } from "./own";
 import { toPlanReview } from "../protocol/plan-review";
 
@@ -13,6 +13,12 @@ export type SessionBadge = "question" | "plan-review" | null;
 export const selectSessions = (state: SessionData): readonly Session[] => state.sessions;
 export const selectConnection = (state: SessionData): ConnectionStatus => state.connection;
 export const selectHostId = (state: SessionData): string | null => state.hostId;
+/** The session's first retired request, whose notice owns the composer slot until dismissed; null when none. */
+export const selectFirstRetired = memoisePerSession(
+  (sessionId) =>
+    (state: SessionData): RetiredRequest | null =>
+      own(state.retired, sessionId)?.[0] ?? null,
+);
 export const selectComposerPrefill = (state: SessionData): ComposerPrefill | null => state.composerPrefill;
 /** Whether the session list has a further page to load. */
 export const selectHasMoreSessions = (state: SessionData): boolean => state.sessionsCursor !== null;

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ComposerPrefill, ConnectionStatus } from "./state";
+import type { ComposerPrefill, ConnectionStatus, RetiredRequest } from "./state";
 import type { DownFrame, Message, Session } from "../protocol/schemas";
 import { applyFetchedSession, applyFrame, applySessions, applySessionsPage, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
@@ -15,6 +15,12 @@ export interface SessionActions {
   loadMoreSessions(sessions: readonly Session[], cursor: string | null, live?: ReadonlySet<string>): void;
   loadSession(session: Session, live?: ReadonlySet<string>): void;
   loadTranscript(sessionId: string, messages: readonly Message[], live?: ReadonlySet<string>): void;
+  /** Keeps requests that left while this tab held drafts for them, each under its session. */
+  retireRequests(retired: readonly RetiredRequest[]): void;
+  /** A new host said hello: requests that stopped waiting did so because the host went away. */
+  blameHostRestart(): void;
+  /** The user dismissed a retired request's notice. */
+  dismissRetired(rpcId: string): void;
   /** Hands text to a session's composer, which adds it to what it holds. */
   prefillComposer(sessionId: string, text: string): void;
   /** The composer took this prefill; a newer one stays. */
@@ -35,7 +41,35 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     loadMoreSessions: (sessions, cursor, live) => set((state) => applySessionsPage(state, sessions, cursor, live)),
     loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),
     loadTranscript: (sessionId, messages, live) => set((state) => applyTranscript(state, sessionId, messages, live)),
+    retireRequests: (retired) => set((state) => ({ ...state, retired: addRetired(state.retired, retired) })),
+    blameHostRestart: () => set((state) => ({ ...state, retired: relabelStopped(state.retired) })),
+    dismissRetired: (rpcId) => set((state) => ({ ...state, retired: removeRetired(state.retired, rpcId) })),
     prefillComposer: (sessionId, text) => set((state) => ({ ...state, composerPrefill: { sessionId, text } })),
     clearComposerPrefill: (taken) => set((state) => (state.composerPrefill === taken ? { ...state, composerPrefill: null } : state)),
   }));
+}
+
+function addRetired(held: Record<string, RetiredRequest[]>, retired: readonly RetiredRequest[]): Record<string, RetiredRequest[]> {
+  const next = new Map(Object.entries(held));
+  for (const entry of retired) {
+    const sessionId = entry.request.sessionId;
+    const list = next.get(sessionId) ?? [];
+    if (!list.some((kept) => kept.request.rpcId === entry.request.rpcId)) next.set(sessionId, [...list, entry]);
+  }
+  return Object.fromEntries(next);
+}
+
+function removeRetired(held: Record<string, RetiredRequest[]>, rpcId: string): Record<string, RetiredRequest[]> {
+  const next: [string, RetiredRequest[]][] = [];
+  for (const [sessionId, list] of Object.entries(held)) {
+    const kept = list.filter((entry) => entry.request.rpcId !== rpcId);
+    if (kept.length > 0) next.push([sessionId, kept.length === list.length ? list : kept]);
+  }
+  return Object.fromEntries(next);
+}
+
+function relabelStopped(held: Record<string, RetiredRequest[]>): Record<string, RetiredRequest[]> {
+  return Object.fromEntries(
+    Object.entries(held).map(([sessionId, list]) => [sessionId, list.map((entry) => (entry.reason === "stopped" ? { ...entry, reason: "host-restarted" as const } : entry))]),
+  );
 }

@@ -14,6 +14,15 @@ export interface ComposerPrefill {
   text: string;
 }
 
+/** Why a request left while this tab still held unsent answers for it. */
+export type RetireReason = "answered-elsewhere" | "dismissed-elsewhere" | "stopped" | "resolved-away" | "host-restarted";
+
+/** A request that left the store while this tab held drafts for it; kept so the drafts stay readable until dismissed. */
+export interface RetiredRequest {
+  request: PendingRequest;
+  reason: RetireReason;
+}
+
 /** Everything the browser knows, changed only by pure functions of this folder. */
 export interface SessionData {
   /** The host process the held pending requests came from; null before the first `hello`. */
@@ -27,6 +36,8 @@ export interface SessionData {
   transcripts: Record<string, Message[]>;
   /** Per session, every pending request in arrival order. */
   pending: Record<string, PendingEntry[]>;
+  /** Per session, retired requests in the order they left, until the user dismisses their notice. */
+  retired: Record<string, RetiredRequest[]>;
   /** Text waiting to be put into a session's composer, or null. */
   composerPrefill: ComposerPrefill | null;
 }
@@ -38,5 +49,6 @@ export const initialSessionData: SessionData = {
   sessionsCursor: null,
   transcripts: {},
   pending: {},
+  retired: {},
   composerPrefill: null,
 };

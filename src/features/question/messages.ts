@@ -1,6 +1,6 @@
 import type { Catalog } from "../../i18n/locale";
 
-type QuestionMessageKey =
+export type QuestionMessageKey =
   | "requestPosition"
   | "announceStep"
   | "collapse"
@@ -51,6 +51,16 @@ type QuestionMessageKey =
   | "reviewNotAnswered"
   | "change"
   | "changeTarget"
+  | "retiredAnswered"
+  | "retiredDismissed"
+  | "retiredStopped"
+  | "retiredAway"
+  | "retiredRestart"
+  | "retiredHint"
+  | "copyAnswers"
+  | "copied"
+  | "copyManually"
+  | "dismissNotice"
 
 /** Every string the question panel shows, in each UI language. */
 export const questionMessages: Catalog<QuestionMessageKey> = {
@@ -105,6 +115,16 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     reviewNotAnswered: "Not answered (sent as skipped)",
     change: "Change",
     changeTarget: "Change question {index}",
+    retiredAnswered: "Answered in another tab",
+    retiredDismissed: "Dismissed in another tab",
+    retiredStopped: "The agent stopped waiting",
+    retiredAway: "Answered or stopped while this tab was offline",
+    retiredRestart: "The agent stopped waiting: the host restarted",
+    retiredHint: "These answers were not sent from this tab. They stay here until you dismiss this notice.",
+    copyAnswers: "Copy answers",
+    copied: "Copied to the clipboard.",
+    copyManually: "The answers are selected: press Ctrl+C (⌘C on a Mac) to copy them.",
+    dismissNotice: "Dismiss",
   },
   "zh-CN": {
     requestPosition: "第 {index} 个请求，共 {count} 个",
@@ -157,5 +177,15 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     reviewNotAnswered: "未回答（将作为跳过发送）",
     change: "修改",
     changeTarget: "修改第 {index} 题",
+    retiredAnswered: "已在另一个标签页中回答",
+    retiredDismissed: "已在另一个标签页中忽略",
+    retiredStopped: "助手已停止等待",
+    retiredAway: "此标签页离线期间已被回答或停止",
+    retiredRestart: "助手已停止等待：主机已重启",
+    retiredHint: "这些回答没有从此标签页发送。在你关闭此提示前，它们会一直保留在这里。",
+    copyAnswers: "复制回答",
+    copied: "已复制到剪贴板。",
+    copyManually: "回答已选中：按 Ctrl+C（Mac 上为 ⌘C）复制。",
+    dismissNotice: "关闭",
   },
 };

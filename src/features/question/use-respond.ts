@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Receipt, RespondRequest } from "../../protocol/schemas";
+import { forgetResponding, noteResponding } from "./retired-drafts";
 import type { PanelStatus } from "./status-line";
 
 /** What the panel is waiting for: nothing, an answer's receipt, or a cancel's. */
@@ -24,6 +25,7 @@ export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) 
     setBusy(body.type);
     setStatus(body.type === "cancel" ? { kind: "cancelling" } : null);
     try {
+      noteResponding(body.rpcId);
       await steps.before?.();
       const receipt = await respond(body);
       if (receipt.accepted || (steps.goneIsDone === true && receipt.reason === "not-pending")) {
@@ -35,6 +37,7 @@ export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) 
     } catch (error) {
       setStatus({ kind: "error", message: error instanceof Error ? error.message : String(error) });
     }
+    forgetResponding(body.rpcId);
     setBusy(null);
   };
   return { busy, status, setStatus, send };
