@@ -34,6 +34,7 @@ function setup() {
         onSend={async () => undefined}
         onStop={async () => undefined}
         fallbackTitle="New chat"
+        focusReady={false}
       />
     </SessionStoreProvider>,
   );
