@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DownFrame, Message, Session, SessionAgent, SessionState } from "../protocol/schemas";
+import type { DownFrame, Message, QuestionOrigin, Session, SessionAgent, SessionState } from "../protocol/schemas";
 import { buildHistory } from "./history";
 import type { Logger } from "./log";
 import type { Model, ModelToolCall } from "./models/types";
@@ -43,7 +43,7 @@ export interface Chat {
    * Runs an outside agent's tool call in the session, recorded as a tool row like the model's own;
    * Stop, deletion and shutdown abort it. Null when the session does not exist.
    */
-  callTool(sessionId: string, call: OutsideToolCall, context: { signal: AbortSignal; onRequested?(rpcId: string): void }): Promise<ToolOutcome | null>;
+  callTool(sessionId: string, call: OutsideToolCall, context: { signal: AbortSignal; onRequested?(rpcId: string): void; origin?: QuestionOrigin }): Promise<ToolOutcome | null>;
   /** Aborts the session's running turn and outside tool calls; null when the session does not exist. */
   abort(sessionId: string): Promise<boolean | null>;
   deleteSession(id: string): Promise<boolean>;
@@ -203,7 +203,7 @@ export function createChat(options: ChatOptions): Chat {
     publishSession(updated);
   }
 
-  async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal, onRequested?: (rpcId: string) => void): Promise<ToolOutcome> {
+  async function runToolCall(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal, onRequested?: (rpcId: string) => void, origin?: QuestionOrigin): Promise<ToolOutcome> {
     const parsed = parseArguments(call.arguments);
     const row: StoredMessage = {
       id: randomUUID(),
@@ -221,7 +221,7 @@ export function createChat(options: ChatOptions): Chat {
       if (parsed.ok) titleFromCall(sessionId, call.name, parsed.value);
 
       const outcome: ToolOutcome = parsed.ok
-        ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}) })
+        ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) })
         : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem });
       const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
       finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) } };
@@ -417,7 +417,7 @@ export function createChat(options: ChatOptions): Chat {
       const calls = outside.get(sessionId) ?? new Set<Turn>();
       calls.add(turn);
       outside.set(sessionId, calls);
-      const running = runToolCall(sessionId, randomUUID(), modelCall, controller.signal, context.onRequested);
+      const running = runToolCall(sessionId, randomUUID(), modelCall, controller.signal, context.onRequested, context.origin);
       turn.done = running.then(
         () => undefined,
         () => undefined,

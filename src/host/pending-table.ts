@@ -83,6 +83,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         sessionId,
         questions: request.questions,
         createdAt: new Date().toISOString(),
+        ...(request.origin ? { origin: request.origin } : {}),
       };
       return new Promise<AskResult>((resolve, reject) => {
         const onAbort = () => {

@@ -1,4 +1,4 @@
-import { Questions, type AnswerItem, type QuestionItem } from "../protocol/schemas";
+import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin } from "../protocol/schemas";
 
 /** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
 export class UserInteractionError extends Error {
@@ -21,6 +21,8 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** Told the pending question's rpcId once the provider holds it (an MCP wait ticket names it). */
   onRequested?(rpcId: string): void;
+  /** Who asks, when it is not the session's own agent; sent on the question/requested frame. */
+  origin?: QuestionOrigin;
 }
 
 export interface AskResult {

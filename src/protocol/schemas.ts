@@ -182,6 +182,9 @@ export const HeartbeatFrame = z.object({ type: z.literal("heartbeat") });
 export type HeartbeatFrame = z.infer<typeof HeartbeatFrame>;
 /** The default heartbeat interval; a client treats 2.5 intervals of silence as a dead connection. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
+/** Who asks: this chat's own agent, an agent over MCP, or a tool's MCP server. Optional on the wire; absent means this chat's agent. */
+export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server"]), name: upTo(200) });
+export type QuestionOrigin = z.infer<typeof QuestionOrigin>;
 /** A question is waiting for the human. */
 export const QuestionRequestedFrame = z.object({
   type: z.literal("question/requested"),
@@ -189,6 +192,7 @@ export const QuestionRequestedFrame = z.object({
   sessionId: z.string(),
   questions: Questions,
   createdAt: z.string(),
+  origin: z.optional(QuestionOrigin),
 });
 /** A question left the pending table. */
 export const QuestionResolvedFrame = z.object({

@@ -38,6 +38,7 @@ export type ChatKey =
   | "answerNone"
   | "answerFeedback"
   | "answerNote"
+  | "recommended"
   | "callRejected"
   | "untitled"
   | "slotFailed"
@@ -123,6 +124,7 @@ export const chatMessages: Catalog<ChatKey> = {
     answerNone: "No answer",
     answerFeedback: "Feedback",
     answerNote: "Note",
+    recommended: "Recommended",
     callRejected: "Nothing was asked: the call was refused, and the agent received this reason.",
     untitled: "New chat",
     slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
@@ -206,6 +208,7 @@ export const chatMessages: Catalog<ChatKey> = {
     answerNone: "未回答",
     answerFeedback: "反馈",
     answerNote: "备注",
+    recommended: "推荐",
     callRejected: "没有提出任何问题：调用被拒绝，助手收到了以下原因。",
     untitled: "新对话",
     slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",

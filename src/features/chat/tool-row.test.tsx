@@ -39,7 +39,9 @@ describe("ToolRow", () => {
     const terms = screen.getAllByRole("term").map((node) => node.textContent);
     const values = screen.getAllByRole("definition").map((node) => node.textContent);
     expect(terms).toEqual(["Which package manager?", "Project name?", "Extras?"]);
-    expect(values).toEqual(["pnpm (Recommended)", "Skipped", "ESLint, Vitest"]);
+    expect(values).toEqual(["pnpm Recommended", "Skipped", "ESLint, Vitest"]);
+    expect(screen.getByText("Recommended")).toHaveClass("tool-row__badge");
+    expect(screen.getByText("pnpm").tagName).toBe("BDI");
     await user.click(toggle);
     expect(screen.queryByText("Project name?")).toBeNull();
   });

@@ -1,6 +1,7 @@
 import { Fragment, memo, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
+import { parseRecommendation } from "../../protocol/recommendation";
 import { Markdown } from "../../ui/markdown";
 import { chatMessages, type ChatKey } from "./messages";
 import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
@@ -33,6 +34,17 @@ function summaryText(summary: ToolSummary, t: T): string {
   }
 }
 
+/** A chosen option as the panel showed it: a recommended one without its suffix, with a Recommended badge. */
+function ChosenLabel({ label, t }: { label: string; t: T }) {
+  const { display, recommended } = parseRecommendation(label);
+  if (!recommended) return <bdi>{label}</bdi>;
+  return (
+    <>
+      <bdi>{display}</bdi> <span className="tool-row__badge">{t("recommended")}</span>
+    </>
+  );
+}
+
 function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
   switch (answer.kind) {
     case "none":
@@ -42,12 +54,18 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
     case "answered":
       return (
         <span>
-          {[...answer.selected, ...(answer.custom !== undefined ? [answer.custom] : [])].map((text, index) => (
+          {answer.selected.map((label, index) => (
             <Fragment key={index}>
               {index > 0 && ", "}
-              <bdi>{text}</bdi>
+              <ChosenLabel label={label} t={t} />
             </Fragment>
           ))}
+          {answer.custom !== undefined && (
+            <>
+              {answer.selected.length > 0 && ", "}
+              <bdi>{answer.custom}</bdi>
+            </>
+          )}
         </span>
       );
     default:

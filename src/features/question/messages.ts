@@ -51,6 +51,7 @@ export type QuestionMessageKey =
   | "reviewNotAnswered"
   | "change"
   | "changeTarget"
+  | "askedBy"
   | "retiredAnswered"
   | "retiredDismissed"
   | "retiredStopped"
@@ -115,6 +116,7 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     reviewNotAnswered: "Not answered (sent as skipped)",
     change: "Change",
     changeTarget: "Change question {index}",
+    askedBy: "Asked by {name}",
     retiredAnswered: "Answered in another tab",
     retiredDismissed: "Dismissed in another tab",
     retiredStopped: "The agent stopped waiting",
@@ -177,6 +179,7 @@ export const questionMessages: Catalog<QuestionMessageKey> = {
     reviewNotAnswered: "未回答（将作为跳过发送）",
     change: "修改",
     changeTarget: "修改第 {index} 题",
+    askedBy: "提问方：{name}",
     retiredAnswered: "已在另一个标签页中回答",
     retiredDismissed: "已在另一个标签页中忽略",
     retiredStopped: "助手已停止等待",

@@ -5,7 +5,7 @@ import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
 import { ModelText } from "./model-text";
-import { parseRecommendation } from "./recommendation";
+import { parseRecommendation } from "../../protocol/recommendation";
 import type { ChoicePoint, StepGuard } from "./step-guard";
 import { useArrowKeyPressed } from "./use-arrow-key-pressed";
 

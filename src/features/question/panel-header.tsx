@@ -1,17 +1,34 @@
+import type { QuestionOrigin } from "../../protocol/schemas";
 import { useMessages } from "../../i18n/i18n";
 import { questionMessages } from "./messages";
 import { ModelText } from "./model-text";
 
 interface PanelHeaderProps {
   eyebrow: string | undefined;
+  /** Who asks, shown when it is not this chat's own agent. */
+  origin?: QuestionOrigin | undefined;
   position: { index: number; count: number };
   disabled: boolean;
   onCollapse: () => void;
   onDismiss: () => void;
 }
 
-/** Eyebrow, request position, and the collapse and dismiss controls. */
-export function PanelHeader({ eyebrow, position, disabled, onCollapse, onDismiss }: PanelHeaderProps) {
+const NAME_SLOT = "\u0000";
+
+/** The translated line with the asker's name in its place, isolated as model-written text. */
+function AskedBy({ text, name }: { text: string; name: string }) {
+  const at = text.indexOf(NAME_SLOT);
+  return (
+    <>
+      {text.slice(0, at)}
+      <ModelText text={name} />
+      {text.slice(at + NAME_SLOT.length)}
+    </>
+  );
+}
+
+/** Eyebrow, who asks when it is not this chat's agent, request position, and the collapse and dismiss controls. */
+export function PanelHeader({ eyebrow, origin, position, disabled, onCollapse, onDismiss }: PanelHeaderProps) {
   const t = useMessages(questionMessages);
   return (
     <div className="question-panel__header">
@@ -19,6 +36,11 @@ export function PanelHeader({ eyebrow, position, disabled, onCollapse, onDismiss
         {eyebrow && (
           <span className="question-panel__eyebrow">
             <ModelText text={eyebrow} />
+          </span>
+        )}
+        {origin && origin.kind !== "agent" && (
+          <span className="question-panel__origin">
+            <AskedBy text={t("askedBy", { name: NAME_SLOT })} name={origin.name} />
           </span>
         )}
         {position.count > 1 && (

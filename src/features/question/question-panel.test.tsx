@@ -367,3 +367,29 @@ describe("escape key", () => {
     expect(screen.getByRole("button", { name: "Collapse the question card" })).toBeInTheDocument();
   });
 });
+
+describe("who is asking", () => {
+  it("names an agent over MCP in the header", () => {
+    render(<QuestionPanel request={{ ...batch, origin: { kind: "mcp-client", name: "Claude Code" } }} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    expect(screen.getByText("Claude Code").closest(".question-panel__origin")).toHaveTextContent("Asked by Claude Code");
+  });
+
+  it("says nothing for this chat's own agent or a request without an origin", () => {
+    const view = render(<QuestionPanel request={{ ...batch, origin: { kind: "agent", name: "Parley" } }} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    expect(screen.queryByText(/Asked by/)).not.toBeInTheDocument();
+    view.unmount();
+    render(<QuestionPanel request={{ ...batch, rpcId: "rpc-2" }} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    expect(screen.queryByText(/Asked by/)).not.toBeInTheDocument();
+  });
+
+  it("isolates the asker's name and shows the Chinese line", () => {
+    render(
+      <LocaleProvider initial="zh-CN">
+        <QuestionPanel request={{ ...batch, origin: { kind: "mcp-server", name: "\u202Eloot" } }} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />
+      </LocaleProvider>,
+    );
+    const name = screen.getByText("⟨U+202E⟩loot");
+    expect(name.tagName).toBe("BDI");
+    expect(name.closest(".question-panel__origin")).toHaveTextContent("提问方：⟨U+202E⟩loot");
+  });
+});

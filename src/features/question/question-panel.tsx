@@ -174,6 +174,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
           <>
             <PanelHeader
               eyebrow={review ? t("planReview") : question.header}
+              origin={request.origin}
               position={position}
               disabled={disabled}
               onCollapse={collapse}

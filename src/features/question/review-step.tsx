@@ -4,7 +4,7 @@ import { useMessages } from "../../i18n/i18n";
 import { draftOf, type DraftState } from "./draft";
 import { questionMessages } from "./messages";
 import { ModelText } from "./model-text";
-import { parseRecommendation } from "./recommendation";
+import { parseRecommendation } from "../../protocol/recommendation";
 import { stepState } from "./step-state";
 
 interface ReviewStepProps {

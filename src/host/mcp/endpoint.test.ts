@@ -75,6 +75,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
       { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
       { id: "name", question: "Project name?" },
     ]);
+    expect(frame.origin).toEqual({ kind: "mcp-client", name: "Claude Code" });
     const sessions = (await api(server.url, "/api/sessions")).body as { sessions: Session[] };
     expect(sessions.sessions.map(({ title, agent, state }) => ({ title, agent, state }))).toEqual([
       { title: "Claude Code · 09:05", agent: { kind: "mcp-client", name: "Claude Code" }, state: "waiting" },

@@ -177,7 +177,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         const created = options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName });
         session.parleySessionId = created.id;
       }
-      const outcome = await options.chat.callTool(session.parleySessionId, { callId: randomUUID(), name, args }, { signal, onRequested });
+      const outcome = await options.chat.callTool(session.parleySessionId, { callId: randomUUID(), name, args }, { signal, onRequested, origin: { kind: "mcp-client", name: session.clientName } });
       if (outcome) return outcome;
       session.parleySessionId = null;
     }

@@ -58,7 +58,7 @@ export function createAskUserQuestionTool(userInteraction: UserInteraction): Too
     description: ASK_USER_QUESTION_DESCRIPTION,
     args: AskUserQuestionArgs,
     async run(args, context) {
-      const result = await userInteraction.ask({ questions: toQuestionItems(args), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
+      const result = await userInteraction.ask({ questions: toQuestionItems(args), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested, origin: context.origin });
       return { text: formatAnswers(result.answers), value: { answers: result.answers }, outcome: { kind: "answered", answers: result.answers } };
     },
   };

@@ -20,7 +20,7 @@ export function createPresentPlanTool(userInteraction: UserInteraction): ToolDef
     description: `Show the human your plan (markdown) and wait for a decision before acting on it. The result is \`${APPROVED_RESULT}\` (possibly followed by a note from the human to take into account), or the human's feedback on what to change.`,
     args: PresentPlanArgs,
     async run(args, context) {
-      const { answers } = await userInteraction.ask({ questions: planReviewQuestions(args.plan), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested });
+      const { answers } = await userInteraction.ask({ questions: planReviewQuestions(args.plan), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested, origin: context.origin });
       const approved = answers.find((answer) => answer.id === PLAN_REVIEW_ID)?.selected.includes(APPROVE_LABEL) === true;
       const note = answers.find((answer) => answer.id === PLAN_NOTE_ID)?.custom;
       const text = planReviewResult(answers);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolError, ToolRowOutcome } from "../../protocol/schemas";
+import type { QuestionOrigin, ToolError, ToolRowOutcome } from "../../protocol/schemas";
 import type { ToolSpec } from "../models/types";
 import { describeIssues } from "../user-interaction";
 
@@ -8,6 +8,8 @@ export interface ToolContext {
   sessionId: string;
   /** Passed on to the seam: told the rpcId of the question the call waits on. */
   onRequested?(rpcId: string): void;
+  /** Passed on to the seam: who asks, when it is not the session's own agent. */
+  origin?: QuestionOrigin;
 }
 
 /** A tool: its model-facing name, description and argument schema, and what it does. */
