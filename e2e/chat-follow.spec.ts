@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startHost, type TestHost } from "./host";
 
@@ -22,6 +23,15 @@ async function expectNewestVisible(page: Page, row: Locator) {
       return box.y + box.height <= transcript.y + transcript.height + 1 && box.y >= transcript.y - 1 ? "visible" : `row ${box.y}+${box.height} outside ${transcript.y}+${transcript.height}`;
     })
     .toBe("visible");
+}
+
+async function expectNoAxeViolations(page: Page) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${scheme} ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 const lastRow = (page: Page) => page.getByRole("region", { name: "Messages" }).getByRole("listitem").last();
@@ -70,6 +80,8 @@ test("the transcript follows 30 sends, a long streamed reply and a question pane
     await fetch(`${base}/api/sessions/${encodeURIComponent(sessionId)}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "/echo from another tab" }) });
   }, host.url);
   await expect(page.getByRole("button", { name: /^Jump to latest \(\d+ new\)$/ })).toBeVisible();
+  expect(await transcript.evaluate((element) => element.scrollTop)).toBe(scrolledTo);
+  await expectNoAxeViolations(page);
   expect(await transcript.evaluate((element) => element.scrollTop)).toBe(scrolledTo);
   await page.getByRole("button", { name: /^Jump to latest/ }).click();
   await expect(lastText(page)).toHaveText("from another tab");

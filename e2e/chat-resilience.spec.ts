@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { startHost, type TestHost } from "./host";
 
@@ -12,6 +13,16 @@ test.afterEach(async () => {
 });
 
 const MESSAGES_ROUTE = "**/api/sessions/*/messages";
+
+async function expectNoAxeViolations(page: Page) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${scheme} ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 
 async function openChat(page: Page) {
   await page.goto(host.url);
@@ -62,6 +73,7 @@ test("with the host stopped a translated banner says so, a send says it failed, 
   await composer.fill("/echo after the outage");
   await composer.press("Enter");
   await expect(page.getByRole("alert")).toHaveText("Your message was not sent and is back in the box. Parley's host cannot be reached; check that it is running.Retry");
+  await expectNoAxeViolations(page);
 
   await page.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
