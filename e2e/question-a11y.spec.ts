@@ -128,7 +128,7 @@ for (const theme of ["light", "dark"] as const) {
     await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(batch)}`);
     await page.getByRole("button", { name: "Send" }).click();
     const panel = page.getByRole("region", { name: "Which package manager?" });
-    await panel.getByRole("radio", { name: "npm" }).click();
+    await panel.getByRole("radio", { name: "npm", exact: true }).click();
     await page.getByRole("textbox", { name: "Type your answer" }).fill("parley");
     await expect.poll(() => rpcId).not.toBeNull();
     const sessionId = decodeURIComponent(/#session=(.+)$/.exec(page.url())![1]!);

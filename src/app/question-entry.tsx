@@ -3,6 +3,7 @@ import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schema
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
 import { selectFirstRetired, selectPendingRequests } from "../store/selectors";
 import type { RetiredRequest } from "../store/state";
+import { deleteDraft } from "../features/question/draft-storage";
 import type { PlanChat } from "../features/question/question-panel";
 
 /** Outranks every other composer takeover: a waiting question blocks the turn. */
@@ -14,7 +15,7 @@ export const loadQuestionPanel = () => import("../features/question/question-pan
 /** Just below the question panel: a waiting question comes first, the notice about a lost one after it. */
 export const RETIRED_SLOT_PRIORITY = 90;
 
-const RetiredNotice = lazy(() => import("../features/question/retired-notice").then((module) => ({ default: module.RetiredNotice })));
+const RetiredNotice = lazy(() => loadQuestionPanel().then((module) => ({ default: module.RetiredNotice })));
 
 /** The composer-slot entry for a request that went away while this tab held unsent answers for it; `forget` removes it from the store. */
 export function createRetiredEntry(forget: (rpcId: string) => void): SlotEntry {
@@ -31,7 +32,6 @@ export function createRetiredEntry(forget: (rpcId: string) => void): SlotEntry {
     select: ({ sessionId, state }) => selectFirstRetired(sessionId)(state),
     Component: RetiredSlot,
     async dismiss(match) {
-      const { deleteDraft } = await import("../features/question/draft-storage");
       deleteDraft(match.request.rpcId);
       forget(match.request.rpcId);
     },

@@ -21,6 +21,9 @@ import { useSheetHeight } from "./use-sheet-height";
 import { useVisualViewport } from "./use-visual-viewport";
 import "./question-panel.css";
 
+/** In the panel's bundle, which is loaded by the time a request can retire: a host that just went away cannot serve a chunk. */
+export { RetiredNotice } from "./retired-notice";
+
 export interface QuestionPanelProps {
   request: PendingRequest;
   /** 0-based index among the session's pending requests. */
