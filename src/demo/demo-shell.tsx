@@ -6,6 +6,7 @@ import { frameUrl, postToFrame, readFrameMessage, type FrameSettings } from "./f
 import { demoMessages } from "./messages";
 import { RespondLog, type LogEntry } from "./respond-log";
 import { StoryList } from "./story-list";
+import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
 import { storyFromHash, type DemoReply } from "./stories";
 
 const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "768px", desktop: "100%" };
@@ -19,9 +20,20 @@ export function DemoShell() {
   const [reply, setReply] = useState<DemoReply | null>(null);
   const [width, setWidth] = useState<PreviewWidth>("desktop");
   const [entries, setEntries] = useState<LogEntry[]>([]);
+  const [args, setArgs] = useState(() => new URLSearchParams(window.location.search).get("args") ?? PLAYGROUND_EXAMPLE);
   const frameRef = useRef<HTMLIFrameElement>(null);
 
-  const settings = useMemo<FrameSettings>(() => ({ storyId: story.id, locale, theme, reply }), [story.id, locale, theme, reply]);
+  const settings = useMemo<FrameSettings>(
+    () => ({ storyId: story.id, locale, theme, reply, phone: width === "phone", ...(story.playground ? { args } : {}) }),
+    [story.id, story.playground, locale, theme, reply, width, args],
+  );
+
+  useEffect(() => {
+    if (!story.playground) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set("args", args);
+    window.history.replaceState(null, "", url);
+  }, [story.playground, args]);
   const settingsRef = useRef(settings);
   const [src] = useState(() => frameUrl(settings));
 
@@ -33,10 +45,7 @@ export function DemoShell() {
   }, [locale, story, t]);
 
   useEffect(() => {
-    const onHashChange = () => {
-      setStory(storyFromHash(window.location.hash));
-      setReply(null);
-    };
+    const onHashChange = () => setStory(storyFromHash(window.location.hash));
     window.addEventListener("hashchange", onHashChange);
     return () => window.removeEventListener("hashchange", onHashChange);
   }, []);
@@ -103,8 +112,35 @@ export function DemoShell() {
             data-width={width}
           />
         </div>
+        {story.playground && <PlaygroundInput args={args} onArgs={setArgs} />}
         <RespondLog entries={entries} onClear={clearLog} />
       </main>
     </div>
+  );
+}
+
+/** The playground's editor: the pasted arguments, and how many problems they have. */
+function PlaygroundInput({ args, onArgs }: { args: string; onArgs: (args: string) => void }) {
+  const t = useMessages(demoMessages);
+  const result = readPlayground(args);
+  return (
+    <section className="demo__playground" aria-labelledby="demo-playground-label">
+      <label id="demo-playground-label" htmlFor="demo-playground-args" className="demo__section-title">
+        {t("playgroundLabel")}
+      </label>
+      <p className="demo__playground-hint">{t("playgroundHint")}</p>
+      <textarea
+        id="demo-playground-args"
+        className="demo__playground-args"
+        spellCheck={false}
+        rows={8}
+        value={args}
+        onChange={(event) => onArgs(event.target.value)}
+        aria-describedby={result.kind === "errors" ? "demo-playground-status" : undefined}
+      />
+      <p id="demo-playground-status" className="demo__playground-status" role="status">
+        {result.kind === "errors" ? t("playgroundInvalid", { count: result.errors.length }) : ""}
+      </p>
+    </section>
   );
 }

@@ -9,6 +9,13 @@ describe("preview frame address", () => {
     expect(settingsFromLocation(new URL(url, "http://127.0.0.1"))).toEqual(settings);
   });
 
+  it("carries a phone preview and the playground's arguments there and back", () => {
+    const settings = { storyId: "playground", locale: "en", theme: "light", reply: null, phone: true, args: '{"questions":[]}' } as const;
+    const url = frameUrl(settings);
+    expect(url).toBe("/demo?frame=&locale=en&theme=light&phone=1&args=%7B%22questions%22%3A%5B%5D%7D#playground");
+    expect(settingsFromLocation(new URL(url, "http://127.0.0.1"))).toEqual(settings);
+  });
+
   it("keeps the story's own reply when the address names none", () => {
     expect(settingsFromLocation(new URL("http://127.0.0.1/demo?frame#plan-review"))).toEqual({
       storyId: "plan-review",

@@ -9,6 +9,10 @@ export interface FrameSettings {
   locale: Locale;
   theme: ThemeChoice;
   reply: DemoReply | null;
+  /** The preview is a phone: hide what a phone hides (number-key hints). */
+  phone?: boolean;
+  /** The playground's pasted `ask_user_question` arguments. */
+  args?: string;
 }
 
 /** How one response ended, as the log shows it. */
@@ -58,11 +62,14 @@ export function settingsFromLocation(location: Pick<Location, "search" | "hash">
   const locale = params.get("locale");
   const theme = params.get("theme");
   const reply = params.get("reply");
+  const args = params.get("args");
   return {
     storyId: decodeHash(location.hash) ?? "",
     locale: (LOCALES as readonly string[]).includes(locale ?? "") ? (locale as Locale) : "en",
     theme: isThemeChoice(theme) ? theme : "system",
     reply: (REPLIES as readonly string[]).includes(reply ?? "") ? (reply as DemoReply) : null,
+    ...(params.get("phone") === "1" ? { phone: true } : {}),
+    ...(args !== null ? { args } : {}),
   };
 }
 
@@ -70,5 +77,7 @@ export function settingsFromLocation(location: Pick<Location, "search" | "hash">
 export function frameUrl(settings: FrameSettings): string {
   const params = new URLSearchParams({ frame: "", locale: settings.locale, theme: settings.theme });
   if (settings.reply) params.set("reply", settings.reply);
+  if (settings.phone) params.set("phone", "1");
+  if (settings.args !== undefined) params.set("args", settings.args);
   return `/demo?${params.toString()}#${encodeURIComponent(settings.storyId)}`;
 }

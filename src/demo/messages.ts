@@ -36,7 +36,15 @@ type DemoKey =
   | "conversation"
   | "resolvedAnswered"
   | "resolvedCancelled"
-  | "replay";
+  | "replay"
+  | "typingField"
+  | "typingText"
+  | "playgroundInvalid"
+  | "playgroundRoot"
+  | "playgroundLabel"
+  | "playgroundHint"
+  | "showLog"
+  | "hideLog";
 
 /** The demo page's own copy; story content is model-written text and is never translated. */
 export const demoMessages: Catalog<DemoKey> = {
@@ -77,6 +85,14 @@ export const demoMessages: Catalog<DemoKey> = {
     resolvedAnswered: "The host resolved the request: answered.",
     resolvedCancelled: "The host resolved the request: cancelled.",
     replay: "Replay story",
+    typingField: "Message (demo)",
+    typingText: "I have 3 cats and 2 dogs",
+    playgroundInvalid: "{count} problems: the host would refuse these arguments with INVALID_ARGS.",
+    playgroundRoot: "(the whole value)",
+    playgroundLabel: "ask_user_question arguments (JSON)",
+    playgroundHint: "The preview shows the panel once the arguments are valid; the address carries them, so you can share it.",
+    showLog: "Show log ({count})",
+    hideLog: "Hide log",
   },
   "zh-CN": {
     pageTitle: "Parley 演示",
@@ -115,5 +131,13 @@ export const demoMessages: Catalog<DemoKey> = {
     resolvedAnswered: "主机已结束该请求：已回答。",
     resolvedCancelled: "主机已结束该请求：已取消。",
     replay: "重放示例",
+    typingField: "消息（演示）",
+    typingText: "我有 3 只猫和 2 只狗",
+    playgroundInvalid: "{count} 个问题：主机会以 INVALID_ARGS 拒绝这些参数。",
+    playgroundRoot: "（整个值）",
+    playgroundLabel: "ask_user_question 参数（JSON）",
+    playgroundHint: "参数有效后预览会显示面板；地址中带有这些参数，便于分享。",
+    showLog: "显示日志（{count}）",
+    hideLog: "隐藏日志",
   },
 };

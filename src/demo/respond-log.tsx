@@ -70,15 +70,15 @@ function LogItem({ entry, number }: { entry: LogEntry; number: number }) {
         <button type="button" className="demo__button" onClick={onCopy}>
           {t("copy")}
         </button>
+        <p className="demo__log-copy" role="status">
+          {copy === "copied" ? t("copied") : copy === "fallback" ? t("copyFallback") : ""}
+        </p>
       </div>
       <pre ref={bodyRef} className="demo__log-body" tabIndex={0} aria-label={t("logEntry", { n: number, type: entry.body.type, story: entry.storyId })}>
         {JSON.stringify(entry.body, null, 2)}
       </pre>
       <p className="demo__log-result" data-kind={entry.result.kind}>
         <ResultLine result={entry.result} />
-      </p>
-      <p className="demo__log-copy" role="status">
-        {copy === "copied" ? t("copied") : copy === "fallback" ? t("copyFallback") : ""}
       </p>
     </li>
   );
@@ -87,27 +87,33 @@ function LogItem({ entry, number }: { entry: LogEntry; number: number }) {
 /** Every `/api/respond` body the preview sent, newest first, each copyable. */
 export function RespondLog({ entries, onClear }: { entries: LogEntry[]; onClear: () => void }) {
   const t = useMessages(demoMessages);
+  const [open, setOpen] = useState(false);
   return (
-    <section className="demo__log" aria-labelledby="demo-log-heading">
+    <section className="demo__log" aria-labelledby="demo-log-heading" data-open={open}>
       <div className="demo__log-toolbar">
         <h2 id="demo-log-heading" className="demo__section-title">
           {t("logHeading")}
         </h2>
+        <button type="button" className="demo__button" aria-expanded={open} aria-controls="demo-log-entries" onClick={() => setOpen((value) => !value)}>
+          {open ? t("hideLog") : t("showLog", { count: entries.length })}
+        </button>
         {entries.length > 0 && (
           <button type="button" className="demo__button" onClick={onClear}>
             {t("clearLog")}
           </button>
         )}
       </div>
-      {entries.length === 0 ? (
-        <p className="demo__log-empty">{t("logEmpty")}</p>
-      ) : (
-        <ol className="demo__log-list" reversed>
-          {entries.map((entry, index) => (
-            <LogItem key={entry.id} entry={entry} number={entries.length - index} />
-          ))}
-        </ol>
-      )}
+      <div id="demo-log-entries" hidden={!open}>
+        {entries.length === 0 ? (
+          <p className="demo__log-empty">{t("logEmpty")}</p>
+        ) : (
+          <ol className="demo__log-list" reversed>
+            {entries.map((entry, index) => (
+              <LogItem key={entry.id} entry={entry} number={entries.length - index} />
+            ))}
+          </ol>
+        )}
+      </div>
     </section>
   );
 }

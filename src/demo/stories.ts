@@ -2,6 +2,7 @@ import { planReviewQuestions } from "../protocol/plan-review";
 import type { PendingRequest, QuestionItem } from "../protocol/schemas";
 import type { DraftState, QuestionDraft } from "../features/question/draft";
 import type { Locale } from "../i18n/locale";
+import type { RetireReason } from "../store/state";
 
 /** How the demo's fake host answers `POST /api/respond`. */
 export const REPLIES = ["accept", "not-pending", "bad-response", "network-error", "slow"] as const;
@@ -26,6 +27,12 @@ export interface Story {
   initialDraft?: DraftState;
   /** Performed on the first request after it mounts. */
   then?: StoryStep;
+  /** `while-typing`: the preview's message box has focus and text when the batch arrives. */
+  arrival?: "while-typing";
+  /** Shows the notice left when the first request went away for this reason, with the seeded drafts. */
+  retired?: RetireReason;
+  /** The playground: the first request is built from `ask_user_question` arguments pasted on the page. */
+  playground?: true;
 }
 
 const SESSION_ID = "demo-session";
@@ -293,6 +300,98 @@ export const STORIES: Story[] = [
     reply: "accept",
     initialDraft: seed(1, false, [["pkg", { selected: ["Yarn"], custom: "", skipped: false }]]),
     then: "dismiss",
+  },
+  {
+    id: "arrives-while-typing",
+    title: { en: "Arrives while typing", "zh-CN": "输入时到达" },
+    description: {
+      en: "The batch arrives while the message box is being typed in: it takes no focus and no keys, and says how to turn to it (Alt+Q).",
+      "zh-CN": "正在输入消息时批次到达：它不抢焦点、不接收按键，并提示如何切换过去（Alt+Q）。",
+    },
+    requests: [request("demo-arrives-while-typing", [packageManager, projectName])],
+    reply: "accept",
+    arrival: "while-typing",
+  },
+  {
+    id: "stepper-states",
+    title: { en: "Stepper with mixed states", "zh-CN": "步骤条的各种状态" },
+    description: {
+      en: "Question 1 answered, 2 skipped, 3 current, 4 not yet: each step is a button you can jump to.",
+      "zh-CN": "第 1 题已回答，第 2 题已跳过，第 3 题为当前题，第 4 题尚未回答：每一步都是可跳转的按钮。",
+    },
+    requests: [request("demo-stepper-states", [packageManager, recommendedDatabase, browsers, projectName])],
+    reply: "accept",
+    initialDraft: seed(2, false, [
+      ["pkg", { selected: ["pnpm"], custom: "", skipped: false }],
+      ["db", { selected: [], custom: "", skipped: true }],
+    ]),
+  },
+  {
+    id: "review-step",
+    title: { en: "Review step", "zh-CN": "检查步骤" },
+    description: {
+      en: "After the last question, with one skipped and one never answered: every answer with a Change link, then Submit.",
+      "zh-CN": "最后一题之后，一题已跳过、一题未回答：列出每个回答并附“修改”链接，然后提交。",
+    },
+    requests: [request("demo-review-step", [packageManager, recommendedDatabase, browsers, projectName])],
+    reply: "accept",
+    initialDraft: seed(4, false, [
+      ["pkg", { selected: ["npm"], custom: "", skipped: false }],
+      ["db", { selected: [], custom: "", skipped: true }],
+      ["name", { selected: [], custom: "Parley", skipped: false }],
+    ]),
+  },
+  {
+    id: "answered-elsewhere",
+    title: { en: "Answered in another tab", "zh-CN": "已在另一个标签页中回答" },
+    description: {
+      en: "Another tab sent the answer first: this tab's unsent answers stay readable, with Copy, until dismissed.",
+      "zh-CN": "另一个标签页先发送了回答：此标签页未发送的回答保持可读并可复制，直到关闭提示。",
+    },
+    requests: [request("demo-answered-elsewhere", [packageManager, projectName])],
+    reply: "accept",
+    retired: "answered-elsewhere",
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["Yarn"], custom: "", skipped: false }],
+      ["name", { selected: [], custom: "parley-web", skipped: false }],
+    ]),
+  },
+  {
+    id: "host-restarted",
+    title: { en: "Interrupted by a restart", "zh-CN": "因重启而中断" },
+    description: {
+      en: "The host restarted while the batch was half answered: the agent stopped waiting, the answers stay readable.",
+      "zh-CN": "批次答到一半时主机重启：助手已停止等待，回答仍可阅读。",
+    },
+    requests: [request("demo-host-restarted", [packageManager, browsers])],
+    reply: "accept",
+    retired: "host-restarted",
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["pnpm"], custom: "", skipped: false }],
+      ["browsers", { selected: ["Firefox", "WebKit"], custom: "", skipped: false }],
+    ]),
+  },
+  {
+    id: "approval-note",
+    title: { en: "Approval with a note", "zh-CN": "附备注的批准" },
+    description: {
+      en: "A plan review with a note typed: Approve sends the approval and the note, Keep planning sends the note as feedback.",
+      "zh-CN": "已填写备注的计划审阅：“批准”会发送批准和备注，“继续规划”会把备注作为反馈发送。",
+    },
+    requests: [request("demo-approval-note", planReviewQuestions("1. Add the `retired` slot entry\n2. Ship behind a flag\n3. Remove the flag next week"))],
+    reply: "accept",
+    initialDraft: seed(0, false, [["plan-note", { selected: [], custom: "Ship after the Friday freeze.", skipped: false }]]),
+  },
+  {
+    id: "playground",
+    title: { en: "Playground", "zh-CN": "试验场" },
+    description: {
+      en: "Paste ask_user_question arguments as JSON: every validation error with its path, or the panel. The address carries the JSON to share.",
+      "zh-CN": "粘贴 JSON 格式的 ask_user_question 参数：显示每个校验错误及其路径，或直接显示面板。地址中带有该 JSON，便于分享。",
+    },
+    requests: [request("demo-playground", [packageManager])],
+    reply: "accept",
+    playground: true,
   },
 ];
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { questionMessages } from "../features/question/messages";
 import { deleteDraft, saveDraft } from "../features/question/draft-storage";
 import { QuestionPanel } from "../features/question/question-panel";
+import { RetiredNotice } from "../features/question/retired-notice";
 import { useLocale, useMessages } from "../i18n/i18n";
 import type { Locale } from "../i18n/locale";
 import type { PendingRequest, Receipt, RespondRequest, ResolvedOutcome } from "../protocol/schemas";
@@ -9,6 +10,7 @@ import { applyTheme } from "../ui/theme";
 import { fakeOutcome, SLOW_REPLY_MS } from "./fake-host";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings } from "./frame-messages";
 import { demoMessages } from "./messages";
+import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
 import { decodeHash, storyFromHash, type Story, type StoryStep } from "./stories";
 
 interface Run {
@@ -48,6 +50,23 @@ function delay(ms: number): Promise<void> {
 }
 
 let sendCounter = 0;
+
+/** How long the preview's message box is typed in before the batch of an `arrives-while-typing` story arrives. */
+const ARRIVAL_DELAY_MS = 600;
+
+/** The playground's request carries the pasted batch, under an rpcId of its own so drafts of another batch do not apply. */
+function playgroundRequests(pending: PendingRequest[], playground: ReturnType<typeof readPlayground> | null): PendingRequest[] {
+  if (playground === null) return pending;
+  const first = pending[0];
+  if (!first || playground.kind === "errors") return [];
+  return [{ ...first, rpcId: `${first.rpcId}-${hashOf(JSON.stringify(playground.questions))}`, questions: playground.questions }];
+}
+
+function hashOf(text: string): string {
+  let hash = 0;
+  for (let index = 0; index < text.length; index++) hash = (hash * 31 + text.charCodeAt(index)) | 0;
+  return (hash >>> 0).toString(36);
+}
 
 /** The preview document: one story's real question panel, answered by the fake host. */
 export function StoryFrame() {
@@ -100,7 +119,29 @@ export function StoryFrame() {
     document.title = run.story.title[locale];
   }, [run.story, locale]);
 
-  const current = run.pending[0];
+  useEffect(() => {
+    if (settings.phone) document.documentElement.dataset.preview = "phone";
+    else delete document.documentElement.dataset.preview;
+  }, [settings.phone]);
+
+  const [typingReady, setTypingReady] = useState<string | null>(null);
+  const typingRef = useRef<HTMLTextAreaElement>(null);
+  const typingKey = `${run.story.id}:${run.round}`;
+  useEffect(() => {
+    if (run.story.arrival !== "while-typing") return;
+    typingRef.current?.focus();
+    const timer = setTimeout(() => setTypingReady(typingKey), ARRIVAL_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [run.story.arrival, typingKey]);
+
+  const playground = run.story.playground ? readPlayground(settings.args ?? PLAYGROUND_EXAMPLE) : null;
+  const shown = playgroundRequests(run.pending, playground);
+  const shownRef = useRef(shown);
+  useEffect(() => {
+    shownRef.current = shown;
+  });
+  const waitingForTyping = run.story.arrival === "while-typing" && typingReady !== typingKey;
+  const current = waitingForTyping ? undefined : shown[0];
   const stepKey = `${run.story.id}:${run.round}`;
   useEffect(() => {
     const step = run.story.then;
@@ -118,7 +159,7 @@ export function StoryFrame() {
     postToShell({ type: "sent", id, storyId, body });
     const reply = settingsRef.current.reply ?? runRef.current.story.reply;
     if (reply === "slow") await delay(SLOW_REPLY_MS);
-    const pending = runRef.current.pending.find((request) => request.rpcId === body.rpcId);
+    const pending = shownRef.current.find((request) => request.rpcId === body.rpcId);
     const outcome = fakeOutcome(reply, pending, body);
     postToShell({ type: "settled", id, result: outcome });
     if (outcome.kind === "network-error") throw new TypeError(outcome.message);
@@ -126,7 +167,7 @@ export function StoryFrame() {
       setTimeout(() => {
         deleteDraft(body.rpcId);
         setRun((latest) => {
-          const rest = latest.pending.filter((request) => request.rpcId !== body.rpcId);
+          const rest = latest.pending.filter((request) => request.rpcId !== body.rpcId && !body.rpcId.startsWith(`${request.rpcId}-`));
           if (rest.length === latest.pending.length) return latest;
           return { ...latest, pending: rest, resolved: rest.length === 0 ? (body.type === "answer" ? "answered" : "cancelled") : null };
         });
@@ -142,7 +183,22 @@ export function StoryFrame() {
       <main className="demo-frame__conversation" aria-label={t("conversation")}>
         <h1 className="demo-frame__title">{run.story.title[locale]}</h1>
         <p className="demo-frame__story">{run.story.description[locale]}</p>
-        {!current && (
+        {run.story.arrival === "while-typing" && (
+          <textarea ref={typingRef} className="demo-frame__typing" aria-label={t("typingField")} defaultValue={t("typingText")} rows={2} />
+        )}
+        {playground?.kind === "errors" && (
+          <div className="demo-frame__errors" role="alert">
+            <p>{t("playgroundInvalid", { count: playground.errors.length })}</p>
+            <ul>
+              {playground.errors.map((error, index) => (
+                <li key={index}>
+                  <code>{error.path === "" ? t("playgroundRoot") : error.path}</code>: {error.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {!current && !waitingForTyping && playground?.kind !== "errors" && (
           <div className="demo-frame__resolved">
             <p role="status">{run.resolved === "cancelled" ? t("resolvedCancelled") : t("resolvedAnswered")}</p>
             <button type="button" className="demo__button" onClick={replay}>
@@ -152,11 +208,14 @@ export function StoryFrame() {
         )}
       </main>
       <div className="demo-frame__slot" ref={slotRef}>
-        {current && (
+        {current && run.story.retired && (
+          <RetiredNotice key={`${current.rpcId}:${run.round}`} retired={{ request: current, reason: run.story.retired }} onDismiss={() => setRun((latest) => ({ ...latest, pending: [], resolved: "answered" }))} />
+        )}
+        {current && !run.story.retired && (
           <QuestionPanel
             key={`${current.rpcId}:${run.round}`}
             request={current}
-            position={{ index: 0, count: run.pending.length }}
+            position={{ index: 0, count: shown.length }}
             respond={respond}
             autoFocus
           />
