@@ -188,8 +188,9 @@ export function createChat(options: ChatOptions): Chat {
     }
   }
 
-  function addAssistant(sessionId: string, text: string) {
-    const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID() };
+  /** An assistant row the host writes itself; `failure` marks the one that ends a failed turn. */
+  function addAssistant(sessionId: string, text: string, failure?: string) {
+    const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID(), ...(failure ? { failure: { code: failure } } : {}) };
     record(message, store.insertMessage);
   }
 
@@ -242,7 +243,8 @@ export function createChat(options: ChatOptions): Chat {
   /** Ends a turn on a failure the model did not cause: every tab gets an error row, stored if the store still takes it. */
   function reportFailure(sessionId: string, error: unknown) {
     log({ event: "turn/failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL", error: error instanceof Error ? error.message : "unknown" });
-    const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID() };
+    const code = error instanceof StorageError ? error.code : "INTERNAL";
+    const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID(), failure: { code } };
     publishMessage(row);
     attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
   }
@@ -311,7 +313,7 @@ export function createChat(options: ChatOptions): Chat {
   async function runTurn(sessionId: string, signal: AbortSignal) {
     for (let step = 0; ; step++) {
       if (step >= options.maxSteps) {
-        addAssistant(sessionId, `Stopped after ${options.maxSteps} model steps without a final answer (PARLEY_MAX_STEPS).`);
+        addAssistant(sessionId, `Stopped after ${options.maxSteps} model steps without a final answer (PARLEY_MAX_STEPS).`, "STEP_LIMIT");
         return;
       }
       const stepId = randomUUID();
@@ -321,7 +323,7 @@ export function createChat(options: ChatOptions): Chat {
       if (failure !== null) {
         const code = (failure as { code?: unknown }).code;
         log({ event: "model/failed", sessionId, model: model.name, code: typeof code === "string" ? code : null });
-        addAssistant(sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`);
+        addAssistant(sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`, typeof code === "string" ? code : "MODEL_FAILED");
         return;
       }
       if (calls.length === 0) return;

@@ -76,7 +76,7 @@ describe("a store that fails at any write of a turn", () => {
       const seen = whatTabsSee(client.frames, sessionId);
       expect(seen.rows.filter((row) => row.tool?.status === "running")).toEqual([]);
       expect(seen.session?.state).toBe("idle");
-      const errorRows = seen.rows.filter((row) => row.role === "assistant" && row.text?.startsWith(`Error: ${code}: `));
+      const errorRows = seen.rows.filter((row) => row.role === "assistant" && row.failure?.code === code && row.text?.startsWith(`Error: ${code}: `));
       expect(errorRows.length, faulty.writes.join(" ")).toBe(faulty.failures > 0 ? 1 : 0);
     }
     const health = await api(server.url, "/api/health");

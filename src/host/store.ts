@@ -97,7 +97,8 @@ CREATE TABLE IF NOT EXISTS messages (
   step TEXT,
   raw_args TEXT,
   streaming INTEGER NOT NULL DEFAULT 0,
-  interrupted INTEGER NOT NULL DEFAULT 0
+  interrupted INTEGER NOT NULL DEFAULT 0,
+  failure TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq);
 CREATE INDEX IF NOT EXISTS messages_by_tool_status ON messages(tool_status);
@@ -114,6 +115,7 @@ const MIGRATE_FROM_1 = [
   "ALTER TABLE sessions ADD COLUMN agent TEXT",
   "ALTER TABLE messages ADD COLUMN streaming INTEGER NOT NULL DEFAULT 0",
   "ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0",
+  "ALTER TABLE messages ADD COLUMN failure TEXT",
 ];
 
 /** Schema 1 → 2: finished ask and plan rows get the outcome the transcript reads, recovered once here from the result text they stored. */
@@ -159,6 +161,7 @@ interface MessageRow {
   raw_args: string | null;
   streaming: number;
   interrupted: number;
+  failure: string | null;
 }
 
 export const DATABASE_FILE = "parley.sqlite3";
@@ -203,9 +206,9 @@ function createStore(db: Database.Database, location: string): Store {
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
     insertMessage: db.prepare(
-      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args, @streaming, @interrupted)",
+      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args, @streaming, @interrupted, @failure)",
     ),
-    updateMessage: db.prepare("UPDATE messages SET text = @text, tool = @tool, tool_status = @tool_status, streaming = @streaming, interrupted = @interrupted WHERE id = @id"),
+    updateMessage: db.prepare("UPDATE messages SET text = @text, tool = @tool, tool_status = @tool_status, streaming = @streaming, interrupted = @interrupted, failure = @failure WHERE id = @id"),
     interruptStreaming: db.prepare("UPDATE messages SET streaming = 0, interrupted = 1 WHERE streaming = 1"),
     runningTools: db.prepare<[], MessageRow>("SELECT * FROM messages WHERE tool_status = 'running'"),
     insertLogin: db.prepare("INSERT INTO logins (digest, token_digest, issued_at, expires_at) VALUES (@digest, @tokenDigest, @issuedAt, @expiresAt)"),
@@ -242,6 +245,7 @@ function createStore(db: Database.Database, location: string): Store {
     ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
     ...(row.streaming === 1 ? { streaming: true } : {}),
     ...(row.interrupted === 1 ? { interrupted: true } : {}),
+    ...(row.failure === null ? {} : { failure: { code: row.failure } }),
   });
   const messageParams = (message: StoredMessage) => ({
     id: message.id,
@@ -255,6 +259,7 @@ function createStore(db: Database.Database, location: string): Store {
     raw_args: message.rawArgs ?? null,
     streaming: message.streaming ? 1 : 0,
     interrupted: message.interrupted ? 1 : 0,
+    failure: message.failure?.code ?? null,
   });
 
   const stopRunning = db.transaction((error: ToolError, result: string) => {

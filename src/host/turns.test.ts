@@ -403,7 +403,7 @@ describe("agent loop with other models", () => {
     await client.waitIdle(id, from);
     expect(shape(await transcript(server.url, id))).toEqual([
       { role: "user", text: "hello" },
-      { role: "assistant", text: "Error: the model failed: upstream answered 503" },
+      { role: "assistant", text: "Error: the model failed: upstream answered 503", failure: { code: "UPSTREAM" } },
     ]);
   });
 

@@ -169,6 +169,8 @@ export const Message = z.object({
   tool: z.optional(ToolCall),
   /** An assistant reply cut off by a host crash or a failed write: its text is what arrived before. */
   interrupted: z.optional(z.boolean()),
+  /** Set on the row the host writes when a turn fails (the model failed, the store failed, the step limit): what went wrong, as data. */
+  failure: z.optional(z.object({ code: z.string() })),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -15,7 +15,8 @@ const tool = (id: string, status: "running" | "ok" | "error" | "stopped"): Messa
 describe("lastTurn", () => {
   it("reads how the turn of the last user message ended", () => {
     expect(lastTurn([user("u1", "hi"), assistant("a1", "hello")])).toEqual({ userMessageId: "u1", userText: "hi", ending: "replied" });
-    expect(lastTurn([user("u1", "hi"), assistant("a1", "Error: the model failed: 500")])?.ending).toBe("failed");
+    expect(lastTurn([user("u1", "hi"), assistant("a1", "Error: the model failed: 500", { failure: { code: "MODEL_FAILED" } })])?.ending).toBe("failed");
+    expect(lastTurn([user("u1", "hi"), assistant("a1", "Error: ASK_CANCELLED")])?.ending).toBe("replied");
     expect(lastTurn([user("u1", "hi"), assistant("a1", "half a rep", { interrupted: true })])?.ending).toBe("interrupted");
     expect(lastTurn([user("u1", "hi"), tool("t1", "stopped")])?.ending).toBe("stopped-at-tool");
     expect(lastTurn([user("u1", "hi"), tool("t1", "error")])?.ending).toBe("stopped-at-tool");

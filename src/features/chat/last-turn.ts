@@ -3,8 +3,6 @@ import type { Message } from "../../protocol/schemas";
 /** How the session's last turn ended, read from its rows after the last user message. */
 export type TurnEnding = "replied" | "failed" | "interrupted" | "stopped-at-tool" | "no-reply";
 
-/** The host's error rows: an assistant row it writes when a turn fails (`Error: …`). */
-const HOST_ERROR_PREFIX = "Error: ";
 
 /** The last user message and how the turn it started ended; null when there is no user message. */
 export function lastTurn(messages: readonly Message[]): { userMessageId: string; userText: string; ending: TurnEnding } | null {
@@ -21,6 +19,6 @@ function endingOf(last: Message | undefined): TurnEnding {
   if (!last) return "no-reply";
   if (last.role === "tool") return last.tool && (last.tool.status === "stopped" || last.tool.status === "error") ? "stopped-at-tool" : "replied";
   if (last.interrupted) return "interrupted";
-  if ((last.text ?? "").startsWith(HOST_ERROR_PREFIX)) return "failed";
+  if (last.failure) return "failed";
   return "replied";
 }

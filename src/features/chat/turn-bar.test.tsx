@@ -55,7 +55,7 @@ describe("TurnBar", () => {
 
   it("offers Retry after a failed reply and sends the last user message again", async () => {
     const u = userEvent.setup();
-    const { calls } = setup([user("u1", "first"), assistant("a1", "ok"), user("u2", "second try"), assistant("a2", "Error: the model failed: 500")], "idle");
+    const { calls } = setup([user("u1", "first"), assistant("a1", "ok"), user("u2", "second try"), assistant("a2", "Error: the model failed: 500", { failure: { code: "MODEL_FAILED" } })], "idle");
     expect(screen.getByText("The reply failed.")).toBeInTheDocument();
     await u.click(screen.getByRole("button", { name: "Retry" }));
     expect(calls).toEqual(["retry second try"]);

@@ -242,7 +242,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     const messages = await transcript(server.url, sessionId);
     expect(shape(messages)).toEqual([
       { role: "user", text: "Hello" },
-      { role: "assistant", text: "Error: the model failed: The model API rejected the key (401): check OPENAI_API_KEY" },
+      { role: "assistant", text: "Error: the model failed: The model API rejected the key (401): check OPENAI_API_KEY", failure: { code: "MODEL_AUTH" } },
     ]);
     expect(JSON.stringify(messages)).not.toContain(API_KEY);
     expect(JSON.stringify(client.frames)).not.toContain(API_KEY);
