@@ -393,3 +393,15 @@ describe("who is asking", () => {
     expect(name.closest(".question-panel__origin")).toHaveTextContent("提问方：⟨U+202E⟩loot");
   });
 });
+
+describe("reloading on the review step", () => {
+  it("opens the review step again, not the last question", () => {
+    sessionStorage.setItem(
+      "parley.question-draft.rpc-1",
+      JSON.stringify({ drafts: [["pkg", { selected: ["npm"], custom: "", skipped: false }]], index: 3, collapsed: false }),
+    );
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    expect(screen.getByRole("heading", { name: "Review your answers" })).toBeInTheDocument();
+    sessionStorage.clear();
+  });
+});

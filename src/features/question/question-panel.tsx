@@ -56,7 +56,9 @@ function canTakeFocus(): boolean {
 
 function initialState(request: PendingRequest): DraftState {
   const saved = loadDraft(request.rpcId) ?? createDraftState();
-  return { ...saved, index: Math.min(saved.index, request.questions.length - 1) };
+  // A batch of two or more has a review step after its last question, at index questions.length.
+  const last = request.questions.length > 1 ? request.questions.length : 0;
+  return { ...saved, index: Math.min(saved.index, last) };
 }
 
 /** The question panel that takes over the composer while a request is pending. */
