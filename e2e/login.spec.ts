@@ -31,9 +31,11 @@ test("fence-login: the login link sets a per-port login cookie that is not the t
   await expect(page.getByRole("status").filter({ hasText: /unreachable|Connecting/ })).toHaveCount(0);
 });
 
-test("fence-token: without a login the page loads but the host refuses its API, and a wrong link token is refused", async ({ page }) => {
+test("fence-token: without a login the page says it needs the login link, the host refuses its API, and a wrong link token is refused", async ({ page }) => {
   const wrong = await page.goto(`${host.url}/?token=wrong-token-value-123456`);
   expect(wrong?.status()).toBe(401);
+  await page.goto(host.url);
+  await expect(page.getByRole("status").filter({ hasText: "This Parley host needs a login: open the link with the token that the host printed when it started." })).toBeVisible();
   const health = await page.request.get(`${host.url}/api/health`);
   expect(health.status()).toBe(401);
   expect(await health.json()).toEqual({ error: { code: "UNAUTHORIZED", message: "a valid token is required (Authorization: Bearer <token>, or open the login link)" } });

@@ -77,6 +77,16 @@ export function applyFrameAndForgetDrafts(
   if (kept.length > 0) store.getState().retireRequests(kept);
 }
 
+/** A socket the host refuses looks like a network failure; the health route says whether it wants a login. */
+export async function checkAccess(api: Api, store: SessionStore): Promise<void> {
+  try {
+    await api.health();
+    store.getState().setAccess("open");
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "UNAUTHORIZED") store.getState().setAccess("login-required");
+  }
+}
+
 /** What went wrong loading from the host; translated when shown, so a locale switch does not reconnect. */
 type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; error: unknown } | { kind: "delete-failed"; error: unknown };
 
@@ -151,7 +161,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   useEffect(() => {
     const mux = connect({
       url: muxUrl(window.location),
-      onStatus: (status) => store.getState().setConnection(status),
+      onStatus: (status) => {
+        store.getState().setConnection(status);
+        if (status === "online") store.getState().setAccess("open");
+        if (status === "offline") void checkAccess(api, store);
+      },
       onFrame: (frame) => {
         touches.record(frame);
         applyFrameAndForgetDrafts(store, frame);

@@ -12,6 +12,7 @@ export type SessionBadge = "question" | "plan-review" | null;
 
 export const selectSessions = (state: SessionData): readonly Session[] => state.sessions;
 export const selectConnection = (state: SessionData): ConnectionStatus => state.connection;
+export const selectAccess = (state: SessionData): SessionData["access"] => state.access;
 export const selectHostId = (state: SessionData): string | null => state.hostId;
 /** The session's first retired request, whose notice owns the composer slot until dismissed; null when none. */
 export const selectFirstRetired = memoisePerSession(

@@ -8,6 +8,7 @@ import { initialSessionData, type SessionData } from "./state";
 export interface SessionActions {
   applyFrame(frame: DownFrame): void;
   setConnection(status: ConnectionStatus): void;
+  setAccess(access: SessionData["access"]): void;
   /** `live`: ids that frames changed since the fetch started; their current versions win. */
   /** Replaces the list with its first page; `cursor` names the next page (null: none). */
   loadSessions(sessions: readonly Session[], live?: ReadonlySet<string>, cursor?: string | null): void;
@@ -37,6 +38,7 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
     setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
+    setAccess: (access) => set((state) => (state.access === access ? state : { ...state, access })),
     loadSessions: (sessions, live, cursor) => set((state) => applySessions(state, sessions, live, cursor ?? null)),
     loadMoreSessions: (sessions, cursor, live) => set((state) => applySessionsPage(state, sessions, cursor, live)),
     loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),

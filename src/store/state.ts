@@ -28,6 +28,8 @@ export interface SessionData {
   /** The host process the held pending requests came from; null before the first `hello`. */
   hostId: string | null;
   connection: ConnectionStatus;
+  /** Whether the host refused this browser for want of a login (token mode without the login link opened). */
+  access: "open" | "login-required";
   /** Newest activity (`updatedAt`) first: the pages of the list loaded so far, plus sessions frames brought. */
   sessions: Session[];
   /** The cursor of the list's next page; null when the last page is loaded. */
@@ -45,6 +47,7 @@ export interface SessionData {
 export const initialSessionData: SessionData = {
   hostId: null,
   connection: "connecting",
+  access: "open",
   sessions: [],
   sessionsCursor: null,
   transcripts: {},

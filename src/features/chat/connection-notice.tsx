@@ -1,6 +1,6 @@
 import { useMessages } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
-import { selectConnection } from "../../store/selectors";
+import { selectAccess, selectConnection } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { chatMessages } from "./messages";
 
@@ -8,12 +8,13 @@ import { chatMessages } from "./messages";
 export function ConnectionNotice({ onRetryNow }: { onRetryNow?: () => void }) {
   const t = useMessages(chatMessages);
   const connection = useSessionStore(selectConnection);
+  const access = useSessionStore(selectAccess);
   return (
     <div role="status" className="connection-notice" data-connection={connection}>
       {connection === "connecting" && <p className="connection-notice__text">{t("connecting")}</p>}
       {connection === "offline" && (
         <>
-          <p className="connection-notice__text">{t("offline")}</p>
+          <p className="connection-notice__text">{access === "login-required" ? t("loginRequired") : t("offline")}</p>
           {onRetryNow && (
             <Button variant="secondary" onClick={onRetryNow}>
               {t("retryNow")}

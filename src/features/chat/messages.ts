@@ -14,6 +14,7 @@ export type ChatKey =
   | "stopFailed"
   | "connecting"
   | "offline"
+  | "loginRequired"
   | "transcriptLabel"
   | "showEarlier"
   | "emptyTitle"
@@ -100,6 +101,7 @@ export const chatMessages: Catalog<ChatKey> = {
     stopFailed: "Could not stop. {reason}",
     connecting: "Connecting to Parley…",
     offline: "Parley's host is unreachable. Reconnecting…",
+    loginRequired: "This Parley host needs a login: open the link with the token that the host printed when it started.",
     transcriptLabel: "Messages",
     showEarlier: "Show earlier messages",
     emptyTitle: "Start a conversation",
@@ -184,6 +186,7 @@ export const chatMessages: Catalog<ChatKey> = {
     stopFailed: "停止失败。{reason}",
     connecting: "正在连接 Parley…",
     offline: "无法连接到 Parley 主机，正在重新连接…",
+    loginRequired: "此 Parley 主机需要登录：请打开主机启动时打印的带令牌的链接。",
     transcriptLabel: "消息记录",
     showEarlier: "显示更早的消息",
     emptyTitle: "开始对话",
