@@ -179,7 +179,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
       mux.close();
       if (muxRef.current === mux) muxRef.current = null;
     };
-  }, [connect, store, touches, refresh, navigate]);
+  }, [api, connect, store, touches, refresh, navigate]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
