@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { SessionData } from "./state";
-import type { SessionState, SessionStore } from "./session-store";
+import type { SessionStoreState, SessionStore } from "./session-store";
 
 const SessionStoreContext = createContext<SessionStore | null>(null);
 
@@ -19,5 +19,5 @@ export function useSessionStoreApi(): SessionStore {
 
 /** Subscribes to one slice; the selector must return a stable reference (use the named selectors). */
 export function useSessionStore<Selected>(selector: (state: SessionData) => Selected): Selected {
-  return useStore(useSessionStoreApi(), selector as (state: SessionState) => Selected);
+  return useStore(useSessionStoreApi(), selector as (state: SessionStoreState) => Selected);
 }

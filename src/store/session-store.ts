@@ -28,12 +28,13 @@ export interface SessionActions {
   clearComposerPrefill(taken: ComposerPrefill): void;
 }
 
-export type SessionState = SessionData & SessionActions;
-export type SessionStore = StoreApi<SessionState>;
+/** What the store holds: the data of state.ts and the actions that change it. */
+export type SessionStoreState = SessionData & SessionActions;
+export type SessionStore = StoreApi<SessionStoreState>;
 
 /** Creates one store; the app makes one per page and each test its own. */
 export function createSessionStore(initial: Partial<SessionData> = {}): SessionStore {
-  return createStore<SessionState>()((set) => ({
+  return createStore<SessionStoreState>()((set) => ({
     ...initialSessionData,
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
