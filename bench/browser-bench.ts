@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { WebSocket } from "ws";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer } from "../src/host/server";
@@ -12,6 +13,105 @@ import { progress, quantile } from "./stats";
 const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000);
 const STEPS = 60;
 const KEYSTROKES = 120;
+const ARRIVALS = 30;
+/** Steps and keystrokes alternate between the app and the bare baseline page in rounds of this many. */
+const ROUND = 10;
+
+/**
+ * The bare baseline, served by the same host from the same build dir: a plain input, a plain DOM swap of a
+ * heading and a radio list, and a WebSocket on /api/mux whose question/requested frames are painted as text.
+ */
+const BASELINE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bench baseline</title></head>
+<body>
+<input aria-label="Baseline answer">
+<section id="step"></section>
+<p id="socket"></p>
+<script src="/bench-baseline.js"></script>
+</body></html>
+`;
+
+const BASELINE_JS = `(() => {
+  const OPTIONS = ["Alpha", "Beta", "Gamma", "Delta"];
+  const root = document.getElementById("step");
+  const render = (second) => {
+    const heading = document.createElement("h2");
+    heading.textContent = second ? "Baseline second?" : "Baseline first?";
+    const list = document.createElement("div");
+    list.setAttribute("role", "radiogroup");
+    list.setAttribute("aria-label", heading.textContent);
+    for (const label of OPTIONS) {
+      const option = document.createElement("button");
+      option.type = "button";
+      option.setAttribute("role", "radio");
+      option.setAttribute("aria-checked", "false");
+      option.textContent = second ? label + " 2" : label;
+      option.addEventListener("click", () => render(true));
+      list.append(option);
+    }
+    const back = document.createElement("button");
+    back.type = "button";
+    back.textContent = "Baseline previous";
+    back.addEventListener("click", () => render(false));
+    root.replaceChildren(heading, list, back);
+  };
+  render(false);
+  const text = document.getElementById("socket");
+  const socket = new WebSocket("ws://" + location.host + "/api/mux");
+  socket.addEventListener("message", (event) => {
+    const frame = JSON.parse(event.data);
+    if (frame.type !== "question/requested") return;
+    const question = frame.questions[0].question;
+    text.textContent = question;
+    window.__bench.painted(question);
+  });
+})();
+`;
+
+function writeBaseline(distDir: string): void {
+  writeFileSync(path.join(distDir, "bench-baseline.html"), BASELINE_HTML);
+  writeFileSync(path.join(distDir, "bench-baseline.js"), BASELINE_JS);
+}
+
+/** Epoch milliseconds with sub-millisecond resolution, comparable between Node and the page on one machine. */
+function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** A downlink socket in Node: when the host's question/requested for a question text arrives here, the host has just sent it. */
+async function openWatcher(url: string) {
+  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/mux`);
+  const waiting = new Map<string, (at: { epoch: number; rpcId: string; sessionId: string }) => void>();
+  socket.on("message", (data) => {
+    const frame = JSON.parse(String(data)) as { type: string; rpcId?: string; sessionId?: string; questions?: { question: string }[] };
+    const text = frame.questions?.[0]?.question;
+    if (frame.type !== "question/requested" || text === undefined) return;
+    waiting.get(text)?.({ epoch: epochNow(), rpcId: frame.rpcId!, sessionId: frame.sessionId! });
+    waiting.delete(text);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    next: (text: string) => new Promise<{ epoch: number; rpcId: string; sessionId: string }>((resolve) => waiting.set(text, resolve)),
+    close: () => socket.close(),
+  };
+}
+
+async function waitIdle(url: string, sessionId: string): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const response = await fetch(`${url}/api/sessions/${sessionId}`);
+    const { session } = (await response.json()) as { session: { state: string } };
+    if (session.state === "idle") return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`session ${sessionId} did not become idle`);
+}
+
+function ratio(app: readonly number[], baseline: readonly number[]): number {
+  return Number((quantile(app, 0.95) / quantile(baseline, 0.95)).toFixed(3));
+}
 
 interface ProbeState {
   keys: number[];
@@ -21,6 +121,7 @@ interface ProbeState {
   longTasks: number[];
   commits: number;
   transcriptCommits: number;
+  arrivals: Record<string, number>;
 }
 
 /** Writes a session with a long transcript straight into the host's SQLite store, as turns would have. */
@@ -47,7 +148,7 @@ function seedTranscript(dataDir: string): string {
 const probe = (page: Page) =>
   page.evaluate((): ProbeState => {
     const bench = (window as unknown as { __bench: ProbeState }).__bench;
-    return { keys: bench.keys, clicks: bench.clicks, keyWork: bench.keyWork, clickWork: bench.clickWork, longTasks: bench.longTasks, commits: bench.commits, transcriptCommits: bench.transcriptCommits };
+    return { keys: bench.keys, clicks: bench.clicks, keyWork: bench.keyWork, clickWork: bench.clickWork, longTasks: bench.longTasks, commits: bench.commits, transcriptCommits: bench.transcriptCommits, arrivals: bench.arrivals };
   });
 const setTiming = (page: Page, on: boolean) =>
   page.evaluate((value) => {
@@ -66,64 +167,130 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
   progress(`browser: seeding a ${TRANSCRIPT_MESSAGES}-message transcript into SQLite`);
   const sessionId = seedTranscript(dataDir);
+  writeBaseline(distDir);
   const host = await startServer({ host: "127.0.0.1", port: 0, dataDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const watcher = await openWatcher(host.url);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript({ path: path.join(import.meta.dirname, "page-probe.js") });
     await page.goto(`${host.url}/#session=${sessionId}`);
     if (TRANSCRIPT_MESSAGES > 1) await page.getByText(`Reply ${TRANSCRIPT_MESSAGES - 1}:`).waitFor();
     const rendered = await page.locator("section.transcript").evaluate((element) => element.querySelectorAll("*").length);
-    progress(`browser: transcript open (${rendered} DOM nodes); asking a 3-question batch`);
+    const bare = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await bare.addInitScript({ path: path.join(import.meta.dirname, "page-probe.js") });
+    await bare.goto(`${host.url}/bench-baseline.html`);
+    await bare.getByRole("heading", { name: "Baseline first?" }).waitFor();
+    await page.waitForTimeout(1500);
 
+    progress(`browser: transcript open (${rendered} DOM nodes); ${ARRIVALS} questions arriving, painted by the app and by the bare socket page`);
+    const ask = (questions: object[]) =>
+      fetch(`${host.url}/api/sessions/${sessionId}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: `/ask ${JSON.stringify({ questions })}` }),
+      }).then((response) => {
+        if (response.status !== 202) throw new Error(`posting the question failed with ${response.status}`);
+      });
+    const appArrivals: number[] = [];
+    const bareArrivals: number[] = [];
+    const painted = (target: Page, text: string) =>
+      target.waitForFunction((key) => (window as unknown as { __bench: ProbeState }).__bench.arrivals[key], text).then((handle) => handle.jsonValue() as Promise<number>);
+    await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
+    for (let round = 0; round < ARRIVALS; round++) {
+      const text = `Arrival ${round}?`;
+      await waitIdle(host.url, sessionId);
+      const sent = watcher.next(text);
+      await ask([{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]);
+      const { epoch, rpcId } = await sent;
+      const [inApp, inBare] = await Promise.all([painted(page, text), painted(bare, text)]);
+      appArrivals.push(inApp - epoch);
+      bareArrivals.push(inBare - epoch);
+      await fetch(`${host.url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId, sessionId }) });
+      await page.getByRole("heading", { name: text }).waitFor({ state: "detached" });
+    }
+    await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
+    await waitIdle(host.url, sessionId);
+
+    progress("browser: asking a 3-question batch");
     const options = ["Alpha", "Beta", "Gamma", "Delta"];
-    const questions = [
+    await ask([
       { id: "first", question: "First question?", options: options.map((label) => ({ label })) },
       { id: "second", question: "Second question?", options: options.map((label) => ({ label: `${label} 2` })) },
       { id: "note", question: "Anything else?" },
-    ];
-    const posted = await fetch(`${host.url}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text: `/ask ${JSON.stringify({ questions })}` }),
-    });
-    if (posted.status !== 202) throw new Error(`posting the question failed with ${posted.status}`);
+    ]);
     await page.getByRole("heading", { name: "First question?" }).waitFor();
+    await page.getByRole("heading", { name: "First question?" }).click();
     await page.waitForTimeout(500);
 
-    progress(`browser: ${STEPS} panel steps (choose an option, go back)`);
-    await setTiming(page, true);
-    for (let step = 0; step < STEPS / 2; step++) {
-      await page.getByRole("radio", { name: options[step % options.length]! }).click();
-      await page.getByRole("heading", { name: "Second question?" }).waitFor();
-      await page.getByRole("button", { name: "Previous question" }).click();
-      await page.getByRole("heading", { name: "First question?" }).waitFor();
-    }
-    await page.waitForTimeout(300);
-    const steps = await probe(page);
-    const stepLongTasks = steps.longTasks.length;
-    const stepSamples = [...steps.clicks];
-    await setTiming(page, false);
+    progress(`browser: ${STEPS} panel steps (choose an option, go back), interleaved with as many on the bare page`);
+    const appSteps: number[] = [];
+    const bareSteps: number[] = [];
+    const appStepWork: number[] = [];
+    let stepLongTasks = 0;
+    for (let done = 0; done < STEPS; done += ROUND) {
+      await setTiming(page, true);
+      for (let step = done; step < done + ROUND; step += 2) {
+        await page.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
+        await page.getByRole("heading", { name: "Second question?" }).waitFor();
+        await page.getByRole("button", { name: "Previous question" }).click();
+        await page.getByRole("heading", { name: "First question?" }).waitFor();
+      }
+      await page.waitForTimeout(100);
+      const steps = await probe(page);
+      appSteps.push(...steps.clicks);
+      appStepWork.push(...steps.clickWork);
+      stepLongTasks += steps.longTasks.length;
+      await setTiming(page, false);
 
-    await page.getByRole("radio", { name: "Alpha" }).click();
+      await setTiming(bare, true);
+      for (let step = done; step < done + ROUND; step += 2) {
+        await bare.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
+        await bare.getByRole("heading", { name: "Baseline second?" }).waitFor();
+        await bare.getByRole("button", { name: "Baseline previous" }).click();
+        await bare.getByRole("heading", { name: "Baseline first?" }).waitFor();
+      }
+      await bare.waitForTimeout(100);
+      bareSteps.push(...(await probe(bare)).clicks);
+      await setTiming(bare, false);
+    }
+
+    await page.getByRole("radio", { name: "Alpha", exact: true }).click();
     await page.getByRole("radio", { name: "Beta 2" }).click();
     const field = page.getByRole("textbox", { name: "Type your answer" });
     await field.waitFor();
-    await field.focus();
+    const bareField = bare.getByRole("textbox", { name: "Baseline answer" });
     await page.waitForTimeout(300);
 
-    progress(`browser: ${KEYSTROKES} keystrokes in the custom field`);
+    progress(`browser: ${KEYSTROKES} keystrokes in the custom field, interleaved with as many in a plain input`);
     const sentence = "The quick brown fox jumps over the lazy dog. ".repeat(4).slice(0, KEYSTROKES);
-    await setTiming(page, true);
-    await page.keyboard.type(sentence, { delay: 25 });
-    await page.waitForTimeout(300);
-    const typing = await probe(page);
-    const keySamples = [...typing.keys];
-    const typingLongTasks = typing.longTasks.length;
-    await setTiming(page, false);
+    const appKeys: number[] = [];
+    const bareKeys: number[] = [];
+    const appKeyWork: number[] = [];
+    let typingLongTasks = 0;
+    for (let done = 0; done < KEYSTROKES; done += ROUND) {
+      const chunk = sentence.slice(done, done + ROUND);
+      await field.focus();
+      await setTiming(page, true);
+      await page.keyboard.type(chunk, { delay: 25 });
+      await page.waitForTimeout(100);
+      const typing = await probe(page);
+      appKeys.push(...typing.keys);
+      appKeyWork.push(...typing.keyWork);
+      typingLongTasks += typing.longTasks.length;
+      await setTiming(page, false);
+
+      await bareField.focus();
+      await setTiming(bare, true);
+      await bare.keyboard.type(chunk, { delay: 25 });
+      await bare.waitForTimeout(100);
+      bareKeys.push(...(await probe(bare)).keys);
+      await setTiming(bare, false);
+    }
 
     progress("browser: counting transcript commits while typing (React DevTools hook)");
     await field.fill("");
+    await field.focus();
     await page.evaluate(() => (window as unknown as { __benchStartProfiling: () => void }).__benchStartProfiling());
     await page.keyboard.type("counting commits", { delay: 25 });
     await page.waitForTimeout(200);
@@ -139,25 +306,39 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       if (selfCheck.transcriptCommits === 0) throw new Error("the probe did not see the transcript commit after Show earlier messages: it cannot be trusted");
     }
 
+    const fixed = (value: number) => Number(value.toFixed(2));
     return {
       metrics: {
-        "browser.keystroke.p95_ms": quantile(keySamples, 0.95),
-        "browser.panel_step.p95_ms": quantile(stepSamples, 0.95),
+        "browser.keystroke.p95_ratio": ratio(appKeys, bareKeys),
+        "browser.panel_step.p95_ratio": ratio(appSteps, bareSteps),
+        "browser.question_arrival.p95_ratio": ratio(appArrivals, bareArrivals),
         "browser.panel.long_tasks": stepLongTasks + typingLongTasks,
         "browser.render.transcript_commits_per_keystroke": profiled.transcriptCommits / typedKeys,
       },
       notes: {
-        "browser.keystroke.samples": keySamples.length,
-        "browser.keystroke.p50_ms": Number(quantile(keySamples, 0.5).toFixed(2)),
-        "browser.panel_step.p50_ms": Number(quantile(stepSamples, 0.5).toFixed(2)),
-        "browser.keystroke.handlers_p95_ms": Number(quantile(typing.keyWork, 0.95).toFixed(2)),
-        "browser.panel_step.handlers_p95_ms": Number(quantile(steps.clickWork, 0.95).toFixed(2)),
-        "browser.panel_step.samples": stepSamples.length,
+        "browser.keystroke.p95_ms": fixed(quantile(appKeys, 0.95)),
+        "browser.keystroke.baseline_p95_ms": fixed(quantile(bareKeys, 0.95)),
+        "browser.keystroke.p50_ms": fixed(quantile(appKeys, 0.5)),
+        "browser.keystroke.baseline_p50_ms": fixed(quantile(bareKeys, 0.5)),
+        "browser.keystroke.handlers_p95_ms": fixed(quantile(appKeyWork, 0.95)),
+        "browser.keystroke.samples": appKeys.length,
+        "browser.panel_step.p95_ms": fixed(quantile(appSteps, 0.95)),
+        "browser.panel_step.baseline_p95_ms": fixed(quantile(bareSteps, 0.95)),
+        "browser.panel_step.p50_ms": fixed(quantile(appSteps, 0.5)),
+        "browser.panel_step.baseline_p50_ms": fixed(quantile(bareSteps, 0.5)),
+        "browser.panel_step.handlers_p95_ms": fixed(quantile(appStepWork, 0.95)),
+        "browser.panel_step.samples": appSteps.length,
+        "browser.question_arrival.p95_ms": fixed(quantile(appArrivals, 0.95)),
+        "browser.question_arrival.baseline_p95_ms": fixed(quantile(bareArrivals, 0.95)),
+        "browser.question_arrival.p50_ms": fixed(quantile(appArrivals, 0.5)),
+        "browser.question_arrival.baseline_p50_ms": fixed(quantile(bareArrivals, 0.5)),
+        "browser.question_arrival.samples": appArrivals.length,
         "browser.react_commits_per_keystroke": Number((profiled.commits / typedKeys).toFixed(2)),
         "browser.transcript_dom_nodes": rendered,
       },
     };
   } finally {
+    watcher.close();
     await browser.close();
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });

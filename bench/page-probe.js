@@ -1,4 +1,4 @@
-/* global window, document, requestAnimationFrame */
+/* global window, document, requestAnimationFrame, MutationObserver */
 // Injected into the page before the app (page.addInitScript). It measures, from inside Chromium, the time from an
 // input event to the next painted frame, long tasks, and React commits seen through the DevTools global hook, which
 // production builds of react-dom call too, so no app code is involved.
@@ -6,8 +6,32 @@
   const PERFORMED_WORK = 1;
   const FUNCTION_COMPONENT = 0;
   const HOST_COMPONENT = 5;
-  const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null };
+  const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null, arrivals: {} };
   window.__bench = bench;
+
+  // Records, under `key`, the epoch time (comparable with Node's on this machine) once the next frame is painted.
+  const seen = new Set();
+  bench.painted = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (bench.arrivals[key] = performance.timeOrigin + performance.now());
+      channel.port2.postMessage(null);
+    });
+  };
+  // While on, the question panel's heading showing an "Arrival …" question counts as that question arriving.
+  let panelWatcher = null;
+  window.__benchWatchPanel = (on) => {
+    if (panelWatcher) panelWatcher.disconnect();
+    panelWatcher = null;
+    if (!on) return;
+    panelWatcher = new MutationObserver(() => {
+      const text = document.querySelector("[data-question-panel] h2")?.textContent ?? "";
+      if (text.startsWith("Arrival ")) bench.painted(text);
+    });
+    panelWatcher.observe(document.body, { childList: true, subtree: true, characterData: true });
+  };
 
   const afterNextPaint = (start, into) =>
     requestAnimationFrame(() => {
