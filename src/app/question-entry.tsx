@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
-import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-election";
+import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-entries";
 import { selectFirstRetired, selectPendingRequests } from "../store/selectors";
 import type { RetiredRequest } from "../store/state";
 import { deleteDraft } from "../features/question/draft-storage";

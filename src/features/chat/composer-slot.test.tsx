@@ -6,7 +6,7 @@ import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
 import { ComposerSlot } from "./composer-slot";
 import { Composer } from "./composer";
-import { defineSlotEntry, type SlotComponentProps } from "./slot-election";
+import { defineSlotEntry, type SlotComponentProps } from "./slot-entries";
 
 function Banner({ match }: SlotComponentProps<string>) {
   return (

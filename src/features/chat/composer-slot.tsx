@@ -4,7 +4,7 @@ import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
 import { chatMessages } from "./messages";
-import { createElectionSelector, type SlotElection, type SlotEntry } from "./slot-election";
+import { createSlotChoiceSelector, type SlotChoice, type SlotEntry } from "./slot-entries";
 
 export interface ComposerSlotProps {
   entries: readonly SlotEntry[];
@@ -16,11 +16,11 @@ export interface ComposerSlotProps {
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
 export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps) {
   const t = useMessages(chatMessages);
-  const selector = useMemo(() => createElectionSelector(entries, sessionId), [entries, sessionId]);
-  const election = useSessionStore(selector);
+  const selector = useMemo(() => createSlotChoiceSelector(entries, sessionId), [entries, sessionId]);
+  const choice = useSessionStore(selector);
   const slotRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<HTMLDivElement>(null);
-  const previous = useRef({ sessionId, takenOver: election !== null });
+  const previous = useRef({ sessionId, takenOver: choice !== null });
   const [composerFocused, setComposerFocused] = useState(false);
   const pointerDown = usePointerDown();
   const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
@@ -36,31 +36,31 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   };
 
   useEffect(() => {
-    const takenOver = election !== null;
+    const takenOver = choice !== null;
     const returned = previous.current.takenOver && !takenOver && previous.current.sessionId === sessionId;
     previous.current = { sessionId, takenOver };
     if (!returned) return;
     const active = document.activeElement;
     if (active && active !== document.body && !slotRef.current?.contains(active)) return;
     composerRef.current?.querySelector<HTMLElement>("textarea, input")?.focus();
-  }, [election, sessionId]);
+  }, [choice, sessionId]);
 
   return (
-    <div className="composer-slot" ref={slotRef} data-owner={election?.entry.key ?? "composer"}>
-      {election && sessionId !== null && (
+    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"}>
+      {choice && sessionId !== null && (
         <ErrorBoundary
-          key={`${election.entry.key}\u0000${sessionId}`}
-          resetKey={election.match}
-          fallback={(error, retry) => <FailedPart summary={t("slotFailed")} error={error} retry={retry} onDismiss={dismissOf(election, sessionId)} />}
+          key={`${choice.entry.key}\u0000${sessionId}`}
+          resetKey={choice.match}
+          fallback={(error, retry) => <FailedPart summary={t("slotFailed")} error={error} retry={retry} onDismiss={dismissOf(choice, sessionId)} />}
         >
-          <election.entry.Component match={election.match} sessionId={sessionId} />
+          <choice.entry.Component match={choice.match} sessionId={sessionId} />
         </ErrorBoundary>
       )}
       {/* A composer being typed in when an entry takes over stays shown until focus leaves it, so no keystroke lands in a hidden field. */}
       <div
         className="composer-slot__composer"
         ref={composerRef}
-        hidden={election !== null && !composerFocused}
+        hidden={choice !== null && !composerFocused}
         onFocus={() => setComposerFocused(true)}
         onBlur={onComposerBlur}
       >
@@ -88,8 +88,8 @@ function usePointerDown(): RefObject<boolean> {
   return down;
 }
 
-function dismissOf(election: SlotElection, sessionId: string): (() => Promise<void>) | undefined {
-  const { entry, match } = election;
+function dismissOf(choice: SlotChoice, sessionId: string): (() => Promise<void>) | undefined {
+  const { entry, match } = choice;
   if (!entry.dismiss) return undefined;
   return () => entry.dismiss!(match, sessionId);
 }

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
 import { Conversation } from "./conversation";
-import { defineSlotEntry } from "./slot-election";
+import { defineSlotEntry } from "./slot-entries";
 
 function quietly<T>(work: () => T): T {
   const original = console.error;

@@ -11,7 +11,7 @@ import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
 import { chatMessages } from "./messages";
-import { createElectionSelector, type SlotEntry } from "./slot-election";
+import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
 import { TurnBar } from "./turn-bar";
 import { Transcript } from "./transcript";
 import "./chat.css";
@@ -54,7 +54,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     setRenamingFor(sessionId);
     setRenaming(false);
   }
-  const electionSelector = useMemo(() => createElectionSelector(slotEntries, sessionId), [slotEntries, sessionId]);
+  const electionSelector = useMemo(() => createSlotChoiceSelector(slotEntries, sessionId), [slotEntries, sessionId]);
   const slotTakenOver = useSessionStore(electionSelector) !== null;
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const store = useSessionStoreApi();

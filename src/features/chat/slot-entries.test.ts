@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSessionStore } from "../../store/session-store";
 import { initialSessionData, type SessionData } from "../../store/state";
-import { createElectionSelector, defineSlotEntry, electSlot, orderSlotEntries, type SlotEntry } from "./slot-election";
+import { createSlotChoiceSelector, defineSlotEntry, chooseSlotEntry, orderSlotEntries, type SlotEntry } from "./slot-entries";
 
 const Nothing = () => null;
 
@@ -11,24 +11,24 @@ function entry(key: string, priority: number, select: SlotEntry["select"]): Slot
 
 const context = (state: SessionData = initialSessionData) => ({ sessionId: "s-1", state });
 
-describe("electSlot", () => {
+describe("chooseSlotEntry", () => {
   it("leaves the slot to the normal composer when no entry selects anything", () => {
     const entries = orderSlotEntries([entry("a", 1, () => null), entry("b", 2, () => null)]);
-    expect(electSlot(entries, context())).toBeNull();
+    expect(chooseSlotEntry(entries, context())).toBeNull();
   });
 
   it("elects the highest priority entry that selects something", () => {
     const low = entry("low", 1, () => "low match");
     const high = entry("high", 10, () => "high match");
     const silent = entry("silent", 100, () => null);
-    expect(electSlot(orderSlotEntries([low, silent, high]), context())).toEqual({ entry: high, match: "high match" });
+    expect(chooseSlotEntry(orderSlotEntries([low, silent, high]), context())).toEqual({ entry: high, match: "high match" });
   });
 
   it("breaks a priority tie by registration order", () => {
     const first = entry("first", 5, () => 1);
     const second = entry("second", 5, () => 2);
-    expect(electSlot(orderSlotEntries([first, second]), context())?.entry.key).toBe("first");
-    expect(electSlot(orderSlotEntries([second, first]), context())?.entry.key).toBe("second");
+    expect(chooseSlotEntry(orderSlotEntries([first, second]), context())?.entry.key).toBe("first");
+    expect(chooseSlotEntry(orderSlotEntries([second, first]), context())?.entry.key).toBe("second");
   });
 
   it("passes the session id and state to select", () => {
@@ -38,22 +38,22 @@ describe("electSlot", () => {
       return null;
     });
     const state = { ...initialSessionData, hostId: "h" };
-    electSlot([spy], { sessionId: "s-9", state });
+    chooseSlotEntry([spy], { sessionId: "s-9", state });
     expect(seen).toEqual([{ sessionId: "s-9", state }]);
   });
 
   it("treats a falsy but non-null match such as 0 or an empty string as a takeover", () => {
-    expect(electSlot([entry("zero", 1, () => 0)], context())?.match).toBe(0);
-    expect(electSlot([entry("empty", 1, () => "")], context())?.match).toBe("");
+    expect(chooseSlotEntry([entry("zero", 1, () => 0)], context())?.match).toBe(0);
+    expect(chooseSlotEntry([entry("empty", 1, () => "")], context())?.match).toBe("");
   });
 });
 
-describe("createElectionSelector", () => {
+describe("createSlotChoiceSelector", () => {
   const question = entry("question", 10, ({ sessionId, state }) => state.pending[sessionId] ?? null);
 
-  it("returns the same election object while the winner and its match are unchanged", () => {
+  it("returns the same choice object while the winner and its match are unchanged", () => {
     const store = createSessionStore();
-    const select = createElectionSelector([question], "s-1");
+    const select = createSlotChoiceSelector([question], "s-1");
     expect(select(store.getState())).toBeNull();
     store.getState().applyFrame({
       type: "question/requested",
@@ -71,6 +71,6 @@ describe("createElectionSelector", () => {
   });
 
   it("elects nothing without a session", () => {
-    expect(createElectionSelector([entry("always", 1, () => "x")], null)(initialSessionData)).toBeNull();
+    expect(createSlotChoiceSelector([entry("always", 1, () => "x")], null)(initialSessionData)).toBeNull();
   });
 });

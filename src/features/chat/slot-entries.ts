@@ -27,7 +27,7 @@ export interface SlotEntry<Match = unknown> {
 }
 
 /** The entry that owns the slot and what it selected. */
-export interface SlotElection {
+export interface SlotChoice {
   entry: SlotEntry;
   match: unknown;
 }
@@ -46,7 +46,7 @@ export function orderSlotEntries(entries: readonly SlotEntry[]): SlotEntry[] {
 }
 
 /** The first entry, by priority, that selects something; null leaves the slot to the normal composer. */
-export function electSlot(ordered: readonly SlotEntry[], context: SlotContext): SlotElection | null {
+export function chooseSlotEntry(ordered: readonly SlotEntry[], context: SlotContext): SlotChoice | null {
   for (const entry of ordered) {
     const match = entry.select(context);
     if (match !== null) return { entry, match };
@@ -55,14 +55,14 @@ export function electSlot(ordered: readonly SlotEntry[], context: SlotContext): 
 }
 
 /**
- * A store selector for one session's election that returns the previous object while the winner
+ * A store selector for one session's slot choice that returns the previous object while the winner
  * and its match are unchanged, so subscribers re-render only when the slot really changes hands.
  */
-export function createElectionSelector(entries: readonly SlotEntry[], sessionId: string | null) {
+export function createSlotChoiceSelector(entries: readonly SlotEntry[], sessionId: string | null) {
   const ordered = orderSlotEntries(entries);
-  let last: SlotElection | null = null;
-  return (state: SessionData): SlotElection | null => {
-    const next = sessionId === null ? null : electSlot(ordered, { sessionId, state });
+  let last: SlotChoice | null = null;
+  return (state: SessionData): SlotChoice | null => {
+    const next = sessionId === null ? null : chooseSlotEntry(ordered, { sessionId, state });
     if (next === null || last === null) {
       last = next;
       return next;
