@@ -37,6 +37,16 @@ function settledState(scope: Scope, story: Story): Locator {
       return scope.getByText("Discard your answers?", { exact: true });
     case "collapsed":
       return scope.getByRole("button", { name: "Answer" });
+    case "review-step":
+      return scope.getByRole("heading", { name: "Review your answers" });
+    case "answered-elsewhere":
+      return scope.getByRole("region", { name: "Answered in another tab" });
+    case "host-restarted":
+      return scope.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+    case "playground":
+      return scope.getByRole("region", { name: "Which package manager?" });
+    case "arrives-while-typing":
+      return scope.getByRole("status").filter({ hasText: "The agent asks 2 questions. Press Alt+Q to answer." });
     default: {
       const first = story.requests[0]!;
       return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
@@ -207,7 +217,9 @@ test.describe("the respond log", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto(`${host.url}/demo#dismiss-confirmation`);
     await preview(page).getByRole("button", { name: "Discard", exact: true }).click();
+    await page.getByRole("button", { name: "Show log (1)" }).click();
     await page.getByRole("button", { name: "Copy" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeInViewport();
     await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       '{"type":"cancel","rpcId":"demo-dismiss","sessionId":"demo-session"}',
@@ -270,5 +282,61 @@ test.describe("languages and phones", () => {
     await expect.poll(async () => (await frameElement.boundingBox())?.width).toBe(360);
     await page.getByRole("radio", { name: "Tablet 768" }).check();
     await expect.poll(async () => (await frameElement.boundingBox())?.width).toBe(768);
+  });
+
+  test("a phone preview hides the number-key hints a phone has no keys for", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${host.url}/demo#single-select`);
+    const hints = preview(page).locator(".question-option__key");
+    await expect(hints.first()).toBeVisible();
+    await page.getByRole("radio", { name: "Phone 360" }).check();
+    await expect(hints.first()).toBeHidden();
+  });
+});
+
+test.describe("controls that persist", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("the log is collapsed, so the preview keeps its size when a body arrives, and opens on demand", async ({ page }) => {
+    await page.goto(`${host.url}/demo#dismiss-confirmation`);
+    const frameElement = page.locator("iframe.demo__frame");
+    await expect(preview(page).getByText("Discard your answers?", { exact: true })).toBeVisible();
+    const before = await frameElement.boundingBox();
+    await preview(page).getByRole("button", { name: "Discard", exact: true }).click();
+    const toggle = page.getByRole("button", { name: "Show log (1)" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(await frameElement.boundingBox()).toEqual(before);
+    await toggle.click();
+    await expect(page.getByRole("button", { name: "Hide log" })).toHaveAttribute("aria-expanded", "true");
+    await expect(page.locator(".demo__log-body")).toBeVisible();
+  });
+
+  test("Host reply stays as chosen when another story opens", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    await page.getByLabel("Host reply").selectOption("not-pending");
+    await page.getByRole("link", { name: /Multi-select/ }).click();
+    await expect(page).toHaveURL(/#multi-select$/);
+    await expect(page.getByLabel("Host reply")).toHaveValue("not-pending");
+  });
+
+  test("the playground lists every validation error with its path, shows the panel once valid, and carries the JSON in the address", async ({ page }) => {
+    await page.goto(`${host.url}/demo#playground`);
+    const frame = preview(page);
+    await expect(frame.getByRole("region", { name: "Which package manager?" })).toBeVisible();
+    const args = page.getByRole("textbox", { name: "ask_user_question arguments (JSON)" });
+    const bad = JSON.stringify({ questions: [{ id: "a", question: "Ship?", header: "h".repeat(101), options: [{ label: "Yes" }, { label: "Yes" }] }] });
+    await args.fill(bad);
+    const errors = frame.getByRole("alert");
+    await expect(errors.getByRole("listitem")).toHaveCount(2);
+    await expect(errors.getByRole("listitem").first()).toContainText("questions.0.header");
+    await expect(page.getByRole("status").filter({ hasText: "2 problems" })).toBeVisible();
+    expect(new URL(page.url()).searchParams.get("args")).toBe(bad);
+
+    const good = JSON.stringify({ questions: [{ id: "go", question: "Ship it today?", options: [{ label: "Yes" }, { label: "No" }] }] });
+    await args.fill(good);
+    await expect(frame.getByRole("region", { name: "Ship it today?" })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("textbox", { name: "ask_user_question arguments (JSON)" })).toHaveValue(good);
+    await expect(preview(page).getByRole("region", { name: "Ship it today?" })).toBeVisible();
   });
 });
