@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { LOCALES } from "../i18n/locale";
-import { chatMessages } from "../features/chat/messages";
-import { sessionsMessages } from "../features/sessions/messages";
-import { appMessages } from "./messages";
+import { chatCopy } from "../features/chat/copy";
+import { sessionsCopy } from "../features/sessions/copy";
+import { appCopy } from "./copy";
 
-const catalogues = { app: appMessages, chat: chatMessages, sessions: sessionsMessages };
+const catalogues = { app: appCopy, chat: chatCopy, sessions: sessionsCopy };
 
 describe("UI copy catalogues", () => {
   for (const [name, catalogue] of Object.entries(catalogues)) {
@@ -26,12 +26,12 @@ describe("UI copy catalogues", () => {
   }
 
   it("names the accessible controls exactly as docs/architecture.md (Accessible names) lists them in English", () => {
-    expect(chatMessages.en.messageLabel).toBe("Message");
-    expect(chatMessages.en.send).toBe("Send");
-    expect(chatMessages.en.stop).toBe("Stop");
-    expect(sessionsMessages.en.newChat).toBe("New chat");
-    expect(sessionsMessages.en.waitingBadge).toBe("Waiting for answer");
-    expect(sessionsMessages.en.planBadge).toBe("Plan awaiting review");
-    expect(appMessages.en.sessionsToggle).toBe("Sessions");
+    expect(chatCopy.en.messageLabel).toBe("Message");
+    expect(chatCopy.en.send).toBe("Send");
+    expect(chatCopy.en.stop).toBe("Stop");
+    expect(sessionsCopy.en.newChat).toBe("New chat");
+    expect(sessionsCopy.en.waitingBadge).toBe("Waiting for answer");
+    expect(sessionsCopy.en.planBadge).toBe("Plan awaiting review");
+    expect(appCopy.en.sessionsToggle).toBe("Sessions");
   });
 });

@@ -7,10 +7,10 @@ import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { Conversation } from "../features/chat/conversation";
 import { describeFailure } from "../features/chat/failure";
 import { isTypingTarget, KeyboardHelp } from "../features/chat/keyboard-help";
-import { chatMessages } from "../features/chat/messages";
+import { chatCopy } from "../features/chat/copy";
 import { retireDraft } from "../features/question/retired-drafts";
 import { Sidebar } from "../features/sessions/sidebar";
-import { useMessages } from "../i18n/i18n";
+import { useCopy } from "../i18n/i18n";
 import type { DownFrame } from "../protocol/schemas";
 import type { RetiredRequest, RetireReason } from "../store/state";
 import { SessionStoreProvider } from "../store/react";
@@ -22,7 +22,7 @@ import { sessionHref, useHashSession } from "./hash-session";
 import { createLiveTouches } from "./live-touches";
 import { createUndoableDeletes, UNDO_DELETE_MS } from "./undoable-delete";
 import { Toast } from "../ui/toast";
-import { appMessages } from "./messages";
+import { appCopy } from "./copy";
 import { createQuestionEntry, createRetiredEntry, loadQuestionPanel } from "./question-entry";
 
 const DRAWER_ID = "sessions-drawer";
@@ -92,8 +92,8 @@ type LoadProblem = null | { kind: "session-missing" } | { kind: "load-failed"; e
 
 /** The chat app: connection → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
-  const t = useMessages(appMessages);
-  const tChat = useMessages(chatMessages);
+  const t = useCopy(appCopy);
+  const tChat = useCopy(chatCopy);
   const [store] = useState(() => givenStore ?? createSessionStore());
   const [drafts] = useState(() => new Map<string, string>());
   const [touches] = useState(createLiveTouches);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LOCALES, type Catalog } from "../i18n/locale";
-import { demoMessages } from "./messages";
+import { demoCopy } from "./copy";
 
-const catalogues: Record<string, Catalog> = { demoMessages };
+const catalogues: Record<string, Catalog> = { demoCopy };
 
 describe("demo copy", () => {
   for (const [name, catalog] of Object.entries(catalogues)) {

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { useMessages } from "../i18n/i18n";
+import { useCopy } from "../i18n/i18n";
 import { LOCALES, type Locale } from "../i18n/locale";
 import type { ThemeChoice } from "../ui/theme";
-import { demoMessages } from "./messages";
+import { demoCopy } from "./copy";
 import { REPLIES, type DemoReply } from "./stories";
 
 export type PreviewWidth = "phone" | "tablet" | "desktop";
@@ -65,7 +65,7 @@ function Segmented<T extends string>({
 
 /** Locale, theme, width and the fake host's reply. */
 export function DemoControls(props: DemoControlsProps) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   return (
     <div className="demo__controls" role="group" aria-label={t("controlsHeading")}>
       <Segmented

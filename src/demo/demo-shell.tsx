@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useLocale, useMessages } from "../i18n/i18n";
+import { useLocale, useCopy } from "../i18n/i18n";
 import { startTheme, useTheme } from "../ui/theme";
 import { DemoControls, type PreviewWidth } from "./demo-controls";
 import { frameUrl, postToFrame, readFrameMessage, type FrameSettings } from "./frame-messages";
-import { demoMessages } from "./messages";
+import { demoCopy } from "./copy";
 import { RespondLog, type LogEntry } from "./respond-log";
 import { StoryList } from "./story-list";
 import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
@@ -13,7 +13,7 @@ const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "
 
 /** The designers' page: story list, controls, the preview frame and the log of sent bodies. */
 export function DemoShell() {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const { locale, setLocale } = useLocale();
   const [theme, setTheme] = useTheme();
   const [story, setStory] = useState(() => storyFromHash(window.location.hash));
@@ -121,7 +121,7 @@ export function DemoShell() {
 
 /** The playground's editor: the pasted arguments, and how many problems they have. */
 function PlaygroundInput({ args, onArgs }: { args: string; onArgs: (args: string) => void }) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const result = readPlayground(args);
   return (
     <section className="demo__playground" aria-labelledby="demo-playground-label">

@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
-import { useLocale, useMessages } from "../i18n/i18n";
+import { useLocale, useCopy } from "../i18n/i18n";
 import type { RespondRequest } from "../protocol/schemas";
 import type { SendResult } from "./frame-messages";
-import { demoMessages } from "./messages";
+import { demoCopy } from "./copy";
 import { storyFromHash } from "./stories";
 
 /** One body the panel sent to the fake host, newest first in the log. */
@@ -16,7 +16,7 @@ export interface LogEntry {
 type CopyState = "idle" | "copied" | "fallback";
 
 function ResultLine({ result }: { result: SendResult }) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   switch (result.kind) {
     case "pending":
       return <>{t("statusPending")}</>;
@@ -34,7 +34,7 @@ function ResultLine({ result }: { result: SendResult }) {
 }
 
 function LogItem({ entry, number }: { entry: LogEntry; number: number }) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const { locale } = useLocale();
   const [copy, setCopy] = useState<CopyState>("idle");
   const bodyRef = useRef<HTMLPreElement>(null);
@@ -86,7 +86,7 @@ function LogItem({ entry, number }: { entry: LogEntry; number: number }) {
 
 /** Every `/api/respond` body the preview sent, newest first, each copyable. */
 export function RespondLog({ entries, onClear }: { entries: LogEntry[]; onClear: () => void }) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const [open, setOpen] = useState(false);
   return (
     <section className="demo__log" aria-labelledby="demo-log-heading" data-open={open}>

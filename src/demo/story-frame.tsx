@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { questionMessages } from "../features/question/messages";
+import { questionCopy } from "../features/question/copy";
 import { deleteDraft, saveDraft } from "../features/question/draft-storage";
 import { QuestionPanel } from "../features/question/question-panel";
 import { RetiredNotice } from "../features/question/retired-notice";
-import { useLocale, useMessages } from "../i18n/i18n";
+import { useLocale, useCopy } from "../i18n/i18n";
 import type { Locale } from "../i18n/locale";
 import type { PendingRequest, Receipt, RespondRequest, ResolvedOutcome } from "../protocol/schemas";
 import { applyTheme } from "../ui/theme";
 import { fakeOutcome, SLOW_REPLY_MS } from "./fake-host";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings } from "./frame-messages";
-import { demoMessages } from "./messages";
+import { demoCopy } from "./copy";
 import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
 import { decodeHash, storyFromHash, type Story, type StoryStep } from "./stories";
 
@@ -37,7 +37,7 @@ function findButton(root: HTMLElement, name: string): HTMLButtonElement | null {
 }
 
 function performStep(root: HTMLElement, step: StoryStep, locale: Locale): void {
-  const button = findButton(root, questionMessages[locale][STEP_BUTTONS[step]]);
+  const button = findButton(root, questionCopy[locale][STEP_BUTTONS[step]]);
   if (!button) {
     console.warn(`demo step "${step}" found no button to press`);
     return;
@@ -70,7 +70,7 @@ function hashOf(text: string): string {
 
 /** The preview document: one story's real question panel, answered by the fake host. */
 export function StoryFrame() {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const { locale, setLocale } = useLocale();
   const [settings, setSettings] = useState<FrameSettings>(() => settingsFromLocation(window.location));
   const [run, setRun] = useState<Run>(() => startRun(storyFromHash(window.location.hash), 0));

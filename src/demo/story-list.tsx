@@ -1,10 +1,10 @@
-import { useLocale, useMessages } from "../i18n/i18n";
-import { demoMessages } from "./messages";
+import { useLocale, useCopy } from "../i18n/i18n";
+import { demoCopy } from "./copy";
 import { STORIES } from "./stories";
 
 /** The stories as deep links: `/demo#<id>` opens one directly. */
 export function StoryList({ currentId }: { currentId: string }) {
-  const t = useMessages(demoMessages);
+  const t = useCopy(demoCopy);
   const { locale } = useLocale();
   return (
     <nav className="demo__stories" aria-labelledby="demo-stories-heading">

@@ -32,7 +32,7 @@ export function useLocale(): LocaleContextValue {
 }
 
 /** Returns `t(key, values)` over a feature's catalogue in the current locale. */
-export function useMessages<Keys extends string>(catalog: Catalog<Keys>) {
+export function useCopy<Keys extends string>(catalog: Catalog<Keys>) {
   const { locale } = useContext(LocaleContext);
   return useCallback(
     (key: Keys, values?: Record<string, string | number>) => format(catalog[locale][key], values),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { useMessages } from "../i18n/i18n";
+import { useCopy } from "../i18n/i18n";
 import { Button } from "./button";
-import { markdownMessages } from "./markdown-messages";
+import { markdownCopy } from "./markdown-copy";
 
 /** How long `Copied` shows before the button reads `Copy` again, in milliseconds. */
 const COPIED_SHOWN_MS = 2000;
@@ -10,7 +10,7 @@ type CopyState = "idle" | "copied" | "failed";
 
 /** A button that puts `text` on the clipboard and says whether that worked. */
 export function CopyButton({ text, label, className }: { text: string; /** The accessible name while idle; defaults to `Copy`. */ label?: string; className?: string }) {
-  const t = useMessages(markdownMessages);
+  const t = useCopy(markdownCopy);
   const [state, setState] = useState<CopyState>("idle");
 
   useEffect(() => {

@@ -1,11 +1,11 @@
 import { useEffect, useState, type ComponentProps, type ElementType, type ReactNode } from "react";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
-import { useMessages } from "../i18n/i18n";
+import { useCopy } from "../i18n/i18n";
 import { CopyButton } from "./copy-button";
 import type { HighlightNode } from "./highlight";
 import { isSafeLinkUrl } from "./markdown";
-import { markdownMessages } from "./markdown-messages";
+import { markdownCopy } from "./markdown-copy";
 
 function SafeLink({ href, children }: { href?: string; children?: ReactNode }) {
   if (!isSafeLinkUrl(href)) return <span className="markdown__unsafe-link">{children}</span>;
@@ -79,7 +79,7 @@ function Highlighted({ nodes }: { nodes: readonly HighlightNode[] }) {
 
 /** A fenced code block: highlighted once the highlighter has loaded, with a Copy button. */
 function CodeBlock({ node }: { node?: HastLike }) {
-  const t = useMessages(markdownMessages);
+  const t = useCopy(markdownCopy);
   const code = node?.children?.find((child) => child.type === "element" && child.tagName === "code");
   const text = code ? textOf(code).replace(/\n$/, "") : node ? textOf(node) : "";
   const language = languageOf(code);
@@ -112,7 +112,7 @@ function CodeBlock({ node }: { node?: HastLike }) {
 }
 
 function TaskCheckbox({ node: _node, checked, ...props }: ComponentProps<"input"> & { node?: unknown }) {
-  const t = useMessages(markdownMessages);
+  const t = useCopy(markdownCopy);
   if (props.type !== "checkbox") return <input {...props} checked={checked} readOnly />;
   return <input {...props} checked={checked} readOnly disabled aria-label={checked ? t("taskDone") : t("taskOpen")} />;
 }

@@ -1,12 +1,12 @@
 import { useEffect, useId } from "react";
-import { useMessages } from "../i18n/i18n";
+import { useCopy } from "../i18n/i18n";
 import { startTheme, THEME_CHOICES, useTheme, type ThemeChoice } from "./theme";
-import { themeMessages } from "./theme-messages";
+import { themeCopy } from "./theme-copy";
 import "./theme-switch.css";
 
 /** Light, dark or the system's choice; remembered, and followed by every open tab. */
 export function ThemeSwitch() {
-  const t = useMessages(themeMessages);
+  const t = useCopy(themeCopy);
   const [theme, setTheme] = useTheme();
   const id = useId();
   useEffect(() => startTheme(), []);

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { useMessages } from "../../i18n/i18n";
-import { attentionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { attentionCopy } from "./copy";
 import { useNotifyOptIn } from "./notify-preference";
 import "./attention.css";
 
@@ -12,7 +12,7 @@ function notificationsSupported(): boolean {
 
 /** The opt-in for desktop notifications; asking the browser's permission on the first check. */
 export function NotifyToggle() {
-  const t = useMessages(attentionMessages);
+  const t = useCopy(attentionCopy);
   const [optedIn, setOptedIn] = useNotifyOptIn();
   const supported = notificationsSupported();
   const [problem, setProblem] = useState<Problem>(() =>

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import type { PendingRequest } from "../../protocol/schemas";
 import { createIndicator, type Indicator } from "./indicator";
-import { attentionMessages } from "./messages";
+import { attentionCopy } from "./copy";
 import { createNotifier, type Notifier } from "./notifier";
 import { canNotify, readNotifyOptIn } from "./notify-preference";
 import { isPlanReview } from "../../store/selectors";
@@ -25,7 +25,7 @@ function isHidden(): boolean {
  * and the session forward when clicked.
  */
 export function useAttention({ requests, onOpenSession }: AttentionOptions): void {
-  const t = useMessages(attentionMessages);
+  const t = useCopy(attentionCopy);
   const unseen = useRef<Set<string>>(new Set());
   const known = useRef<Set<string>>(new Set());
   const notifier = useRef<Notifier | null>(null);

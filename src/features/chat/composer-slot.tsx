@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotChoice, type SlotEntry } from "./slot-entries";
 
 export interface ComposerSlotProps {
@@ -15,7 +15,7 @@ export interface ComposerSlotProps {
 
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
 export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const selector = useMemo(() => createSlotChoiceSelector(entries, sessionId), [entries, sessionId]);
   const choice = useSessionStore(selector);
   const slotRef = useRef<HTMLDivElement>(null);

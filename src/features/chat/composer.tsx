@@ -1,11 +1,11 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { LIMITS } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { describeFailure } from "./failure";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 
 /** The key of the draft a new chat types into; the session it creates takes the draft over. */
 export const NEW_CHAT_DRAFT = "";
@@ -36,7 +36,7 @@ export function restoreSent(sent: string, typedSince: string): string {
  * is cleared the moment a message is sent, so text typed while the request is in flight stays.
  */
 export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken }: ComposerProps) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const touch = useMediaQuery(TOUCH_QUERY);
   const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
   const [shownKey, setShownKey] = useState(draftKey);

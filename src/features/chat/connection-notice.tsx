@@ -1,12 +1,12 @@
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectAccess, selectConnection } from "../../store/selectors";
 import { Button } from "../../ui/button";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 
 /** A banner while the downlink is not online, with `Retry now` when it is offline; empty (but still a live region) when online. */
 export function ConnectionNotice({ onRetryNow }: { onRetryNow?: () => void }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const connection = useSessionStore(selectConnection);
   const access = useSessionStore(selectAccess);
   return (

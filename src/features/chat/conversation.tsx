@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import { selectComposerPrefill, selectSession } from "../../store/selectors";
 import { Button } from "../../ui/button";
@@ -10,7 +10,7 @@ import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
 import { TurnBar } from "./turn-bar";
 import { Transcript } from "./transcript";
@@ -42,7 +42,7 @@ export interface ConversationProps {
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
 export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection, focusReady = true, onRename }: ConversationProps) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { describeError } from "../../ui/error-boundary";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 
 export interface FailedPartProps {
   /** What failed, already translated: "The question panel could not be shown." */
@@ -15,7 +15,7 @@ export interface FailedPartProps {
 
 /** Shown in place of a part of the chat that threw while rendering. */
 export function FailedPart({ summary, error, retry, onDismiss }: FailedPartProps) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const [busy, setBusy] = useState(false);
   const [dismissError, setDismissError] = useState<string | null>(null);
   const dismiss = async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { format } from "../../i18n/locale";
 import { classifyFailure, describeFailure } from "./failure";
-import { chatMessages, type ChatKey } from "./messages";
+import { chatCopy, type ChatKey } from "./copy";
 
-const english = (key: ChatKey, values?: Record<string, string | number>) => format(chatMessages.en[key], values);
-const chinese = (key: ChatKey, values?: Record<string, string | number>) => format(chatMessages["zh-CN"][key], values);
+const english = (key: ChatKey, values?: Record<string, string | number>) => format(chatCopy.en[key], values);
+const chinese = (key: ChatKey, values?: Record<string, string | number>) => format(chatCopy["zh-CN"][key], values);
 
 function apiError(code: string, message = "host text") {
   return Object.assign(new Error(message), { code });

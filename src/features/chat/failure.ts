@@ -1,4 +1,4 @@
-import type { ChatKey } from "./messages";
+import type { ChatKey } from "./copy";
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
-import { chatMessages, type ChatKey } from "./messages";
+import { chatCopy, type ChatKey } from "./copy";
 
 /** One shortcut: the keys as printed, and what they do. */
 interface Shortcut {
@@ -37,7 +37,7 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly Shortcut[] }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const id = useId();
   return (
     <section aria-labelledby={id} className="keyboard-help__section">
@@ -60,7 +60,7 @@ function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly
 
 /** A modal list of every keyboard shortcut of the chat and the question panel. */
 export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 

@@ -1,16 +1,16 @@
 import { memo } from "react";
 import type { Message } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { CopyButton } from "../../ui/copy-button";
 import { Markdown } from "../../ui/markdown";
 import { RelativeTime } from "../../ui/relative-time";
 import { VisuallyHidden } from "../../ui/visually-hidden";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 import { ToolRow } from "./tool-row";
 
 /** One transcript row; re-renders only when its message object changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: Message }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   switch (message.role) {
     case "user":
       return (

@@ -1,9 +1,9 @@
 import { Fragment, memo, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
 import { Markdown } from "../../ui/markdown";
-import { chatMessages, type ChatKey } from "./messages";
+import { chatCopy, type ChatKey } from "./copy";
 import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
@@ -128,7 +128,7 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
 
 /** A transcript row for a tool call; expandable once the call has ended. */
 export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const summary = summariseTool(tool);

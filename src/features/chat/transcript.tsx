@@ -1,13 +1,13 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Message } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
 import { judgeScroll } from "./follow";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 import { MessageRow } from "./message-row";
 
 /** Rows rendered at first and added per "show earlier" step; older rows wait until scrolled to. */
@@ -22,7 +22,7 @@ function sameMessages(a: { messages: readonly Message[] }, b: { messages: readon
 }
 
 function FailedRow({ error, retry }: { error: unknown; retry: () => void }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   return <FailedPart summary={t("rowFailed")} error={error} retry={retry} />;
 }
 
@@ -52,7 +52,7 @@ function groupRows(messages: readonly Message[], first: number): { key: number; 
 
 /** The session's messages, newest at the bottom; follows the newest content unless the user scrolled up on purpose. */
 export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string; /** Changes when this tab sent a message: follow again, wherever the user had scrolled. */ followSignal?: number }) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const messages = useSessionStore(selectTranscript(sessionId));
   const [windowRows, setWindowRows] = useState(TRANSCRIPT_WINDOW_ROWS);
   /** The message count when the user scrolled away from the end; null while following. */

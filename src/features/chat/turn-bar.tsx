@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { own } from "../../store/own";
 import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import type { SessionData } from "../../store/state";
@@ -7,7 +7,7 @@ import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
-import { chatMessages } from "./messages";
+import { chatCopy } from "./copy";
 
 export interface TurnBarProps {
   sessionId: string;
@@ -31,7 +31,7 @@ const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted",
  * owns the slot); once a turn failed, was cut off or was stopped, `Retry` sends the last message again.
  */
 export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: TurnBarProps) {
-  const t = useMessages(chatMessages);
+  const t = useCopy(chatCopy);
   const store = useSessionStoreApi();
   const selectEnding = useMemo(
     () => (state: SessionData) => {

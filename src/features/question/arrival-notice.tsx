@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 
 function isApple(): boolean {
   const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform ?? navigator.platform;
@@ -12,7 +12,7 @@ function isApple(): boolean {
  * filled in a frame after the live region mounts, so screen readers announce it.
  */
 export function ArrivalNotice({ count }: { count: number }) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const [shown, setShown] = useState(false);
   useEffect(() => {
     const frame = requestAnimationFrame(() => setShown(true));

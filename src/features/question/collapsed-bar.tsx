@@ -1,8 +1,8 @@
 import type { Ref } from "react";
 import type { QuestionItem } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { draftOf, isComplete, type DraftState } from "./draft";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 
 interface CollapsedBarProps {
   questions: readonly QuestionItem[];
@@ -14,7 +14,7 @@ interface CollapsedBarProps {
 
 /** The one-line bar a collapsed panel shrinks to: what is left, and the way back. The question stays pending. */
 export function CollapsedBar({ questions, state, textId, onExpand, ref }: CollapsedBarProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const count = questions.length;
   const left = questions.filter((question) => !isComplete(question, draftOf(state, question.id))).length;
   const text = count === 1 ? t("waitingOne") : left === 0 ? t("allAnswered", { count }) : t("leftOf", { left, count });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from "react";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { isLineBreakInput } from "../../ui/ime";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 
 interface CustomAnswerFieldProps {
   multiline: boolean;
@@ -17,7 +17,7 @@ interface CustomAnswerFieldProps {
 
 /** The always-present free-text answer: a line under options, a textarea for optionless questions. */
 export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak }: CustomAnswerFieldProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const shiftEnterRef = useRef(false);
   const onLineBreakRef = useRef(onLineBreak);

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from "react";
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 
 interface DismissConfirmProps {
   onKeep: () => void;
@@ -9,7 +9,7 @@ interface DismissConfirmProps {
 
 /** The inline "Discard your answers?" question shown before a drafted request is cancelled. */
 export function DismissConfirm({ onKeep, onDiscard }: DismissConfirmProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const promptId = useId();
   const keepRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {

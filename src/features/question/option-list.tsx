@@ -2,8 +2,8 @@ import * as Checkbox from "@radix-ui/react-checkbox";
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useId, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
 import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "../../protocol/recommendation";
 import type { ChoicePoint, StepGuard } from "./step-guard";
@@ -67,7 +67,7 @@ function describedBy(option: QuestionOption, ids: OptionIds): string | undefined
 }
 
 function OptionText({ option, index, ids }: { option: QuestionOption; index: number; ids: OptionIds }) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const { display, recommended } = parseRecommendation(option.label);
   return (
     <span className="question-option__text">

@@ -1,6 +1,6 @@
 import type { QuestionOrigin } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 
 interface PanelHeaderProps {
@@ -29,7 +29,7 @@ function AskedBy({ text, name }: { text: string; name: string }) {
 
 /** Eyebrow, who asks when it is not this chat's agent, request position, and the collapse and dismiss controls. */
 export function PanelHeader({ eyebrow, origin, position, disabled, onCollapse, onDismiss }: PanelHeaderProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   return (
     <div className="question-panel__header">
       <div className="question-panel__eyebrows">

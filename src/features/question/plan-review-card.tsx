@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
 
 interface PlanReviewCardProps {
@@ -26,7 +26,7 @@ interface PlanReviewCardProps {
  */
 export function PlanReviewCard(props: PlanReviewCardProps) {
   const { review, feedback, disabled, headingId } = props;
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [takeFocus] = useState(props.takeFocus);
 

@@ -1,13 +1,13 @@
 import { useEffect, useId, useMemo, useRef, useState, type JSX, type KeyboardEvent } from "react";
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { ArrivalNotice } from "./arrival-notice";
 import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
 import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
 import { flushDrafts, loadDraft, saveDraftSoon } from "./draft-storage";
 import { createImeGuard } from "../../ui/ime";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
@@ -67,7 +67,7 @@ export function QuestionPanel(props: QuestionPanelProps): JSX.Element {
 }
 
 function RequestPanel({ request, position, respond, autoFocus = true, planChat }: QuestionPanelProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const headingId = useId();
   const barTextId = useId();
   const rootRef = useRef<HTMLElement>(null);

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
 import { buildAnswers } from "./batch";
 import {
@@ -15,7 +15,7 @@ import {
   type DraftState,
 } from "./draft";
 import { CustomAnswerField } from "./custom-answer-field";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 import { ModelText, showBidiControls } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { ReviewStep } from "./review-step";
@@ -56,7 +56,7 @@ function clampStep(index: number, count: number): number {
 /** One question at a time (heading, detail, options, custom answer, footer), then a review step for a batch that needs one. */
 export function QuestionWizard(props: QuestionWizardProps) {
   const { request, state, onChange, disabled, headingId } = props;
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const rootRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const [stepGuard] = useState(createStepGuard);

@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { QuestionItem } from "../../protocol/schemas";
 import type { RetiredRequest, RetireReason } from "../../store/state";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import type { DraftState } from "./draft";
 import { deleteDraft, loadDraft } from "./draft-storage";
-import { questionMessages, type QuestionMessageKey } from "./messages";
+import { questionCopy, type QuestionMessageKey } from "./copy";
 import { ModelText } from "./model-text";
 import "./question-panel.css";
 
@@ -52,7 +52,7 @@ export interface RetiredNoticeProps {
  * from here: says why, keeps the answers readable, offers to copy them, until dismissed.
  */
 export function RetiredNotice({ retired, onDismiss }: RetiredNoticeProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const titleId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLDListElement>(null);

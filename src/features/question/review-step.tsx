@@ -1,8 +1,8 @@
 import type { Ref } from "react";
 import type { QuestionItem } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { draftOf, type DraftState } from "./draft";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "../../protocol/recommendation";
 import { stepState } from "./step-state";
@@ -17,7 +17,7 @@ interface ReviewStepProps {
 }
 
 function AnswerSummary({ question, state }: { question: QuestionItem; state: DraftState }) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const shown = stepState(question, state);
   if (shown === "skipped") return <span className="question-review__muted">{t("reviewSkipped")}</span>;
   if (shown === "unanswered") return <span className="question-review__missing">{t("reviewNotAnswered")}</span>;
@@ -39,7 +39,7 @@ function AnswerSummary({ question, state }: { question: QuestionItem; state: Dra
 
 /** Every question of the batch with what will be sent for it, each with a way back to change it. */
 export function ReviewStep({ questions, state, headingId, disabled, bodyRef, onChange }: ReviewStepProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const missing = questions.filter((question) => stepState(question, state) === "unanswered").length;
   return (
     <div className="question-panel__body" data-step="review" ref={bodyRef}>

@@ -1,5 +1,5 @@
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 
 /** What the status line says; null says nothing. */
 export type PanelStatus =
@@ -11,7 +11,7 @@ export type PanelStatus =
   | null;
 
 export function StatusLine({ status }: { status: PanelStatus }) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   return (
     <>
       <p role="status" className="question-panel__status" data-kind={status?.kind ?? "none"}>

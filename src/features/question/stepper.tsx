@@ -1,7 +1,7 @@
 import type { QuestionItem } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import type { DraftState } from "./draft";
-import { questionMessages } from "./messages";
+import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { stepState, type StepState } from "./step-state";
 
@@ -18,7 +18,7 @@ const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswere
 
 /** One segment per question, marked current / answered / skipped / not yet; each jumps there. */
 export function Stepper({ questions, state, current, disabled, onJump }: StepperProps) {
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const count = questions.length;
   return (
     <ol className="question-stepper" aria-label={t("stepperLabel")}>

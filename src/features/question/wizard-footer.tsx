@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { useMessages } from "../../i18n/i18n";
-import { questionMessages } from "./messages";
+import { useCopy } from "../../i18n/i18n";
+import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
 
 /** Which kind of step the footer serves. */
@@ -34,7 +34,7 @@ function primaryKey(step: FooterStep, reviewNext: boolean) {
 /** Pager with the stepper, status line, skip and the primary Next / Review / Submit button. */
 export function WizardFooter(props: WizardFooterProps) {
   const { step, index, count, status, disabled, submitting } = props;
-  const t = useMessages(questionMessages);
+  const t = useCopy(questionCopy);
   const primaryLabel = submitting ? t("submitting") : t(primaryKey(step, props.reviewNext));
   return (
     <div className="question-panel__footer">

@@ -1,12 +1,12 @@
 import { memo, useState } from "react";
 import type { Session } from "../../protocol/schemas";
-import { useMessages } from "../../i18n/i18n";
+import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSessionBadge } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { InlineEdit } from "../../ui/inline-edit";
 import { RelativeTime } from "../../ui/relative-time";
-import { sessionsMessages } from "./messages";
+import { sessionsCopy } from "./copy";
 
 /** The longest title the host accepts. */
 export const TITLE_MAX_CHARS = 200;
@@ -32,7 +32,7 @@ export const SessionListItem = memo(function SessionListItem({
   onRename,
   onDelete,
 }: SessionItemActions & { session: Session; active: boolean; href: string }) {
-  const t = useMessages(sessionsMessages);
+  const t = useCopy(sessionsCopy);
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
   const title = session.title.trim() || t("untitled");

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
-import { useLocale, useMessages } from "../../i18n/i18n";
+import { useLocale, useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectHasMoreSessions, selectSessions } from "../../store/selectors";
 import { Button } from "../../ui/button";
-import { sessionsMessages } from "./messages";
+import { sessionsCopy } from "./copy";
 import { SessionListItem, type SessionItemActions } from "./session-list-item";
 import "./sidebar.css";
 
@@ -29,7 +29,7 @@ export interface SidebarProps {
 }
 
 function LocaleSwitch() {
-  const t = useMessages(sessionsMessages);
+  const t = useCopy(sessionsCopy);
   const { locale, setLocale } = useLocale();
   const id = useId();
   const names: Record<Locale, string> = { en: t("languageEnglish"), "zh-CN": t("languageChinese") };
@@ -54,7 +54,7 @@ const NONE_HIDDEN: ReadonlySet<string> = new Set();
 const LOAD_MORE_MARGIN_PX = 300;
 
 function LoadMore({ onLoadMore, listRef }: { onLoadMore: () => void; listRef: RefObject<HTMLUListElement | null> }) {
-  const t = useMessages(sessionsMessages);
+  const t = useCopy(sessionsCopy);
   const ref = useRef<HTMLLIElement>(null);
   const latest = useRef(onLoadMore);
   useEffect(() => {
@@ -143,7 +143,7 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
 }
 
 export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, hiddenSessionIds = NONE_HIDDEN, footer }: SidebarProps) {
-  const t = useMessages(sessionsMessages);
+  const t = useCopy(sessionsCopy);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);

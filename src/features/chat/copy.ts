@@ -86,7 +86,7 @@ export type ChatKey =
   | "renameTitle";
 
 /** Copy of the chat feature. */
-export const chatMessages: Catalog<ChatKey> = {
+export const chatCopy: Catalog<ChatKey> = {
   en: {
     messageLabel: "Message",
     messagePlaceholder: "Message Parley (Enter to send, Shift+Enter for a new line)",

@@ -3,7 +3,7 @@ import type { Catalog } from "../i18n/locale";
 type MarkdownKey = "copy" | "copied" | "copyFailed" | "copyCode" | "taskDone" | "taskOpen";
 
 /** Copy of the markdown renderer and the copy button. */
-export const markdownMessages: Catalog<MarkdownKey> = {
+export const markdownCopy: Catalog<MarkdownKey> = {
   en: {
     copy: "Copy",
     copied: "Copied",

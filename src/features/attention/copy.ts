@@ -9,7 +9,7 @@ type AttentionKey =
   | "moreQuestions";
 
 /** Copy for the title counter's companions: the opt-in and the desktop notification. */
-export const attentionMessages: Catalog<AttentionKey> = {
+export const attentionCopy: Catalog<AttentionKey> = {
   en: {
     notifyMe: "Notify me",
     notifyUnsupported: "This browser cannot show desktop notifications.",

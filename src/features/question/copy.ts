@@ -64,7 +64,7 @@ export type QuestionMessageKey =
   | "dismissNotice"
 
 /** Every string the question panel shows, in each UI language. */
-export const questionMessages: Catalog<QuestionMessageKey> = {
+export const questionCopy: Catalog<QuestionMessageKey> = {
   en: {
     requestPosition: "Request {index} of {count}",
     announceStep: "Question {index} of {count}: {question}",

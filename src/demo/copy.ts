@@ -47,7 +47,7 @@ type DemoKey =
   | "hideLog";
 
 /** The demo page's own copy; story content is model-written text and is never translated. */
-export const demoMessages: Catalog<DemoKey> = {
+export const demoCopy: Catalog<DemoKey> = {
   en: {
     pageTitle: "Parley demo",
     storiesHeading: "Stories",

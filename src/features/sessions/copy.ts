@@ -24,7 +24,7 @@ export type SessionsKey =
   | "searchFailed";
 
 /** Copy of the sessions sidebar. */
-export const sessionsMessages: Catalog<SessionsKey> = {
+export const sessionsCopy: Catalog<SessionsKey> = {
   en: {
     navLabel: "Chats",
     newChat: "New chat",

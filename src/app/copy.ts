@@ -3,7 +3,7 @@ import type { Catalog } from "../i18n/locale";
 export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo";
 
 /** Copy of the app shell. */
-export const appMessages: Catalog<AppKey> = {
+export const appCopy: Catalog<AppKey> = {
   en: {
     sessionsToggle: "Sessions",
     newChatTitle: "New chat",
