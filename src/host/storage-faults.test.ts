@@ -7,20 +7,16 @@ import type { DownFrame, Message, QuestionRequestedFrame, Session } from "../pro
 import type { StorageCode } from "./storage-error";
 import { openStore } from "./store";
 import { createFaultyStore } from "./testing/faulty-store";
-import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
-import type { RunningServer } from "./server";
+import { createCleanup } from "./testing/cleanup";
+import { api, connect, createSession, startTestServer } from "./testing/harness";
 
 const ASK = `/ask ${JSON.stringify({ questions: [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }] })}`;
 const STATUS: Record<StorageCode, number> = { STORAGE_FULL: 507, STORAGE_READONLY: 503, STORAGE_BUSY: 503, STORAGE_FAILED: 500 };
 /** Transcript writes of one whole `/ask` turn with an answer (8), and one past the end, where nothing fails. */
 const WRITES_IN_TURN = 9;
 
-const running: RunningServer[] = [];
-const sockets: FrameClient[] = [];
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
 
 /** The last version of every row and of the session, as the tabs hold them once the frames are applied. */
 function whatTabsSee(frames: DownFrame[], sessionId: string) {
@@ -53,9 +49,9 @@ describe("a store that fails at any write of a turn", () => {
   it.each(cases)("fails at write %i with %s: the user is told, no row stays running, the session ends idle, health reports it", async (index, code) => {
     const faulty = createFaultyStore(openStore(":memory:"));
     const server = await startTestServer({ store: faulty.store });
-    running.push(server);
+    cleanup.servers.push(server);
     const client = await connect(server.url);
-    sockets.push(client);
+    cleanup.sockets.push(client);
     const sessionId = await createSession(server.url);
     faulty.failFrom(index, code);
 

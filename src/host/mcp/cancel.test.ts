@@ -2,24 +2,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
-import type { RunningServer } from "../server";
 import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { createCleanup } from "../testing/cleanup";
 
-const servers: RunningServer[] = [];
-const sockets: FrameClient[] = [];
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
   const server = await startTestServer(overrides);
-  servers.push(server);
+  cleanup.servers.push(server);
   const socket = await connect(server.url);
-  sockets.push(socket);
+  cleanup.sockets.push(socket);
   await socket.waitFor((frame) => frame.type === "synced");
   return { server, socket };
 }
@@ -28,7 +21,7 @@ async function mcpClient(url: string) {
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL("/mcp", url));
   await client.connect(transport);
-  clients.push(client);
+  cleanup.clients.push(client);
   return { client, transport };
 }
 
@@ -50,7 +43,7 @@ async function toolStatuses(url: string, sessionId: string) {
 /** A fresh socket's replay: every question still pending on the host. */
 async function pendingOnHost(url: string): Promise<string[]> {
   const socket = await connect(url);
-  sockets.push(socket);
+  cleanup.sockets.push(socket);
   await socket.waitFor((frame) => frame.type === "synced");
   return socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested").map((frame) => frame.rpcId);
 }
@@ -80,7 +73,7 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
   it("a client's notifications/cancelled resolves the question aborted on every socket and the row reads stopped", async () => {
     const { server, socket } = await start();
     const other = await connect(server.url);
-    sockets.push(other);
+    cleanup.sockets.push(other);
     const { client } = await mcpClient(server.url);
     const controller = new AbortController();
     const call = client.callTool({ name: "ask_user_question", arguments: ASK }, undefined, { signal: controller.signal });

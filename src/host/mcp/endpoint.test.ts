@@ -5,28 +5,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, QuestionResolvedFrame, Session } from "../../protocol/schemas";
-import type { RunningServer } from "../server";
 import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
 import { createAskUserQuestionTool } from "../tools/ask-user-question";
 import { createPresentPlanTool } from "../tools/present-plan";
 import { createToolRegistry } from "../tools/registry";
 import { createUserInteraction } from "../user-interaction";
+import { createCleanup } from "../testing/cleanup";
 
-const servers: RunningServer[] = [];
-const sockets: FrameClient[] = [];
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
   const server = await startTestServer(overrides);
-  servers.push(server);
+  cleanup.servers.push(server);
   const socket = await connect(server.url);
-  sockets.push(socket);
+  cleanup.sockets.push(socket);
   await socket.waitFor((frame) => frame.type === "synced");
   return { server, socket };
 }
@@ -35,7 +28,7 @@ async function mcpClient(url: string, info: { name: string; title?: string } = {
   const client = new Client({ ...info, version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } });
   await client.connect(transport);
-  clients.push(client);
+  cleanup.clients.push(client);
   return { client, transport };
 }
 
@@ -125,7 +118,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
 
     const again = new Client({ name: "claude-code", title: "Claude Code", version: "1.0.0" });
     await again.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { sessionId: transport.sessionId! }));
-    clients.push(again);
+    cleanup.clients.push(again);
     const from = socket.frames.length;
     const secondCall = again.callTool({ name: "present_plan", arguments: { plan: "1. Again" } });
     const second = await requested(socket, from);
@@ -196,10 +189,7 @@ describe("an outside agent's Parley session", { timeout: 30_000 }, () => {
       await call;
       const posted = await api(first.server.url, `/api/sessions/${frame.sessionId}/messages`, { json: { text: "hello?" } });
       expect(posted).toMatchObject({ status: 409, body: { error: { code: "AGENT_SESSION" } } });
-      await client.close();
-      clients.splice(0);
-      await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-      await Promise.all(servers.splice(0).map((server) => server.close()));
+      await cleanup.closeAll();
 
       const second = await start({ dataDir });
       const detail = (await api(second.server.url, `/api/sessions/${frame.sessionId}`)).body as { session: Session };

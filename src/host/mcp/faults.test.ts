@@ -3,22 +3,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame } from "../../protocol/schemas";
-import type { RunningServer } from "../server";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { api, connect, startTestServer } from "../testing/harness";
+import { createCleanup } from "../testing/cleanup";
 
 const TOKEN = "mcp-token-0123456789abcdef";
-const servers: RunningServer[] = [];
-const sockets: FrameClient[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
   const server = await startTestServer(overrides);
-  servers.push(server);
+  cleanup.servers.push(server);
   return server;
 }
 
@@ -26,14 +20,14 @@ async function mcpClient(url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: "fault-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } });
   await client.connect(transport);
-  clients.push(client);
+  cleanup.clients.push(client);
   return { client, sessionId: transport.sessionId! };
 }
 
 /** Every question pending on the host, as a fresh socket's replay shows it. */
 async function pendingOnHost(url: string, headers: Record<string, string> = {}): Promise<QuestionRequestedFrame[]> {
   const socket = await connect(url, headers);
-  sockets.push(socket);
+  cleanup.sockets.push(socket);
   await socket.waitFor((frame) => frame.type === "synced");
   return socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");
 }
@@ -136,7 +130,7 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     const server = await start({ mcp: { maxCallsPerSession: 2 } });
     const { client, sessionId } = await mcpClient(server.url);
     const socket = await connect(server.url);
-    sockets.push(socket);
+    cleanup.sockets.push(socket);
     const calls = [client.callTool({ name: "ask_user_question", arguments: ASK }), client.callTool({ name: "ask_user_question", arguments: ASK })];
     await expect.poll(() => socket.frames.filter((frame) => frame.type === "question/requested").length).toBe(2);
     const over = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "ask_user_question", arguments: ASK } }), { "mcp-session-id": sessionId });
@@ -160,7 +154,7 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   it("carries 1,000 concurrent calls from 20 sessions: every one is answered or aborted and nothing stays pending", async () => {
     const server = await start({ rateLimits: false });
     const socket = await connect(server.url);
-    sockets.push(socket);
+    cleanup.sockets.push(socket);
     const agents = await Promise.all(Array.from({ length: 20 }, () => mcpClient(server.url)));
     const calls = agents.flatMap(({ client }) =>
       Array.from({ length: 50 }, (_, index) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: `q${index}`, question: `Question ${index}?`, options: [{ label: "Yes" }, { label: "No" }] }] } })),

@@ -2,29 +2,23 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame } from "../../protocol/schemas";
-import type { RunningServer } from "../server";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { api, connect, startTestServer } from "../testing/harness";
 import { toolParameters } from "../tools/registry";
 import { WAIT_TOOL_DESCRIPTION, WaitArgs } from "./tools";
+import { createCleanup } from "../testing/cleanup";
 
-const servers: RunningServer[] = [];
-const sockets: FrameClient[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(waitSeconds: number | null) {
   const server = await startTestServer({ mcp: { waitSeconds } });
-  servers.push(server);
+  cleanup.servers.push(server);
   const socket = await connect(server.url);
-  sockets.push(socket);
+  cleanup.sockets.push(socket);
   await socket.waitFor((frame) => frame.type === "synced");
   const client = new Client({ name: "hard-timeout-agent", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
-  clients.push(client);
+  cleanup.clients.push(client);
   return { server, socket, client };
 }
 
@@ -104,7 +98,7 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
     const stranger = new Client({ name: "stranger", version: "1.0.0" });
     await stranger.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
-    clients.push(stranger);
+    cleanup.clients.push(stranger);
     expect(await stranger.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual(unknown(frame.rpcId));
   });
 
