@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LIMITS, type ErrorCode } from "../protocol/schemas";
 import type { FenceRefusal } from "./fence";
-import type { RequestTarget } from "./request-target";
+import { decodeSegment, type RequestTarget } from "./request-target";
 import { describeIssues } from "./user-interaction";
 
 type Json = Record<string, unknown>;
@@ -117,15 +117,9 @@ export async function dispatch(routes: readonly Route[], request: IncomingMessag
     const method = request.method ?? "GET";
     const handler = Object.hasOwn(route.methods, method) ? route.methods[method as keyof Route["methods"]] : undefined;
     if (!handler) throw new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here`, { Allow: Object.keys(route.methods).join(", ") });
-    const params: string[] = [];
-    for (const segment of match.slice(1)) {
-      try {
-        params.push(decodeURIComponent(segment ?? ""));
-      } catch {
-        throw new HttpError(400, "BAD_REQUEST", "a segment of the path is not valid percent-encoding");
-      }
-    }
-    return handler({ request, response, target, params });
+    const params = match.slice(1).map((segment) => decodeSegment(segment ?? ""));
+    if (params.includes(null)) throw new HttpError(400, "BAD_REQUEST", "a segment of the path is not valid percent-encoding");
+    return handler({ request, response, target, params: params as string[] });
   }
   throw new HttpError(404, "NOT_FOUND", `no route for ${target.pathname}`);
 }

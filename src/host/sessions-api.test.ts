@@ -88,6 +88,7 @@ describe("PATCH /api/sessions/:id", () => {
     expect(await api(server.url, `/api/sessions/${id}`, { method: "PATCH", json: { title: "   " } })).toMatchObject({ status: 400, body: { error: { code: "INVALID_BODY" } } });
     expect(await api(server.url, "/api/sessions/nope", { method: "PATCH", json: { title: "x" } })).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
     expect(await api(server.url, "/api/sessions/constructor", { method: "PATCH", json: { title: "x" } })).toMatchObject({ status: 404 });
+    expect(await api(server.url, "/api/sessions/%E0%A4%A")).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST", message: "a segment of the path is not valid percent-encoding" } } });
   });
 });
 
