@@ -30,11 +30,11 @@ describe("applyFrameAndForgetDrafts", () => {
       return false;
     };
     for (const frame of [
-      { type: "hello", protocol: 1, hostId: "h" },
+      { type: "hello", protocol: 2, hostId: "h" },
       { type: "question/requested", ...request("r1") },
       { type: "question/requested", ...request("r2") },
       { type: "synced" },
-      { type: "hello", protocol: 1, hostId: "h" },
+      { type: "hello", protocol: 2, hostId: "h" },
       { type: "question/requested", ...request("r2") },
     ] as const) {
       applyFrameAndForgetDrafts(store, frame, forget);
@@ -51,9 +51,9 @@ describe("applyFrameAndForgetDrafts", () => {
       forgotten.push(rpcId);
       return false;
     };
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h1" }, forget);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, forget);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h2" }, forget);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, forget);
     expect(forgotten).toEqual(["r1"]);
   });
 
@@ -64,11 +64,11 @@ describe("applyFrameAndForgetDrafts", () => {
       asked.push([rpcId, reason]);
       return true;
     };
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h1" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, keep);
     applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, keep);
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h2" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
     expect(asked).toEqual([
       ["r1", "answered-elsewhere"],
       ["r2", "host-restarted"],
@@ -94,13 +94,13 @@ describe("applyFrameAndForgetDrafts", () => {
   it("blames a host restart for a request that stopped waiting just before a new host said hello", () => {
     const store = createSessionStore();
     const keep = () => true;
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h1" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
     applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "aborted" }, keep);
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h1" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 1, hostId: "h2" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "host-restarted" }] });
   });
 });
@@ -111,7 +111,7 @@ describe("retireReasonOf", () => {
     expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "cancelled" })).toBe("dismissed-elsewhere");
     expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "aborted" })).toBe("stopped");
     expect(retireReasonOf({ type: "synced" })).toBe("resolved-away");
-    expect(retireReasonOf({ type: "hello", protocol: 1, hostId: "h" })).toBe("host-restarted");
+    expect(retireReasonOf({ type: "hello", protocol: 2, hostId: "h" })).toBe("host-restarted");
     expect(retireReasonOf({ type: "session/deleted", sessionId: "s" })).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ describe("checkAccess", () => {
     const store = createSessionStore();
     await checkAccess(apiWithHealth(() => Promise.reject(new ApiError(401, "UNAUTHORIZED", "a valid token is required"))), store);
     expect(store.getState().access).toBe("login-required");
-    await checkAccess(apiWithHealth(() => Promise.resolve({ ok: true, hostId: "h", protocol: 1 })), store);
+    await checkAccess(apiWithHealth(() => Promise.resolve({ ok: true, hostId: "h", protocol: 2 })), store);
     expect(store.getState().access).toBe("open");
   });
 

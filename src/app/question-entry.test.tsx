@@ -88,18 +88,18 @@ describe("the question entry in the composer slot", () => {
   it("keeps the panel through a reconnect that replays the request, and drops it when the replay leaves it out", async () => {
     const { store } = setup();
     act(() => {
-      store.getState().applyFrame({ type: "hello", protocol: 1, hostId: "h" });
+      store.getState().applyFrame({ type: "hello", protocol: 2, hostId: "h" });
       store.getState().applyFrame({ type: "question/requested", ...request("r1", "Still there?") });
       store.getState().applyFrame({ type: "synced" });
     });
     act(() => {
-      store.getState().applyFrame({ type: "hello", protocol: 1, hostId: "h" });
+      store.getState().applyFrame({ type: "hello", protocol: 2, hostId: "h" });
       store.getState().applyFrame({ type: "question/requested", ...request("r1", "Still there?") });
       store.getState().applyFrame({ type: "synced" });
     });
     expect(await screen.findByRole("region", { name: "Still there?" })).toBeInTheDocument();
     act(() => {
-      store.getState().applyFrame({ type: "hello", protocol: 1, hostId: "h" });
+      store.getState().applyFrame({ type: "hello", protocol: 2, hostId: "h" });
       store.getState().applyFrame({ type: "synced" });
     });
     expect(screen.queryByRole("region", { name: "Still there?" })).toBeNull();

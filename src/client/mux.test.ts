@@ -4,7 +4,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { createMux, muxUrl, type ConnectionStatus, type MuxConnection, type MuxSocketConstructor, type MuxTimers } from "./mux";
 import type { DownFrame } from "../protocol/schemas";
 
-const HELLO = { type: "hello", protocol: 1, hostId: "host-a" } as const;
+const HELLO = { type: "hello", protocol: 2, hostId: "host-a" } as const;
 const SYNCED = { type: "synced" } as const;
 
 const servers: WebSocketServer[] = [];

@@ -49,10 +49,10 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
     const requestedOne = await askAndWait(server.url, first, one);
     const requestedTwo = await askAndWait(server.url, first, two, '/ask {"questions":[{"id":"b","question":"Name?"}]}');
     const late = await open(server.url);
-    expect(late.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 15_000 }, requestedOne, requestedTwo, { type: "synced" }]);
+    expect(late.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedOne, requestedTwo, { type: "synced" }]);
     expect(await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requestedOne.rpcId, sessionId: one } })).toMatchObject({ body: { accepted: true } });
     const afterCancel = await open(server.url);
-    expect(afterCancel.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 15_000 }, requestedTwo, { type: "synced" }]);
+    expect(afterCancel.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedTwo, { type: "synced" }]);
   });
 
   it("sends question/requested to every open socket", async () => {

@@ -53,7 +53,7 @@ function rawGet(url: string, pathname: string, headers: Record<string, string>):
 describe("HTTP uplink", () => {
   it("answers /api/health with the host id and protocol", async () => {
     const server = await start();
-    expect(await api(server.url, "/api/health")).toMatchObject({ status: 200, body: { ok: true, hostId: server.hostId, protocol: 1, model: "scripted" } });
+    expect(await api(server.url, "/api/health")).toMatchObject({ status: 200, body: { ok: true, hostId: server.hostId, protocol: 2, model: "scripted" } });
   });
 
   it("creates sessions titled New chat, lists them newest first and returns one with its messages", async () => {
@@ -259,7 +259,7 @@ describe("mux downlink", () => {
     const server = await start();
     const client = await connect(server.url);
     await client.waitFor((frame) => frame.type === "synced");
-    expect(client.frames).toEqual([{ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 15_000 }, { type: "synced" }]);
+    expect(client.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, { type: "synced" }]);
     await client.close();
   });
 
@@ -267,7 +267,7 @@ describe("mux downlink", () => {
     const server = await start({ heartbeatIntervalMs: 40 });
     const client = await connect(server.url);
     await client.waitFor((frame) => frame.type === "synced");
-    expect(client.frames[0]).toEqual({ type: "hello", protocol: 1, hostId: server.hostId, heartbeatMs: 40 });
+    expect(client.frames[0]).toEqual({ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 40 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(client.heartbeats).toBeGreaterThanOrEqual(3);
     expect(client.frames.map((frame) => frame.type)).toEqual(["hello", "synced"]);

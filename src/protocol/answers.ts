@@ -1,4 +1,4 @@
-import { AnswerItem, type QuestionItem } from "./schemas";
+import { AnswerItem, type AnswerInput, type QuestionItem } from "./schemas";
 
 /**
  * Checks a whole answer batch against its questions (docs/protocol.md, answer-rules).
@@ -34,6 +34,22 @@ function checkAnswerItem(question: QuestionItem, answer: AnswerItem): string | n
   if (answer.custom !== undefined && answer.custom.trim() === "") {
     return "custom text is blank";
   }
+  if (answer.custom !== undefined && question.freeText === false) {
+    return `question "${question.id}" takes no free text`;
+  }
+  if (answer.custom !== undefined && question.input) {
+    const problem = inputProblem(question.input, answer.custom);
+    if (problem) return `question "${question.id}": ${describeInputProblem(problem)}`;
+  }
+  if (question.required && isSkip(answer)) return `question "${question.id}" is required and cannot be skipped`;
+  if (question.multiSelect && answer.selected.length > 0) {
+    if (question.minSelected !== undefined && answer.selected.length < question.minSelected) {
+      return `question "${question.id}" needs at least ${question.minSelected} label(s), got ${answer.selected.length}`;
+    }
+    if (question.maxSelected !== undefined && answer.selected.length > question.maxSelected) {
+      return `question "${question.id}" takes at most ${question.maxSelected} label(s), got ${answer.selected.length}`;
+    }
+  }
   if (!question.multiSelect) {
     if (answer.selected.length > 1) return `question "${question.id}" is single-select but ${answer.selected.length} labels are selected`;
     if (answer.selected.length === 1 && answer.custom !== undefined) {
@@ -46,4 +62,90 @@ function checkAnswerItem(question: QuestionItem, answer: AnswerItem): string | n
 /** Whether an answer item is a deliberate skip: nothing selected, no text. */
 export function isSkip(answer: AnswerItem): boolean {
   return answer.selected.length === 0 && answer.custom === undefined;
+}
+
+/** Which rule of a question's `input` a free-text answer breaks (docs/protocol.md, rule answer-input); `limit` is the bound broken. */
+export type InputProblem =
+  | { rule: "email" | "url" | "date" | "date-time" | "number" | "integer" }
+  | { rule: "minLength" | "maxLength" | "minimum" | "maximum"; limit: number };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function isCalendarDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Reads a numeric answer the way `input` kinds number and integer do; null when the text is not one. */
+export function parseNumberAnswer(text: string): number | null {
+  const trimmed = text.trim();
+  if (!NUMBER.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Checks free text against a question's `input`; null when it holds. Lengths count code points, as JSON Schema does. */
+export function inputProblem(input: AnswerInput, text: string): InputProblem | null {
+  const value = text.trim();
+  switch (input.kind) {
+    case "email":
+      if (!EMAIL.test(value)) return { rule: "email" };
+      break;
+    case "url":
+      if (!URL.canParse(value) || !/^[a-z][a-z0-9+.-]*:/i.test(value)) return { rule: "url" };
+      break;
+    case "date":
+      if (!isCalendarDate(value)) return { rule: "date" };
+      break;
+    case "date-time":
+      if (!DATE_TIME.test(value) || !isCalendarDate(value.slice(0, 10)) || Number.isNaN(Date.parse(value))) return { rule: "date-time" };
+      break;
+    case "number":
+    case "integer": {
+      const number = parseNumberAnswer(value);
+      if (number === null) return { rule: "number" };
+      if (input.kind === "integer" && !Number.isInteger(number)) return { rule: "integer" };
+      if (input.minimum !== undefined && number < input.minimum) return { rule: "minimum", limit: input.minimum };
+      if (input.maximum !== undefined && number > input.maximum) return { rule: "maximum", limit: input.maximum };
+      return null;
+    }
+    case "text":
+      break;
+  }
+  const length = [...value].length;
+  if (input.minLength !== undefined && length < input.minLength) return { rule: "minLength", limit: input.minLength };
+  if (input.maxLength !== undefined && length > input.maxLength) return { rule: "maxLength", limit: input.maxLength };
+  return null;
+}
+
+/** The host's English sentence for an input problem; the browser translates the rule instead. */
+export function describeInputProblem(problem: InputProblem): string {
+  switch (problem.rule) {
+    case "email":
+      return "the answer must be an email address";
+    case "url":
+      return "the answer must be a URL";
+    case "date":
+      return "the answer must be a date (YYYY-MM-DD)";
+    case "date-time":
+      return "the answer must be a date and time (YYYY-MM-DDTHH:MM)";
+    case "number":
+      return "the answer must be a number";
+    case "integer":
+      return "the answer must be a whole number";
+    case "minLength":
+      return `the answer must be at least ${problem.limit} characters long`;
+    case "maxLength":
+      return `the answer must be at most ${problem.limit} characters long`;
+    case "minimum":
+      return `the answer must be at least ${problem.limit}`;
+    case "maximum":
+      return `the answer must be at most ${problem.limit}`;
+  }
 }

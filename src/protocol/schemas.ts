@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 
 /** The wire protocol version both ends speak. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Limits of docs/protocol.md, shared by the host, the client and the tool. */
 export const LIMITS = {
@@ -35,7 +35,31 @@ export const QuestionIntent = z.strictObject({
 });
 export type QuestionIntent = z.infer<typeof QuestionIntent>;
 
-/** One question of a request. */
+/** The kinds of free-text answer a question can ask for (docs/protocol.md, rule answer-input). */
+export const AnswerInputKind = z.enum(["text", "email", "url", "date", "date-time", "number", "integer"]);
+export type AnswerInputKind = z.infer<typeof AnswerInputKind>;
+
+/** What a question's free-text answer must be: its kind and bounds (lengths for text kinds, values for numbers). */
+export const AnswerInput = z.strictObject({
+  kind: AnswerInputKind,
+  minLength: z.optional(z.number()),
+  maxLength: z.optional(z.number()),
+  minimum: z.optional(z.number()),
+  maximum: z.optional(z.number()),
+});
+export type AnswerInput = z.infer<typeof AnswerInput>;
+
+/** Answers shown pre-filled (and marked as such) when the question first opens. */
+export const AnswerDefaults = z.strictObject({
+  selected: z.optional(z.array(z.string())),
+  custom: z.optional(z.string()),
+});
+export type AnswerDefaults = z.infer<typeof AnswerDefaults>;
+
+/**
+ * One question of a request. The fields after `intent` are protocol 2 and optional; absent, a question
+ * is what protocol 1 asked: free text allowed as plain text, skippable, any number of labels when multi-select.
+ */
 export const QuestionItem = z
   .strictObject({
     id: text(1, LIMITS.idChars),
@@ -45,6 +69,16 @@ export const QuestionItem = z
     options: z.optional(z.array(QuestionOption).check(z.maxLength(LIMITS.optionsPerQuestion))),
     multiSelect: z.optional(z.boolean()),
     intent: z.optional(QuestionIntent),
+    /** Whether a free-text answer is offered; absent means true. */
+    freeText: z.optional(z.boolean()),
+    /** What the free-text answer must be; absent means plain text. */
+    input: z.optional(AnswerInput),
+    /** A required question cannot be skipped; absent means false. */
+    required: z.optional(z.boolean()),
+    /** Bounds on how many labels a multi-select answer holds. */
+    minSelected: z.optional(z.number()),
+    maxSelected: z.optional(z.number()),
+    defaults: z.optional(AnswerDefaults),
   })
   .check(z.superRefine((item, ctx) => {
     const seen = new Set<string>();
@@ -187,6 +221,9 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
 /** Who asks: this chat's own agent, an agent over MCP, or a tool's MCP server. Optional on the wire; absent means this chat's agent. */
 export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server"]), name: upTo(200) });
 export type QuestionOrigin = z.infer<typeof QuestionOrigin>;
+/** The tool call an approval request is about; `arguments` is the call's full JSON text, never truncated. */
+export const ToolApproval = z.object({ server: upTo(200), tool: upTo(200), arguments: z.string() });
+export type ToolApproval = z.infer<typeof ToolApproval>;
 /** A question is waiting for the human. */
 export const QuestionRequestedFrame = z.object({
   type: z.literal("question/requested"),
@@ -195,6 +232,8 @@ export const QuestionRequestedFrame = z.object({
   questions: Questions,
   createdAt: z.string(),
   origin: z.optional(QuestionOrigin),
+  /** Set when the request asks to allow a tool call (docs/protocol.md, rule approval-request); its questions are `approvalQuestions`. */
+  approval: z.optional(ToolApproval),
 });
 /** A question left the pending table. */
 export const QuestionResolvedFrame = z.object({

@@ -18,7 +18,7 @@ const message: fc.Arbitrary<Message> = fc.record(
 );
 
 const frame: fc.Arbitrary<DownFrame> = fc.oneof(
-  hostId.map((host) => ({ type: "hello" as const, protocol: 1 as const, hostId: host })),
+  hostId.map((host) => ({ type: "hello" as const, protocol: 2 as const, hostId: host })),
   fc.record({ type: fc.constant("question/requested" as const), rpcId: id, sessionId: id, questions, createdAt: iso }),
   fc.record({ type: fc.constant("question/resolved" as const), rpcId: id, sessionId: id, outcome: fc.constantFrom("answered" as const, "cancelled" as const, "aborted" as const) }),
   fc.constant({ type: "synced" as const }),
@@ -74,11 +74,11 @@ describe("applyFrame with ids that name Object.prototype members", () => {
     const message: Message = { id: "m1", sessionId: "constructor", role: "user", createdAt: "2026-01-01T00:00:00.000Z", text: "hi" };
     let state: SessionData = initialSessionData;
     for (const next of [
-      { type: "hello", protocol: 1, hostId: "host-a" },
+      { type: "hello", protocol: 2, hostId: "host-a" },
       { type: "question/requested", ...request },
       { type: "message/upserted", message },
       { type: "message/delta", sessionId: "constructor", messageId: "m1", text: "!" },
-      { type: "hello", protocol: 1, hostId: "host-a" },
+      { type: "hello", protocol: 2, hostId: "host-a" },
       { type: "question/requested", ...request },
       { type: "synced" },
     ] satisfies DownFrame[]) {

@@ -29,7 +29,7 @@ function message(id: string, text: string, sessionId = "s-1"): Message {
   return { id, sessionId, role: "assistant", createdAt: "2026-11-30T10:00:00.000Z", text };
 }
 
-const hello = (hostId: string): DownFrame => ({ type: "hello", protocol: 1, hostId });
+const hello = (hostId: string): DownFrame => ({ type: "hello", protocol: 2, hostId });
 const synced: DownFrame = { type: "synced" };
 
 function run(frames: DownFrame[], from: SessionData = initialSessionData): SessionData {
