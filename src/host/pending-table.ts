@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { checkAnswers } from "../protocol/answers";
-import { AnswerItem, RespondBody, type DownFrame, type QuestionRequestedFrame, type Receipt, type ResolvedOutcome } from "../protocol/schemas";
+import { judgeResponse } from "../protocol/response-verdict";
+import { type DownFrame, type QuestionRequestedFrame, type Receipt, type ResolvedOutcome } from "../protocol/schemas";
 import type { Logger } from "./log";
 import {
   ABORTED_MESSAGE,
@@ -84,6 +84,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         questions: request.questions,
         createdAt: new Date().toISOString(),
         ...(request.origin ? { origin: request.origin } : {}),
+        ...(request.approval ? { approval: request.approval } : {}),
       };
       return new Promise<AskResult>((resolve, reject) => {
         const onAbort = () => {
@@ -100,26 +101,11 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     },
 
     respond(body) {
-      const shape = RespondBody.safeParse(body);
-      if (!shape.success) {
-        return { accepted: false, reason: "bad-response", detail: 'body must be {"type":"answer","rpcId","sessionId","answers":[...]} or {"type":"cancel","rpcId","sessionId"}' };
-      }
-      const response = shape.data;
-      const entry = entries.get(response.rpcId);
-      if (!entry) return { accepted: false, reason: "not-pending", detail: `question ${response.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
-      if (response.sessionId !== entry.frame.sessionId) {
-        return { accepted: false, reason: "bad-response", detail: `question ${response.rpcId} does not belong to session ${response.sessionId}` };
-      }
-      if (response.type === "cancel") {
-        claim(response.rpcId, "cancelled");
-        entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
-        return { accepted: true };
-      }
-      const problem = checkAnswers(entry.frame.questions, response.answers);
-      if (problem) return { accepted: false, reason: "bad-response", detail: problem };
-      const answers = response.answers.map((item) => AnswerItem.parse(item));
-      claim(response.rpcId, "answered");
-      entry.resolve({ answers });
+      const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
+      if (!verdict.accepted) return verdict.receipt;
+      const entry = claim(verdict.rpcId, verdict.outcome)!;
+      if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
+      else entry.resolve({ answers: verdict.answers });
       return { accepted: true };
     },
 

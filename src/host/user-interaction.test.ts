@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { QuestionItem } from "../protocol/schemas";
 import { planReviewQuestions } from "../protocol/plan-review";
-import { createUserInteraction, UserInteractionError, type AskRequest, type UserInteractionProvider } from "./user-interaction";
+import { approvalAnswer, approvalQuestions } from "../protocol/approval";
+import type { DownFrame } from "../protocol/schemas";
+import { createPendingTable } from "./pending-table";
+import { askApproval, createUserInteraction, UserInteractionError, type AskRequest, type UserInteractionProvider } from "./user-interaction";
 
 function recordingProvider() {
   const calls: AskRequest[] = [];
@@ -153,5 +156,66 @@ describe("userInteraction.registerProvider", () => {
     dispose();
     await seam.ask({ questions: [pkg] });
     expect(second.calls.length).toBe(1);
+  });
+});
+
+describe("askApproval", () => {
+  function setup() {
+    const frames: DownFrame[] = [];
+    const table = createPendingTable({ broadcast: (frame) => frames.push(frame), log: () => undefined });
+    const seam = createUserInteraction();
+    seam.registerProvider(table);
+    return { frames, table, seam };
+  }
+  const call = { sessionId: "s1", server: "files", tool: "write_file", arguments: '{"path":"a.txt","text":"hi"}' };
+
+  it("sends one pending request with the approval questions, the server as origin and the full arguments", () => {
+    const { frames, table, seam } = setup();
+    void askApproval(seam, call);
+    const pending = table.replay()[0]!;
+    expect(frames.filter((frame) => frame.type === "question/requested")).toEqual([
+      {
+        type: "question/requested",
+        rpcId: pending.rpcId,
+        sessionId: "s1",
+        questions: approvalQuestions({ server: "files", tool: "write_file", arguments: call.arguments }),
+        createdAt: pending.createdAt,
+        origin: { kind: "mcp-server", name: "files" },
+        approval: { server: "files", tool: "write_file", arguments: '{"path":"a.txt","text":"hi"}' },
+      },
+    ]);
+  });
+
+  it("returns each decision the human answered, with the reason of a Deny", async () => {
+    const { table, seam } = setup();
+    const decisions = [{ kind: "allow-once" }, { kind: "allow-for-chat" }, { kind: "deny", reason: "not that file" }, { kind: "deny" }] as const;
+    const results = [];
+    for (const decision of decisions) {
+      const asked = askApproval(seam, call);
+      const rpcId = table.replay()[0]!.rpcId;
+      expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: approvalAnswer(decision) })).toEqual({ accepted: true });
+      results.push(await asked);
+    }
+    expect(results).toEqual([{ kind: "allow-once" }, { kind: "allow-for-chat" }, { kind: "deny", reason: "not that file" }, { kind: "deny" }]);
+  });
+
+  it("refuses an answer that types its own words instead of a decision, and keeps the request pending", () => {
+    const { table, seam } = setup();
+    void askApproval(seam, call);
+    const rpcId = table.replay()[0]!.rpcId;
+    const receipt = table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "approval", selected: [], custom: "sure" }, { id: "approval-reason", selected: [] }] });
+    expect(receipt).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect(table.replay().map((frame) => frame.rpcId)).toEqual([rpcId]);
+  });
+
+  it("rejects with ASK_ABORTED when the turn stops, and ASK_CANCELLED when the human dismisses", async () => {
+    const { table, seam } = setup();
+    const controller = new AbortController();
+    const aborted = rejection(askApproval(seam, { ...call, signal: controller.signal }));
+    controller.abort();
+    expect(await aborted).toEqual({ name: "UserInteractionError", code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" });
+    const cancelled = rejection(askApproval(seam, call));
+    table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
+    expect(await cancelled).toEqual({ name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" });
   });
 });

@@ -1,4 +1,5 @@
-import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin } from "../protocol/schemas";
+import { approvalQuestions, readApprovalAnswer, type ApprovalDecision } from "../protocol/approval";
+import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval } from "../protocol/schemas";
 
 /** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
 export class UserInteractionError extends Error {
@@ -23,6 +24,8 @@ export interface AskRequest {
   onRequested?(rpcId: string): void;
   /** Who asks, when it is not the session's own agent; sent on the question/requested frame. */
   origin?: QuestionOrigin;
+  /** Set when the request asks to allow a tool call; sent on the question/requested frame (docs/protocol.md, approval-request). */
+  approval?: ToolApproval;
 }
 
 export interface AskResult {
@@ -68,6 +71,31 @@ export function createUserInteraction(): UserInteraction {
       return active.ask({ ...request, questions: parsed.data });
     },
   };
+}
+
+export interface ApprovalRequest {
+  sessionId: string;
+  server: string;
+  tool: string;
+  /** The call's full arguments as JSON text, shown to the human untruncated. */
+  arguments: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks the human to allow one MCP tool call, as a pending request like any question (origin: the
+ * server); rejects with the seam's errors (ASK_CANCELLED, ASK_ABORTED, …) when it is never answered.
+ */
+export async function askApproval(interaction: Pick<UserInteraction, "ask">, request: ApprovalRequest): Promise<ApprovalDecision> {
+  const approval: ToolApproval = { server: request.server, tool: request.tool, arguments: request.arguments };
+  const { answers } = await interaction.ask({
+    questions: approvalQuestions(approval),
+    sessionId: request.sessionId,
+    origin: { kind: "mcp-server", name: request.server },
+    approval,
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  return readApprovalAnswer(answers);
 }
 
 function findIntentProblem(questions: readonly QuestionItem[]): string | null {

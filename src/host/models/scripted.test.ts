@@ -55,6 +55,28 @@ describe("scripted model", () => {
     expect(text(await run(afterTool("/plan x", "present_plan", "approved. Note from the human: ship on Monday")))).toBe("Plan approved. Note: ship on Monday");
   });
 
+  it("calls the tool named after /tool with the JSON after it exactly as written, and {} when there is none", async () => {
+    const json = '{ "path": "a.txt" }';
+    expect(await run([{ role: "user", text: `/tool mcp__files__read_file ${json}` }])).toEqual([
+      { type: "tool-call", call: { callId: "call_1", name: "mcp__files__read_file", arguments: json } },
+    ]);
+    expect(await run([{ role: "user", text: "/tool mcp__files__list" }])).toEqual([
+      { type: "tool-call", call: { callId: "call_1", name: "mcp__files__list", arguments: "{}" } },
+    ]);
+  });
+
+  it("says the JSON after /tool is invalid instead of calling a tool", async () => {
+    const events = await run([{ role: "user", text: "/tool mcp__files__list {oops" }]);
+    expect(events.every((event) => event.type === "text")).toBe(true);
+    expect(text(events)).toMatch(/^Invalid JSON after \/tool mcp__files__list: .+/);
+  });
+
+  it("replies Tool result: with the tool result text, or Error: with the code of a tool error", async () => {
+    expect(text(await run(afterTool("/tool mcp__files__list {}", "mcp__files__list", "a.txt\nb.txt")))).toBe("Tool result: a.txt\nb.txt");
+    const denied = formatToolErrorText({ name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call: not now" });
+    expect(text(await run(afterTool("/tool mcp__files__list {}", "mcp__files__list", denied, true)))).toBe("Error: TOOL_DENIED");
+  });
+
   it("streams /echo text back in a few deltas", async () => {
     const events = await run([{ role: "user", text: "/echo one two three" }]);
     expect(events).toEqual(chunk("one two three").map((delta) => ({ type: "text", delta })));

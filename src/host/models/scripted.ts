@@ -36,9 +36,11 @@ const INTERVIEW_TOPICS: ReadonlyMap<string, string> = new Map([
   ["details", "Details"],
 ]);
 
-type Command = { kind: "ask" | "plan" | "echo"; argument: string } | { kind: "interview" };
+type Command = { kind: "ask" | "plan" | "echo"; argument: string } | { kind: "tool"; name: string; argument: string } | { kind: "interview" };
 
 function parseCommand(text: string): Command {
+  const tool = /^\/tool\s+(\S+)(?:\s+([\s\S]*))?$/.exec(text);
+  if (tool) return { kind: "tool", name: tool[1]!, argument: tool[2]?.trim() || "{}" };
   const match = /^\/(ask|plan|echo)(?:\s+([\s\S]*))?$/.exec(text);
   if (!match) return { kind: "interview" };
   return { kind: match[1] as "ask" | "plan" | "echo", argument: match[2] ?? "" };
@@ -81,6 +83,8 @@ function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>)
       return summarise(result.text);
     case "echo":
       return result.text;
+    case "tool":
+      return `Tool result: ${result.text}`;
     default:
       return command satisfies never;
   }
@@ -132,6 +136,15 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Model {
           return;
         case "plan":
           yield { type: "tool-call", call: { callId, name: "present_plan", arguments: JSON.stringify({ plan: command.argument }) } };
+          return;
+        case "tool":
+          try {
+            JSON.parse(command.argument);
+          } catch (error) {
+            yield* stream(`Invalid JSON after /tool ${command.name}: ${(error as Error).message}`, signal);
+            return;
+          }
+          yield { type: "tool-call", call: { callId, name: command.name, arguments: command.argument } };
           return;
         case "echo":
           yield* stream(command.argument, signal);
