@@ -1,0 +1,151 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { act, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { approvalQuestions } from "../../protocol/approval";
+import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
+import { createQuestionEntry, loadQuestionPanel } from "../../app/question-entry";
+import { Conversation } from "../chat/conversation";
+import { defineSlotEntry } from "../chat/slot-entries";
+import { LocaleProvider } from "../../i18n/i18n";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { createApprovalEntry } from "./approval-entry";
+
+const longText = "line of text ".repeat(400);
+const call: ToolApproval = { server: "files", tool: "write_file", arguments: JSON.stringify({ path: "notes/today.md", text: longText }) };
+
+function approvalRequest(rpcId: string, approval: ToolApproval = call): PendingRequest {
+  return { rpcId, sessionId: "s-1", questions: approvalQuestions(approval), createdAt: "2026-11-30T10:00:00.000Z", origin: { kind: "mcp-server", name: approval.server }, approval };
+}
+
+function questionRequest(rpcId: string, question: string): PendingRequest {
+  return { rpcId, sessionId: "s-1", questions: [{ id: "go", question, options: [{ label: "Yes" }, { label: "No" }] }], createdAt: "2026-11-30T10:00:00.000Z" };
+}
+
+function setup(receipts: Receipt[] = [], locale: "en" | "zh-CN" = "en") {
+  const store = createSessionStore();
+  store.getState().loadSessions([{ id: "s-1", title: "Chat", createdAt: "2026-11-30T09:00:00.000Z", updatedAt: "2026-11-30T09:00:00.000Z", state: "idle" }]);
+  const posted: RespondRequest[] = [];
+  const respond = async (body: RespondRequest): Promise<Receipt> => {
+    posted.push(body);
+    return receipts.shift() ?? { accepted: true };
+  };
+  const entries = [createQuestionEntry(respond), defineSlotEntry(createApprovalEntry(respond))];
+  render(
+    <LocaleProvider initial={locale} setsDocumentLanguage={false}>
+      <SessionStoreProvider store={store}>
+        <Conversation sessionId="s-1" slotEntries={entries} drafts={new Map()} onSend={async () => undefined} onStop={async () => undefined} fallbackTitle="New chat" focusReady={false} />
+      </SessionStoreProvider>
+    </LocaleProvider>,
+  );
+  return { store, posted };
+}
+
+beforeAll(async () => {
+  await loadQuestionPanel();
+});
+
+describe("the approval card in the composer slot", () => {
+  it("shows the server, the tool and the whole arguments pretty-printed in a labelled region, and hides the composer", async () => {
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    const card = await screen.findByRole("region", { name: "Allow files to run write_file?" });
+    expect(card).toBeInTheDocument();
+    expect(screen.getByText("Requested by", { exact: false })).toHaveTextContent("Requested by files");
+    expect(screen.getByRole("region", { name: "Arguments" }).textContent).toBe(JSON.stringify({ path: "notes/today.md", text: longText }, null, 2));
+    expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(expect.arrayContaining(["Deny", "Allow for this chat", "Allow once"]));
+  });
+
+  it("sends each decision through respond with the approval answer, and Deny carries the typed reason", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    await user.click(await screen.findByRole("button", { name: "Allow once" }));
+    expect(await screen.findByText("Sent. Waiting for the tool…")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Deny" })).toBeDisabled();
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
+
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a2") }));
+    await user.click(await screen.findByRole("button", { name: "Allow for this chat" }));
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a2", sessionId: "s-1", outcome: "answered" }));
+
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a3") }));
+    await user.type(await screen.findByRole("textbox", { name: "Reason for denying (optional)" }), "  not that file  ");
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+
+    expect(posted).toEqual([
+      { type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Allow once"] }, { id: "approval-reason", selected: [] }] },
+      { type: "answer", rpcId: "a2", sessionId: "s-1", answers: [{ id: "approval", selected: ["Allow for this chat"] }, { id: "approval-reason", selected: [] }] },
+      { type: "answer", rpcId: "a3", sessionId: "s-1", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [], custom: "not that file" }] },
+    ]);
+  });
+
+  it("says so when another tab answered first, and shows a refusal's detail, leaving the buttons usable", async () => {
+    const user = userEvent.setup();
+    const { store } = setup([
+      { accepted: false, reason: "not-pending", detail: "question a1 is not pending" },
+      { accepted: false, reason: "bad-response", detail: "question approval needs an answer" },
+    ]);
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    await user.click(await screen.findByRole("button", { name: "Allow once" }));
+    expect(await screen.findByText("This request was already answered, dismissed or stopped.")).toHaveAttribute("role", "status");
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    expect(await screen.findByText("The host refused this answer: question approval needs an answer")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Allow once" })).toBeEnabled();
+  });
+
+  it("queues approvals and questions in arrival order: a question first, then the approval after it resolves, then the next question", async () => {
+    const { store } = setup();
+    act(() => {
+      store.getState().applyFrame({ type: "question/requested", ...questionRequest("q1", "Ship it?") });
+      store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") });
+      store.getState().applyFrame({ type: "question/requested", ...questionRequest("q2", "Tag it?") });
+    });
+    expect(await screen.findByRole("region", { name: "Ship it?" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Allow files to run write_file?" })).toBeNull();
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "q1", sessionId: "s-1", outcome: "answered" }));
+    expect(await screen.findByRole("region", { name: "Allow files to run write_file?" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Tag it?" })).toBeNull();
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
+    expect(await screen.findByRole("region", { name: "Tag it?" })).toBeInTheDocument();
+  });
+
+  it("is reachable by keyboard in order: heading, arguments, reason, Deny, Allow for this chat, Allow once", async () => {
+    const user = userEvent.setup();
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    const heading = await screen.findByRole("heading", { name: "Allow files to run write_file?" });
+    act(() => heading.focus());
+    const reached: (string | null)[] = [];
+    for (let step = 0; step < 5; step++) {
+      await user.tab();
+      const active = document.activeElement as HTMLElement;
+      reached.push(active.getAttribute("aria-label") ?? (active.tagName === "TEXTAREA" ? "reason" : active.textContent));
+    }
+    expect(reached).toEqual(["Arguments", "reason", "Deny", "Allow for this chat", "Allow once"]);
+  });
+
+  it("says a call without arguments has none instead of an empty box", async () => {
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { server: "clock", tool: "now", arguments: "{}" }) }));
+    expect(await screen.findByText("This call has no arguments.")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Arguments" })).toBeNull();
+  });
+
+  it("speaks Chinese in zh-CN while keeping the English labels on the wire", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup([], "zh-CN");
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    expect(await screen.findByRole("region", { name: "允许 files 运行 write_file 吗？" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "仅允许这一次" }));
+    expect(posted).toEqual([{ type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Allow once"] }, { id: "approval-reason", selected: [] }] }]);
+  });
+
+  it("never renders a server or tool name as markup", async () => {
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { server: "<b>evil</b>", tool: "<img src=x>", arguments: '{"a":"<script>"}' }) }));
+    expect(await screen.findByRole("region", { name: "Allow <b>evil</b> to run <img src=x>?" })).toBeInTheDocument();
+    expect(document.querySelector("[data-approval-card] b, [data-approval-card] img, [data-approval-card] script")).toBeNull();
+  });
+});

@@ -1,0 +1,131 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
+import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
+import { useCopy } from "../../i18n/i18n";
+import { approvalCopy } from "./copy";
+import { isEmptyArguments, prettyArguments } from "./pretty-arguments";
+import "./approval.css";
+
+export interface ApprovalCardProps {
+  request: PendingRequest & { approval: ToolApproval };
+  /** POST /api/respond; rejects on a network error. */
+  respond: (body: RespondRequest) => Promise<Receipt>;
+  /** Take focus when shown, if this tab is visible and focused and nothing else holds focus. Default true. */
+  autoFocus?: boolean;
+}
+
+/** What the card is doing: nothing yet, sending a decision, sent (waiting for question/resolved), or a receipt that refused it. */
+type CardStatus =
+  | { kind: "idle" }
+  | { kind: "sending"; decision: ApprovalDecision["kind"] }
+  | { kind: "sent" }
+  | { kind: "not-pending" }
+  | { kind: "rejected"; detail: string }
+  | { kind: "failed"; message: string };
+
+const SERVER_SLOT = "\u0000";
+const TOOL_SLOT = "\u0001";
+
+/** Translated text with outside names in their places as isolated text nodes, never markup. */
+function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[] {
+  const pattern = new RegExp(`([${[...names.keys()].join("")}])`, "u");
+  return text.split(pattern).map((part, index) => {
+    const name = names.get(part);
+    return name === undefined ? part : <bdi key={index} className="approval-card__name">{name}</bdi>;
+  });
+}
+
+function canTakeFocus(): boolean {
+  const active = document.activeElement;
+  return document.visibilityState === "visible" && document.hasFocus() && (active === null || active === document.body);
+}
+
+/**
+ * The approval card that takes over the composer while a tool call waits for the human: which
+ * server and tool, the full arguments, an optional reason, and Allow once, Allow for this chat, Deny.
+ */
+export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCardProps) {
+  const t = useCopy(approvalCopy);
+  const headingId = useId();
+  const reasonId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [reason, setReason] = useState("");
+  const [status, setStatus] = useState<CardStatus>({ kind: "idle" });
+  const [takeFocus] = useState(() => autoFocus && canTakeFocus());
+  const { server, tool, arguments: argumentText } = request.approval;
+  const busy = status.kind === "sending" || status.kind === "sent";
+
+  useEffect(() => {
+    if (takeFocus) headingRef.current?.focus();
+  }, [takeFocus]);
+
+  const decide = async (decision: ApprovalDecision) => {
+    setStatus({ kind: "sending", decision: decision.kind });
+    try {
+      const receipt = await respond({ type: "answer", rpcId: request.rpcId, sessionId: request.sessionId, answers: approvalAnswer(decision) });
+      if (receipt.accepted) setStatus({ kind: "sent" });
+      else if (receipt.reason === "not-pending") setStatus({ kind: "not-pending" });
+      else setStatus({ kind: "rejected", detail: receipt.detail });
+    } catch (error) {
+      setStatus({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const names = new Map([
+    [SERVER_SLOT, server],
+    [TOOL_SLOT, tool],
+  ]);
+
+  return (
+    <section role="region" className="approval-card" aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+      <div className="approval-card__header">
+        <span className="approval-card__eyebrow">{t("eyebrow")}</span>
+        <span className="approval-card__origin">{withNames(t("askedBy", { server: SERVER_SLOT }), names)}</span>
+      </div>
+      <div className="approval-card__body">
+        <h2 id={headingId} className="approval-card__heading" tabIndex={-1} ref={headingRef}>
+          {withNames(t("heading", { server: SERVER_SLOT, tool: TOOL_SLOT }), names)}
+        </h2>
+        {isEmptyArguments(argumentText) ? (
+          <p className="approval-card__empty">{t("noArguments")}</p>
+        ) : (
+          <pre className="approval-card__arguments" role="region" aria-label={t("argumentsLabel")} tabIndex={0}>
+            <code>{prettyArguments(argumentText)}</code>
+          </pre>
+        )}
+        <label htmlFor={reasonId} className="approval-card__reason-label">
+          {t("reasonLabel")}
+        </label>
+        <textarea
+          id={reasonId}
+          className="approval-card__reason"
+          placeholder={t("reasonPlaceholder")}
+          rows={2}
+          value={reason}
+          disabled={busy}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </div>
+      <div className="approval-card__footer">
+        <p role="status" className="approval-card__status" data-kind={status.kind}>
+          {status.kind === "sending" && t("sending")}
+          {status.kind === "sent" && t("sent")}
+          {status.kind === "not-pending" && t("notPending")}
+          {status.kind === "rejected" && t("rejected", { detail: status.detail })}
+          {status.kind === "failed" && t("failed", { message: status.message })}
+        </p>
+        <div className="approval-card__actions">
+          <button type="button" className="approval-card__button approval-card__button--deny" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>
+            {t("deny")}
+          </button>
+          <button type="button" className="approval-card__button" disabled={busy} onClick={() => void decide({ kind: "allow-for-chat" })}>
+            {t("allowForChat")}
+          </button>
+          <button type="button" className="approval-card__button approval-card__button--primary" disabled={busy} onClick={() => void decide({ kind: "allow-once" })}>
+            {t("allowOnce")}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Catalog } from "../../i18n/locale";
+
+export type ApprovalMessageKey =
+  | "eyebrow"
+  | "askedBy"
+  | "heading"
+  | "argumentsLabel"
+  | "noArguments"
+  | "reasonLabel"
+  | "reasonPlaceholder"
+  | "allowOnce"
+  | "allowForChat"
+  | "deny"
+  | "sending"
+  | "sent"
+  | "notPending"
+  | "rejected"
+  | "failed";
+
+/** Every string the approval card shows, in each UI language. */
+export const approvalCopy: Catalog<ApprovalMessageKey> = {
+  en: {
+    eyebrow: "Tool approval",
+    askedBy: "Requested by {server}",
+    heading: "Allow {server} to run {tool}?",
+    argumentsLabel: "Arguments",
+    noArguments: "This call has no arguments.",
+    reasonLabel: "Reason for denying (optional)",
+    reasonPlaceholder: "Sent to the agent with Deny",
+    allowOnce: "Allow once",
+    allowForChat: "Allow for this chat",
+    deny: "Deny",
+    sending: "Sending…",
+    sent: "Sent. Waiting for the tool…",
+    notPending: "This request was already answered, dismissed or stopped.",
+    rejected: "The host refused this answer: {detail}",
+    failed: "Could not reach the host: {message}",
+  },
+  "zh-CN": {
+    eyebrow: "工具授权",
+    askedBy: "请求方：{server}",
+    heading: "允许 {server} 运行 {tool} 吗？",
+    argumentsLabel: "参数",
+    noArguments: "这次调用没有参数。",
+    reasonLabel: "拒绝的理由（可选）",
+    reasonPlaceholder: "选择“拒绝”时发送给智能体",
+    allowOnce: "仅允许这一次",
+    allowForChat: "在此对话中始终允许",
+    deny: "拒绝",
+    sending: "正在发送…",
+    sent: "已发送，正在等待工具…",
+    notPending: "这个请求已被回答、忽略或已停止。",
+    rejected: "主机拒绝了这个回答：{detail}",
+    failed: "无法连接主机：{message}",
+  },
+};
