@@ -1,6 +1,6 @@
 import { DownFrame, HEARTBEAT_INTERVAL_MS, HeartbeatFrame } from "../protocol/schemas";
 import type { ConnectionStatus } from "../store/state";
-import { backoffDelay } from "./backoff";
+import { backoffDelay } from "../protocol/backoff";
 
 export type { ConnectionStatus };
 

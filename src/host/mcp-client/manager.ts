@@ -1,0 +1,405 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod/mini";
+import { backoffDelay } from "../../protocol/backoff";
+import { elicitationContent, elicitationQuestions } from "../../protocol/elicitation";
+import type { QuestionItem } from "../../protocol/schemas";
+import type { Logger } from "../log";
+import type { AskResult } from "../user-interaction";
+import type { McpConfig, McpServerConfig } from "./config";
+
+/** A tool of a configured MCP server as offered to the model (docs/architecture.md, MCP client). */
+export interface OfferedTool {
+  /** `mcp__<server>__<tool>`. */
+  name: string;
+  server: string;
+  tool: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** `annotations.readOnlyHint === true`: runs without an approval. */
+  readOnly: boolean;
+  /** Listed in the server's `autoApprove`: runs without an approval. */
+  autoApproved: boolean;
+}
+
+export type McpServerState = "starting" | "ready" | "failed" | "disabled";
+/** One configured server as `GET /api/health` reports it. */
+export interface McpServerStatus {
+  name: string;
+  state: McpServerState;
+  tools: number;
+  error?: string;
+}
+
+/**
+ * A server's form elicitation, mapped to questions, for the session whose call it came during.
+ * `ask` resolves with the answers (→ `accept`), rejects with code ASK_CANCELLED when the human
+ * dismissed it (→ `decline`), and with anything else when it was never answered (→ `cancel`).
+ */
+export interface ElicitationAsk {
+  server: string;
+  sessionId: string;
+  /** The server's message; already placed in the first question's detail. */
+  message: string;
+  questions: QuestionItem[];
+  /** Aborts on the call's abort (Stop, session deletion), the server's cancellation, or shutdown. */
+  signal: AbortSignal;
+  /** A rule beyond checkAnswers: the content must match the requested schema; null when it does. A provider may refuse answers it fails. */
+  check(answers: readonly unknown[]): string | null;
+}
+
+export interface CallContext {
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+/** What the agent loop uses: the tools of every ready server, their status, and calls. */
+export interface McpTools {
+  /** The tools of every ready server, refreshed on `notifications/tools/list_changed`. */
+  tools(): OfferedTool[];
+  /** Every configured server, in file order. */
+  status(): McpServerStatus[];
+  /** Calls `listener` after the tools or a status changed; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+  /**
+   * Calls a tool by its offered name. Resolves with the server's result, `isError` included; rejects
+   * with McpCallError (UNKNOWN_TOOL, TOOL_FAILED) when there is no such tool, its server is not
+   * ready, the connection fails, or `signal` aborts (the SDK then sends `notifications/cancelled`).
+   */
+  call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  /** Cancels open elicitations, stops retrying and closes every connection (stdio servers exit). */
+  close(): Promise<void>;
+}
+
+export type McpCallErrorCode = "UNKNOWN_TOOL" | "TOOL_FAILED";
+export class McpCallError extends Error {
+  override readonly name = "McpCallError";
+  constructor(
+    readonly code: McpCallErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface McpToolsOptions {
+  log: Logger;
+  ask(ask: ElicitationAsk): Promise<AskResult>;
+  /** Reconnect backoff: full jitter over base · 2^attempt capped at cap, at most `attempts` tries in a row. */
+  retry?: { baseMs: number; capMs: number; attempts: number };
+  random?: () => number;
+  /** How long one tools/call may take; an elicitation answered by a human happens inside it. */
+  callTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_MCP_RETRY = { baseMs: 1000, capMs: 60_000, attempts: 10 };
+/** A connection that stayed up this long resets the retry count, so a server that dies once a day keeps being retried. */
+export const STABLE_CONNECTION_MS = 60_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
+const MAX_TOOL_NAME_CHARS = 64;
+const MAX_TOOL_PAGES = 50;
+const STDERR_TAIL_CHARS = 2000;
+
+/** The offered name of a server's tool: `mcp__<server>__<tool>`. */
+export function offeredToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
+// A loose `elicitation/create`: the SDK's own schema would refuse unsupported forms before we could decline them.
+const LooseElicitRequest = z.object({
+  method: z.literal("elicitation/create"),
+  params: z.optional(z.looseObject({ mode: z.optional(z.string()), message: z.optional(z.string()), requestedSchema: z.optional(z.unknown()) })),
+});
+type LooseElicitRequest = z.infer<typeof LooseElicitRequest>;
+
+interface InFlight {
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+interface Connection {
+  config: McpServerConfig;
+  state: McpServerState;
+  error?: string;
+  tools: OfferedTool[];
+  client: Client | null;
+  attempts: number;
+  readyAt: number;
+  timer: ReturnType<typeof setTimeout> | null;
+  calls: Set<InFlight>;
+  stderr: string;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Starts a connection to every enabled server of `config` and keeps it up (docs/architecture.md, MCP client). */
+export function createMcpTools(config: McpConfig, options: McpToolsOptions): McpTools {
+  const { log } = options;
+  const retry = options.retry ?? DEFAULT_MCP_RETRY;
+  const random = options.random ?? Math.random;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const shutdown = new AbortController();
+  const listeners = new Set<() => void>();
+  const elicitations = new Set<Promise<ElicitResult>>();
+  let offered: OfferedTool[] = [];
+  const connections = config.servers.map<Connection>((server) => ({
+    config: server,
+    state: server.disabled ? "disabled" : "starting",
+    tools: [],
+    client: null,
+    attempts: 0,
+    readyAt: 0,
+    timer: null,
+    calls: new Set(),
+    stderr: "",
+  }));
+
+  function changed() {
+    offered = connections.flatMap((connection) => (connection.state === "ready" ? connection.tools : []));
+    for (const listener of listeners) listener();
+  }
+
+  function transportFor(connection: Connection): Transport {
+    const server = connection.config;
+    if (server.transport === "http") {
+      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+    }
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...getDefaultEnvironment(), ...server.env },
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: "pipe",
+    });
+    connection.stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+    });
+    return transport;
+  }
+
+  function lastStderrLine(connection: Connection): string {
+    return connection.stderr.trim().split("\n").at(-1)?.trim() ?? "";
+  }
+
+  function toOffered(server: McpServerConfig, tool: Tool): OfferedTool | null {
+    const name = offeredToolName(server.name, tool.name);
+    if (!TOOL_NAME.test(tool.name) || name.length > MAX_TOOL_NAME_CHARS) {
+      log({ event: "mcp/tool-skipped", server: server.name, tool: tool.name.slice(0, 100), reason: `an offered name is ${MAX_TOOL_NAME_CHARS} letters, digits, "_" or "-" at most` });
+      return null;
+    }
+    return {
+      name,
+      server: server.name,
+      tool: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      readOnly: tool.annotations?.readOnlyHint === true,
+      autoApproved: server.autoApprove.includes(tool.name),
+    };
+  }
+
+  async function listTools(connection: Connection, client: Client): Promise<OfferedTool[]> {
+    const tools: OfferedTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor });
+      for (const tool of result.tools) {
+        const item = toOffered(connection.config, tool);
+        if (item) tools.push(item);
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tools;
+  }
+
+  let refreshing = new WeakMap<Client, Promise<void>>();
+  function refreshTools(connection: Connection, client: Client) {
+    const previous = refreshing.get(client) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (connection.client !== client) return;
+      try {
+        const tools = await listTools(connection, client);
+        if (connection.client !== client) return;
+        connection.tools = tools;
+        log({ event: "mcp/tools-changed", server: connection.config.name, tools: tools.length });
+        changed();
+      } catch (error) {
+        log({ event: "mcp/tools-refresh-failed", server: connection.config.name, error: message(error) });
+      }
+    });
+    refreshing.set(client, next);
+  }
+
+  function fail(connection: Connection, error: string) {
+    if (shutdown.signal.aborted) return;
+    const client = connection.client;
+    connection.client = null;
+    connection.tools = [];
+    if (Date.now() - connection.readyAt >= STABLE_CONNECTION_MS && connection.readyAt > 0) connection.attempts = 0;
+    connection.readyAt = 0;
+    connection.state = "failed";
+    const retrying = connection.attempts < retry.attempts;
+    connection.error = retrying ? error : `${error} (gave up after ${connection.attempts} attempts)`;
+    const delayMs = retrying ? backoffDelay(connection.attempts, random, retry.baseMs, retry.capMs) : null;
+    log({ event: "mcp/server-failed", server: connection.config.name, error, attempt: connection.attempts, retryInMs: delayMs });
+    changed();
+    if (client) void client.close().catch((closeError: unknown) => log({ event: "mcp/close-failed", server: connection.config.name, error: message(closeError) }));
+    if (delayMs === null) return;
+    connection.attempts += 1;
+    connection.timer = setTimeout(() => {
+      connection.timer = null;
+      void connect(connection);
+    }, delayMs);
+  }
+
+  async function connect(connection: Connection) {
+    if (shutdown.signal.aborted) return;
+    connection.state = "starting";
+    changed();
+    const client = new Client({ name: "parley", version: "0.1.0" }, { capabilities: { elicitation: { form: {} } } });
+    connection.client = client;
+    client.onclose = () => {
+      if (connection.client !== client) return;
+      const tail = lastStderrLine(connection);
+      fail(connection, tail ? `the server closed the connection: ${tail}` : "the server closed the connection");
+    };
+    client.onerror = (error) => log({ event: "mcp/transport-error", server: connection.config.name, error: message(error) });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => refreshTools(connection, client));
+    // Protocol's registration, not Client's: Client's wrapper answers unsupported forms with an error instead of a decline.
+    Protocol.prototype.setRequestHandler.call(client, LooseElicitRequest, (request: LooseElicitRequest, extra: { signal: AbortSignal }) => {
+      const handled = handleElicitation(connection, request, extra.signal);
+      elicitations.add(handled);
+      void handled.finally(() => elicitations.delete(handled));
+      return handled;
+    });
+    try {
+      await client.connect(transportFor(connection), { timeout: connectTimeoutMs });
+      const tools = await listTools(connection, client);
+      if (connection.client !== client) return;
+      connection.tools = tools;
+      connection.state = "ready";
+      delete connection.error;
+      connection.readyAt = Date.now();
+      log({ event: "mcp/server-ready", server: connection.config.name, transport: connection.config.transport, tools: tools.length });
+      changed();
+    } catch (error) {
+      if (connection.client !== client) return;
+      const tail = lastStderrLine(connection);
+      fail(connection, tail ? `${message(error)}: ${tail}` : message(error));
+    }
+  }
+
+  function decline(connection: Connection, reason: string): ElicitResult {
+    log({ event: "mcp/elicitation-declined", server: connection.config.name, reason });
+    return { action: "decline" };
+  }
+
+  async function handleElicitation(connection: Connection, request: LooseElicitRequest, requestSignal: AbortSignal): Promise<ElicitResult> {
+    const server = connection.config.name;
+    const params = request.params ?? {};
+    const mode = params.mode ?? "form";
+    if (mode !== "form") return decline(connection, `the ${mode} mode is not supported`);
+    const sessions = new Set([...connection.calls].map((call) => call.sessionId));
+    if (sessions.size !== 1) return decline(connection, sessions.size === 0 ? "no call of this server is in flight" : "calls of several chats are in flight, so the asking chat is unknown");
+    const call = [...connection.calls][0]!;
+    const mapped = elicitationQuestions(params.requestedSchema, params.message);
+    if (!mapped.ok) return decline(connection, mapped.reason);
+    const { questions } = mapped;
+    const signal = AbortSignal.any([call.signal, requestSignal, shutdown.signal]);
+    const check = (answers: readonly unknown[]) => {
+      const content = elicitationContent(params.requestedSchema, questions, answers);
+      return content.ok ? null : content.problem;
+    };
+    log({ event: "mcp/elicitation-requested", server, sessionId: call.sessionId, questions: questions.length });
+    try {
+      const { answers } = await options.ask({ server, sessionId: call.sessionId, message: params.message ?? "", questions, signal, check });
+      const content = elicitationContent(params.requestedSchema, questions, answers);
+      if (!content.ok) {
+        log({ event: "mcp/elicitation-refused", server, sessionId: call.sessionId, problem: content.problem });
+        return { action: "cancel" };
+      }
+      log({ event: "mcp/elicitation-answered", server, sessionId: call.sessionId, action: "accept" });
+      return { action: "accept", content: content.content };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const action = code === "ASK_CANCELLED" ? "decline" : "cancel";
+      log({ event: "mcp/elicitation-answered", server, sessionId: call.sessionId, action, code: typeof code === "string" ? code : "unknown" });
+      return { action };
+    }
+  }
+
+  for (const connection of connections) if (connection.state !== "disabled") void connect(connection);
+
+  return {
+    tools: () => offered,
+
+    status: () =>
+      connections.map((connection) => ({
+        name: connection.config.name,
+        state: connection.state,
+        tools: connection.state === "ready" ? connection.tools.length : 0,
+        ...(connection.error === undefined ? {} : { error: connection.error }),
+      })),
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async call(name, args, context) {
+      const tool = offered.find((item) => item.name === name);
+      const connection = tool && connections.find((item) => item.config.name === tool.server);
+      if (!tool || !connection) throw new McpCallError("UNKNOWN_TOOL", `no MCP server offers the tool ${name}`);
+      const client = connection.client;
+      if (connection.state !== "ready" || !client) throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} is not ready`);
+      const flight: InFlight = { sessionId: context.sessionId, signal: context.signal };
+      connection.calls.add(flight);
+      try {
+        return (await client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, { signal: context.signal, timeout: callTimeoutMs })) as CallToolResult;
+      } catch (error) {
+        if (context.signal.aborted) throw new McpCallError("TOOL_FAILED", `the call of ${name} was stopped`);
+        if (!(error instanceof McpError) && connection.client === client && connection.config.transport === "http") fail(connection, message(error));
+        throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} failed the call of ${tool.tool}: ${message(error)}`);
+      } finally {
+        connection.calls.delete(flight);
+      }
+    },
+
+    async close() {
+      shutdown.abort();
+      for (const connection of connections) {
+        if (connection.timer) clearTimeout(connection.timer);
+        connection.timer = null;
+      }
+      await Promise.allSettled([...elicitations]);
+      // The SDK sends a handler's result on a later tick; let the cancels go out before the connections close.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(
+        connections.map(async (connection) => {
+          const client = connection.client;
+          connection.client = null;
+          if (!client) return;
+          try {
+            await client.close();
+          } catch (error) {
+            log({ event: "mcp/close-failed", server: connection.config.name, error: message(error) });
+          }
+        }),
+      );
+      refreshing = new WeakMap();
+      listeners.clear();
+    },
+  };
+}

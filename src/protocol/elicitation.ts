@@ -1,0 +1,360 @@
+import { checkAnswers, inputProblem, isSkip, parseNumberAnswer, describeInputProblem } from "./answers";
+import { AnswerItem, LIMITS, Questions, type AnswerDefaults, type AnswerInput, type AnswerInputKind, type QuestionItem } from "./schemas";
+
+/** The labels a boolean property is offered as, on the wire (docs/protocol.md, rule elicitation-mapping). */
+export const YES_LABEL = "Yes";
+export const NO_LABEL = "No";
+
+/** A value an accepted elicitation carries per property, as the MCP spec allows. */
+export type ElicitationValue = string | number | boolean | string[];
+export type ElicitationContent = Record<string, ElicitationValue>;
+
+export type ElicitationQuestions = { ok: true; questions: QuestionItem[] } | { ok: false; reason: string };
+export type ElicitationContentResult = { ok: true; content: ElicitationContent } | { ok: false; problem: string };
+
+type Choice = { value: string; label: string };
+/** What one property was mapped to; kept so an answer can be read back into typed content. */
+type Field =
+  | { kind: "boolean" }
+  | { kind: "choice"; choices: Choice[] }
+  | { kind: "choices"; choices: Choice[]; minItems?: number; maxItems?: number }
+  | { kind: "text"; input: AnswerInput }
+  | { kind: "number"; input: AnswerInput };
+
+const ANNOTATIONS = ["title", "description", "default", "$comment", "examples", "deprecated", "readOnly", "writeOnly"];
+const TOP_LEVEL = new Set(["type", "properties", "required", "$schema", "title", "description", "$comment"]);
+const FORMATS = new Map<string, AnswerInputKind>([
+  ["email", "email"],
+  ["uri", "url"],
+  ["date", "date"],
+  ["date-time", "date-time"],
+]);
+
+class Unsupported extends Error {}
+
+function fail(reason: string): never {
+  throw new Unsupported(reason);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function onlyKeys(record: Record<string, unknown>, allowed: readonly string[], where: string) {
+  for (const key of Object.keys(record)) {
+    if (!allowed.includes(key) && !ANNOTATIONS.includes(key)) fail(`${where}: the keyword "${key}" is not supported`);
+  }
+}
+
+function optionalString(record: Record<string, unknown>, key: string, where: string): string | undefined {
+  const value = own(record, key);
+  if (value !== undefined && typeof value !== "string") fail(`${where}: "${key}" must be a string`);
+  return value as string | undefined;
+}
+
+function count(record: Record<string, unknown>, key: string, where: string): number | undefined {
+  const value = own(record, key);
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) fail(`${where}: "${key}" must be a whole number of at least 0`);
+  return value;
+}
+
+function bound(record: Record<string, unknown>, key: string, where: string): number | undefined {
+  const value = own(record, key);
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(`${where}: "${key}" must be a finite number`);
+  return value;
+}
+
+function stringList(value: unknown, where: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string")) fail(`${where} must be a non-empty list of strings`);
+  return value as string[];
+}
+
+function titled(value: unknown, where: string): Choice[] {
+  if (!Array.isArray(value) || value.length === 0) fail(`${where} must be a non-empty list of {const, title}`);
+  return (value as unknown[]).map((entry, index) => {
+    if (!isRecord(entry)) fail(`${where}[${index}] must be {const, title}`);
+    onlyKeys(entry, ["const", "title"], `${where}[${index}]`);
+    const constant = own(entry, "const");
+    const title = own(entry, "title");
+    if (typeof constant !== "string" || typeof title !== "string") fail(`${where}[${index}] needs a string const and a string title`);
+    return { value: constant, label: title };
+  });
+}
+
+function checkChoices(choices: Choice[], where: string): Choice[] {
+  if (choices.length > LIMITS.optionsPerQuestion) fail(`${where}: more than ${LIMITS.optionsPerQuestion} options`);
+  const labels = new Set<string>();
+  const values = new Set<string>();
+  for (const choice of choices) {
+    if (choice.label.trim() === "" || choice.label.length > LIMITS.labelChars) fail(`${where}: an option title is empty or longer than ${LIMITS.labelChars} characters`);
+    if (labels.has(choice.label)) fail(`${where}: the option title "${choice.label}" appears twice`);
+    if (values.has(choice.value)) fail(`${where}: the value "${choice.value}" appears twice`);
+    labels.add(choice.label);
+    values.add(choice.value);
+  }
+  return choices;
+}
+
+function readField(schema: Record<string, unknown>, where: string): Field {
+  const type = own(schema, "type");
+  switch (type) {
+    case "boolean":
+      onlyKeys(schema, ["type"], where);
+      return { kind: "boolean" };
+    case "number":
+    case "integer": {
+      onlyKeys(schema, ["type", "minimum", "maximum"], where);
+      const minimum = bound(schema, "minimum", where);
+      const maximum = bound(schema, "maximum", where);
+      if (minimum !== undefined && maximum !== undefined && minimum > maximum) fail(`${where}: minimum is above maximum`);
+      return { kind: "number", input: { kind: type, ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) } };
+    }
+    case "string": {
+      if (own(schema, "enum") !== undefined) {
+        onlyKeys(schema, ["type", "enum", "enumNames"], where);
+        const values = stringList(own(schema, "enum"), `${where}: "enum"`);
+        const names = own(schema, "enumNames");
+        if (names === undefined) return { kind: "choice", choices: checkChoices(values.map((value) => ({ value, label: value })), where) };
+        const labels = stringList(names, `${where}: "enumNames"`);
+        if (labels.length !== values.length) fail(`${where}: "enumNames" must name every "enum" value`);
+        return { kind: "choice", choices: checkChoices(values.map((value, index) => ({ value, label: labels[index]! })), where) };
+      }
+      if (own(schema, "oneOf") !== undefined) {
+        onlyKeys(schema, ["type", "oneOf"], where);
+        return { kind: "choice", choices: checkChoices(titled(own(schema, "oneOf"), `${where}: "oneOf"`), where) };
+      }
+      onlyKeys(schema, ["type", "format", "minLength", "maxLength"], where);
+      const format = optionalString(schema, "format", where);
+      const kind = format === undefined ? "text" : FORMATS.get(format);
+      if (kind === undefined) fail(`${where}: the format "${format}" is not supported`);
+      const minLength = count(schema, "minLength", where);
+      const maxLength = count(schema, "maxLength", where);
+      if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) fail(`${where}: minLength is above maxLength`);
+      return { kind: "text", input: { kind, ...(minLength === undefined ? {} : { minLength }), ...(maxLength === undefined ? {} : { maxLength }) } };
+    }
+    case "array": {
+      onlyKeys(schema, ["type", "items", "minItems", "maxItems"], where);
+      const items = own(schema, "items");
+      if (!isRecord(items)) fail(`${where}: "items" must be an enum schema`);
+      let choices: Choice[];
+      if (own(items, "anyOf") !== undefined) {
+        onlyKeys(items, ["anyOf"], `${where}.items`);
+        choices = titled(own(items, "anyOf"), `${where}.items: "anyOf"`);
+      } else {
+        onlyKeys(items, ["type", "enum"], `${where}.items`);
+        if (own(items, "type") !== "string") fail(`${where}.items: only string enums can be chosen from`);
+        choices = stringList(own(items, "enum"), `${where}.items: "enum"`).map((value) => ({ value, label: value }));
+      }
+      const minItems = count(schema, "minItems", where);
+      const maxItems = count(schema, "maxItems", where);
+      if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) fail(`${where}: minItems is above maxItems`);
+      return { kind: "choices", choices: checkChoices(choices, where), ...(minItems === undefined ? {} : { minItems }), ...(maxItems === undefined ? {} : { maxItems }) };
+    }
+    case "object":
+      return fail(`${where}: nested objects are not supported`);
+    default:
+      return fail(`${where}: the type ${JSON.stringify(type) ?? "(none)"} is not supported`);
+  }
+}
+
+/** Whether `value` is content the field accepts; null when it is, else the rule it breaks. */
+function valueProblem(field: Field, value: unknown): string | null {
+  switch (field.kind) {
+    case "boolean":
+      return typeof value === "boolean" ? null : "must be true or false";
+    case "choice":
+      return typeof value === "string" && field.choices.some((choice) => choice.value === value) ? null : "must be one of its options";
+    case "choices": {
+      if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) return "must be a list of options";
+      if (!value.every((item) => field.choices.some((choice) => choice.value === item))) return "must hold only its options";
+      if (new Set(value).size !== value.length) return "must not hold an option twice";
+      if (field.minItems !== undefined && value.length < field.minItems) return `must hold at least ${field.minItems} option(s)`;
+      if (field.maxItems !== undefined && value.length > field.maxItems) return `must hold at most ${field.maxItems} option(s)`;
+      return null;
+    }
+    case "text": {
+      if (typeof value !== "string") return "must be text";
+      const problem = inputProblem(field.input, value);
+      return problem ? describeInputProblem(problem) : null;
+    }
+    case "number": {
+      if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
+      if (field.input.kind === "integer" && !Number.isInteger(value)) return "must be a whole number";
+      if (field.input.minimum !== undefined && value < field.input.minimum) return `must be at least ${field.input.minimum}`;
+      if (field.input.maximum !== undefined && value > field.input.maximum) return `must be at most ${field.input.maximum}`;
+      return null;
+    }
+  }
+}
+
+function defaults(field: Field, value: unknown, where: string): AnswerDefaults | undefined {
+  if (value === undefined) return undefined;
+  const problem = valueProblem(field, value);
+  if (problem) fail(`${where}: the default ${problem}`);
+  switch (field.kind) {
+    case "boolean":
+      return { selected: [value === true ? YES_LABEL : NO_LABEL] };
+    case "choice":
+      return { selected: [field.choices.find((choice) => choice.value === value)!.label] };
+    case "choices":
+      return { selected: (value as string[]).map((item) => field.choices.find((choice) => choice.value === item)!.label) };
+    case "text":
+    case "number":
+      return { custom: String(value) };
+  }
+}
+
+function question(name: string, field: Field, schema: Record<string, unknown>, required: boolean, where: string): QuestionItem {
+  const title = optionalString(schema, "title", where);
+  const description = optionalString(schema, "description", where);
+  const prefill = defaults(field, own(schema, "default"), where);
+  const base: QuestionItem = {
+    id: name,
+    question: title !== undefined && title.trim() !== "" ? title : name,
+    ...(description !== undefined && description.trim() !== "" ? { detail: description } : {}),
+    ...(required ? { required: true } : {}),
+    ...(prefill ? { defaults: prefill } : {}),
+  };
+  switch (field.kind) {
+    case "boolean":
+      return { ...base, options: [{ label: YES_LABEL }, { label: NO_LABEL }], freeText: false };
+    case "choice":
+      return { ...base, options: field.choices.map((choice) => ({ label: choice.label })), freeText: false };
+    case "choices":
+      return {
+        ...base,
+        options: field.choices.map((choice) => ({ label: choice.label })),
+        multiSelect: true,
+        freeText: false,
+        ...(field.minItems === undefined ? {} : { minSelected: field.minItems }),
+        ...(field.maxItems === undefined ? {} : { maxSelected: field.maxItems }),
+      };
+    case "text":
+    case "number":
+      return { ...base, input: field.input };
+  }
+}
+
+interface Form {
+  names: string[];
+  fields: Map<string, Field>;
+  required: Set<string>;
+  questions: QuestionItem[];
+}
+
+function readForm(requestedSchema: unknown, message: string | undefined): Form {
+  if (!isRecord(requestedSchema)) fail("the requested schema is not an object");
+  for (const key of Object.keys(requestedSchema)) if (!TOP_LEVEL.has(key)) fail(`the requested schema's keyword "${key}" is not supported`);
+  if (own(requestedSchema, "type") !== "object") fail('the requested schema must have type "object"');
+  const properties = own(requestedSchema, "properties");
+  if (!isRecord(properties)) fail('the requested schema needs "properties"');
+  const names = Object.keys(properties);
+  if (names.length === 0) fail("the requested schema has no properties");
+  if (names.length > LIMITS.questionsPerBatch) fail(`the requested schema has more than ${LIMITS.questionsPerBatch} properties`);
+  const requiredList = own(requestedSchema, "required") ?? [];
+  if (!Array.isArray(requiredList) || !requiredList.every((item) => typeof item === "string")) fail('"required" must be a list of property names');
+  const required = new Set(requiredList as string[]);
+  for (const name of required) if (!Object.hasOwn(properties, name)) fail(`"required" names "${name}", which is not a property`);
+  const fields = new Map<string, Field>();
+  const questions = names.map((name) => {
+    const where = `property "${name}"`;
+    if (name.length === 0 || name.length > LIMITS.idChars) fail(`${where}: a property name is 1 to ${LIMITS.idChars} characters`);
+    const schema = own(properties, name);
+    if (!isRecord(schema)) fail(`${where} is not a schema`);
+    const field = readField(schema, where);
+    fields.set(name, field);
+    return question(name, field, schema, required.has(name), where);
+  });
+  if (message !== undefined && message.trim() !== "") {
+    const first = questions[0]!;
+    questions[0] = { ...first, detail: first.detail === undefined ? message : `${message}\n\n${first.detail}` };
+  }
+  const parsed = Questions.safeParse(questions);
+  if (!parsed.success) fail(`the questions it maps to break a limit: ${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
+  return { names, fields, required, questions };
+}
+
+function attempt<T>(run: () => T): T | { ok: false; reason: string } {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof Unsupported) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Maps a form elicitation's `requestedSchema` to one question per property (docs/protocol.md, rule
+ * elicitation-mapping); the server's `message` leads the first question's detail. Anything outside
+ * the mapping is `ok: false` with the reason, never a question the panel cannot answer.
+ */
+export function elicitationQuestions(requestedSchema: unknown, message?: string): ElicitationQuestions {
+  return attempt(() => ({ ok: true as const, questions: readForm(requestedSchema, message).questions }));
+}
+
+/** Checks `content` against the supported subset of `requestedSchema`; null when it is valid, else the first rule it breaks. */
+export function elicitationContentProblem(requestedSchema: unknown, content: unknown): string | null {
+  const form = attempt(() => readForm(requestedSchema, undefined));
+  if ("ok" in form) return form.reason;
+  if (!isRecord(content)) return "the content is not an object";
+  for (const key of Object.keys(content)) if (!form.fields.has(key)) return `"${key}" is not a property of the requested schema`;
+  for (const name of form.names) {
+    const value = own(content, name);
+    if (value === undefined) {
+      if (form.required.has(name)) return `"${name}" is required`;
+      continue;
+    }
+    const problem = valueProblem(form.fields.get(name)!, value);
+    if (problem) return `"${name}" ${problem}`;
+  }
+  return null;
+}
+
+function labelValue(choices: Choice[], label: string): string {
+  return choices.find((choice) => choice.label === label)!.value;
+}
+
+function typedValue(field: Field, answer: AnswerItem): ElicitationValue {
+  switch (field.kind) {
+    case "boolean":
+      return answer.selected[0] === YES_LABEL;
+    case "choice":
+      return labelValue(field.choices, answer.selected[0]!);
+    case "choices":
+      return answer.selected.map((label) => labelValue(field.choices, label));
+    case "text":
+      return (answer.custom ?? "").trim();
+    case "number":
+      return parseNumberAnswer(answer.custom ?? "") ?? Number.NaN;
+  }
+}
+
+/**
+ * Reads the human's answers back into the content of `action: "accept"`, typed per the schema (titles
+ * to their const, numbers, booleans, lists), skipped optional properties left out, then checks it
+ * (docs/protocol.md, rule elicitation-content). `questions` are what `elicitationQuestions` returned.
+ */
+export function elicitationContent(requestedSchema: unknown, questions: readonly QuestionItem[], answers: readonly unknown[]): ElicitationContentResult {
+  const form = attempt(() => readForm(requestedSchema, undefined));
+  if ("ok" in form) return { ok: false, problem: form.reason };
+  if (questions.length !== form.names.length || questions.some((item, index) => item.id !== form.names[index])) {
+    return { ok: false, problem: "the questions do not match the requested schema" };
+  }
+  const rule = checkAnswers(questions, answers);
+  if (rule) return { ok: false, problem: rule };
+  const content: ElicitationContent = {};
+  form.names.forEach((name, index) => {
+    const answer = AnswerItem.parse(answers[index]);
+    if (isSkip(answer)) return;
+    // defineProperty, not assignment: a property may be named "__proto__".
+    Object.defineProperty(content, name, { value: typedValue(form.fields.get(name)!, answer), enumerable: true, writable: true, configurable: true });
+  });
+  const problem = elicitationContentProblem(requestedSchema, content);
+  return problem ? { ok: false, problem } : { ok: true, content };
+}
