@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../protocol/response-verdict";
-import { type DownFrame, type QuestionRequestedFrame, type Receipt, type ResolvedOutcome } from "../protocol/schemas";
+import type { DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
 import type { Logger } from "./log";
 import {
   ABORTED_MESSAGE,
