@@ -1,117 +1,95 @@
-import { describe, expect, it } from "vitest";
-import type { PendingRequest } from "../protocol/schemas";
-import { createSessionStore } from "../store/session-store";
-import { applyFrameAndForgetDrafts, retireReasonOf } from "./chat-app";
+import { afterEach, describe, expect, it } from "vitest";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { ApiError, type Api } from "../client/api";
+import type { MuxConnection, MuxOptions } from "../client/mux";
+import { LocaleProvider } from "../i18n/i18n";
+import type { Session } from "../protocol/schemas";
+import { ChatApp } from "./chat-app";
 
-function request(rpcId: string): PendingRequest {
-  return { rpcId, sessionId: "s-1", questions: [{ id: "q", question: "Why?" }], createdAt: "2026-11-30T10:00:00.000Z" };
+function session(id: string, title: string): Session {
+  return { id, title, createdAt: "2026-11-30T10:00:00.000Z", updatedAt: "2026-11-30T10:00:00.000Z", state: "idle" };
 }
 
-describe("applyFrameAndForgetDrafts", () => {
-  it("forgets the draft of a request that question/resolved removed, and only that one", () => {
-    const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, forget);
-    applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, forget);
-    expect(forgotten).toEqual(["r1"]);
-    expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r2"), confirmed: true }] });
-  });
+/** An Api with the given methods; any other call rejects, so an unexpected one shows as a failure. */
+function fakeApi(methods: Partial<Api>): Api {
+  const unexpected = (name: string) => () => Promise.reject(new Error(`unexpected call of ${name}`));
+  return {
+    health: methods.health ?? unexpected("health"),
+    listSessions: methods.listSessions ?? unexpected("listSessions"),
+    createSession: methods.createSession ?? unexpected("createSession"),
+    getSession: methods.getSession ?? unexpected("getSession"),
+    deleteSession: methods.deleteSession ?? unexpected("deleteSession"),
+    renameSession: methods.renameSession ?? unexpected("renameSession"),
+    postMessage: methods.postMessage ?? unexpected("postMessage"),
+    abort: methods.abort ?? unexpected("abort"),
+    respond: methods.respond ?? unexpected("respond"),
+  };
+}
 
-  it("forgets drafts of requests a synced drops, and keeps them across a hello from the same host", () => {
-    const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
-    for (const frame of [
-      { type: "hello", protocol: 2, hostId: "h" },
-      { type: "question/requested", ...request("r1") },
-      { type: "question/requested", ...request("r2") },
-      { type: "synced" },
-      { type: "hello", protocol: 2, hostId: "h" },
-      { type: "question/requested", ...request("r2") },
-    ] as const) {
-      applyFrameAndForgetDrafts(store, frame, forget);
-    }
-    expect(forgotten).toEqual([]);
-    applyFrameAndForgetDrafts(store, { type: "synced" }, forget);
-    expect(forgotten).toEqual(["r1"]);
-  });
+function renderApp(api: Api, locale: "en" | "zh-CN" = "en") {
+  const opened: MuxOptions[] = [];
+  const connect = (options: MuxOptions): MuxConnection => {
+    opened.push(options);
+    return { status: "connecting", retryNow: () => undefined, close: () => undefined };
+  };
+  render(
+    <LocaleProvider initial={locale} setsDocumentLanguage={false}>
+      <ChatApp api={api} connect={connect} />
+    </LocaleProvider>,
+  );
+  return { hello: () => act(() => opened.at(-1)!.onFrame({ type: "hello", protocol: 2, hostId: "h" })) };
+}
 
-  it("forgets every draft when a new host says hello", () => {
-    const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, forget);
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, forget);
-    expect(forgotten).toEqual(["r1"]);
-  });
-
-  it("retires a removed request whose drafts were kept, with the reason its frame gives", () => {
-    const store = createSessionStore();
-    const asked: [string, string | null][] = [];
-    const keep = (rpcId: string, reason: string | null) => {
-      asked.push([rpcId, reason]);
-      return true;
-    };
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, keep);
-    applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, keep);
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
-    expect(asked).toEqual([
-      ["r1", "answered-elsewhere"],
-      ["r2", "host-restarted"],
-    ]);
-    expect(store.getState().retired).toEqual({
-      "s-1": [
-        { request: request("r1"), reason: "answered-elsewhere" },
-        { request: request("r2"), reason: "host-restarted" },
-      ],
-    });
-    store.getState().dismissRetired("r1");
-    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r2"), reason: "host-restarted" }] });
-  });
-
-  it("retires nothing for a request removed with its session", () => {
-    const store = createSessionStore();
-    const keep = () => true;
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
-    applyFrameAndForgetDrafts(store, { type: "session/deleted", sessionId: "s-1" }, keep);
-    expect(store.getState().retired).toEqual({});
-  });
-
-  it("blames a host restart for a request that stopped waiting just before a new host said hello", () => {
-    const store = createSessionStore();
-    const keep = () => true;
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
-    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
-    applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "aborted" }, keep);
-    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
-    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
-    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
-    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "host-restarted" }] });
-  });
+afterEach(() => {
+  cleanup();
+  window.location.hash = "";
 });
 
-describe("retireReasonOf", () => {
-  it("names why each kind of frame removed a request", () => {
-    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "answered" })).toBe("answered-elsewhere");
-    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "cancelled" })).toBe("dismissed-elsewhere");
-    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "aborted" })).toBe("stopped");
-    expect(retireReasonOf({ type: "synced" })).toBe("resolved-away");
-    expect(retireReasonOf({ type: "hello", protocol: 2, hostId: "h" })).toBe("host-restarted");
-    expect(retireReasonOf({ type: "session/deleted", sessionId: "s" })).toBeNull();
+describe("ChatApp", () => {
+  it("says a chat no longer exists when the linked session is gone, and opens the new chat", async () => {
+    window.location.hash = "#session=gone";
+    renderApp(fakeApi({ getSession: (sessionId) => Promise.reject(new ApiError(404, "NOT_FOUND", `no session ${sessionId}`)) }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("That chat no longer exists.");
+    expect(window.location.hash).toBe("");
+  });
+
+  it("says so in Chinese when the locale is zh-CN", async () => {
+    window.location.hash = "#session=gone";
+    renderApp(fakeApi({ getSession: (sessionId) => Promise.reject(new ApiError(404, "NOT_FOUND", `no session ${sessionId}`)) }), "zh-CN");
+    expect(await screen.findByRole("alert")).toHaveTextContent("该对话已不存在。");
+  });
+
+  it("says the chats could not load when the list fetch fails, and clears it once a later load succeeds", async () => {
+    let reachable = false;
+    const { hello } = renderApp(
+      fakeApi({ listSessions: () => (reachable ? Promise.resolve({ sessions: [session("s-1", "Plans")], next: null }) : Promise.reject(new TypeError("Failed to fetch"))) }),
+    );
+    hello();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not load the chats. Parley's host cannot be reached; check that it is running.");
+    reachable = true;
+    hello();
+    expect(await screen.findByRole("link", { name: "Plans" })).toBeVisible();
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("says a delete failed and shows the chat again when the host refuses it", async () => {
+    const user = userEvent.setup();
+    const { hello } = renderApp(
+      fakeApi({
+        listSessions: () => Promise.resolve({ sessions: [session("s-1", "Plans")], next: null }),
+        deleteSession: () => Promise.reject(new ApiError(507, "STORAGE_FULL", "disk full")),
+      }),
+    );
+    hello();
+    await user.click(await screen.findByRole("button", { name: "Delete “Plans”" }));
+    expect(screen.getByText("Deleted “Plans”.")).toBeVisible();
+    expect(screen.getByRole("button", { name: "Undo" })).toBeVisible();
+    expect(screen.queryByRole("link", { name: "Plans" })).toBeNull();
+    await act(async () => {
+      window.dispatchEvent(new Event("pagehide"));
+    });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not delete the chat; it is back in the list. The host could not save: its disk is full or read-only.");
+    expect(screen.getByRole("link", { name: "Plans" })).toBeVisible();
   });
 });

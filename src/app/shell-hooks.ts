@@ -1,0 +1,45 @@
+import { useEffect, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { isTypingTarget } from "../features/chat/keyboard-help";
+import { loadQuestionPanel } from "./question-entry";
+
+/** The question panel's code loads lazily, this long after start-up, so the first question shows without a wait. */
+const PANEL_PRELOAD_DELAY_MS = 1000;
+
+/** Starts loading the question panel's code once the app has settled. */
+export function usePanelPreload(): void {
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      loadQuestionPanel().catch((error: unknown) => console.warn("could not preload the question panel", error));
+    }, PANEL_PRELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+}
+
+/** Whether the keyboard help is open; `?` outside a text field opens it. */
+export function useHelpShortcut(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "?" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || isTypingTarget(event.target)) return;
+      event.preventDefault();
+      setOpen(true);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
+  return [open, setOpen];
+}
+
+/** The sessions drawer of narrow screens: open or closed, and Escape inside the shell closes it. */
+export function useDrawer() {
+  const [open, setOpen] = useState(false);
+  return {
+    open,
+    setOpen,
+    onKeyDown(event: ReactKeyboardEvent) {
+      if (event.key !== "Escape" || !open) return;
+      event.preventDefault();
+      setOpen(false);
+    },
+  };
+}

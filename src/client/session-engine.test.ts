@@ -1,0 +1,417 @@
+import { describe, expect, it } from "vitest";
+import type { DownFrame, Message, PendingRequest, Session } from "../protocol/schemas";
+import { createSessionStore, type SessionStore } from "../store/session-store";
+import type { RetireReason } from "../store/state";
+import { ApiError, type Api, type SessionsPage } from "./api";
+import type { MuxConnection, MuxOptions } from "./mux";
+import { applyFrameAndForgetDrafts, checkAccess, createSessionEngine, retireReasonOf, SESSIONS_PAGE_SIZE, type SessionEngineEvent } from "./session-engine";
+import type { DeleteTimers } from "./undoable-delete";
+
+function request(rpcId: string): PendingRequest {
+  return { rpcId, sessionId: "s-1", questions: [{ id: "q", question: "Why?" }], createdAt: "2026-11-30T10:00:00.000Z" };
+}
+
+function session(id: string, title = "", state: Session["state"] = "idle"): Session {
+  return { id, title, createdAt: "2026-11-30T10:00:00.000Z", updatedAt: "2026-11-30T10:00:00.000Z", state };
+}
+
+function message(id: string, text: string, sessionId = "s-1"): Message {
+  return { id, sessionId, role: "assistant", createdAt: "2026-11-30T10:00:01.000Z", text };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+/** An Api whose every call is recorded; a method not given rejects, so an unexpected call fails the test. */
+function fakeApi(methods: Partial<Api>) {
+  const calls: [string, ...unknown[]][] = [];
+  const unexpected = (name: string) => () => Promise.reject(new Error(`unexpected call of ${name}`));
+  const names = ["health", "listSessions", "createSession", "getSession", "deleteSession", "renameSession", "postMessage", "abort", "respond"] as const;
+  const api = Object.fromEntries(
+    names.map((name) => {
+      const method = (methods[name] ?? unexpected(name)) as (...args: unknown[]) => Promise<unknown>;
+      return [name, (...args: unknown[]) => (calls.push([name, ...args]), method(...args))];
+    }),
+  ) as unknown as Api;
+  return { api, calls };
+}
+
+/** A connection the test drives: `frame` and `status` deliver as the mux would. */
+function fakeConnect() {
+  const record = { opened: [] as MuxOptions[], closed: 0, retries: 0 };
+  const connect = (options: MuxOptions): MuxConnection => {
+    record.opened.push(options);
+    return {
+      status: "connecting",
+      retryNow: () => void (record.retries += 1),
+      close: () => void (record.closed += 1),
+    };
+  };
+  const current = () => record.opened.at(-1)!;
+  return { connect, record, frame: (frame: DownFrame) => current().onFrame(frame), status: (status: "online" | "offline") => current().onStatus?.(status) };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function engineWith(api: Api, options: { store?: SessionStore; retireDraft?: (rpcId: string, reason: RetireReason | null) => boolean; drafts?: Map<string, string>; deleteTimers?: DeleteTimers } = {}) {
+  const store = options.store ?? createSessionStore();
+  const link = fakeConnect();
+  const drafts = options.drafts ?? new Map<string, string>();
+  const engine = createSessionEngine({
+    store,
+    api,
+    connect: link.connect,
+    url: "ws://127.0.0.1:1/api/mux",
+    drafts,
+    newChatDraftKey: "",
+    retireDraft: options.retireDraft ?? (() => false),
+    ...(options.deleteTimers === undefined ? {} : { deleteTimers: options.deleteTimers }),
+  });
+  const events: SessionEngineEvent[] = [];
+  engine.on((event) => events.push(event));
+  return { engine, store, link, events, drafts };
+}
+
+describe("applyFrameAndForgetDrafts", () => {
+  it("forgets the draft of a request that question/resolved removed, and only that one", () => {
+    const store = createSessionStore();
+    const forgotten: string[] = [];
+    const forget = (rpcId: string) => {
+      forgotten.push(rpcId);
+      return false;
+    };
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, forget);
+    expect(applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, forget)).toEqual([]);
+    expect(forgotten).toEqual(["r1"]);
+    expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r2"), confirmed: true }] });
+  });
+
+  it("forgets drafts of requests a synced drops, and keeps them across a hello from the same host", () => {
+    const store = createSessionStore();
+    const forgotten: string[] = [];
+    const forget = (rpcId: string) => {
+      forgotten.push(rpcId);
+      return false;
+    };
+    for (const frame of [
+      { type: "hello", protocol: 2, hostId: "h" },
+      { type: "question/requested", ...request("r1") },
+      { type: "question/requested", ...request("r2") },
+      { type: "synced" },
+      { type: "hello", protocol: 2, hostId: "h" },
+      { type: "question/requested", ...request("r2") },
+    ] as const) {
+      applyFrameAndForgetDrafts(store, frame, forget);
+    }
+    expect(forgotten).toEqual([]);
+    applyFrameAndForgetDrafts(store, { type: "synced" }, forget);
+    expect(forgotten).toEqual(["r1"]);
+  });
+
+  it("forgets every draft when a new host says hello", () => {
+    const store = createSessionStore();
+    const forgotten: string[] = [];
+    const forget = (rpcId: string) => {
+      forgotten.push(rpcId);
+      return false;
+    };
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, forget);
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, forget);
+    expect(forgotten).toEqual(["r1"]);
+  });
+
+  it("retires a removed request whose drafts were kept, with the reason its frame gives", () => {
+    const store = createSessionStore();
+    const asked: [string, string | null][] = [];
+    const keep = (rpcId: string, reason: string | null) => {
+      asked.push([rpcId, reason]);
+      return true;
+    };
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, keep);
+    expect(applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, keep)).toEqual([{ request: request("r1"), reason: "answered-elsewhere" }]);
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
+    expect(asked).toEqual([
+      ["r1", "answered-elsewhere"],
+      ["r2", "host-restarted"],
+    ]);
+    expect(store.getState().retired).toEqual({
+      "s-1": [
+        { request: request("r1"), reason: "answered-elsewhere" },
+        { request: request("r2"), reason: "host-restarted" },
+      ],
+    });
+    store.getState().dismissRetired("r1");
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r2"), reason: "host-restarted" }] });
+  });
+
+  it("retires nothing for a request removed with its session", () => {
+    const store = createSessionStore();
+    const keep = () => true;
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
+    applyFrameAndForgetDrafts(store, { type: "session/deleted", sessionId: "s-1" }, keep);
+    expect(store.getState().retired).toEqual({});
+  });
+
+  it("blames a host restart for a request that stopped waiting just before a new host said hello", () => {
+    const store = createSessionStore();
+    const keep = () => true;
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
+    applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, keep);
+    applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "aborted" }, keep);
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, keep);
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "stopped" }] });
+    applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, keep);
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "host-restarted" }] });
+  });
+});
+
+describe("retireReasonOf", () => {
+  it("names why each kind of frame removed a request", () => {
+    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "answered" })).toBe("answered-elsewhere");
+    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "cancelled" })).toBe("dismissed-elsewhere");
+    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "aborted" })).toBe("stopped");
+    expect(retireReasonOf({ type: "synced" })).toBe("resolved-away");
+    expect(retireReasonOf({ type: "hello", protocol: 2, hostId: "h" })).toBe("host-restarted");
+    expect(retireReasonOf({ type: "session/deleted", sessionId: "s" })).toBeNull();
+  });
+});
+
+describe("checkAccess", () => {
+  it("marks a host that answers 401 UNAUTHORIZED as wanting a login, and clears it once health answers", async () => {
+    const store = createSessionStore();
+    await checkAccess(fakeApi({ health: () => Promise.reject(new ApiError(401, "UNAUTHORIZED", "a valid token is required")) }).api, store);
+    expect(store.getState().access).toBe("login-required");
+    await checkAccess(fakeApi({ health: () => Promise.resolve({ ok: true, hostId: "h", protocol: 2 }) }).api, store);
+    expect(store.getState().access).toBe("open");
+  });
+
+  it("leaves access alone when the host is simply unreachable", async () => {
+    const store = createSessionStore();
+    await checkAccess(fakeApi({ health: () => Promise.reject(new TypeError("Failed to fetch")) }).api, store);
+    expect(store.getState().access).toBe("open");
+  });
+});
+
+describe("createSessionEngine", () => {
+  it("opens one downlink on start, reports its status to the store, and asks health when it goes offline", async () => {
+    const { api, calls } = fakeApi({ health: () => Promise.reject(new ApiError(401, "UNAUTHORIZED", "a valid token is required")) });
+    const { engine, store, link } = engineWith(api);
+    engine.start();
+    engine.start();
+    expect(link.record.opened.map((options) => options.url)).toEqual(["ws://127.0.0.1:1/api/mux"]);
+    link.status("offline");
+    await flush();
+    expect([store.getState().connection, store.getState().access, calls]).toEqual(["offline", "login-required", [["health"]]]);
+    link.status("online");
+    expect([store.getState().connection, store.getState().access]).toEqual(["online", "open"]);
+    engine.retryNow();
+    engine.close();
+    expect([link.record.retries, link.record.closed]).toEqual([1, 1]);
+  });
+
+  it("re-baselines the list's first page and the open session on every hello, then reports loaded", async () => {
+    const { api, calls } = fakeApi({
+      listSessions: () => Promise.resolve({ sessions: [session("s-1", "One"), session("s-2", "Two")], next: "c-2" }),
+      getSession: () => Promise.resolve({ session: session("s-1", "One"), messages: [message("m-1", "hi")] }),
+    });
+    const { engine, store, link, events } = engineWith(api);
+    engine.start();
+    link.frame({ type: "hello", protocol: 2, hostId: "h" });
+    await flush();
+    expect(calls).toEqual([["listSessions", { limit: SESSIONS_PAGE_SIZE }]]);
+    engine.open("s-1");
+    await flush();
+    link.frame({ type: "hello", protocol: 2, hostId: "h" });
+    await flush();
+    expect(calls).toEqual([["listSessions", { limit: SESSIONS_PAGE_SIZE }], ["getSession", "s-1"], ["listSessions", { limit: SESSIONS_PAGE_SIZE }], ["getSession", "s-1"]]);
+    expect([store.getState().sessions.map((held) => held.id).sort(), store.getState().sessionsCursor, store.getState().transcripts]).toEqual([["s-1", "s-2"], "c-2", { "s-1": [message("m-1", "hi")] }]);
+    expect(events).toEqual([{ type: "loaded" }, { type: "loaded" }, { type: "loaded" }]);
+  });
+
+  it("keeps what a frame brought while a fetch was in flight over the fetch's older copy", async () => {
+    const detail = deferred<{ session: Session; messages: Message[] }>();
+    const { api } = fakeApi({ getSession: () => detail.promise });
+    const { engine, store, link } = engineWith(api);
+    engine.start();
+    engine.open("s-1");
+    link.frame({ type: "session/upserted", session: session("s-1", "Renamed live", "running") });
+    link.frame({ type: "message/upserted", message: message("m-1", "the whole reply") });
+    detail.resolve({ session: session("s-1", "Old title"), messages: [message("m-1", "the wh")] });
+    await flush();
+    expect([store.getState().sessions, store.getState().transcripts]).toEqual([[session("s-1", "Renamed live", "running")], { "s-1": [message("m-1", "the whole reply")] }]);
+  });
+
+  it("reports a missing open session and navigates to the new chat; a missing one no longer open only reports", async () => {
+    const { api } = fakeApi({ getSession: (sessionId) => Promise.reject(new ApiError(404, "NOT_FOUND", `no session ${sessionId}`)) });
+    const { engine, events } = engineWith(api);
+    engine.open("gone");
+    await flush();
+    engine.open("gone-too");
+    engine.open(null);
+    await flush();
+    expect(events).toEqual([{ type: "navigate", sessionId: null }, { type: "session-missing", sessionId: "gone" }, { type: "session-missing", sessionId: "gone-too" }]);
+  });
+
+  it("reports load-failed when the list or a session cannot be fetched", async () => {
+    const down = new TypeError("Failed to fetch");
+    const { api } = fakeApi({ listSessions: () => Promise.reject(down), getSession: () => Promise.reject(down) });
+    const { engine, link, events } = engineWith(api);
+    engine.start();
+    link.frame({ type: "hello", protocol: 2, hostId: "h" });
+    await flush();
+    engine.open("s-1");
+    await flush();
+    expect(events).toEqual([{ type: "load-failed", error: down }, { type: "load-failed", error: down }]);
+  });
+
+  it("navigates away when the open session is deleted, and not for another", async () => {
+    const { api } = fakeApi({ getSession: () => Promise.resolve({ session: session("s-1"), messages: [] }) });
+    const { engine, link, events } = engineWith(api);
+    engine.start();
+    engine.open("s-1");
+    await flush();
+    link.frame({ type: "session/deleted", sessionId: "s-2" });
+    link.frame({ type: "session/deleted", sessionId: "s-1" });
+    expect(events).toEqual([{ type: "loaded" }, { type: "navigate", sessionId: null }]);
+  });
+
+  it("reports synced, and the requests that left while this tab kept drafts for them", () => {
+    const { api } = fakeApi({});
+    const { engine, link, events, store } = engineWith(api, { retireDraft: (rpcId) => rpcId === "r1" });
+    engine.start();
+    link.frame({ type: "question/requested", ...request("r1") });
+    link.frame({ type: "question/requested", ...request("r2") });
+    link.frame({ type: "synced" });
+    link.frame({ type: "question/resolved", rpcId: "r2", sessionId: "s-1", outcome: "answered" });
+    link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "cancelled" });
+    expect(events).toEqual([{ type: "synced" }, { type: "requests-left", retired: [{ request: request("r1"), reason: "dismissed-elsewhere" }] }]);
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "dismissed-elsewhere" }] });
+  });
+
+  it("creates a session on the first send of a new chat, carries the new chat's draft to it and navigates there", async () => {
+    const sent = { ...message("m-u", "Hello"), sessionId: "s-new", role: "user" as const };
+    const { api, calls } = fakeApi({ createSession: () => Promise.resolve(session("s-new")), postMessage: () => Promise.resolve(sent) });
+    const drafts = new Map([["", "typed while sending"]]);
+    const { engine, store, events } = engineWith(api, { drafts });
+    await engine.send(null, "Hello");
+    expect(calls).toEqual([["createSession"], ["postMessage", "s-new", "Hello"]]);
+    expect(events).toEqual([{ type: "navigate", sessionId: "s-new" }]);
+    expect(drafts).toEqual(new Map([["s-new", "typed while sending"]]));
+    expect([store.getState().sessions, store.getState().transcripts]).toEqual([[session("s-new")], { "s-new": [sent] }]);
+  });
+
+  it("sends to an open session, stops it, responds, renames and searches through the api", async () => {
+    const sent = { ...message("m-u", "More"), role: "user" as const };
+    const receipt = { accepted: true } as const;
+    const page = { sessions: [session("s-9", "found")], next: null };
+    const { api, calls } = fakeApi({
+      postMessage: () => Promise.resolve(sent),
+      abort: () => Promise.resolve(true),
+      respond: () => Promise.resolve(receipt),
+      renameSession: (sessionId, title) => Promise.resolve(session(sessionId, title)),
+      listSessions: () => Promise.resolve(page),
+    });
+    const { engine, store, events } = engineWith(api);
+    await engine.send("s-1", "More");
+    await engine.stop("s-1");
+    expect(await engine.respond({ type: "cancel", rpcId: "r1", sessionId: "s-1" })).toEqual(receipt);
+    await engine.rename("s-1", "Named");
+    expect(await engine.search("fou", "c-1")).toEqual(page);
+    expect(await engine.search("fou")).toEqual(page);
+    expect(calls).toEqual([
+      ["postMessage", "s-1", "More"],
+      ["abort", "s-1"],
+      ["respond", { type: "cancel", rpcId: "r1", sessionId: "s-1" }],
+      ["renameSession", "s-1", "Named"],
+      ["listSessions", { q: "fou", limit: SESSIONS_PAGE_SIZE, before: "c-1" }],
+      ["listSessions", { q: "fou", limit: SESSIONS_PAGE_SIZE }],
+    ]);
+    expect([store.getState().sessions, store.getState().transcripts, events]).toEqual([[session("s-1", "Named")], { "s-1": [sent] }, []]);
+  });
+
+  it("loads the next page once while a load runs, and reports load-failed when it fails", async () => {
+    const next = deferred<SessionsPage>();
+    const down = new TypeError("Failed to fetch");
+    const pages = [() => Promise.resolve({ sessions: [session("s-1")], next: "c-1" }), () => next.promise, () => Promise.reject(down)];
+    const { api, calls } = fakeApi({ listSessions: () => pages.shift()!() });
+    const { engine, store, link, events } = engineWith(api);
+    await engine.loadMore();
+    engine.start();
+    link.frame({ type: "hello", protocol: 2, hostId: "h" });
+    await flush();
+    const first = engine.loadMore();
+    await engine.loadMore();
+    next.resolve({ sessions: [session("s-0")], next: "c-0" });
+    await first;
+    await engine.loadMore();
+    expect(calls).toEqual([
+      ["listSessions", { limit: SESSIONS_PAGE_SIZE }],
+      ["listSessions", { limit: SESSIONS_PAGE_SIZE, before: "c-1" }],
+      ["listSessions", { limit: SESSIONS_PAGE_SIZE, before: "c-0" }],
+    ]);
+    expect([store.getState().sessions.map((held) => held.id), store.getState().sessionsCursor]).toEqual([["s-1", "s-0"], "c-0"]);
+    expect(events).toEqual([{ type: "loaded" }, { type: "load-failed", error: down }]);
+  });
+
+  it("hides a deleted session, navigates off it, brings it back on undo, and deletes on the host once the window passes", async () => {
+    const waiting: (() => void)[] = [];
+    const timers: DeleteTimers = { setTimeout: (callback) => waiting.push(callback), clearTimeout: () => undefined };
+    const { api, calls } = fakeApi({ getSession: (sessionId) => Promise.resolve({ session: session(sessionId), messages: [] }), deleteSession: () => Promise.resolve() });
+    const { engine, events } = engineWith(api, { deleteTimers: timers });
+    engine.open("s-1");
+    await flush();
+    engine.requestDelete("s-1");
+    expect(engine.undoDelete("s-1")).toBe(true);
+    engine.requestDelete("s-2");
+    waiting[1]!();
+    await flush();
+    expect(engine.undoDelete("s-2")).toBe(false);
+    expect(calls).toEqual([["getSession", "s-1"], ["deleteSession", "s-2"]]);
+    expect(events).toEqual([
+      { type: "loaded" },
+      { type: "hidden-sessions", sessionIds: new Set(["s-1"]) },
+      { type: "navigate", sessionId: null },
+      { type: "hidden-sessions", sessionIds: new Set() },
+      { type: "navigate", sessionId: "s-1" },
+      { type: "hidden-sessions", sessionIds: new Set(["s-2"]) },
+      { type: "hidden-sessions", sessionIds: new Set() },
+    ]);
+  });
+
+  it("reports a failed delete, and deletes what still waits when it closes", async () => {
+    const refused = new ApiError(500, "STORAGE_FAILED", "disk full");
+    const { api, calls } = fakeApi({ deleteSession: (sessionId) => (sessionId === "s-1" ? Promise.reject(refused) : Promise.resolve()) });
+    const { engine, events } = engineWith(api, { deleteTimers: { setTimeout: () => 0, clearTimeout: () => undefined } });
+    engine.start();
+    engine.requestDelete("s-1");
+    engine.requestDelete("s-2");
+    engine.close();
+    await flush();
+    expect(calls).toEqual([["deleteSession", "s-1"], ["deleteSession", "s-2"]]);
+    expect(events.filter((event) => event.type === "delete-failed")).toEqual([{ type: "delete-failed", sessionId: "s-1", error: refused }]);
+  });
+
+  it("stops telling a listener once it unsubscribed", () => {
+    const { api } = fakeApi({});
+    const { engine, link, events } = engineWith(api);
+    const late: SessionEngineEvent[] = [];
+    const unsubscribe = engine.on((event) => late.push(event));
+    engine.start();
+    link.frame({ type: "synced" });
+    unsubscribe();
+    link.frame({ type: "synced" });
+    expect([events, late]).toEqual([[{ type: "synced" }, { type: "synced" }], [{ type: "synced" }]]);
+  });
+});

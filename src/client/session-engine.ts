@@ -1,0 +1,260 @@
+import type { DownFrame, Receipt, RespondRequest } from "../protocol/schemas";
+import { pendingRpcIds } from "../store/selectors";
+import type { SessionStore } from "../store/session-store";
+import type { RetiredRequest, RetireReason } from "../store/state";
+import { ApiError, type Api, type SessionsPage } from "./api";
+import { createLiveTouches } from "./live-touches";
+import type { MuxConnection, MuxOptions } from "./mux";
+import { createUndoableDeletes, type DeleteTimers } from "./undoable-delete";
+
+/** Sessions per page of the sidebar's list. */
+export const SESSIONS_PAGE_SIZE = 50;
+
+/** What the engine tells its owner; a closed set, so a `switch` over it ends in `satisfies never`. */
+export type SessionEngineEvent =
+  /** The open session (or one just opened) is not on the host. */
+  | { type: "session-missing"; sessionId: string }
+  /** A list page or a session could not be loaded. */
+  | { type: "load-failed"; error: unknown }
+  /** The list and the open session loaded: an earlier load problem is over. */
+  | { type: "loaded" }
+  /** The host refused to delete a session; it is shown again. */
+  | { type: "delete-failed"; sessionId: string; error: unknown }
+  /** The engine wants another session open (null: the new chat); the owner answers with `open`. */
+  | { type: "navigate"; sessionId: string | null }
+  /** Pending requests left while this tab held drafts for them; they are retired in the store. */
+  | { type: "requests-left"; retired: readonly RetiredRequest[] }
+  /** The sessions hidden by a delete that can still be undone. */
+  | { type: "hidden-sessions"; sessionIds: ReadonlySet<string> }
+  /** The host's replay of pending requests is in, after a socket opened. */
+  | { type: "synced" };
+
+export type SessionEngineListener = (event: SessionEngineEvent) => void;
+
+export interface SessionEngineOptions {
+  store: SessionStore;
+  api: Api;
+  connect: (options: MuxOptions) => MuxConnection;
+  /** The downlink's URL, `muxUrl(window.location)` in the browser. */
+  url: string;
+  /** The composers' unsent text per session; the first send of a new chat moves its text to the session it creates. */
+  drafts: Map<string, string>;
+  /** The key of the new chat's text in `drafts`. */
+  newChatDraftKey: string;
+  /** Decides per request a frame removed whether its question drafts are kept for a notice (true) or deleted. */
+  retireDraft: (rpcId: string, reason: RetireReason | null) => boolean;
+  /** Timers of the delete undo window; defaults to the real ones. */
+  deleteTimers?: DeleteTimers;
+}
+
+/** The browser's sync logic without React: one per app, driven by the app or the demo alike. */
+export interface SessionEngine {
+  /** Opens the downlink; every `hello` re-baselines the list and the open session. */
+  start(): void;
+  /** Closes the downlink and deletes on the host what still waits in the undo window. Can be started again. */
+  close(): void;
+  /** Makes `sessionId` the open session and loads it; null is the new chat. */
+  open(sessionId: string | null): void;
+  /** Sends a message; a null session is the new chat: a session is created first and `navigate` names it. */
+  send(sessionId: string | null, text: string): Promise<void>;
+  stop(sessionId: string): Promise<void>;
+  /** Answers or cancels a pending request; the store changes only when `question/resolved` arrives. */
+  respond(body: RespondRequest): Promise<Receipt>;
+  rename(sessionId: string, title: string): Promise<void>;
+  /** One page of sessions matching `query`; `before` is the cursor of the page. */
+  search(query: string, before?: string): Promise<SessionsPage>;
+  /** Loads the list's next page into the store, if there is one and no load of it is running. */
+  loadMore(): Promise<void>;
+  /** Hides the session at once and deletes it on the host after the undo window; navigates away if it was open. */
+  requestDelete(sessionId: string): void;
+  /** Brings a hidden session back and navigates to it; false when it is already gone. */
+  undoDelete(sessionId: string): boolean;
+  /** Deletes at once every session still in the undo window (the page is going away). */
+  flushDeletes(): void;
+  /** Reconnects at once instead of waiting for the backoff. */
+  retryNow(): void;
+  on(listener: SessionEngineListener): () => void;
+}
+
+/** Why a frame removed a pending request, when that is worth telling a tab that held drafts for it. */
+export function retireReasonOf(frame: DownFrame): RetireReason | null {
+  switch (frame.type) {
+    case "question/resolved":
+      return frame.outcome === "answered" ? "answered-elsewhere" : frame.outcome === "cancelled" ? "dismissed-elsewhere" : "stopped";
+    case "synced":
+      return "resolved-away";
+    case "hello":
+      return "host-restarted";
+    default:
+      return null;
+  }
+}
+
+/**
+ * Applies a frame; for every request it removed, `retire` decides whether the saved drafts are kept
+ * for a notice (true) or deleted, and the kept ones are retired in the store and returned.
+ */
+export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame, retire: (rpcId: string, reason: RetireReason | null) => boolean): RetiredRequest[] {
+  const { pending: before, hostId } = store.getState();
+  store.getState().applyFrame(frame);
+  // A host that shuts down aborts what it holds before it goes; its successor's hello says why.
+  if (frame.type === "hello" && hostId !== null && hostId !== frame.hostId) store.getState().blameHostRestart();
+  if (Object.keys(before).length === 0) return [];
+  const after = pendingRpcIds(store.getState());
+  const reason = retireReasonOf(frame);
+  const kept: RetiredRequest[] = [];
+  for (const entries of Object.values(before)) {
+    for (const { request } of entries) {
+      if (after.has(request.rpcId)) continue;
+      if (retire(request.rpcId, reason) && reason !== null) kept.push({ request, reason });
+    }
+  }
+  if (kept.length > 0) store.getState().retireRequests(kept);
+  return kept;
+}
+
+/** A socket the host refuses looks like a network failure; the health route says whether it wants a login. */
+export async function checkAccess(api: Api, store: SessionStore): Promise<void> {
+  try {
+    await api.health();
+    store.getState().setAccess("open");
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "UNAUTHORIZED") store.getState().setAccess("login-required");
+  }
+}
+
+type LoadResult = SessionEngineEvent & { type: "loaded" | "load-failed" | "session-missing" };
+
+export function createSessionEngine(options: SessionEngineOptions): SessionEngine {
+  const { store, api, drafts } = options;
+  const listeners = new Set<SessionEngineListener>();
+  const touches = createLiveTouches();
+  let mux: MuxConnection | null = null;
+  let active: string | null = null;
+  let loadingMore = false;
+
+  const emit = (event: SessionEngineEvent) => {
+    for (const listener of [...listeners]) listener(event);
+  };
+
+  const deletes = createUndoableDeletes({
+    remove: (sessionId) => api.deleteSession(sessionId),
+    onChange: (sessionIds) => emit({ type: "hidden-sessions", sessionIds }),
+    onError: (sessionId, error) => emit({ type: "delete-failed", sessionId, error }),
+    ...(options.deleteTimers === undefined ? {} : { timers: options.deleteTimers }),
+  });
+
+  async function loadSession(sessionId: string): Promise<LoadResult> {
+    try {
+      const mark = touches.mark();
+      const { session, messages } = await api.getSession(sessionId);
+      const live = touches.since(mark);
+      store.getState().loadSession(session, live);
+      store.getState().loadTranscript(sessionId, messages, live);
+      return { type: "loaded" };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "NOT_FOUND") {
+        if (active === sessionId) emit({ type: "navigate", sessionId: null });
+        return { type: "session-missing", sessionId };
+      }
+      return { type: "load-failed", error };
+    }
+  }
+
+  async function rebaseline(): Promise<LoadResult> {
+    try {
+      const mark = touches.mark();
+      const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE });
+      store.getState().loadSessions(page.sessions, touches.since(mark), page.next);
+    } catch (error) {
+      return { type: "load-failed", error };
+    }
+    return active === null ? { type: "loaded" } : loadSession(active);
+  }
+
+  function onFrame(frame: DownFrame) {
+    touches.record(frame);
+    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft);
+    if (retired.length > 0) emit({ type: "requests-left", retired });
+    if (frame.type === "hello") void rebaseline().then(emit);
+    if (frame.type === "synced") emit({ type: "synced" });
+    if (frame.type === "session/deleted" && frame.sessionId === active) emit({ type: "navigate", sessionId: null });
+  }
+
+  return {
+    start() {
+      if (mux !== null) return;
+      mux = options.connect({
+        url: options.url,
+        onStatus: (status) => {
+          store.getState().setConnection(status);
+          if (status === "online") store.getState().setAccess("open");
+          if (status === "offline") void checkAccess(api, store);
+        },
+        onFrame,
+      });
+    },
+    close() {
+      const last = mux;
+      mux = null;
+      last?.close();
+      deletes.flush();
+    },
+    open(sessionId) {
+      active = sessionId;
+      if (sessionId !== null) void loadSession(sessionId).then(emit);
+    },
+    async send(sessionId, text) {
+      let target = sessionId;
+      if (target === null) {
+        const session = await api.createSession();
+        store.getState().applyFrame({ type: "session/upserted", session });
+        target = session.id;
+        const typedSince = drafts.get(options.newChatDraftKey);
+        drafts.delete(options.newChatDraftKey);
+        if (typedSince !== undefined) drafts.set(target, typedSince);
+        emit({ type: "navigate", sessionId: target });
+      }
+      const message = await api.postMessage(target, text);
+      store.getState().applyFrame({ type: "message/upserted", message });
+    },
+    async stop(sessionId) {
+      await api.abort(sessionId);
+    },
+    respond: (body) => api.respond(body),
+    async rename(sessionId, title) {
+      const session = await api.renameSession(sessionId, title);
+      store.getState().applyFrame({ type: "session/upserted", session });
+    },
+    search: (query, before) => api.listSessions({ q: query, limit: SESSIONS_PAGE_SIZE, ...(before === undefined ? {} : { before }) }),
+    async loadMore() {
+      const cursor = store.getState().sessionsCursor;
+      if (cursor === null || loadingMore) return;
+      loadingMore = true;
+      try {
+        const mark = touches.mark();
+        const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE, before: cursor });
+        if (store.getState().sessionsCursor === cursor) store.getState().loadMoreSessions(page.sessions, page.next, touches.since(mark));
+      } catch (error) {
+        emit({ type: "load-failed", error });
+      } finally {
+        loadingMore = false;
+      }
+    },
+    requestDelete(sessionId) {
+      deletes.request(sessionId);
+      if (active === sessionId) emit({ type: "navigate", sessionId: null });
+    },
+    undoDelete(sessionId) {
+      if (!deletes.undo(sessionId)) return false;
+      emit({ type: "navigate", sessionId });
+      return true;
+    },
+    flushDeletes: () => deletes.flush(),
+    retryNow: () => mux?.retryNow(),
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
