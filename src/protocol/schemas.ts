@@ -175,11 +175,29 @@ export type ToolErrorCode = z.infer<typeof ToolErrorCode>;
 export const ToolError = z.object({ name: z.string(), code: z.string(), message: z.string() });
 export type ToolError = z.infer<typeof ToolError>;
 
+/** One piece of an MCP tool's result as the transcript shows it: text, an image the host stores (`GET /api/media/:id`), or any other content as a labelled block (docs/protocol.md, mcp-tool-row). */
+export const ToolResultBlock = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("image"), mediaId: z.string(), mimeType: z.string() }),
+  z.object({ type: z.literal("other"), label: z.string(), text: z.string() }),
+]);
+export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
+
+/** Why an MCP call ran or did not: asked and what the human said, or why it did not need asking. */
+export const ToolApprovalState = z.enum(["asking", "allowed-once", "allowed-for-chat", "denied", "read-only", "auto-approved", "granted"]);
+export type ToolApprovalState = z.infer<typeof ToolApprovalState>;
+
+/** Set on the tool row of a call to an MCP server's tool (`mcp__<server>__<tool>`). */
+export const McpToolCall = z.object({ server: z.string(), tool: z.string(), approval: z.optional(ToolApprovalState), reason: z.optional(z.string()) });
+export type McpToolCall = z.infer<typeof McpToolCall>;
+
 /** What a finished call of one of Parley's tools came to, as data for the transcript (docs/protocol.md, tool-outcome). */
 export const ToolRowOutcome = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("answered"), answers: z.array(AnswerItem) }),
   z.object({ kind: z.literal("approved"), note: z.optional(z.string()) }),
   z.object({ kind: z.literal("revise"), feedback: z.string() }),
+  /** An MCP tool's result content (also when the server flagged it isError). */
+  z.object({ kind: z.literal("mcp-result"), content: z.array(ToolResultBlock) }),
 ]);
 export type ToolRowOutcome = z.infer<typeof ToolRowOutcome>;
 
@@ -193,6 +211,8 @@ export const ToolCall = z.object({
   error: z.optional(ToolError),
   /** Set on a finished call of ask_user_question or present_plan: what the human decided, as data. */
   outcome: z.optional(ToolRowOutcome),
+  /** Set on a call of an MCP server's tool: which server and tool, and how its approval went. */
+  mcp: z.optional(McpToolCall),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -318,6 +338,14 @@ export const StorageHealth = z.union([
   z.object({ state: z.literal("ok") }),
   z.object({ state: z.literal("failing"), code: z.string(), message: z.string() }),
 ]);
+/** One configured MCP server as the host sees it (docs/protocol.md, mcp-health); `error` says why it is failed. */
+export const McpServerHealth = z.object({
+  name: z.string(),
+  state: z.enum(["starting", "ready", "failed", "disabled"]),
+  tools: z.number(),
+  error: z.optional(z.string()),
+});
+export type McpServerHealth = z.infer<typeof McpServerHealth>;
 /** `GET /api/health`: 200 with `ok: true`, or 503 with `ok: false` while the store fails. */
 export const HealthResponse = z.object({
   ok: z.boolean(),
@@ -325,6 +353,8 @@ export const HealthResponse = z.object({
   protocol: z.literal(PROTOCOL_VERSION),
   model: z.optional(z.string()),
   storage: z.optional(StorageHealth),
+  /** The configured MCP servers; absent when there are none. */
+  mcp: z.optional(z.array(McpServerHealth)),
 });
 /** A page of the session list, newest first; `next` is the cursor of the following page (`?before=`), null on the last. */
 export const SessionsResponse = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });

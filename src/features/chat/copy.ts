@@ -41,6 +41,23 @@ export type ChatKey =
   | "answerNote"
   | "recommended"
   | "callRejected"
+  | "toolAwaitingApproval"
+  | "toolDenied"
+  | "mcpServer"
+  | "mcpTool"
+  | "mcpArguments"
+  | "mcpResult"
+  | "mcpNoResult"
+  | "mcpImage"
+  | "mcpError"
+  | "approvalAllowedOnce"
+  | "approvalAllowedForChat"
+  | "approvalDenied"
+  | "approvalDeniedReason"
+  | "approvalReadOnly"
+  | "approvalAutoApproved"
+  | "approvalGranted"
+  | "approvalAsking"
   | "untitled"
   | "slotFailed"
   | "transcriptFailed"
@@ -128,6 +145,23 @@ export const chatCopy: Catalog<ChatKey> = {
     answerNote: "Note",
     recommended: "Recommended",
     callRejected: "Nothing was asked: the call was refused, and the agent received this reason.",
+    toolAwaitingApproval: "waiting for approval",
+    toolDenied: "denied",
+    mcpServer: "Server",
+    mcpTool: "Tool",
+    mcpArguments: "Arguments",
+    mcpResult: "Result",
+    mcpNoResult: "No result yet.",
+    mcpImage: "Image returned by {tool}",
+    mcpError: "Error",
+    approvalAllowedOnce: "Allowed once by you.",
+    approvalAllowedForChat: "Allowed by you for this chat.",
+    approvalDenied: "Denied by you.",
+    approvalDeniedReason: "Denied by you: {reason}",
+    approvalReadOnly: "Read-only: ran without asking.",
+    approvalAutoApproved: "Approved in the server's configuration: ran without asking.",
+    approvalGranted: "Allowed earlier for this chat: ran without asking.",
+    approvalAsking: "Waiting for your approval.",
     untitled: "New chat",
     slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
     transcriptFailed: "The messages could not be shown.",
@@ -213,6 +247,23 @@ export const chatCopy: Catalog<ChatKey> = {
     answerNote: "备注",
     recommended: "推荐",
     callRejected: "没有提出任何问题：调用被拒绝，助手收到了以下原因。",
+    toolAwaitingApproval: "等待授权",
+    toolDenied: "已拒绝",
+    mcpServer: "服务器",
+    mcpTool: "工具",
+    mcpArguments: "参数",
+    mcpResult: "结果",
+    mcpNoResult: "尚无结果。",
+    mcpImage: "{tool} 返回的图片",
+    mcpError: "错误",
+    approvalAllowedOnce: "你允许了这一次。",
+    approvalAllowedForChat: "你允许在此对话中使用。",
+    approvalDenied: "你拒绝了这次调用。",
+    approvalDeniedReason: "你拒绝了这次调用：{reason}",
+    approvalReadOnly: "只读工具：无需询问即运行。",
+    approvalAutoApproved: "服务器配置中已自动批准：无需询问即运行。",
+    approvalGranted: "此前已在此对话中允许：无需询问即运行。",
+    approvalAsking: "正在等待你的授权。",
     untitled: "新对话",
     slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",
     transcriptFailed: "无法显示消息记录。",

@@ -139,4 +139,76 @@ describe("ToolRow", () => {
     render(<ToolRow tool={{ callId: "c", name: "\u202Eloot", args: {}, status: "running" }} />);
     expect(screen.getByText("\u202Eloot").tagName).toBe("BDI");
   });
+
+  describe("a call of an MCP server's tool", () => {
+    const mcpCall = (overrides: Partial<ToolCall>): ToolCall => ({
+      callId: "m1",
+      name: "mcp__files__write_file",
+      args: { path: "a.txt", text: "hi" },
+      status: "running",
+      mcp: { server: "files", tool: "write_file", approval: "asking" },
+      ...overrides,
+    });
+
+    it("reads server · tool, waiting for approval, and shows server, tool and the arguments as collapsible JSON while it runs", async () => {
+      const user = userEvent.setup();
+      render(<ToolRow tool={mcpCall({})} />);
+      const toggle = screen.getByRole("button", { name: /files · write_file\s*waiting for approval/ });
+      await user.click(toggle);
+      expect(screen.getAllByRole("term").map((node) => node.textContent)).toEqual(["Server", "Tool"]);
+      expect(screen.getAllByRole("definition").map((node) => node.textContent)).toEqual(["files", "write_file"]);
+      expect(screen.getByText("Waiting for your approval.")).toBeInTheDocument();
+      const argumentsGroup = screen.getByText("Arguments").closest("details")!;
+      expect(argumentsGroup).not.toHaveAttribute("open");
+      await user.click(screen.getByText("Arguments"));
+      expect(argumentsGroup).toHaveAttribute("open");
+      expect(argumentsGroup.querySelector("pre")!.textContent).toBe('{\n  "path": "a.txt",\n  "text": "hi"\n}');
+    });
+
+    it("shows text as text, an image through the host's media route and other content as a labelled block, from the outcome data", async () => {
+      const user = userEvent.setup();
+      const tool = mcpCall({
+        status: "ok",
+        result: "model-facing text that is never shown",
+        mcp: { server: "files", tool: "write_file", approval: "allowed-once" },
+        outcome: {
+          kind: "mcp-result",
+          content: [
+            { type: "text", text: "wrote 2 bytes" },
+            { type: "image", mediaId: "m/1 x", mimeType: "image/png" },
+            { type: "other", label: "Resource file:///a.txt", text: '{"uri":"file:///a.txt"}' },
+          ],
+        },
+      });
+      render(<ToolRow tool={tool} />);
+      await user.click(screen.getByRole("button", { name: /files · write_file\s*done/ }));
+      const result = screen.getByRole("region", { name: "Result" });
+      expect([...result.children].map((node) => node.tagName)).toEqual(["PRE", "IMG", "FIGURE"]);
+      expect(result.children[0]!.textContent).toBe("wrote 2 bytes");
+      expect(screen.getByRole("img", { name: "Image returned by write_file" })).toHaveAttribute("src", "/api/media/m%2F1%20x");
+      expect(screen.getByText("Resource file:///a.txt").closest("figure")!.textContent).toBe('Resource file:///a.txt{"uri":"file:///a.txt"}');
+      expect(screen.getByText("Allowed once by you.")).toBeInTheDocument();
+      expect(screen.queryByText("model-facing text that is never shown")).toBeNull();
+    });
+
+    it("reads denied with the human's reason, and failed with the code of a server error", async () => {
+      const user = userEvent.setup();
+      const denied = mcpCall({ status: "error", mcp: { server: "files", tool: "write_file", approval: "denied", reason: "not that file" }, error: { name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call: not that file" } });
+      const { rerender } = render(<ToolRow tool={denied} />);
+      await user.click(screen.getByRole("button", { name: /files · write_file\s*denied/ }));
+      expect(screen.getByText("Denied by you: not that file")).toBeInTheDocument();
+      expect(screen.getByText("TOOL_DENIED: the human denied this call: not that file")).toBeInTheDocument();
+      rerender(<ToolRow tool={mcpCall({ status: "error", mcp: { server: "files", tool: "write_file", approval: "read-only" }, error: { name: "McpError", code: "MCP_TOOL_ERROR", message: "disk full" } })} />);
+      expect(screen.getByRole("button", { name: /files · write_file\s*failed: MCP_TOOL_ERROR/ })).toBeInTheDocument();
+      expect(screen.getByText("Read-only: ran without asking.")).toBeInTheDocument();
+    });
+
+    it("never renders a server's text or a tool name as markup", async () => {
+      const user = userEvent.setup();
+      render(<ToolRow tool={mcpCall({ status: "ok", mcp: { server: "<b>s</b>", tool: "<i>t</i>" }, outcome: { kind: "mcp-result", content: [{ type: "text", text: "<script>x</script>" }] } })} />);
+      await user.click(screen.getByRole("button", { name: /<b>s<\/b> · <i>t<\/i>/ }));
+      expect(screen.getByText("<script>x</script>")).toBeInTheDocument();
+      expect(document.querySelector(".tool-row b, .tool-row i, .tool-row script")).toBeNull();
+    });
+  });
 });

@@ -4,6 +4,7 @@ import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
 import { Markdown } from "../../ui/markdown";
 import { chatCopy, type ChatKey } from "./copy";
+import { McpToolDetails } from "./mcp-tool-details";
 import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
@@ -26,6 +27,10 @@ function summaryText(summary: ToolSummary, t: T): string {
       return t("planApproved");
     case "feedback":
       return t("planFeedback");
+    case "awaiting-approval":
+      return t("toolAwaitingApproval");
+    case "denied":
+      return t("toolDenied");
     case "done":
       return t("toolDone");
     default:
@@ -75,6 +80,7 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
 }
 
 function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
+  if (tool.mcp) return <McpToolDetails tool={tool} mcp={tool.mcp} t={t} />;
   const rejected = rejectedCall(tool);
   if (rejected) {
     return (
@@ -133,10 +139,16 @@ export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
   const detailsId = useId();
   const summary = summariseTool(tool);
   const title = tool.name === ASK_TOOL ? t("askQuestion") : tool.name === PLAN_TOOL ? t("planReview") : tool.name;
-  const expandable = tool.status !== "running";
+  const expandable = tool.status !== "running" || tool.mcp !== undefined;
   const line = (
     <>
-      <bdi className="tool-row__title">{title}</bdi>
+      {tool.mcp ? (
+        <span className="tool-row__title">
+          <bdi>{tool.mcp.server}</bdi> · <bdi>{tool.mcp.tool}</bdi>
+        </span>
+      ) : (
+        <bdi className="tool-row__title">{title}</bdi>
+      )}
       <span className="tool-row__summary" data-state={summary.state}>
         {summaryText(summary, t)}
       </span>

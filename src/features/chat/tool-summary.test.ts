@@ -134,3 +134,16 @@ describe("rejectedCall", () => {
     expect(rejectedCall({ ...base, status: "ok", result: '{"answers":[]}' })).toBeNull();
   });
 });
+
+describe("summariseTool for an MCP server's tool", () => {
+  const base: ToolCall = { callId: "m1", name: "mcp__files__write_file", args: {}, status: "running", mcp: { server: "files", tool: "write_file" } };
+
+  it("reads waiting for approval while asking, running once allowed, denied for TOOL_DENIED, failed for a server error, done with a result", () => {
+    expect(summariseTool({ ...base, mcp: { server: "files", tool: "write_file", approval: "asking" } })).toEqual({ state: "awaiting-approval" });
+    expect(summariseTool({ ...base, mcp: { server: "files", tool: "write_file", approval: "allowed-once" } })).toEqual({ state: "running" });
+    expect(summariseTool({ ...base, status: "error", error: { name: "ToolError", code: "TOOL_DENIED", message: "denied" } })).toEqual({ state: "denied" });
+    expect(summariseTool({ ...base, status: "error", error: { name: "McpError", code: "MCP_SERVER_UNAVAILABLE", message: "gone" } })).toEqual({ state: "failed", code: "MCP_SERVER_UNAVAILABLE" });
+    expect(summariseTool({ ...base, status: "ok", outcome: { kind: "mcp-result", content: [{ type: "text", text: "ok" }] } })).toEqual({ state: "done" });
+    expect(summariseTool({ ...base, status: "stopped" })).toEqual({ state: "interrupted" });
+  });
+});

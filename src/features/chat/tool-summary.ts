@@ -15,6 +15,8 @@ export type ToolSummary =
   | { state: "failed"; code: string }
   | { state: "approved" }
   | { state: "feedback" }
+  | { state: "awaiting-approval" }
+  | { state: "denied" }
   | { state: "done" };
 
 const AskArgs = z.object({
@@ -37,6 +39,7 @@ function endedWithoutResult(tool: ToolCall): ToolSummary | null {
       const code = tool.error?.code ?? "UNKNOWN";
       if (code === "ASK_CANCELLED") return { state: "cancelled" };
       if (code === "ASK_ABORTED") return { state: "interrupted" };
+      if (code === "TOOL_DENIED") return { state: "denied" };
       return { state: "failed", code };
     }
     case "ok":
@@ -52,7 +55,7 @@ export function summariseTool(tool: ToolCall): ToolSummary {
   const ended = endedWithoutResult(tool);
   if (ended) return ended;
   const asksHuman = tool.name === ASK_TOOL || tool.name === PLAN_TOOL;
-  if (tool.status === "running") return asksHuman ? { state: "waiting" } : { state: "running" };
+  if (tool.status === "running") return asksHuman ? { state: "waiting" } : tool.mcp?.approval === "asking" ? { state: "awaiting-approval" } : { state: "running" };
   const outcome = tool.outcome;
   switch (outcome?.kind) {
     case "answered":
@@ -61,6 +64,7 @@ export function summariseTool(tool: ToolCall): ToolSummary {
       return { state: "approved" };
     case "revise":
       return { state: "feedback" };
+    case "mcp-result":
     case undefined:
       return { state: "done" };
     default:
@@ -97,6 +101,11 @@ export function reviewedPlan(tool: ToolCall): { plan: string; feedback: string |
   const feedback = tool.outcome?.kind === "revise" ? tool.outcome.feedback : null;
   const note = tool.outcome?.kind === "approved" ? (tool.outcome.note ?? null) : null;
   return { plan: args.data.plan, feedback, note };
+}
+
+/** The arguments of a call as the transcript shows them: JSON indented by two spaces. */
+export function prettyArgs(tool: ToolCall): string {
+  return JSON.stringify(tool.args, null, 2);
 }
 
 /** A call that failed before anything was asked: the error the model received; null for any other row. */

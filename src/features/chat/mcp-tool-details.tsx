@@ -1,0 +1,99 @@
+import type { McpToolCall, ToolCall, ToolResultBlock } from "../../protocol/schemas";
+import type { ChatKey } from "./copy";
+import { prettyArgs } from "./tool-summary";
+import "./mcp-tool-details.css";
+
+type T = (key: ChatKey, values?: Record<string, string | number>) => string;
+
+/** Where the host serves an image an MCP tool returned; never the tool's own URL. */
+export function mediaUrl(mediaId: string): string {
+  return `/api/media/${encodeURIComponent(mediaId)}`;
+}
+
+function approvalLine(mcp: McpToolCall, t: T): string | null {
+  switch (mcp.approval) {
+    case undefined:
+      return null;
+    case "asking":
+      return t("approvalAsking");
+    case "allowed-once":
+      return t("approvalAllowedOnce");
+    case "allowed-for-chat":
+      return t("approvalAllowedForChat");
+    case "denied":
+      return mcp.reason ? t("approvalDeniedReason", { reason: mcp.reason }) : t("approvalDenied");
+    case "read-only":
+      return t("approvalReadOnly");
+    case "auto-approved":
+      return t("approvalAutoApproved");
+    case "granted":
+      return t("approvalGranted");
+    default:
+      return mcp.approval satisfies never;
+  }
+}
+
+function ResultBlock({ block, tool, t }: { block: ToolResultBlock; tool: string; t: T }) {
+  switch (block.type) {
+    case "text":
+      return <pre className="tool-row__raw" dir="auto">{block.text}</pre>;
+    case "image":
+      return <img className="mcp-tool__image" src={mediaUrl(block.mediaId)} alt={t("mcpImage", { tool })} />;
+    case "other":
+      return (
+        <figure className="mcp-tool__block">
+          <figcaption className="mcp-tool__label">{block.label}</figcaption>
+          <pre className="tool-row__raw" dir="auto">{block.text}</pre>
+        </figure>
+      );
+    default:
+      return block satisfies never;
+  }
+}
+
+/** The details of a call to an MCP server's tool: server, tool, how it was approved, the arguments (collapsible), the result and any error. */
+export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolCall; t: T }) {
+  const approval = approvalLine(mcp, t);
+  const content = tool.outcome?.kind === "mcp-result" ? tool.outcome.content : [];
+  return (
+    <div className="mcp-tool">
+      <dl className="mcp-tool__facts">
+        <div>
+          <dt>{t("mcpServer")}</dt>
+          <dd>
+            <bdi>{mcp.server}</bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("mcpTool")}</dt>
+          <dd>
+            <bdi>{mcp.tool}</bdi>
+          </dd>
+        </div>
+      </dl>
+      {approval && (
+        <p className="mcp-tool__approval" dir="auto">
+          {approval}
+        </p>
+      )}
+      <details className="mcp-tool__arguments">
+        <summary>{t("mcpArguments")}</summary>
+        <pre className="tool-row__raw mcp-tool__json">{prettyArgs(tool)}</pre>
+      </details>
+      {content.length > 0 && (
+        <section className="mcp-tool__result" aria-label={t("mcpResult")}>
+          {content.map((block, index) => (
+            <ResultBlock key={index} block={block} tool={mcp.tool} t={t} />
+          ))}
+        </section>
+      )}
+      {tool.error && (
+        <div className="mcp-tool__error">
+          <strong>{t("mcpError")}:</strong>
+          <pre className="tool-row__raw" dir="auto">{`${tool.error.code}: ${tool.error.message}`}</pre>
+        </div>
+      )}
+      {content.length === 0 && !tool.error && tool.status === "running" && <p className="tool-row__muted">{t("mcpNoResult")}</p>}
+    </div>
+  );
+}
