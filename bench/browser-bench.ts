@@ -125,15 +125,15 @@ interface ProbeState {
 }
 
 /** Writes a session with a long transcript straight into the host's SQLite store, as turns would have. */
-function seedTranscript(dataDir: string): string {
+async function seedTranscript(dataDir: string): Promise<string> {
   const store = openStore(dataDir);
   const sessionId = randomUUID();
   const start = Date.parse("2026-11-01T09:00:00.000Z");
   const at = (index: number) => new Date(start + index * 1000).toISOString();
-  store.insertSession({ id: sessionId, title: "Bench: a 5,000-message transcript", autoTitle: false, createdAt: at(0), updatedAt: at(TRANSCRIPT_MESSAGES) });
+  await store.insertSession({ id: sessionId, title: "Bench: a 5,000-message transcript", autoTitle: false, createdAt: at(0), updatedAt: at(TRANSCRIPT_MESSAGES) });
   for (let index = 0; index < TRANSCRIPT_MESSAGES; index++) {
     const user = index % 2 === 0;
-    store.insertMessage({
+    await store.insertMessage({
       id: randomUUID(),
       sessionId,
       role: user ? "user" : "assistant",
@@ -141,7 +141,7 @@ function seedTranscript(dataDir: string): string {
       text: user ? `Message ${index}: could you look at item ${index} again?` : `Reply ${index}: here is **item ${index}**, with a list:\n\n- first point\n- second point with \`code\`\n\nand a [link](https://example.com/${index}).`,
     });
   }
-  store.close();
+  await store.close();
   return sessionId;
 }
 
@@ -166,7 +166,7 @@ const setTiming = (page: Page, on: boolean) =>
 export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
   progress(`browser: seeding a ${TRANSCRIPT_MESSAGES}-message transcript into SQLite`);
-  const sessionId = seedTranscript(dataDir);
+  const sessionId = await seedTranscript(dataDir);
   writeBaseline(distDir);
   const host = await startServer({ host: "127.0.0.1", port: 0, dataDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });

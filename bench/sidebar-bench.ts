@@ -17,16 +17,16 @@ const SCROLL_PAGES = 3;
 const SEARCH_TEXT = "quarterly report";
 
 /** Writes `count` chats straight into the host's SQLite store, each with one user message, as turns would have. */
-function seedChats(dataDir: string, count: number): void {
+async function seedChats(dataDir: string, count: number): Promise<void> {
   const store = openStore(dataDir);
   const start = Date.parse("2026-11-01T09:00:00.000Z");
   for (let index = 0; index < count; index++) {
     const id = randomUUID();
     const at = new Date(start + index * 60_000).toISOString();
-    store.insertSession({ id, title: `Chat ${index}: planning item ${index}`, autoTitle: false, createdAt: at, updatedAt: at });
-    store.insertMessage({ id: randomUUID(), sessionId: id, role: "user", createdAt: at, text: index % 10 === 0 ? `About the ${SEARCH_TEXT} ${index}` : `Message of chat ${index}` });
+    await store.insertSession({ id, title: `Chat ${index}: planning item ${index}`, autoTitle: false, createdAt: at, updatedAt: at });
+    await store.insertMessage({ id: randomUUID(), sessionId: id, role: "user", createdAt: at, text: index % 10 === 0 ? `About the ${SEARCH_TEXT} ${index}` : `Message of chat ${index}` });
   }
-  store.close();
+  await store.close();
 }
 
 // The in-page scripts are strings: tsx would wrap named functions in a helper the page does not have.
@@ -111,7 +111,7 @@ export async function sidebarMetrics(distDir: string): Promise<{ metrics: Record
   const emptyDir = mkdtempSync(path.join(tmpdir(), "parley-bench-empty-"));
   const fullDir = mkdtempSync(path.join(tmpdir(), "parley-bench-chats-"));
   progress(`browser: seeding ${CHATS} chats into SQLite`);
-  seedChats(fullDir, CHATS);
+  await seedChats(fullDir, CHATS);
   const empty = await startServer({ host: "127.0.0.1", port: 0, dataDir: emptyDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const full = await startServer({ host: "127.0.0.1", port: 0, dataDir: fullDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });

@@ -18,14 +18,14 @@ export interface AuthOptions {
 /** Token mode: a request is the owner when it carries the token as a bearer or a live login cookie. */
 export interface Auth {
   readonly cookieName: string;
-  authenticate(request: IncomingMessage): FenceVerdict;
+  authenticate(request: IncomingMessage): Promise<FenceVerdict>;
   /** Whether a token offered in a login link is right; wrong ones count against the address like any failed credential. */
   checkLink(request: IncomingMessage, offered: string): FenceVerdict;
   /** `Set-Cookie` for a new login, or for clearing one. */
-  newLogin(): string;
+  newLogin(): Promise<string>;
   clearCookie(): string;
   /** Ends the login the request carries; true when there was one. */
-  logout(request: IncomingMessage): boolean;
+  logout(request: IncomingMessage): Promise<boolean>;
 }
 
 const UNAUTHORIZED = { ok: false, status: 401, code: "UNAUTHORIZED" } as const;
@@ -48,14 +48,14 @@ export function createAuth(options: AuthOptions): Auth {
 
   return {
     cookieName,
-    authenticate(request) {
+    async authenticate(request) {
       const bearer = bearerToken(request);
       const login = readCookie(request, cookieName);
       if (bearer === null && login === null) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
       const brake = braked(request);
       if (brake) return brake;
       if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
-      const check = options.logins.check(login!);
+      const check = await options.logins.check(login!);
       if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
       return check.replacement === null ? { ok: true } : { ok: true, setCookie: loginCookie(check.replacement) };
     },
@@ -64,17 +64,17 @@ export function createAuth(options: AuthOptions): Auth {
       if (brake) return brake;
       return tokenMatches(offered, options.token) ? { ok: true } : failed(request, "the token in the link is not valid");
     },
-    newLogin: () => loginCookie(options.logins.issue()),
+    newLogin: async () => loginCookie(await options.logins.issue()),
     clearCookie: () => `${cookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
-    logout(request) {
+    async logout(request) {
       const login = readCookie(request, cookieName);
-      return login !== null && options.logins.revoke(login);
+      return login !== null && (await options.logins.revoke(login));
     },
   };
 }
 
 /** `/?token=…` logs the browser in: a fresh login in the cookie, never the token itself. False when the request is no login link. */
-export function handleLoginLink(auth: Auth | null, request: IncomingMessage, response: ServerResponse, target: RequestTarget): boolean {
+export async function handleLoginLink(auth: Auth | null, request: IncomingMessage, response: ServerResponse, target: RequestTarget): Promise<boolean> {
   const offered = target.search.get("token");
   if (target.pathname !== "/" || offered === null || auth === null) return false;
   const verdict = auth.checkLink(request, offered);
@@ -82,7 +82,7 @@ export function handleLoginLink(auth: Auth | null, request: IncomingMessage, res
     refuse(response, verdict);
     return true;
   }
-  response.writeHead(302, { ...API_HEADERS, Location: "/", "Set-Cookie": auth.newLogin() });
+  response.writeHead(302, { ...API_HEADERS, Location: "/", "Set-Cookie": await auth.newLogin() });
   response.end();
   return true;
 }
@@ -97,7 +97,7 @@ export function authRoutes(auth: () => Auth | null): Route[] {
           await readJson(request, true);
           const current = auth();
           if (current === null) throw new HttpError(404, "NOT_FOUND", "this host has no logins: it runs without a token");
-          const ended = current.logout(request);
+          const ended = await current.logout(request);
           response.setHeader("Set-Cookie", current.clearCookie());
           sendJson(response, 200, { loggedOut: ended });
         },

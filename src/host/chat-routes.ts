@@ -18,29 +18,29 @@ export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
     {
       pattern: /^\/api\/sessions$/,
       methods: {
-        GET({ response, target }) {
+        async GET({ response, target }) {
           const page = parseSessionPage(target.search);
           if (!page.ok) throw new HttpError(400, "INVALID_QUERY", page.message);
-          sendJson(response, 200, chat.listSessions(page.page));
+          sendJson(response, 200, await chat.listSessions(page.page));
         },
         async POST(context) {
           throttle(context, "sessions");
           const body = parseBody(CreateSessionBody, (await readJson(context.request, true)) ?? {});
-          sendJson(context.response, 201, { session: chat.createSession(body.title) });
+          sendJson(context.response, 201, { session: await chat.createSession(body.title) });
         },
       },
     },
     {
       pattern: /^\/api\/sessions\/([^/]+)$/,
       methods: {
-        GET({ response, params: [id] }) {
-          const detail = chat.getSession(id!);
+        async GET({ response, params: [id] }) {
+          const detail = await chat.getSession(id!);
           if (!detail) throw notFound(id!);
           sendJson(response, 200, detail);
         },
         async PATCH({ request, response, params: [id] }) {
           const body = parseBody(RenameSessionBody, await readJson(request, false));
-          const session = chat.renameSession(id!, body.title);
+          const session = await chat.renameSession(id!, body.title);
           if (!session) throw notFound(id!);
           sendJson(response, 200, { session });
         },
@@ -57,7 +57,7 @@ export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
           const id = context.params[0]!;
           throttle(context, "messages");
           const body = parseBody(PostMessageBody, await readJson(context.request, false));
-          const result = chat.postMessage(id, body.text);
+          const result = await chat.postMessage(id, body.text);
           if (result.ok) return sendJson(context.response, 202, { message: result.message });
           if (result.reason === "turn-running") throw new HttpError(409, "TURN_RUNNING", "a turn is already running in this session; abort it or wait");
           if (result.reason === "agent-session") throw new HttpError(409, "AGENT_SESSION", "an outside agent asks through this session and no Parley agent reads messages here: answer its questions in the panel");

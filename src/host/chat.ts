@@ -33,12 +33,12 @@ export interface OutsideToolCall {
 /** Sessions, transcripts and the agent loop: one turn per session at a time. */
 export interface Chat {
   /** Every session, or one page of them (newest first), with the cursor of the next page. */
-  listSessions(page?: SessionPage): { sessions: Session[]; next: string | null };
+  listSessions(page?: SessionPage): Promise<{ sessions: Session[]; next: string | null }>;
   /** Renames a session (its title is no longer automatic); null when it does not exist. */
-  renameSession(id: string, title: string): Session | null;
-  createSession(title?: string, agent?: SessionAgent): Session;
-  getSession(id: string): { session: Session; messages: Message[] } | null;
-  postMessage(sessionId: string, text: string): PostResult;
+  renameSession(id: string, title: string): Promise<Session | null>;
+  createSession(title?: string, agent?: SessionAgent): Promise<Session>;
+  getSession(id: string): Promise<{ session: Session; messages: Message[] } | null>;
+  postMessage(sessionId: string, text: string): Promise<PostResult>;
   /**
    * Runs an outside agent's tool call in the session, recorded as a tool row like the model's own;
    * Stop, deletion and shutdown abort it. Null when the session does not exist.
@@ -48,7 +48,7 @@ export interface Chat {
   abort(sessionId: string): Promise<boolean | null>;
   deleteSession(id: string): Promise<boolean>;
   /** Re-broadcasts the session when its computed state changed. */
-  refresh(sessionId: string): void;
+  refresh(sessionId: string): Promise<void>;
   /** Aborts every turn and waits for them to end. */
   stop(): Promise<void>;
 }
@@ -140,6 +140,8 @@ export function createChat(options: ChatOptions): Chat {
   /** Outside agents' tool calls in flight, per session. */
   const outside = new Map<string, Set<Turn>>();
   const lastState = new Map<string, SessionState>();
+  /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
+  const posting = new Set<string>();
   /** Assistant rows still streaming: the store holds their text only once the step ends. */
   const streaming = new Map<string, StoredMessage>();
 
@@ -168,39 +170,39 @@ export function createChat(options: ChatOptions): Chat {
   }
 
   /** Stamps the session and publishes it; the tabs get its state even when the write fails (the failure is rethrown). */
-  function touch(sessionId: string) {
-    const row = store.getSession(sessionId);
+  async function touch(sessionId: string) {
+    const row = await store.getSession(sessionId);
     if (!row) return;
     const updated = { ...row, updatedAt: now() };
     try {
-      store.updateSession(updated);
+      await store.updateSession(updated);
     } finally {
       publishSession(updated);
     }
   }
 
   /** Writes a row, then publishes it whether or not the write worked: no tab is left showing a state the turn has moved past. */
-  function record(message: StoredMessage, write: (message: StoredMessage) => void) {
+  async function record(message: StoredMessage, write: (message: StoredMessage) => Promise<void>) {
     try {
-      write(message);
+      await write(message);
     } finally {
       publishMessage(message);
     }
   }
 
   /** An assistant row the host writes itself; `failure` marks the one that ends a failed turn. */
-  function addAssistant(sessionId: string, text: string, failure?: string) {
+  async function addAssistant(sessionId: string, text: string, failure?: string) {
     const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID(), ...(failure ? { failure: { code: failure } } : {}) };
-    record(message, store.insertMessage);
+    await record(message, store.insertMessage);
   }
 
   /** Names a chat still titled automatically after the first question or plan its agent asks. */
-  function titleFromCall(sessionId: string, name: string, args: unknown) {
-    const row = store.getSession(sessionId);
+  async function titleFromCall(sessionId: string, name: string, args: unknown) {
+    const row = await store.getSession(sessionId);
     const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
     if (!row || title === null) return;
     const updated: StoredSession = { ...row, title, autoTitle: false };
-    store.updateSession(updated);
+    await store.updateSession(updated);
     publishSession(updated);
   }
 
@@ -217,16 +219,16 @@ export function createChat(options: ChatOptions): Chat {
     };
     let finished: StoredMessage | null = null;
     try {
-      record(row, store.insertMessage);
+      await record(row, store.insertMessage);
       log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
-      if (parsed.ok) titleFromCall(sessionId, call.name, parsed.value);
+      if (parsed.ok) await titleFromCall(sessionId, call.name, parsed.value);
 
       const outcome: ToolOutcome = parsed.ok
         ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) })
         : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem });
       const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
       finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) } };
-      record(finished, store.updateMessage);
+      await record(finished, store.updateMessage);
       log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
       return outcome;
     } catch (error) {
@@ -234,25 +236,25 @@ export function createChat(options: ChatOptions): Chat {
         const code = error instanceof StorageError ? error.code : "INTERNAL";
         const failed: StoredMessage = { ...row, tool: { ...row.tool!, status: "error", error: { name: "HostError", code, message: error instanceof Error ? error.message : String(error) } } };
         publishMessage(failed);
-        attempt(sessionId, "tool/close-failed", () => store.updateMessage(failed));
+        await attempt(sessionId, "tool/close-failed", () => store.updateMessage(failed));
       }
       throw error;
     }
   }
 
   /** Ends a turn on a failure the model did not cause: every tab gets an error row, stored if the store still takes it. */
-  function reportFailure(sessionId: string, error: unknown) {
+  async function reportFailure(sessionId: string, error: unknown) {
     log({ event: "turn/failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL", error: error instanceof Error ? error.message : "unknown" });
     const code = error instanceof StorageError ? error.code : "INTERNAL";
     const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID(), failure: { code } };
     publishMessage(row);
-    attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
+    await attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
   }
 
   /** Runs a write whose failure is already being reported to the user; the failure is logged, not thrown. */
-  function attempt(sessionId: string, event: string, write: () => void) {
+  async function attempt(sessionId: string, event: string, write: () => Promise<void>) {
     try {
-      write();
+      await write();
     } catch (error) {
       log({ event, sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
     }
@@ -263,36 +265,36 @@ export function createChat(options: ChatOptions): Chat {
     let row: StoredMessage | null = null;
     let flushedAt = 0;
     return {
-      append(delta: string) {
+      async append(delta: string) {
         if (!row) {
           row = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId, streaming: true };
           streaming.set(row.id, row);
-          record(row, store.insertMessage);
+          await record(row, store.insertMessage);
           flushedAt = performance.now();
         }
         row.text += delta;
         options.broadcast({ type: "message/delta", sessionId, messageId: row.id, text: delta });
         if (performance.now() - flushedAt >= STREAM_FLUSH_MS) {
-          store.updateMessage(row);
+          await store.updateMessage(row);
           flushedAt = performance.now();
         }
       },
       /** Writes the final text; after a storage failure the row is published as interrupted and its write only attempted. */
-      close(failure: unknown) {
+      async close(failure: unknown) {
         if (!row) return;
         streaming.delete(row.id);
         const final: StoredMessage = { ...row, streaming: false, ...(failure instanceof StorageError ? { interrupted: true } : {}) };
         if (failure instanceof StorageError) {
           publishMessage(final);
-          attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
-        } else record(final, store.updateMessage);
+          await attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
+        } else await record(final, store.updateMessage);
       },
     };
   }
 
   /** Step 1 of a model step: stream the model's reply and collect its tool calls. */
   async function streamModelStep(sessionId: string, stepId: string, signal: AbortSignal): Promise<{ calls: ModelToolCall[]; failure: unknown }> {
-    const history = buildHistory(store.listMessages(sessionId));
+    const history = buildHistory(await store.listMessages(sessionId));
     const reply = createReplyWriter(sessionId, stepId);
     const calls: ModelToolCall[] = [];
     let failure: unknown = null;
@@ -300,12 +302,12 @@ export function createChat(options: ChatOptions): Chat {
       for await (const event of model.step({ history, tools: tools.list(), signal })) {
         if (signal.aborted) break;
         if (event.type === "tool-call") calls.push(event.call);
-        else if (event.delta !== "") reply.append(event.delta);
+        else if (event.delta !== "") await reply.append(event.delta);
       }
     } catch (error) {
       failure = error;
     }
-    reply.close(failure);
+    await reply.close(failure);
     return { calls, failure };
   }
 
@@ -313,7 +315,7 @@ export function createChat(options: ChatOptions): Chat {
   async function runTurn(sessionId: string, signal: AbortSignal) {
     for (let step = 0; ; step++) {
       if (step >= options.maxSteps) {
-        addAssistant(sessionId, `Stopped after ${options.maxSteps} model steps without a final answer (PARLEY_MAX_STEPS).`, "STEP_LIMIT");
+        await addAssistant(sessionId, `Stopped after ${options.maxSteps} model steps without a final answer (PARLEY_MAX_STEPS).`, "STEP_LIMIT");
         return;
       }
       const stepId = randomUUID();
@@ -323,7 +325,7 @@ export function createChat(options: ChatOptions): Chat {
       if (failure !== null) {
         const code = (failure as { code?: unknown }).code;
         log({ event: "model/failed", sessionId, model: model.name, code: typeof code === "string" ? code : null });
-        addAssistant(sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`, typeof code === "string" ? code : "MODEL_FAILED");
+        await addAssistant(sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`, typeof code === "string" ? code : "MODEL_FAILED");
         return;
       }
       if (calls.length === 0) return;
@@ -345,63 +347,68 @@ export function createChat(options: ChatOptions): Chat {
         await runTurn(sessionId, controller.signal);
       } catch (error) {
         failed = true;
-        reportFailure(sessionId, error);
+        await reportFailure(sessionId, error);
       }
       turns.delete(sessionId);
       log({ event: "turn/ended", sessionId, aborted: controller.signal.aborted });
       try {
-        touch(sessionId);
+        await touch(sessionId);
       } catch (error) {
         if (failed) log({ event: "turn/touch-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
-        else reportFailure(sessionId, error);
+        else await reportFailure(sessionId, error);
       }
     })();
   }
 
   return {
-    listSessions(page) {
-      const rows = store.listSessions(page);
+    async listSessions(page) {
+      const rows = await store.listSessions(page);
       const last = rows.at(-1);
       return { sessions: rows.map(toSession), next: page && last && rows.length === page.limit ? encodeCursor(last) : null };
     },
 
-    renameSession(id, title) {
-      const row = store.getSession(id);
+    async renameSession(id, title) {
+      const row = await store.getSession(id);
       if (!row) return null;
       const updated: StoredSession = { ...row, title: cleanTitle(title) || row.title, autoTitle: false, updatedAt: now() };
-      store.updateSession(updated);
+      await store.updateSession(updated);
       publishSession(updated);
       return toSession(updated);
     },
 
-    createSession(title, agent) {
+    async createSession(title, agent) {
       const trimmed = title === undefined ? undefined : cleanTitle(title);
       const stamp = now();
       const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp, ...(agent ? { agent } : {}) };
-      store.insertSession(row);
+      await store.insertSession(row);
       publishSession(row);
       return toSession(row);
     },
 
-    getSession(id) {
-      const row = store.getSession(id);
+    async getSession(id) {
+      const row = await store.getSession(id);
       if (!row) return null;
-      const messages = store.listMessages(id).map((message) => toWire(streaming.get(message.id) ?? message));
+      const messages = (await store.listMessages(id)).map((message) => toWire(streaming.get(message.id) ?? message));
       return { session: toSession(row), messages };
     },
 
-    postMessage(sessionId, text) {
-      const row = store.getSession(sessionId);
+    async postMessage(sessionId, text) {
+      const row = await store.getSession(sessionId);
       if (!row) return { ok: false, reason: "not-found" };
       if (row.agent) return { ok: false, reason: "agent-session" };
-      if (turns.has(sessionId)) return { ok: false, reason: "turn-running" };
+      if (turns.has(sessionId) || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
       const stamp = now();
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text);
       const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
       // The message goes in last: when either write fails the request fails whole, and no tab has seen a message the store lacks.
-      store.updateSession(updated);
-      store.insertMessage(message);
+      posting.add(sessionId);
+      try {
+        await store.updateSession(updated);
+        await store.insertMessage(message);
+      } finally {
+        posting.delete(sessionId);
+      }
       publishMessage(message);
       startTurn(sessionId);
       publishSession(updated);
@@ -409,7 +416,7 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async callTool(sessionId, call, context) {
-      if (!store.getSession(sessionId)) return null;
+      if (!(await store.getSession(sessionId))) return null;
       const controller = new AbortController();
       const onAbort = () => controller.abort();
       if (context.signal.aborted) controller.abort();
@@ -430,28 +437,30 @@ export function createChat(options: ChatOptions): Chat {
         context.signal.removeEventListener("abort", onAbort);
         calls.delete(turn);
         if (calls.size === 0) outside.delete(sessionId);
-        touch(sessionId);
+        await touch(sessionId);
       }
     },
 
     async abort(sessionId) {
-      if (!store.getSession(sessionId)) return null;
+      if (!(await store.getSession(sessionId))) return null;
       return abortAll(sessionId);
     },
 
     async deleteSession(id) {
-      if (!store.getSession(id)) return false;
+      if (!(await store.getSession(id))) return false;
       await abortAll(id);
-      if (!store.deleteSession(id)) return false;
+      if (!(await store.deleteSession(id))) return false;
       lastState.delete(id);
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },
 
-    refresh(sessionId) {
-      if ((lastState.get(sessionId) ?? "idle") === stateOf(sessionId)) return;
-      const row = store.getSession(sessionId);
-      if (row) publishSession(row);
+    async refresh(sessionId) {
+      const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);
+      if (unchanged()) return;
+      const row = await store.getSession(sessionId);
+      // Checked again: another refresh may have published the new state while this one read.
+      if (row && !unchanged()) publishSession(row);
     },
 
     async stop() {

@@ -80,13 +80,21 @@ export function createDownlink(options: DownlinkOptions): Downlink {
       const target = parseRequestTarget(request.url);
       if (target === null) return refuse(socket, 400);
       if (target.pathname !== "/api/mux") return refuse(socket, 404);
-      const verdict = checkFence(request, options.fence);
-      if (!verdict.ok) {
-        options.log({ event: "mux/refused", status: verdict.status });
-        return refuse(socket, verdict.status);
-      }
-      if (closing) return refuse(socket, 503);
-      wss.handleUpgrade(request, socket, head, onConnection);
+      checkFence(request, options.fence).then(
+        (verdict) => {
+          if (!verdict.ok) {
+            options.log({ event: "mux/refused", status: verdict.status });
+            return refuse(socket, verdict.status);
+          }
+          if (closing) return refuse(socket, 503);
+          if (socket.destroyed) return;
+          wss.handleUpgrade(request, socket, head, onConnection);
+        },
+        (error: unknown) => {
+          options.log({ event: "mux/fence-failed", error: error instanceof Error ? error.name : "unknown" });
+          refuse(socket, 503);
+        },
+      );
     },
 
     broadcast(frame) {

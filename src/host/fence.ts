@@ -5,7 +5,7 @@ export interface FenceOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   /** Token mode: who the request is, checked after Host and Origin; absent on an open host. */
-  authenticate?: (request: IncomingMessage) => FenceVerdict;
+  authenticate?: (request: IncomingMessage) => Promise<FenceVerdict>;
 }
 
 export type FenceRefusal =
@@ -69,7 +69,7 @@ export function bearerToken(request: IncomingMessage): string | null {
 }
 
 /** The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. */
-export function checkFence(request: IncomingMessage, options: FenceOptions): FenceVerdict {
+export async function checkFence(request: IncomingMessage, options: FenceOptions): Promise<FenceVerdict> {
   if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };
   const origin = request.headers.origin;
   if (origin !== undefined) {

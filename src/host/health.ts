@@ -10,7 +10,7 @@ export function healthRoute({ hostId, model, store }: { hostId: string; model: s
       GET({ response }) {
         const trouble = store.trouble;
         const storage = trouble ? { state: "failing", code: trouble.code, message: trouble.message } : { state: "ok" };
-        sendJson(response, trouble ? 503 : 200, { ok: !trouble, hostId, protocol: PROTOCOL_VERSION, model, storage });
+        sendJson(response, trouble ? 503 : 200, { ok: !trouble, hostId, protocol: PROTOCOL_VERSION, model, store: store.kind, storage });
       },
     },
   };

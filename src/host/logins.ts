@@ -22,30 +22,30 @@ export type LoginCheck = { ok: false } | { ok: true; replacement: string | null 
 /** Logins made from the token link: the cookie holds a random value, the store holds only its digest, bound to the token's digest. */
 export interface Logins {
   /** A new login; the value goes into the cookie. */
-  issue(): string;
+  issue(): Promise<string>;
   /** Whether a cookie value is a live login; an old one is rotated and the replacement returned. */
-  check(value: string): LoginCheck;
+  check(value: string): Promise<LoginCheck>;
   /** Ends a login at once; true when it existed. */
-  revoke(value: string): boolean;
+  revoke(value: string): Promise<boolean>;
 }
 
 export function createLogins(store: Store, token: string, now: () => number = Date.now): Logins {
   const tokenDigest = digest(token);
-  function issue(): string {
+  async function issue(): Promise<string> {
     const value = randomBytes(LOGIN_BYTES).toString("base64url");
     const at = now();
-    store.insertLogin({ digest: digest(value), tokenDigest, issuedAt: at, expiresAt: at + LOGIN_TTL_MS });
+    await store.insertLogin({ digest: digest(value), tokenDigest, issuedAt: at, expiresAt: at + LOGIN_TTL_MS });
     return value;
   }
   return {
     issue,
-    check(value) {
-      const login = store.getLogin(digest(value));
+    async check(value) {
+      const login = await store.getLogin(digest(value));
       const at = now();
       if (!login || login.tokenDigest !== tokenDigest || login.expiresAt <= at) return { ok: false };
       if (at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
-      store.updateLoginExpiry(login.digest, Math.min(login.expiresAt, at + LOGIN_ROTATION_GRACE_MS));
-      return { ok: true, replacement: issue() };
+      await store.updateLoginExpiry(login.digest, Math.min(login.expiresAt, at + LOGIN_ROTATION_GRACE_MS));
+      return { ok: true, replacement: await issue() };
     },
     revoke: (value) => store.deleteLogin(digest(value)),
   };

@@ -67,7 +67,7 @@ describe("main", { timeout: 30_000 }, () => {
     const { url, hostId } = await host.listening();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url.endsWith(":0")).toBe(false);
-    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 2, model: "scripted", storage: { state: "ok" } });
+    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 2, model: "scripted", store: "sqlite", storage: { state: "ok" } });
 
     const client = await connect(url);
     const id = await createSession(url);

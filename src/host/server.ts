@@ -75,11 +75,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new Error(`PARLEY_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${options.token.length})`);
   }
   const store = options.store ?? openStore(options.dataDir);
-  const stopped = store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
+  const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
-  const interrupted = store.interruptStreaming();
+  const interrupted = await store.interruptStreaming();
   if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
-  if (options.token !== undefined) store.purgeLogins(Date.now());
+  if (options.token !== undefined) await store.purgeLogins(Date.now());
 
   const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   /** Made once the port is known: the login cookie is named per port. */
@@ -87,7 +87,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const fence: FenceOptions = {
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
-    ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): FenceVerdict => auth!.authenticate(request) }),
+    ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): Promise<FenceVerdict> => auth!.authenticate(request) }),
   };
   const bus = createFrameBus();
   const pending = createPendingTable({ broadcast: bus.publish, log });
@@ -105,7 +105,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
   });
-  pending.onChange((sessionId) => chat.refresh(sessionId));
+  pending.onChange((sessionId) => {
+    chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
+  });
   const downlink = createDownlink({
     hostId,
     fence,
@@ -131,7 +133,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   ];
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, target: RequestTarget) {
-    const verdict = checkFence(request, fence);
+    const verdict = await checkFence(request, fence);
     if (!verdict.ok) return refuse(response, verdict);
     if (verdict.setCookie) response.setHeader("Set-Cookie", verdict.setCookie);
     await dispatch(routes, request, response, target);
@@ -158,7 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (target.pathname === "/mcp") return await mcp.handle(request, response);
       if (target.pathname === "/api" || target.pathname.startsWith("/api/")) return await handleApi(request, response, target);
       if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
-      if (handleLoginLink(auth, request, response, target)) return;
+      if (await handleLoginLink(auth, request, response, target)) return;
       await serveStatic(request, response, target.pathname);
     } catch (error) {
       if (response.headersSent) {
@@ -192,7 +194,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     });
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
@@ -213,7 +215,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await downlink.close();
         server.closeAllConnections();
         await serverClosed;
-        store.close();
+        await store.close();
       })();
       return closing;
     },

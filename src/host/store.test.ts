@@ -2,9 +2,10 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { STOPPED_TOOL_TEXT } from "./history";
-import { DATABASE_FILE, openStore, StoreOpenError, type StoredMessage } from "./store";
+import { StorageError } from "./storage-error";
+import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
 import { api, startTestServer } from "./testing/harness";
 
 const dirs: string[] = [];
@@ -28,35 +29,131 @@ const running: StoredMessage = {
   rawArgs: '{"questions":[]}',
 };
 
-describe("store", () => {
-  it("creates the data dir and keeps sessions and messages across opens", () => {
+/** What every Store must do, whichever engine holds the data (docs/architecture.md, Store). */
+export function storeContract(name: string, open: () => Promise<Store>) {
+  describe(`the ${name} store`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it("keeps sessions and messages in order, and updates them", async () => {
+      await store.insertSession(session);
+      await store.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" });
+      await store.insertMessage(running);
+      const renamed = { ...session, title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z" };
+      await store.updateSession(renamed);
+      const finished: StoredMessage = { ...running, tool: { ...running.tool!, status: "ok", result: "done" } };
+      await store.updateMessage(finished);
+      expect([await store.getSession("s1"), await store.getSession("nope"), await store.listMessages("s1")]).toEqual([
+        renamed,
+        null,
+        [{ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" }, finished],
+      ]);
+    });
+
+    it("deletes a session's messages, grants and media with the session", async () => {
+      await store.insertSession(session);
+      await store.insertMessage(running);
+      await store.addGrant({ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:02.000Z" });
+      await store.putMedia({ id: "img", sessionId: "s1", mimeType: "image/png", data: Buffer.from([1, 2, 3]) });
+      expect(await store.deleteSession("s1")).toBe(true);
+      expect([await store.listSessions(), await store.listMessages("s1"), await store.listGrants("s1"), await store.getMedia("img"), await store.deleteSession("s1")]).toEqual([[], [], [], null, false]);
+    });
+
+    it("pages sessions newest first and finds them by title or message text", async () => {
+      const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
+      for (const [index, title] of ["Alpha", "Beta 100%", "Gamma"].entries()) await store.insertSession({ id: `s${index}`, title, autoTitle: false, createdAt: at(index), updatedAt: at(index) });
+      await store.insertMessage({ id: "m", sessionId: "s0", role: "user", createdAt: at(5), text: "about gamma rays" });
+      const ids = (rows: StoredSession[]) => rows.map((row) => row.id);
+      expect([
+        ids(await store.listSessions()),
+        ids(await store.listSessions({ limit: 2 })),
+        ids(await store.listSessions({ limit: 2, before: { updatedAt: at(1), id: "s1" } })),
+        ids(await store.listSessions({ limit: 5, query: "gamma" })),
+        ids(await store.listSessions({ limit: 5, query: "0%" })),
+      ]).toEqual([["s2", "s1", "s0"], ["s2", "s1"], ["s0"], ["s2", "s0"], ["s1"]]);
+    });
+
+    it("marks rows a dead turn left: streaming replies interrupted, running tools stopped", async () => {
+      await store.insertSession(session);
+      const reply: StoredMessage = { id: "r", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", step: "step-1", streaming: true };
+      await store.insertMessage(running);
+      await store.insertMessage(reply);
+      const error = { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } as const;
+      expect([await store.stopRunningTools(error, "stopped"), await store.interruptStreaming(), await store.interruptStreaming()]).toEqual([1, 1, 0]);
+      expect(await store.listMessages("s1")).toEqual([
+        { ...running, tool: { ...running.tool!, status: "stopped", result: "stopped", error } },
+        { id: "r", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", step: "step-1", interrupted: true },
+      ]);
+    });
+
+    it("keeps logins by digest, moves their expiry, and purges the expired", async () => {
+      await store.insertLogin({ digest: "a", tokenDigest: "t", issuedAt: 1, expiresAt: 10 });
+      await store.insertLogin({ digest: "b", tokenDigest: "t", issuedAt: 1, expiresAt: 30 });
+      await store.updateLoginExpiry("a", 5);
+      expect(await store.getLogin("a")).toEqual({ digest: "a", tokenDigest: "t", issuedAt: 1, expiresAt: 5 });
+      expect([await store.purgeLogins(5), await store.getLogin("a"), await store.deleteLogin("b"), await store.deleteLogin("b"), await store.getLogin("b")]).toEqual([1, null, true, false, null]);
+    });
+
+    it("keeps grants per session, oldest first; granting again moves the time, removing says whether one existed", async () => {
+      await store.insertSession(session);
+      await store.insertSession({ ...session, id: "s2" });
+      await store.addGrant({ sessionId: "s1", server: "files", tool: "write", grantedAt: "2026-01-01T00:00:03.000Z" });
+      await store.addGrant({ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" });
+      await store.addGrant({ sessionId: "s2", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" });
+      await store.addGrant({ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:05.000Z" });
+      expect(await store.listGrants("s1")).toEqual([
+        { sessionId: "s1", server: "files", tool: "write", grantedAt: "2026-01-01T00:00:03.000Z" },
+        { sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:05.000Z" },
+      ]);
+      expect([await store.removeGrant("s1", "files", "write"), await store.removeGrant("s1", "files", "write"), await store.listGrants("s1"), await store.listGrants("s2")]).toEqual([
+        true,
+        false,
+        [{ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:05.000Z" }],
+        [{ sessionId: "s2", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" }],
+      ]);
+    });
+
+    it("keeps media bytes exactly, and refuses media of a session that does not exist", async () => {
+      await store.insertSession(session);
+      const data = Buffer.from(Array.from({ length: 256 }, (_, index) => index));
+      await store.putMedia({ id: "img", sessionId: "s1", mimeType: "image/png", data });
+      const media = await store.getMedia("img");
+      expect(media && { ...media, data: [...media.data] }).toEqual({ id: "img", sessionId: "s1", mimeType: "image/png", data: [...data] });
+      expect(await store.getMedia("missing")).toBeNull();
+      await expect(store.putMedia({ id: "orphan", sessionId: "nope", mimeType: "image/png", data })).rejects.toBeInstanceOf(StorageError);
+      expect(store.trouble?.code).toBe("STORAGE_FAILED");
+      expect(await store.integrityCheck()).toBe("ok");
+    });
+  });
+}
+
+storeContract("SQLite", async () => openStore(":memory:"));
+
+describe("the SQLite store on disk", () => {
+  it("creates the data dir and keeps sessions and messages across opens", async () => {
     const dataDir = path.join(tempDir(), "nested", "data");
     const first = openStore(dataDir);
-    first.insertSession(session);
-    first.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" });
-    first.insertMessage(running);
-    first.close();
+    await first.insertSession(session);
+    await first.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" });
+    await first.insertMessage(running);
+    await first.close();
     const second = openStore(dataDir);
-    expect(second.listSessions()).toEqual([session]);
-    expect(second.listMessages("s1")).toEqual([{ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" }, running]);
-    second.close();
-  });
-
-  it("deletes a session's messages with the session", () => {
-    const store = openStore(":memory:");
-    store.insertSession(session);
-    store.insertMessage(running);
-    expect(store.deleteSession("s1")).toBe(true);
-    expect([store.listSessions(), store.listMessages("s1"), store.deleteSession("s1")]).toEqual([[], [], false]);
-    store.close();
+    expect(await second.listSessions()).toEqual([session]);
+    expect(await second.listMessages("s1")).toEqual([{ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" }, running]);
+    await second.close();
   });
 
   it("turns tool rows left running into stopped rows naming ASK_ABORTED when the host starts", async () => {
     const dataDir = tempDir();
     const store = openStore(dataDir);
-    store.insertSession(session);
-    store.insertMessage(running);
-    store.close();
+    await store.insertSession(session);
+    await store.insertMessage(running);
+    await store.close();
     const server = await startTestServer({ dataDir });
     try {
       const detail = (await api(server.url, "/api/sessions/s1")).body as { messages: unknown[] };
@@ -88,14 +185,14 @@ describe("store", () => {
     expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database`);
   });
 
-  it("refuses a database written by a newer schema", () => {
+  it("refuses a database written by a newer schema", async () => {
     const dataDir = tempDir();
     const store = openStore(dataDir);
-    store.close();
+    await store.close();
     const raw = new Database(path.join(dataDir, DATABASE_FILE));
-    raw.pragma("user_version = 3");
+    raw.pragma("user_version = 4");
     raw.close();
-    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 3, this host knows 2)`);
+    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 4, this host knows 3)`);
   });
 
   it("refuses a data dir that cannot be created with a StoreOpenError", () => {
@@ -106,7 +203,7 @@ describe("store", () => {
 });
 
 describe("migration from schema 1", () => {
-  it("adds the streaming marks and logins, and gives finished ask and plan rows their outcome as data", () => {
+  it("adds the streaming marks and logins, and gives finished ask and plan rows their outcome as data", async () => {
     const dataDir = tempDir();
     const raw = new Database(path.join(dataDir, DATABASE_FILE));
     raw.exec(`
@@ -125,14 +222,39 @@ describe("migration from schema 1", () => {
     raw.close();
 
     const store = openStore(dataDir);
-    expect(store.listMessages("s").map((message) => [message.id, message.tool?.outcome ?? null, message.streaming ?? false, message.interrupted ?? false])).toEqual([
+    expect((await store.listMessages("s")).map((message) => [message.id, message.tool?.outcome ?? null, message.streaming ?? false, message.interrupted ?? false])).toEqual([
       ["ask", { kind: "answered", answers: [{ id: "constructor", selected: ["Yes"] }] }, false, false],
       ["approved", { kind: "approved" }, false, false],
       ["revise", { kind: "revise", feedback: "Split step 2" }, false, false],
       ["cancelled", null, false, false],
     ]);
-    store.insertLogin({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
-    expect(store.getLogin("d")).toEqual({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
-    store.close();
+    await store.insertLogin({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
+    expect(await store.getLogin("d")).toEqual({ digest: "d", tokenDigest: "t", issuedAt: 1, expiresAt: 2 });
+    await store.close();
+  });
+});
+
+describe("migration from schema 2", () => {
+  it("keeps what schema 2 held and adds grants and media, at version 3", async () => {
+    const dataDir = tempDir();
+    const raw = new Database(path.join(dataDir, DATABASE_FILE));
+    raw.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, auto_title INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, agent TEXT);
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        role TEXT NOT NULL, created_at TEXT NOT NULL, text TEXT, tool TEXT, tool_status TEXT, step TEXT, raw_args TEXT,
+        streaming INTEGER NOT NULL DEFAULT 0, interrupted INTEGER NOT NULL DEFAULT 0, failure TEXT);
+      CREATE TABLE logins (digest TEXT PRIMARY KEY, token_digest TEXT NOT NULL, issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      INSERT INTO sessions VALUES ('s1', 'New chat', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', NULL);
+    `);
+    raw.pragma("user_version = 2");
+    raw.close();
+
+    const store = openStore(dataDir);
+    await store.addGrant({ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" });
+    expect([await store.listSessions(), await store.listGrants("s1")]).toEqual([[session], [{ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" }]]);
+    await store.close();
+    const reopened = new Database(path.join(dataDir, DATABASE_FILE));
+    expect(reopened.pragma("user_version", { simple: true })).toBe(3);
+    reopened.close();
   });
 });

@@ -40,33 +40,65 @@ export interface StoredLogin {
   expiresAt: number;
 }
 
-/** Sessions and transcripts in SQLite (better-sqlite3, WAL). */
+/** A tool an outside agent may run in a session without asking again ("always allow"). */
+export interface StoredGrant {
+  sessionId: string;
+  /** The MCP server the tool belongs to. */
+  server: string;
+  tool: string;
+  grantedAt: string;
+}
+
+/** A binary attachment of a session (an image a tool returned, say). */
+export interface StoredMedia {
+  id: string;
+  sessionId: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/**
+ * Sessions, transcripts, logins, grants and media: the one interface the host calls (docs/architecture.md, Store).
+ * SQLite (`openStore`) is the embedded default; `src/host/pg/store.ts` is the shared one of a cluster.
+ * Every method returns a promise; a failure rejects with a StorageError.
+ */
 export interface Store {
+  /** Which engine holds the data, as `GET /api/health` reports it. */
+  readonly kind: "sqlite" | "postgres";
   readonly location: string;
   /** The last failure of a read or write, cleared by the next one that succeeds. */
   readonly trouble: StorageError | null;
   /** Every session, newest first; with a page, at most `limit` of them after the cursor, optionally matching a query. */
-  listSessions(page?: SessionPage): StoredSession[];
-  getSession(id: string): StoredSession | null;
-  insertSession(session: StoredSession): void;
-  updateSession(session: StoredSession): void;
-  deleteSession(id: string): boolean;
-  listMessages(sessionId: string): StoredMessage[];
-  insertMessage(message: StoredMessage): void;
-  updateMessage(message: StoredMessage): void;
+  listSessions(page?: SessionPage): Promise<StoredSession[]>;
+  getSession(id: string): Promise<StoredSession | null>;
+  insertSession(session: StoredSession): Promise<void>;
+  updateSession(session: StoredSession): Promise<void>;
+  /** Deletes the session with its messages, grants and media; false when it did not exist. */
+  deleteSession(id: string): Promise<boolean>;
+  listMessages(sessionId: string): Promise<StoredMessage[]>;
+  insertMessage(message: StoredMessage): Promise<void>;
+  updateMessage(message: StoredMessage): Promise<void>;
   /** Marks every assistant row still streaming as interrupted; returns how many changed. */
-  interruptStreaming(): number;
+  interruptStreaming(): Promise<number>;
   /** Marks every tool row still `running` as `stopped` with `error`; returns how many changed. */
-  stopRunningTools(error: ToolError, result: string): number;
-  insertLogin(login: StoredLogin): void;
-  getLogin(digest: string): StoredLogin | null;
-  updateLoginExpiry(digest: string, expiresAt: number): void;
-  deleteLogin(digest: string): boolean;
+  stopRunningTools(error: ToolError, result: string): Promise<number>;
+  insertLogin(login: StoredLogin): Promise<void>;
+  getLogin(digest: string): Promise<StoredLogin | null>;
+  updateLoginExpiry(digest: string, expiresAt: number): Promise<void>;
+  deleteLogin(digest: string): Promise<boolean>;
   /** Removes logins that expired before `now`; returns how many. */
-  purgeLogins(now: number): number;
-  /** SQLite's `PRAGMA integrity_check`: "ok" when the file is sound. */
-  integrityCheck(): string;
-  close(): void;
+  purgeLogins(now: number): Promise<number>;
+  /** The session's grants, oldest first. */
+  listGrants(sessionId: string): Promise<StoredGrant[]>;
+  /** Adds a grant; granting the same tool again only moves its `grantedAt`. */
+  addGrant(grant: StoredGrant): Promise<void>;
+  /** Removes a grant; false when there was none. */
+  removeGrant(sessionId: string, server: string, tool: string): Promise<boolean>;
+  putMedia(media: StoredMedia): Promise<void>;
+  getMedia(id: string): Promise<StoredMedia | null>;
+  /** "ok" when the database is sound (SQLite's `PRAGMA integrity_check`). */
+  integrityCheck(): Promise<string>;
+  close(): Promise<void>;
 }
 
 /** The database could not be opened or prepared; the message says where and why. */
@@ -74,7 +106,7 @@ export class StoreOpenError extends Error {
   override readonly name = "StoreOpenError";
 }
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -108,7 +140,23 @@ CREATE TABLE IF NOT EXISTS logins (
   issued_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS grants (
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  server TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  granted_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, server, tool)
+);
+CREATE TABLE IF NOT EXISTS media (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  mime_type TEXT NOT NULL,
+  data BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS media_by_session ON media(session_id);
 `;
+
+/* Schema 2 → 3: grants and media, both created by SCHEMA (IF NOT EXISTS) inside the migration's transaction. */
 
 /** Schema 1 → 2: logins (created by SCHEMA), the outside agent of a session, and the streaming and interrupted marks of assistant rows. */
 const MIGRATE_FROM_1 = [
@@ -166,7 +214,7 @@ interface MessageRow {
 
 export const DATABASE_FILE = "parley.sqlite3";
 
-/** Opens (creating if needed) the database in `dataDir`, or an in-memory one for ":memory:". */
+/** The SQLite store (better-sqlite3, WAL): opens (creating if needed) the database in `dataDir`, or an in-memory one for ":memory:". */
 export function openStore(dataDir: string): Store {
   const location = dataDir === ":memory:" ? ":memory:" : path.join(path.resolve(dataDir), DATABASE_FILE);
   let db: Database.Database;
@@ -216,6 +264,13 @@ function createStore(db: Database.Database, location: string): Store {
     updateLoginExpiry: db.prepare("UPDATE logins SET expires_at = ? WHERE digest = ?"),
     deleteLogin: db.prepare("DELETE FROM logins WHERE digest = ?"),
     purgeLogins: db.prepare("DELETE FROM logins WHERE expires_at <= ?"),
+    listGrants: db.prepare<[string], StoredGrant>("SELECT session_id AS sessionId, server, tool, granted_at AS grantedAt FROM grants WHERE session_id = ? ORDER BY granted_at, server, tool"),
+    addGrant: db.prepare(
+      "INSERT INTO grants (session_id, server, tool, granted_at) VALUES (@sessionId, @server, @tool, @grantedAt) ON CONFLICT (session_id, server, tool) DO UPDATE SET granted_at = excluded.granted_at",
+    ),
+    removeGrant: db.prepare("DELETE FROM grants WHERE session_id = ? AND server = ? AND tool = ?"),
+    putMedia: db.prepare("INSERT INTO media (id, session_id, mime_type, data) VALUES (@id, @sessionId, @mimeType, @data)"),
+    getMedia: db.prepare<[string], StoredMedia>("SELECT id, session_id AS sessionId, mime_type AS mimeType, data FROM media WHERE id = ?"),
   };
 
   const toSession = (row: SessionRow): StoredSession => ({
@@ -274,15 +329,16 @@ function createStore(db: Database.Database, location: string): Store {
 
   /** Every call that touches the database: driver errors become StorageErrors naming the data dir, and the last failure is kept for health. */
   let trouble: StorageError | null = null;
-  function guard<A extends unknown[], R>(run: (...args: A) => R, writes = true): (...args: A) => R {
+  /** better-sqlite3 is synchronous: the work happens at the call, and its promise is already settled. */
+  function guard<A extends unknown[], R>(run: (...args: A) => R, writes = true): (...args: A) => Promise<R> {
     return (...args) => {
       try {
         const result = run(...args);
         if (writes) trouble = null;
-        return result;
+        return Promise.resolve(result);
       } catch (error) {
         trouble = toStorageError(error, path.dirname(location));
-        throw trouble;
+        return Promise.reject(trouble);
       }
     };
   }
@@ -299,6 +355,7 @@ function createStore(db: Database.Database, location: string): Store {
   const pages = [pageStatement(false, false), pageStatement(false, true), pageStatement(true, false), pageStatement(true, true)] as const;
 
   return {
+    kind: "sqlite",
     location,
     get trouble() {
       return trouble;
@@ -326,7 +383,14 @@ function createStore(db: Database.Database, location: string): Store {
     updateLoginExpiry: guard((digest: string, expiresAt: number) => void statements.updateLoginExpiry.run(expiresAt, digest)),
     deleteLogin: guard((digest: string) => statements.deleteLogin.run(digest).changes > 0),
     purgeLogins: guard((now: number) => statements.purgeLogins.run(now).changes),
+    listGrants: guard((sessionId: string) => statements.listGrants.all(sessionId), false),
+    addGrant: guard((grant: StoredGrant) => void statements.addGrant.run(grant)),
+    removeGrant: guard((sessionId: string, server: string, tool: string) => statements.removeGrant.run(sessionId, server, tool).changes > 0),
+    putMedia: guard((media: StoredMedia) => void statements.putMedia.run(media)),
+    getMedia: guard((id: string) => statements.getMedia.get(id) ?? null, false),
     integrityCheck: guard(() => db.pragma("integrity_check", { simple: true }) as string, false),
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }

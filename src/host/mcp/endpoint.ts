@@ -174,7 +174,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   async function run(session: McpSession, name: string, args: unknown, signal: AbortSignal, onRequested: (rpcId: string) => void): Promise<ToolOutcome> {
     for (let attempt = 0; attempt < 2; attempt++) {
       if (session.parleySessionId === null) {
-        const created = options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName });
+        const created = await options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName });
         session.parleySessionId = created.id;
       }
       const outcome = await options.chat.callTool(session.parleySessionId, { callId: randomUUID(), name, args }, { signal, onRequested, origin: { kind: "mcp-client", name: session.clientName } });
@@ -305,7 +305,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   return {
     async handle(request, response) {
-      const verdict = checkFence(request, options.fence);
+      const verdict = await checkFence(request, options.fence);
       if (!verdict.ok) {
         const retry: Record<string, string> = "retryAfterSeconds" in verdict ? { "Retry-After": String(verdict.retryAfterSeconds) } : {};
         return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message, retry);

@@ -168,7 +168,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
       },
       { role: "assistant", text: "pnpm it is." },
     ]);
-    expect((await api(server.url, "/api/health")).body).toEqual({ ok: true, hostId: server.hostId, protocol: 2, model: "openai:fake-model", storage: { state: "ok" } });
+    expect((await api(server.url, "/api/health")).body).toEqual({ ok: true, hostId: server.hostId, protocol: 2, model: "openai:fake-model", store: "sqlite", storage: { state: "ok" } });
   });
 
   it("sends invalid tool arguments back as INVALID_ARGS and lets the model try again", async () => {

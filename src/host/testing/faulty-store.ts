@@ -32,16 +32,16 @@ export function createFaultyStore(inner: Store): FaultyStore {
   const store: Store = Object.create(inner) as Store;
   Object.defineProperty(store, "trouble", { get: () => trouble ?? inner.trouble });
   for (const name of WRITES) {
-    const original = inner[name].bind(inner) as (...args: unknown[]) => unknown;
+    const original = inner[name].bind(inner) as (...args: unknown[]) => Promise<unknown>;
     Object.defineProperty(store, name, {
-      value: (...args: unknown[]) => {
+      value: async (...args: unknown[]) => {
         writes.push(name);
         if (failing && writes.length - 1 >= failing.from) {
           failures++;
           trouble = new StorageError(failing.code, MESSAGES[failing.code], null);
           throw trouble;
         }
-        const result = original(...args);
+        const result = await original(...args);
         trouble = null;
         return result;
       },
