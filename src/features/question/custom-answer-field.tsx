@@ -2,6 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { isLineBreakInput } from "../../ui/ime";
 import { questionCopy } from "./copy";
+import { stepPart } from "./step-keys";
 
 interface CustomAnswerFieldProps {
   multiline: boolean;
@@ -45,6 +46,7 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
 
   const shared = {
     className: "question-panel__custom",
+    ...stepPart("custom"),
     "aria-label": t("customLabel"),
     placeholder: t("customPlaceholder"),
     value,

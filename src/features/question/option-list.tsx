@@ -1,39 +1,15 @@
 import * as Checkbox from "@radix-ui/react-checkbox";
 import * as RadioGroup from "@radix-ui/react-radio-group";
-import { useId, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import { useId, type KeyboardEvent, type ReactNode } from "react";
 import type { QuestionItem, QuestionOption } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "../../protocol/recommendation";
-import type { ChoicePoint, StepGuard } from "./step-guard";
-import { useArrowKeyPressed } from "./use-arrow-key-pressed";
-
-const MAX_NUMBER_KEY = 9;
+import { isPickEnter, MAX_NUMBER_KEY, moveCheckboxFocus, pointOf, useArrowKeyPressed, type ChoicePoint, type StepGuard } from "./step-keys";
 
 /** How a deliberate choice was made: Enter on the last question sends, a click there only chooses. */
 export type PickSource = "click" | "enter" | "key";
-
-const NEXT_KEYS = new Set(["ArrowDown", "ArrowRight"]);
-const PREVIOUS_KEYS = new Set(["ArrowUp", "ArrowLeft"]);
-
-/** Arrow keys, Home and End move focus between a multi-select group's checkboxes, as in a radio group, without toggling. */
-function moveCheckboxFocus(event: KeyboardEvent<HTMLDivElement>): void {
-  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-  const boxes = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="checkbox"]:not([disabled])'));
-  const at = boxes.indexOf(event.target as HTMLElement);
-  if (at === -1) return;
-  const rtl = getComputedStyle(event.currentTarget).direction === "rtl";
-  const key = rtl && (event.key === "ArrowLeft" || event.key === "ArrowRight") ? (event.key === "ArrowLeft" ? "ArrowRight" : "ArrowLeft") : event.key;
-  let to: number | null = null;
-  if (NEXT_KEYS.has(key)) to = Math.min(boxes.length - 1, at + 1);
-  else if (PREVIOUS_KEYS.has(key)) to = Math.max(0, at - 1);
-  else if (key === "Home") to = 0;
-  else if (key === "End") to = boxes.length - 1;
-  if (to === null) return;
-  event.preventDefault();
-  boxes[to]!.focus();
-}
 
 interface OptionListProps {
   question: QuestionItem;
@@ -93,11 +69,6 @@ function OptionText({ option, index, ids }: { option: QuestionOption; index: num
       )}
     </span>
   );
-}
-
-/** A click made by a pointer has a position; one made by Space or Enter (detail 0) does not. */
-function pointOf(event: MouseEvent): ChoicePoint {
-  return event.detail === 0 ? null : { x: event.clientX, y: event.clientY };
 }
 
 function Indicator({ children }: { children: ReactNode }) {
@@ -171,7 +142,7 @@ export function OptionList(props: OptionListProps) {
               props.onPick(option.label, "click", point);
             }}
             onKeyDown={(event) => {
-              if (event.key !== "Enter" || isImeKey(event)) return;
+              if (!isPickEnter(event, isImeKey(event))) return;
               event.preventDefault();
               props.onPick(option.label, "enter", null);
             }}

@@ -1,21 +1,17 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { deleteDraft } from "./draft-storage";
+import { acceptingRespond, installTestClock, answerBody, expectAnswered, renderPanel as renderRequest, type RespondMock } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
 import { resetTypingActivity } from "./typing-activity";
 
-let clock = 0;
-beforeEach(() => {
-  clock = 0;
-  vi.spyOn(performance, "now").mockImplementation(() => (clock += 1000));
-});
+const clock = installTestClock();
 
 afterEach(() => {
-  vi.restoreAllMocks();
   resetTypingActivity();
   document.body.replaceChildren();
 });
@@ -41,10 +37,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function renderPanel(respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true })), request = batch) {
-  const view = render(<QuestionPanel request={request} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
-  return { respond, view, user: userEvent.setup() };
-}
+const renderPanel = (respond: RespondMock = acceptingRespond(), request = batch) => renderRequest(request, respond);
 
 describe("collapsing", () => {
   it("collapses to a one-line bar on Escape without responding, and keeps the drafts", async () => {
@@ -141,7 +134,7 @@ describe("responding", () => {
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(screen.getByRole("status")).toHaveTextContent("Failed to fetch");
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    const body = { type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["npm"] }] };
+    const body = answerBody([{ id: "pkg", selected: ["npm"] }]);
     expect(respond.mock.calls).toEqual([[body], [body]]);
   });
 
@@ -164,26 +157,17 @@ describe("drafts across reloads", () => {
     await user.click(screen.getByRole("checkbox", { name: "Billing" }));
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Exports");
     view.unmount();
-    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const respond = acceptingRespond();
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
     expect(screen.getByRole("heading", { name: "Which features?" })).toBeInTheDocument();
     expect(screen.getByRole("checkbox", { name: "Billing" })).toBeChecked();
     expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveValue("Exports");
     await user.click(screen.getByRole("button", { name: "Review" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: ["npm"] },
-            { id: "name", selected: [] },
-            { id: "features", selected: ["Billing"], custom: "Exports" },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: ["npm"] },
+      { id: "name", selected: [] },
+      { id: "features", selected: ["Billing"], custom: "Exports" },
     ]);
   });
 
@@ -205,7 +189,7 @@ describe("drafts across reloads", () => {
     expect(screen.getByRole("region", { name: "Proceed?" })).toBeInTheDocument();
     expect(screen.queryByRole("list", { name: "Questions" })).not.toBeInTheDocument();
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "yes{Enter}");
-    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-2", sessionId: "session-1", answers: [{ id: "ok", selected: [], custom: "yes" }] }]]);
+    expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: [], custom: "yes" }], "rpc-2")]]);
   });
 });
 
@@ -265,7 +249,7 @@ describe("arriving while the user types elsewhere", () => {
   it("leaves focus in the field being typed in, takes no shortcut, and announces itself politely", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     const outside = typeIntoOutsideField();
-    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const respond = acceptingRespond();
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={respond} />);
     expect(outside).toHaveFocus();
     expect(await screen.findByText("The agent asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
@@ -294,14 +278,13 @@ describe("arriving while the user types elsewhere", () => {
 
   it("counts a keystroke in the last 1.5 s as typing even with focus outside any field", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    vi.spyOn(performance, "now").mockImplementation(() => clock);
-    clock = 5_000;
+    clock.set(5_000);
     fireEvent.keyDown(document.body, { key: "a", code: "KeyA" });
-    clock = 6_400;
+    clock.set(6_400);
     const view = render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
     expect(document.body).toHaveFocus();
     view.unmount();
-    clock = 6_600;
+    clock.set(6_600);
     render(<QuestionPanel request={{ ...batch, rpcId: "rpc-9" }} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
     expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
   });
@@ -337,7 +320,7 @@ describe("arriving after a message was sent", () => {
 
 describe("locales", () => {
   it("shows Chinese copy and still detects a full-width Chinese recommendation suffix", async () => {
-    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const respond = acceptingRespond();
     const request: PendingRequest = {
       ...batch,
       questions: [{ id: "pkg", question: "用哪个包管理器？", options: [{ label: "pnpm（推荐）" }, { label: "npm" }] }],
@@ -353,7 +336,7 @@ describe("locales", () => {
     expect(screen.getByRole("textbox", { name: "输入你的回答" })).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "pnpm" }));
     await user.click(screen.getByRole("button", { name: "提交" }));
-    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["pnpm（推荐）"] }] }]]);
+    expectAnswered(respond, [{ id: "pkg", selected: ["pnpm（推荐）"] }]);
   });
 });
 

@@ -13,10 +13,9 @@ import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
 import { isTypingElsewhere } from "./typing-activity";
-import { useAnswerShortcut } from "./use-answer-shortcut";
 import { afterPress } from "./press-activity";
 import { useRespond } from "./use-respond";
-import { focusStep } from "./use-step-focus";
+import { focusStep, isPanelEscape, useAnswerShortcut } from "./step-keys";
 import { useSheetHeight } from "./use-sheet-height";
 import { useVisualViewport } from "./use-visual-viewport";
 import "./question-panel.css";
@@ -149,7 +148,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
   const isImeKey = (event: KeyboardEvent) =>
     imeGuard.isImeKey({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode });
   const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key !== "Escape" || isImeKey(event) || state.collapsed || disabled) return;
+    if (!isPanelEscape(event, isImeKey(event), state.collapsed, disabled)) return;
     event.preventDefault();
     if (confirming) keepAnswering();
     else collapse();

@@ -1,8 +1,7 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
-import { QuestionPanel } from "./question-panel";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { PendingRequest } from "../../protocol/schemas";
+import { acceptingRespond, installTestClock, expectAnswered, heading, renderPanel as renderRequest } from "./panel-test-kit";
 
 const batch: PendingRequest = {
   rpcId: "rpc-1",
@@ -20,25 +19,9 @@ const batch: PendingRequest = {
   ],
 };
 
-let clock = 0;
-beforeEach(() => {
-  clock = 0;
-  vi.spyOn(performance, "now").mockImplementation(() => (clock += 1000));
-});
+const clock = installTestClock();
 
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-function renderPanel(request: PendingRequest = batch) {
-  const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
-  render(<QuestionPanel request={request} position={{ index: 0, count: 1 }} respond={respond} autoFocus={false} />);
-  return { respond, user: userEvent.setup() };
-}
-
-function heading() {
-  return screen.getByRole("heading", { level: 2 }).textContent;
-}
+const renderPanel = (request: PendingRequest = batch) => renderRequest(request);
 
 describe("question wizard layout", () => {
   it("shows the header, the question as the region's name and the stepper", () => {
@@ -59,8 +42,7 @@ describe("question wizard layout", () => {
   });
 
   it("shows the request position when several requests are pending", () => {
-    const respond = vi.fn(async (): Promise<Receipt> => ({ accepted: true }));
-    render(<QuestionPanel request={batch} position={{ index: 0, count: 2 }} respond={respond} autoFocus={false} />);
+    renderRequest(batch, acceptingRespond(), 2);
     expect(screen.getByText("Request 1 of 2")).toBeInTheDocument();
   });
 
@@ -144,7 +126,7 @@ describe("single-select advance", () => {
     expect(respond).not.toHaveBeenCalled();
     expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["npm"] }] }]]);
+    expectAnswered(respond, [{ id: "pkg", selected: ["npm"] }]);
   });
 });
 
@@ -206,9 +188,7 @@ describe("custom answers", () => {
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Exports");
     expect(screen.getByRole("checkbox", { name: "Auth" })).toBeChecked();
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "features", selected: ["Auth", "Search"], custom: "Exports" }] }],
-    ]);
+    expectAnswered(respond, [{ id: "features", selected: ["Auth", "Search"], custom: "Exports" }]);
   });
 
   it("toggles a multi-select option with its number key", async () => {
@@ -230,19 +210,10 @@ describe("submitting the batch", () => {
     await user.click(screen.getByRole("button", { name: "Next" }));
     await user.click(screen.getByRole("checkbox", { name: "Billing" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: ["pnpm (Recommended)"] },
-            { id: "name", selected: [], custom: "parley " },
-            { id: "features", selected: ["Billing"] },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: ["pnpm (Recommended)"] },
+      { id: "name", selected: [], custom: "parley " },
+      { id: "features", selected: ["Billing"] },
     ]);
   });
 
@@ -266,19 +237,10 @@ describe("submitting the batch", () => {
     await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
     await user.click(screen.getByRole("button", { name: "Next" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: ["npm"] },
-            { id: "name", selected: [], custom: "parley" },
-            { id: "features", selected: ["Auth"] },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: ["npm"] },
+      { id: "name", selected: [], custom: "parley" },
+      { id: "features", selected: ["Auth"] },
     ]);
   });
 
@@ -288,19 +250,10 @@ describe("submitting the batch", () => {
     await user.click(screen.getByRole("checkbox", { name: "Search" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: [] },
-            { id: "name", selected: [] },
-            { id: "features", selected: ["Search"] },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: [] },
+      { id: "name", selected: [] },
+      { id: "features", selected: ["Search"] },
     ]);
   });
 
@@ -332,19 +285,10 @@ describe("submitting the batch", () => {
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Review your answers");
     expect(screen.getByText("This is what will be sent.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: ["yarn"] },
-            { id: "name", selected: [] },
-            { id: "features", selected: [] },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: ["yarn"] },
+      { id: "name", selected: [] },
+      { id: "features", selected: [] },
     ]);
   });
 
@@ -389,19 +333,10 @@ describe("submitting the batch", () => {
     expect(respond).not.toHaveBeenCalled();
     expect(heading()).toBe("Review your answers");
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-1",
-          sessionId: "session-1",
-          answers: [
-            { id: "pkg", selected: ["npm"] },
-            { id: "name", selected: [] },
-            { id: "features", selected: ["Search"] },
-          ],
-        },
-      ],
+    expectAnswered(respond, [
+      { id: "pkg", selected: ["npm"] },
+      { id: "name", selected: [] },
+      { id: "features", selected: ["Search"] },
     ]);
   });
 });
@@ -502,7 +437,7 @@ describe("the last question", () => {
     await user.click(screen.getByRole("radio", { name: "npm" }));
     expect(respond).not.toHaveBeenCalled();
     await user.keyboard("{Enter}");
-    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "pkg", selected: ["npm"] }] }]]);
+    expectAnswered(respond, [{ id: "pkg", selected: ["npm"] }]);
   });
 
   it("submits with Enter on a checked checkbox of the last question", async () => {
@@ -510,7 +445,7 @@ describe("the last question", () => {
     const { user, respond } = renderPanel(request);
     await user.click(screen.getByRole("checkbox", { name: "Billing" }));
     await user.keyboard("{Enter}");
-    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-1", sessionId: "session-1", answers: [{ id: "features", selected: ["Billing"] }] }]]);
+    expectAnswered(respond, [{ id: "features", selected: ["Billing"] }]);
   });
 
   it("shows no stepper and no pager for a single question", () => {
@@ -543,18 +478,17 @@ describe("double taps", () => {
       ...batch,
       questions: [batch.questions[0]!, { id: "ok", question: "Proceed?", options: [{ label: "Yes" }, { label: "No" }] }, batch.questions[1]!],
     };
-    vi.spyOn(performance, "now").mockImplementation(() => clock);
     const { respond } = renderPanel(request);
-    clock = 10_000;
+    clock.set(10_000);
     fireEvent.click(screen.getByRole("radio", { name: "npm" }));
     expect(heading()).toBe("Proceed?");
-    clock = 10_250;
+    clock.set(10_250);
     fireEvent.click(screen.getByRole("radio", { name: "Yes" }));
     fireEvent.keyDown(screen.getByRole("radio", { name: "No" }), { key: "2", code: "Digit2" });
     expect(heading()).toBe("Proceed?");
     expect(screen.getByRole("radio", { name: "Yes" })).not.toBeChecked();
     expect(screen.getByRole("radio", { name: "No" })).not.toBeChecked();
-    clock = 10_301;
+    clock.set(10_301);
     fireEvent.click(screen.getByRole("radio", { name: "Yes" }));
     expect(heading()).toBe("What should the project be called?");
     expect(respond).not.toHaveBeenCalled();
@@ -567,11 +501,10 @@ describe("taps elsewhere during the guard", () => {
       ...batch,
       questions: [batch.questions[0]!, { id: "ok", question: "Proceed?", options: [{ label: "Yes" }, { label: "No" }] }, batch.questions[1]!],
     };
-    vi.spyOn(performance, "now").mockImplementation(() => clock);
     renderPanel(request);
-    clock = 10_000;
+    clock.set(10_000);
     fireEvent.click(screen.getByRole("radio", { name: "npm" }), { detail: 1, clientX: 100, clientY: 100 });
-    clock = 10_100;
+    clock.set(10_100);
     fireEvent.click(screen.getByRole("radio", { name: "No" }), { detail: 1, clientX: 100, clientY: 110 });
     expect(heading()).toBe("Proceed?");
     expect(screen.getByRole("radio", { name: "No" })).not.toBeChecked();

@@ -19,10 +19,9 @@ import { questionCopy } from "./copy";
 import { ModelText, showBidiControls } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { ReviewStep } from "./review-step";
-import { createStepGuard, type ChoicePoint } from "./step-guard";
 import { needsReview, reviewIndex } from "./step-state";
 import { Stepper } from "./stepper";
-import { useStepFocus } from "./use-step-focus";
+import { createStepGuard, readStepKey, revealStep, stepPart, useStepFocus, type ChoicePoint } from "./step-keys";
 import type { PanelStatus } from "./status-line";
 import { WizardFooter } from "./wizard-footer";
 
@@ -38,14 +37,6 @@ interface QuestionWizardProps {
   takeFocus: boolean;
   isImeKey: (event: KeyboardEvent) => boolean;
   onSubmit: (answers: AnswerItem[]) => void;
-}
-
-/** `Digit1`…`Digit9` and `Numpad1`…`Numpad9`: the physical key, so a full-width IME digit still counts. */
-const NUMBER_CODE = /^(?:Digit|Numpad)([1-9])$/;
-
-export function numberKeyOf(event: Pick<KeyboardEvent, "code">): number | null {
-  const match = NUMBER_CODE.exec(event.code);
-  return match ? Number(match[1]) : null;
 }
 
 /** A batch of two or more has a review step after its last question; a single question has none. */
@@ -72,11 +63,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
 
   useStepFocus(rootRef, step, props.takeFocus);
 
-  useLayoutEffect(() => {
-    if (bodyRef.current) bodyRef.current.scrollTop = 0;
-    rootRef.current?.querySelector(".question-panel__question")?.scrollIntoView?.({ block: "nearest" });
-  }, [step]);
-
+  useLayoutEffect(() => revealStep(rootRef.current, bodyRef.current), [step]);
 
   const change = (update: (current: DraftState) => DraftState) => {
     if (props.status?.kind === "complete-first") props.onStatus(null);
@@ -125,25 +112,19 @@ export function QuestionWizard(props: QuestionWizardProps) {
     else change(() => advance(skipped));
   };
 
+  /** docs/architecture.md, rule step-keys: Enter as the primary button, 1…9 choose an option. */
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (disabled || props.isImeKey(event)) return;
-    const target = event.target as HTMLElement;
-    const role = target.getAttribute("role");
-    const inText = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
-    if (onReview) return;
-    if (event.key === "Enter") {
-      if (role === "radio" || target instanceof HTMLAnchorElement) return;
-      if (target instanceof HTMLButtonElement && role !== "checkbox") return;
-      if (event.shiftKey && target instanceof HTMLTextAreaElement) return;
+    if (disabled || props.isImeKey(event) || onReview) return;
+    const key = readStepKey(event);
+    if (key === null) return;
+    if (key.kind === "enter") {
       event.preventDefault();
-      if (!inText && stepGuard.blocks(null)) return;
-      if (!inText && firstIncomplete(questions, state) === -1) finish(state);
+      if (!key.inText && stepGuard.blocks(null)) return;
+      if (!key.inText && firstIncomplete(questions, state) === -1) finish(state);
       else primary();
       return;
     }
-    const number = numberKeyOf(event);
-    if (inText || event.altKey || event.ctrlKey || event.metaKey || number === null) return;
-    const option = question.options?.[number - 1];
+    const option = question.options?.[key.number - 1];
     if (!option) return;
     event.preventDefault();
     if (question.multiSelect) {
@@ -199,7 +180,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
         {t("announceStep", { index: index + 1, count, question: showBidiControls(question.question) })}
       </div>
       <div className="question-panel__body" ref={bodyRef}>
-        <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
+        <h2 id={headingId} className="question-panel__question" tabIndex={-1} {...stepPart("heading")}>
           <ModelText text={question.question} />
         </h2>
         {question.detail && (

@@ -6,6 +6,7 @@ import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "../../protocol/recommendation";
 import { stepState } from "./step-state";
+import { stepPart } from "./step-keys";
 
 interface ReviewStepProps {
   questions: readonly QuestionItem[];
@@ -43,7 +44,7 @@ export function ReviewStep({ questions, state, headingId, disabled, bodyRef, onC
   const missing = questions.filter((question) => stepState(question, state) === "unanswered").length;
   return (
     <div className="question-panel__body" data-step="review" ref={bodyRef}>
-      <h2 id={headingId} className="question-panel__question" tabIndex={-1}>
+      <h2 id={headingId} className="question-panel__question" tabIndex={-1} {...stepPart("heading")}>
         {t("reviewHeading")}
       </h2>
       <p className="question-panel__hint">{missing === 0 ? t("reviewHint") : t("reviewMissing", { count: missing })}</p>

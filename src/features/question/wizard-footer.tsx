@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
+import { stepPart } from "./step-keys";
 
 /** Which kind of step the footer serves. */
 export type FooterStep = "question" | "last" | "review";
@@ -40,7 +41,7 @@ export function WizardFooter(props: WizardFooterProps) {
     <div className="question-panel__footer">
       <StatusLine status={status} />
       {props.showPager && (
-        <div className="question-panel__pager">
+        <div className="question-panel__pager" {...stepPart("pager")}>
           <button
             type="button"
             className="question-panel__icon-button"
