@@ -20,6 +20,8 @@ import { sessionHref, useHashSession } from "./hash-session";
 import { appCopy } from "./copy";
 import { LoadProblemAlert, type LoadProblem } from "./load-problem";
 import { createQuestionEntry, createRetiredEntry } from "./question-entry";
+import { createApprovalEntry } from "../features/approval/approval-entry";
+import { defineSlotEntry } from "../features/chat/slot-entries";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
 
@@ -51,6 +53,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
     () => [
       createQuestionEntry(engine.respond, { stopTurn: engine.stop, moveToComposer: (sessionId, text) => store.getState().prefillComposer(sessionId, text) }),
       createRetiredEntry((rpcId) => store.getState().dismissRetired(rpcId)),
+      defineSlotEntry(createApprovalEntry(engine.respond)),
     ],
     [engine, store],
   );
