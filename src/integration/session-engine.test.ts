@@ -49,10 +49,10 @@ class EngineTab {
     });
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const from = this.events.length;
     this.engine.start();
-    return this.until(() => this.events.slice(from).some((event) => event.type === "synced"), "synced");
+    await this.until(() => this.events.slice(from).some((event) => event.type === "synced"), "synced");
   }
 
   until<T>(probe: () => T | null | undefined | false, label: string): Promise<T> {
