@@ -1,15 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { api as defaultApi, type Api } from "../client/api";
-import { createMux, muxUrl, type MuxOptions, type MuxConnection } from "../client/mux";
-import { createSessionEngine } from "../client/session-engine";
+import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
-import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { Conversation } from "../features/chat/conversation";
-import { describeFailure } from "../features/chat/failure";
 import { KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatCopy } from "../features/chat/copy";
-import { retireDraft } from "../features/question/retired-drafts";
 import { Sidebar } from "../features/sessions/sidebar";
 import { useCopy } from "../i18n/i18n";
 import { SessionStoreProvider } from "../store/react";
@@ -18,15 +14,15 @@ import { Button } from "../ui/button";
 import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { appCopy } from "./copy";
-import { LoadProblemAlert, type LoadProblem } from "./load-problem";
+import { LoadProblemAlert } from "./load-problem";
 import { createQuestionEntry, createRetiredEntry } from "./question-entry";
 import { createApprovalEntry } from "../features/approval/approval-entry";
 import { defineSlotEntry } from "../features/chat/slot-entries";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
+import { useSessionEngine } from "./use-session-engine";
 
 const DRAWER_ID = "sessions-drawer";
-const NONE_HIDDEN: ReadonlySet<string> = new Set();
 
 export interface ChatAppProps {
   store?: SessionStore;
@@ -40,11 +36,8 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const tChat = useCopy(chatCopy);
   const [store] = useState(() => givenStore ?? createSessionStore());
   const [drafts] = useState(() => new Map<string, string>());
-  const [engine] = useState(() => createSessionEngine({ store, api, connect, url: muxUrl(window.location), drafts, newChatDraftKey: NEW_CHAT_DRAFT, retireDraft }));
   const [activeSessionId, navigate] = useHashSession();
-  const [synced, setSynced] = useState(false);
-  const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
-  const [hiddenSessions, setHiddenSessions] = useState(NONE_HIDDEN);
+  const { engine, synced, loadProblem, hiddenSessions, rename, search } = useSessionEngine({ store, api, connect, drafts, activeSessionId, navigate });
   const drawer = useDrawer();
   const [helpOpen, setHelpOpen] = useHelpShortcut();
   const { requestDelete, toast } = useUndoDelete(engine, store);
@@ -58,50 +51,6 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
     [engine, store],
   );
 
-  useEffect(
-    () =>
-      engine.on((event) => {
-        switch (event.type) {
-          case "navigate":
-            return navigate(event.sessionId);
-          case "loaded":
-            return setLoadProblem(null);
-          case "session-missing":
-          case "load-failed":
-          case "delete-failed":
-            return setLoadProblem(event);
-          case "synced":
-            return setSynced(true);
-          case "hidden-sessions":
-            return setHiddenSessions(event.sessionIds);
-          case "requests-left":
-            return;
-          default:
-            event satisfies never;
-        }
-      }),
-    [engine, navigate],
-  );
-  useEffect(() => {
-    engine.start();
-    return () => engine.close();
-  }, [engine]);
-  useEffect(() => engine.open(activeSessionId), [engine, activeSessionId]);
-
-  const rename = useCallback(
-    (sessionId: string, title: string) =>
-      engine.rename(sessionId, title).catch((error: unknown) => {
-        throw new Error(tChat("renameFailed", { reason: describeFailure(error, tChat) }), { cause: error });
-      }),
-    [engine, tChat],
-  );
-  const search = useCallback(
-    (query: string, before?: string) =>
-      engine.search(query, before).catch((error: unknown) => {
-        throw new Error(describeFailure(error, tChat), { cause: error });
-      }),
-    [engine, tChat],
-  );
   const select = (sessionId: string | null) => {
     navigate(sessionId);
     drawer.setOpen(false);
