@@ -2,6 +2,7 @@ import path from "node:path";
 import { exposure, loginBanner } from "./exposure";
 import { HEARTBEAT_INTERVAL_MS } from "../protocol/schemas";
 import { createJsonLogger } from "./log";
+import { loadMcpConfig } from "./mcp-client/config";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
 
@@ -39,10 +40,13 @@ async function main() {
   try {
     const model = createModelFromEnv(env);
     log({ event: "model", ...describeModel(model) });
+    const mcpServers = loadMcpConfig(env, process.cwd());
+    if (mcpServers.file !== null) log({ event: "mcp/config", file: mcpServers.file, servers: mcpServers.servers.length });
     server = await startServer({
       host,
       port,
       dataDir,
+      ...(env.PARLEY_DATABASE_URL ? { databaseUrl: env.PARLEY_DATABASE_URL } : {}),
       model,
       token: exposed.token,
       allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],
@@ -50,6 +54,7 @@ async function main() {
       maxSteps,
       heartbeatIntervalMs: integer("PARLEY_HEARTBEAT_MS", HEARTBEAT_INTERVAL_MS, 100),
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
+      mcpServers,
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,
     });

@@ -15,6 +15,8 @@ import { STOPPED_TOOL_TEXT } from "./history";
 import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
 import { createMcpEndpoint, type McpEndpointOptions } from "./mcp/endpoint";
+import type { McpConfig } from "./mcp-client/config";
+import { createMcpTools, type McpTools } from "./mcp-client/manager";
 import { createDownlink } from "./downlink";
 import { createPendingTable } from "./pending-table";
 import { parseRequestTarget, type RequestTarget } from "./request-target";
@@ -22,6 +24,7 @@ import { createStaticHandler } from "./static";
 import { StorageError, storageStatus } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
 import { openStore, type Store } from "./store";
+import { openPgStore } from "./pg/store";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
@@ -49,8 +52,12 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimits> | false;
   /** A store to use instead of opening one in `dataDir` (tests inject faults through it); the host closes it. */
   store?: Store;
+  /** PARLEY_DATABASE_URL: keep everything in this Postgres database instead of SQLite in `dataDir` (docs/architecture.md, Several hosts). */
+  databaseUrl?: string;
   /** The `/mcp` front door: wait tickets (PARLEY_MCP_WAIT_S), progress and idle intervals, limits. */
   mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
+  /** The MCP servers whose tools the agent uses (PARLEY_MCP_CONFIG); none when absent. */
+  mcpServers?: McpConfig;
 }
 
 export interface RunningServer {
@@ -59,6 +66,8 @@ export interface RunningServer {
   hostId: string;
   /** The seam the tools ask through; benchmarks ask in-process with it. */
   userInteraction: UserInteraction;
+  /** The configured MCP servers' tools and status. */
+  mcpTools: McpTools;
   /** Graceful shutdown: stop accepting, settle pending questions, close sockets with 1001, close the database. */
   close(): Promise<void>;
 }
@@ -74,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (options.token !== undefined && options.token.length < MIN_TOKEN_CHARS) {
     throw new Error(`PARLEY_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${options.token.length})`);
   }
-  const store = options.store ?? openStore(options.dataDir);
+  const store = options.store ?? (options.databaseUrl ? await openPgStore({ url: options.databaseUrl, instance: randomUUID() }) : openStore(options.dataDir));
   const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
   const interrupted = await store.interruptStreaming();
@@ -96,6 +105,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tools = createToolRegistry();
   tools.register(createAskUserQuestionTool(userInteraction));
   tools.register(createPresentPlanTool(userInteraction));
+  const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, {
+    log,
+    ask: ({ server, sessionId, questions, signal }) => userInteraction.ask({ questions, sessionId, signal, origin: { kind: "mcp-server", name: server } }),
+  });
   const chat = createChat({
     store,
     model: options.model,
@@ -126,7 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new HttpError(429, "RATE_LIMITED", `too many requests; retry in ${verdict.retryAfterSeconds} s`, { "Retry-After": String(verdict.retryAfterSeconds) });
   };
   const routes: Route[] = [
-    healthRoute({ hostId, model: options.model.name, store }),
+    healthRoute({ hostId, model: options.model.name, store, mcp: () => mcpTools.status() }),
     ...authRoutes(() => auth),
     ...pendingRoutes(pending, throttle),
     ...chatRoutes({ chat, throttle }),
@@ -205,11 +218,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     hostId,
     userInteraction,
+    mcpTools,
     close() {
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         pending.dispose();
+        await mcpTools.close();
         await mcp.close();
         await chat.stop();
         await downlink.close();

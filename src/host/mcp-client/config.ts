@@ -69,9 +69,28 @@ export class McpConfigError extends Error {
   override readonly name = "McpConfigError";
 }
 
-function issuePath(prefix: readonly PropertyKey[], issue: { path: readonly PropertyKey[]; message: string }): string {
+type Issue = z.core.$ZodIssue;
+
+function describeIssue(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected}`;
+    case "unrecognized_keys":
+      return `unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "url" ? "expected an http or https URL" : `expected ${issue.format}`;
+    case "too_small":
+      return "must not be empty";
+    case "invalid_value":
+      return `expected ${issue.values.map((value) => JSON.stringify(value)).join(" or ")}`;
+    default:
+      return issue.message;
+  }
+}
+
+function issuePath(prefix: readonly PropertyKey[], issue: Issue): string {
   const field = [...prefix, ...issue.path].map(String).join(".");
-  return `${field}: ${issue.message}`;
+  return `${field}: ${describeIssue(issue)}`;
 }
 
 /** Checks the file's JSON value and returns its servers; throws McpConfigError naming the first wrong field. */
@@ -87,8 +106,9 @@ export function parseMcpConfig(value: unknown, file: string): McpConfig {
     if (!SERVER_NAME.test(name)) {
       fail(`mcpServers.${name}: a server name is 1 to 32 letters, digits, "-" or single "_" (not at either end)`);
     }
-    const isHttp = typeof raw === "object" && raw !== null && Object.hasOwn(raw, "type") && (raw as { type: unknown }).type === "http";
-    if (isHttp) {
+    const type = typeof raw === "object" && raw !== null && Object.hasOwn(raw, "type") ? (raw as { type: unknown }).type : undefined;
+    if (type !== undefined && type !== "http" && type !== "stdio") fail(`mcpServers.${name}.type: expected "stdio" or "http"`);
+    if (type === "http") {
       const parsed = HttpServer.safeParse(raw);
       if (!parsed.success) fail(issuePath(at, parsed.error.issues[0]!));
       const server = parsed.data!;

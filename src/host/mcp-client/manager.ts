@@ -7,7 +7,7 @@ import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type
 import { z } from "zod/mini";
 import { backoffDelay } from "../../protocol/backoff";
 import { elicitationContent, elicitationQuestions } from "../../protocol/elicitation";
-import type { QuestionItem } from "../../protocol/schemas";
+import type { McpServerHealth, QuestionItem } from "../../protocol/schemas";
 import type { Logger } from "../log";
 import type { AskResult } from "../user-interaction";
 import type { McpConfig, McpServerConfig } from "./config";
@@ -26,14 +26,9 @@ export interface OfferedTool {
   autoApproved: boolean;
 }
 
-export type McpServerState = "starting" | "ready" | "failed" | "disabled";
-/** One configured server as `GET /api/health` reports it. */
-export interface McpServerStatus {
-  name: string;
-  state: McpServerState;
-  tools: number;
-  error?: string;
-}
+/** One configured server as `GET /api/health` reports it: `{name, state, tools, error?}`. */
+export type McpServerStatus = McpServerHealth;
+export type McpServerState = McpServerHealth["state"];
 
 /**
  * A server's form elicitation, mapped to questions, for the session whose call it came during.
@@ -271,7 +266,8 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     const client = new Client({ name: "parley", version: "0.1.0" }, { capabilities: { elicitation: { form: {} } } });
     connection.client = client;
     client.onclose = () => {
-      if (connection.client !== client) return;
+      // While starting, connect() reports the failure with the error it got.
+      if (connection.client !== client || connection.state === "starting") return;
       const tail = lastStderrLine(connection);
       fail(connection, tail ? `the server closed the connection: ${tail}` : "the server closed the connection");
     };
@@ -297,7 +293,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     } catch (error) {
       if (connection.client !== client) return;
       const tail = lastStderrLine(connection);
-      fail(connection, tail ? `${message(error)}: ${tail}` : message(error));
+      fail(connection, `could not start (${message(error)})${tail ? `: ${tail}` : ""}`);
     }
   }
 
