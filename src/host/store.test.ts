@@ -2,11 +2,15 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STOPPED_TOOL_TEXT } from "./history";
+import { redactUrl } from "./pg/errors";
+import { PG_SCHEMA_VERSION } from "./pg/migrations";
+import { openPgStore } from "./pg/store";
 import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
 import { api, startTestServer } from "./testing/harness";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
 
 const dirs: string[] = [];
 function tempDir() {
@@ -256,5 +260,74 @@ describe("migration from schema 2", () => {
     const reopened = new Database(path.join(dataDir, DATABASE_FILE));
     expect(reopened.pragma("user_version", { simple: true })).toBe(3);
     reopened.close();
+  });
+});
+
+const postgresBin = postgresBinDir();
+
+describe.skipIf(postgresBin === null)("the Postgres store", () => {
+  let cluster: TestPostgres;
+  beforeAll(async () => {
+    cluster = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  storeContract("Postgres", async () => openPgStore({ url: await cluster.createDatabase(), instance: "test-host" }));
+
+  it("migrates once when several hosts open the same new database at once, and all get the one cluster id", async () => {
+    const url = await cluster.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 6 }, (_, index) => openPgStore({ url, instance: `host-${index}` })));
+    const ids = new Set(stores.map((store) => store.clusterId));
+    const schema = await stores[0]!.query<{ value: string }>("SELECT value FROM parley_meta WHERE key = 'schema'", [], false);
+    await Promise.all(stores.map((store) => store.close()));
+    const reopened = await openPgStore({ url, instance: "later" });
+    await reopened.close();
+    expect([ids.size, [...ids][0] === reopened.clusterId, schema.rows]).toEqual([1, true, [{ value: String(PG_SCHEMA_VERSION) }]]);
+  });
+
+  it("refuses a database written by a newer schema, naming it without its password", async () => {
+    const url = await cluster.createDatabase();
+    const store = await openPgStore({ url, instance: "a" });
+    await store.query("UPDATE parley_meta SET value = $1 WHERE key = 'schema'", [String(PG_SCHEMA_VERSION + 1)]);
+    await store.close();
+    const withPassword = url.replace("postgres@", "postgres:secret@");
+    await expect(openPgStore({ url: withPassword, instance: "b" })).rejects.toThrow(
+      new StoreOpenError(`cannot use the database at ${redactUrl(withPassword)}: it was written by a newer Parley (schema ${PG_SCHEMA_VERSION + 1}, this host knows ${PG_SCHEMA_VERSION})`),
+    );
+    expect(redactUrl(withPassword)).not.toContain("secret");
+  });
+
+  it("backs a host given a database URL: health says postgres, and chats outlive the host", async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const first = await startTestServer({ databaseUrl });
+    const created = await api(first.url, "/api/sessions", { json: { title: "Kept in Postgres" } });
+    const health = await api(first.url, "/api/health");
+    await first.close();
+    const second = await startTestServer({ databaseUrl });
+    try {
+      const sessions = (await api(second.url, "/api/sessions")).body as { sessions: { id: string; title: string }[] };
+      expect([created.status, health.body, sessions.sessions.map((row) => [row.id, row.title])]).toEqual([
+        201,
+        { ok: true, hostId: first.hostId, protocol: 2, model: "scripted", store: "postgres", storage: { state: "ok" } },
+        [[(created.body as { session: { id: string } }).session.id, "Kept in Postgres"]],
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("reports an unreachable database as STORAGE_BUSY, and recovers when it is back", { timeout: 60_000 }, async () => {
+    const store = await openPgStore({ url: await cluster.createDatabase(), instance: "a" });
+    try {
+      await cluster.stopServer();
+      await expect(store.listSessions()).rejects.toMatchObject({ name: "StorageError", code: "STORAGE_BUSY" });
+      expect(store.trouble?.code).toBe("STORAGE_BUSY");
+      await cluster.startServer();
+      expect([await store.listSessions(), store.trouble]).toEqual([[], null]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+
+/**
+ * The Postgres schema, one entry per version (docs/protocol.md, pg-migrations). Each runs once, in the
+ * transaction that holds the migration lock, so hosts starting together migrate one after another.
+ */
+export const PG_MIGRATIONS: readonly (readonly string[])[] = [
+  // 1: the store (sessions, transcripts, logins, grants, media) and the cluster (leases, pending questions, large frames).
+  [
+    `CREATE TABLE sessions (
+      id TEXT PRIMARY KEY,
+      seq BIGSERIAL NOT NULL,
+      title TEXT NOT NULL,
+      auto_title BOOLEAN NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      agent TEXT
+    )`,
+    "CREATE INDEX sessions_by_update ON sessions (updated_at DESC, id DESC)",
+    `CREATE TABLE messages (
+      seq BIGSERIAL PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+      role TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      text TEXT,
+      tool TEXT,
+      tool_status TEXT,
+      step TEXT,
+      raw_args TEXT,
+      streaming BOOLEAN NOT NULL DEFAULT FALSE,
+      interrupted BOOLEAN NOT NULL DEFAULT FALSE,
+      failure TEXT,
+      owner TEXT
+    )`,
+    "CREATE INDEX messages_by_session ON messages (session_id, seq)",
+    "CREATE INDEX messages_running ON messages (owner) WHERE tool_status = 'running' OR streaming",
+    `CREATE TABLE logins (
+      digest TEXT PRIMARY KEY,
+      token_digest TEXT NOT NULL,
+      issued_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL
+    )`,
+    `CREATE TABLE grants (
+      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+      server TEXT NOT NULL,
+      tool TEXT NOT NULL,
+      granted_at TEXT NOT NULL,
+      PRIMARY KEY (session_id, server, tool)
+    )`,
+    `CREATE TABLE media (
+      id TEXT PRIMARY KEY,
+      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+      mime_type TEXT NOT NULL,
+      data BYTEA NOT NULL
+    )`,
+    "CREATE INDEX media_by_session ON media (session_id)",
+    `CREATE TABLE hosts (
+      instance TEXT PRIMARY KEY,
+      url TEXT NOT NULL,
+      started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+      lease_until TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE pending (
+      rpc_id TEXT PRIMARY KEY,
+      seq BIGSERIAL NOT NULL,
+      session_id TEXT NOT NULL,
+      owner TEXT NOT NULL,
+      frame TEXT NOT NULL,
+      state TEXT NOT NULL DEFAULT 'pending',
+      response TEXT
+    )`,
+    "CREATE INDEX pending_open ON pending (seq) WHERE state = 'pending'",
+    `CREATE TABLE large_frames (
+      id BIGSERIAL PRIMARY KEY,
+      payload TEXT NOT NULL,
+      created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    )`,
+  ],
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
+
+/** A key for `pg_advisory_xact_lock`: one lock that every Parley host takes to migrate. */
+const MIGRATION_LOCK = 0x7061726c; // "parl"
+
+/**
+ * Brings the database to PG_SCHEMA_VERSION in one transaction under an advisory lock; refuses a newer schema.
+ * Resolves with the cluster's id, made by the first host that ever migrated this database.
+ */
+export async function migrate(client: pg.ClientBase): Promise<string> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS parley_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const found = await client.query<{ value: string }>("SELECT value FROM parley_meta WHERE key = 'schema'");
+    const version = found.rows[0] ? Number(found.rows[0].value) : 0;
+    if (version > PG_SCHEMA_VERSION) throw new Error(`it was written by a newer Parley (schema ${version}, this host knows ${PG_SCHEMA_VERSION})`);
+    for (const statements of PG_MIGRATIONS.slice(version)) for (const statement of statements) await client.query(statement);
+    await client.query("INSERT INTO parley_meta (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(PG_SCHEMA_VERSION)]);
+    await client.query("INSERT INTO parley_meta (key, value) VALUES ('cluster', $1) ON CONFLICT (key) DO NOTHING", [randomUUID()]);
+    const cluster = await client.query<{ value: string }>("SELECT value FROM parley_meta WHERE key = 'cluster'");
+    await client.query("COMMIT");
+    return cluster.rows[0]!.value;
+  } catch (error) {
+    // The error thrown is the one that broke the migration; a rollback on a dead connection adds nothing to it.
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

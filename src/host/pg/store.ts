@@ -1,0 +1,269 @@
+import pg from "pg";
+import { SessionAgent, type Message, type ToolCall, type ToolError } from "../../protocol/schemas";
+import type { StorageError } from "../storage-error";
+import { StoreOpenError, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
+import { redactUrl, toPgStorageError } from "./errors";
+import { migrate } from "./migrations";
+
+/** The Postgres store of a cluster: the same Store, plus what the cluster module builds on. */
+export interface PgStore extends Store {
+  readonly kind: "postgres";
+  /** The cluster's id, kept in the database: the same for every host while the database lives. */
+  readonly clusterId: string;
+  /** This host process: the owner written on the rows its turns are writing. */
+  readonly instance: string;
+  readonly pool: pg.Pool;
+  /** Runs a query through the store's guard: failures become StorageErrors and set `trouble`. */
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
+  /** Refuses every write from now on (this host's lease is gone); reads still work. */
+  refuseWrites(reason: string): void;
+}
+
+export interface PgStoreOptions {
+  url: string;
+  /** This host process's id (the owner of its rows and its lease). */
+  instance: string;
+  /** Connections in the pool; default 10. */
+  poolSize?: number;
+}
+
+interface SessionRow {
+  id: string;
+  title: string;
+  auto_title: boolean;
+  created_at: string;
+  updated_at: string;
+  agent: string | null;
+}
+
+interface MessageRow {
+  id: string;
+  session_id: string;
+  role: Message["role"];
+  created_at: string;
+  text: string | null;
+  tool: string | null;
+  step: string | null;
+  raw_args: string | null;
+  streaming: boolean;
+  interrupted: boolean;
+  failure: string | null;
+}
+
+const BIGINT_OID = 20;
+/** Login times are milliseconds since the epoch: within 2^53, so numbers, not strings. */
+const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === BIGINT_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) };
+
+const toSession = (row: SessionRow): StoredSession => ({
+  id: row.id,
+  title: row.title,
+  autoTitle: row.auto_title,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
+});
+
+const toMessage = (row: MessageRow): StoredMessage => ({
+  id: row.id,
+  sessionId: row.session_id,
+  role: row.role,
+  createdAt: row.created_at,
+  ...(row.text === null ? {} : { text: row.text }),
+  ...(row.tool === null ? {} : { tool: JSON.parse(row.tool) as ToolCall }),
+  ...(row.step === null ? {} : { step: row.step }),
+  ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
+  ...(row.streaming ? { streaming: true } : {}),
+  ...(row.interrupted ? { interrupted: true } : {}),
+  ...(row.failure === null ? {} : { failure: { code: row.failure } }),
+});
+
+/** The columns a message is written with, in the order of MESSAGE_COLUMNS; computed at the call, so later changes to the object do not leak in. */
+const messageValues = (message: StoredMessage) => [
+  message.id,
+  message.sessionId,
+  message.role,
+  message.createdAt,
+  message.text ?? null,
+  message.tool ? JSON.stringify(message.tool) : null,
+  message.tool?.status ?? null,
+  message.step ?? null,
+  message.rawArgs ?? null,
+  message.streaming ?? false,
+  message.interrupted ?? false,
+  message.failure?.code ?? null,
+];
+
+const SELECT_MESSAGE = "SELECT id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure FROM messages";
+const SELECT_SESSION = "SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions";
+/** Rows whose owner holds no live lease: left by a host that died (or by this store's own past, before a restart). */
+const ORPHANED = "(owner IS NULL OR owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now()))";
+
+/** Opens the pool, migrates the schema (docs/protocol.md, pg-migrations) and returns the store; StoreOpenError when it cannot. */
+export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
+  const location = redactUrl(options.url);
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  let trouble: StorageError | null = null;
+  let fenced: string | null = null;
+  // An idle client losing its connection (Postgres restarted) is reported here; the next query gets a fresh one.
+  pool.on("error", (error) => {
+    trouble = toPgStorageError(error, location);
+  });
+  let clusterId: string;
+  try {
+    const client = await pool.connect();
+    try {
+      clusterId = await migrate(client);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end();
+    throw new StoreOpenError(`cannot use the database at ${location}: ${(error as Error).message}`);
+  }
+
+  async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], writes = true): Promise<pg.QueryResult<R>> {
+    if (writes && fenced !== null) throw (trouble = toPgStorageError(new Error(fenced), location));
+    try {
+      const result = await pool.query<R>(text, values);
+      if (writes || trouble?.code === "STORAGE_BUSY") trouble = null;
+      return result;
+    } catch (error) {
+      trouble = toPgStorageError(error, location);
+      throw trouble;
+    }
+  }
+  const read = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => query<R>(text, values, false);
+
+  async function stopRunningTools(error: ToolError, result: string): Promise<number> {
+    if (fenced !== null) throw (trouble = toPgStorageError(new Error(fenced), location));
+    const client = await pool.connect().catch((failure: unknown) => {
+      throw (trouble = toPgStorageError(failure, location));
+    });
+    try {
+      await client.query("BEGIN");
+      const rows = await client.query<MessageRow>(`${SELECT_MESSAGE} WHERE tool_status = 'running' AND ${ORPHANED} FOR UPDATE`);
+      for (const row of rows.rows) {
+        const message = toMessage(row);
+        if (!message.tool) continue;
+        const tool = { ...message.tool, status: "stopped" as const, result, error };
+        await client.query("UPDATE messages SET tool = $2, tool_status = 'stopped' WHERE id = $1", [message.id, JSON.stringify(tool)]);
+      }
+      await client.query("COMMIT");
+      trouble = null;
+      return rows.rows.length;
+    } catch (failure) {
+      // The failure reported is the one that broke the transaction; a rollback on a dead connection adds nothing to it.
+      await client.query("ROLLBACK").catch(() => undefined);
+      trouble = toPgStorageError(failure, location);
+      throw trouble;
+    } finally {
+      client.release();
+    }
+  }
+
+  const like = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+  return {
+    kind: "postgres",
+    location,
+    clusterId,
+    instance: options.instance,
+    pool,
+    query,
+    refuseWrites(reason) {
+      fenced = reason;
+    },
+    get trouble() {
+      return trouble;
+    },
+    async listSessions(page?: SessionPage) {
+      if (!page) return (await read<SessionRow>(`${SELECT_SESSION} ORDER BY updated_at DESC, seq DESC`)).rows.map(toSession);
+      const values: unknown[] = [page.limit];
+      const where: string[] = [];
+      if (page.query) {
+        values.push(like(page.query));
+        where.push(`(title ILIKE $${values.length} OR EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id AND messages.text ILIKE $${values.length}))`);
+      }
+      if (page.before) {
+        values.push(page.before.updatedAt, page.before.id);
+        where.push(`(updated_at < $${values.length - 1} OR (updated_at = $${values.length - 1} AND id < $${values.length}))`);
+      }
+      const sql = `${SELECT_SESSION} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY updated_at DESC, id DESC LIMIT $1`;
+      return (await read<SessionRow>(sql, values)).rows.map(toSession);
+    },
+    async getSession(id) {
+      const row = (await read<SessionRow>(`${SELECT_SESSION} WHERE id = $1`, [id])).rows[0];
+      return row ? toSession(row) : null;
+    },
+    async insertSession(session) {
+      const values = [session.id, session.title, session.autoTitle, session.createdAt, session.updatedAt, session.agent ? JSON.stringify(session.agent) : null];
+      await query("INSERT INTO sessions (id, title, auto_title, created_at, updated_at, agent) VALUES ($1, $2, $3, $4, $5, $6)", values);
+    },
+    async updateSession(session) {
+      await query("UPDATE sessions SET title = $2, auto_title = $3, updated_at = $4 WHERE id = $1", [session.id, session.title, session.autoTitle, session.updatedAt]);
+    },
+    async deleteSession(id) {
+      return ((await query("DELETE FROM sessions WHERE id = $1", [id])).rowCount ?? 0) > 0;
+    },
+    async listMessages(sessionId) {
+      return (await read<MessageRow>(`${SELECT_MESSAGE} WHERE session_id = $1 ORDER BY seq`, [sessionId])).rows.map(toMessage);
+    },
+    async insertMessage(message) {
+      await query(
+        "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        [...messageValues(message), options.instance],
+      );
+    },
+    async updateMessage(message) {
+      const [id, , , , text, tool, status, , , streaming, interrupted, failure] = messageValues(message);
+      await query("UPDATE messages SET text = $2, tool = $3, tool_status = $4, streaming = $5, interrupted = $6, failure = $7 WHERE id = $1", [id, text, tool, status, streaming, interrupted, failure]);
+    },
+    async interruptStreaming() {
+      return (await query(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE streaming AND ${ORPHANED}`)).rowCount ?? 0;
+    },
+    stopRunningTools,
+    async insertLogin(login: StoredLogin) {
+      await query("INSERT INTO logins (digest, token_digest, issued_at, expires_at) VALUES ($1, $2, $3, $4)", [login.digest, login.tokenDigest, login.issuedAt, login.expiresAt]);
+    },
+    async getLogin(digest) {
+      const rows = await read<StoredLogin>('SELECT digest, token_digest AS "tokenDigest", issued_at AS "issuedAt", expires_at AS "expiresAt" FROM logins WHERE digest = $1', [digest]);
+      return rows.rows[0] ?? null;
+    },
+    async updateLoginExpiry(digest, expiresAt) {
+      await query("UPDATE logins SET expires_at = $2 WHERE digest = $1", [digest, expiresAt]);
+    },
+    async deleteLogin(digest) {
+      return ((await query("DELETE FROM logins WHERE digest = $1", [digest])).rowCount ?? 0) > 0;
+    },
+    async purgeLogins(now) {
+      return (await query("DELETE FROM logins WHERE expires_at <= $1", [now])).rowCount ?? 0;
+    },
+    async listGrants(sessionId) {
+      const sql = 'SELECT session_id AS "sessionId", server, tool, granted_at AS "grantedAt" FROM grants WHERE session_id = $1 ORDER BY granted_at, server, tool';
+      return (await read<StoredGrant>(sql, [sessionId])).rows;
+    },
+    async addGrant(grant) {
+      await query(
+        "INSERT INTO grants (session_id, server, tool, granted_at) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, server, tool) DO UPDATE SET granted_at = excluded.granted_at",
+        [grant.sessionId, grant.server, grant.tool, grant.grantedAt],
+      );
+    },
+    async removeGrant(sessionId, server, tool) {
+      return ((await query("DELETE FROM grants WHERE session_id = $1 AND server = $2 AND tool = $3", [sessionId, server, tool])).rowCount ?? 0) > 0;
+    },
+    async putMedia(media: StoredMedia) {
+      await query("INSERT INTO media (id, session_id, mime_type, data) VALUES ($1, $2, $3, $4)", [media.id, media.sessionId, media.mimeType, media.data]);
+    },
+    async getMedia(id) {
+      const row = (await read<StoredMedia>('SELECT id, session_id AS "sessionId", mime_type AS "mimeType", data FROM media WHERE id = $1', [id])).rows[0];
+      return row ?? null;
+    },
+    async integrityCheck() {
+      await read("SELECT 1");
+      return "ok";
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
