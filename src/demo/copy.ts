@@ -36,6 +36,7 @@ type DemoKey =
   | "conversation"
   | "resolvedAnswered"
   | "resolvedCancelled"
+  | "resolvedAborted"
   | "replay"
   | "typingField"
   | "typingText"
@@ -84,6 +85,7 @@ export const demoCopy: Catalog<DemoKey> = {
     conversation: "Conversation",
     resolvedAnswered: "The host resolved the request: answered.",
     resolvedCancelled: "The host resolved the request: cancelled.",
+    resolvedAborted: "The host resolved the request: aborted.",
     replay: "Replay story",
     typingField: "Message (demo)",
     typingText: "I have 3 cats and 2 dogs",
@@ -130,6 +132,7 @@ export const demoCopy: Catalog<DemoKey> = {
     conversation: "对话",
     resolvedAnswered: "主机已结束该请求：已回答。",
     resolvedCancelled: "主机已结束该请求：已取消。",
+    resolvedAborted: "主机已结束该请求：已中止。",
     replay: "重放示例",
     typingField: "消息（演示）",
     typingText: "我有 3 只猫和 2 只狗",

@@ -35,7 +35,8 @@ export interface Story {
   playground?: true;
 }
 
-const SESSION_ID = "demo-session";
+/** The one session every story's requests belong to. */
+export const DEMO_SESSION_ID = "demo-session";
 const CREATED_AT = "2026-01-15T09:30:00.000Z";
 
 function seed(index: number, collapsed: boolean, drafts: [string, QuestionDraft][] = []): DraftState {
@@ -43,7 +44,7 @@ function seed(index: number, collapsed: boolean, drafts: [string, QuestionDraft]
 }
 
 function request(rpcId: string, questions: QuestionItem[]): PendingRequest {
-  return { rpcId, sessionId: SESSION_ID, questions, createdAt: CREATED_AT };
+  return { rpcId, sessionId: DEMO_SESSION_ID, questions, createdAt: CREATED_AT };
 }
 
 const packageManager: QuestionItem = {

@@ -2,7 +2,11 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocaleProvider } from "../i18n/i18n";
-import { StoryFrame } from "./story-frame";
+import type { Message } from "../protocol/schemas";
+import { lastQuestionOutcome, StoryFrame } from "./story-frame";
+
+/** The panel's code loads lazily; on a busy machine the first story takes a while to show. */
+const SHOWN = { timeout: 5000 };
 
 function openFrame(address: string) {
   window.history.replaceState(null, "", address);
@@ -15,37 +19,71 @@ function openFrame(address: string) {
 
 afterEach(() => {
   window.history.replaceState(null, "", "/");
+  sessionStorage.clear();
 });
 
 describe("StoryFrame", () => {
-  it("resolves an accepted answer like the host, then replays the story from the start", async () => {
+  it("resolves an accepted answer through the fake host's frames, then replays the story from the start", async () => {
     const user = userEvent.setup();
     openFrame("/demo?frame#single-select");
-    await user.click(screen.getByRole("radio", { name: "pnpm" }));
+    await user.click(await screen.findByRole("radio", { name: "pnpm" }, SHOWN));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(await screen.findByText("The host resolved the request: answered.")).toBeInTheDocument();
+    expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
     expect(screen.queryByRole("radio", { name: "pnpm" })).not.toBeInTheDocument();
     expect(sessionStorage.getItem("parley.question-draft.demo-single-select")).toBeNull();
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
     await user.click(screen.getByRole("button", { name: "Replay story" }));
-    expect(screen.getByRole("radio", { name: "pnpm" })).not.toBeChecked();
+    expect(await screen.findByRole("radio", { name: "pnpm" }, SHOWN)).not.toBeChecked();
   });
 
   it("shows the second queued request once the first is answered", async () => {
     const user = userEvent.setup();
     openFrame("/demo?frame#two-queued");
-    expect(screen.getByText("Request 1 of 2")).toBeInTheDocument();
+    expect(await screen.findByText("Request 1 of 2", {}, SHOWN)).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "pnpm" }));
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(await screen.findByRole("region", { name: "Where should the sessions be stored?" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Where should the sessions be stored?" }, SHOWN)).toBeInTheDocument();
     expect(screen.queryByText("Request 1 of 2")).not.toBeInTheDocument();
   });
 
-  it("keeps the request and its drafts when the reply in the address is not-pending", async () => {
+  it("keeps the request and its drafts when the reply in the address is not-pending, and says why", async () => {
     const user = userEvent.setup();
     openFrame("/demo?frame&reply=not-pending#optionless");
-    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "Parley");
+    await user.type(await screen.findByRole("textbox", { name: "Type your answer" }, SHOWN), "Parley");
     await user.click(screen.getByRole("button", { name: "Submit" }));
-    expect(await screen.findByText(/question response rejected: not-pending/)).toBeInTheDocument();
+    expect(await screen.findByText("question response rejected: not-pending", {}, SHOWN)).toBeInTheDocument();
     expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveValue("Parley");
+  });
+
+  it("runs a story's step on the panel it shows: the dismiss confirmation opens by itself", async () => {
+    openFrame("/demo?frame#dismiss-confirmation");
+    expect(await screen.findByText("Discard your answers?", {}, SHOWN)).toBeInTheDocument();
+  });
+
+  it("shows the notice the store keeps when another tab answered first, and the outcome once it is dismissed", async () => {
+    const user = userEvent.setup();
+    openFrame("/demo?frame#answered-elsewhere");
+    const notice = await screen.findByRole("region", { name: "Answered in another tab" }, SHOWN);
+    expect(notice).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
+  });
+
+  it("shows the host-restarted notice after the fake host restarts under a new host id", async () => {
+    openFrame("/demo?frame#host-restarted");
+    expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
+  });
+});
+
+describe("lastQuestionOutcome", () => {
+  const row = (tool: Message["tool"]): Message => ({ id: "t", sessionId: "s", role: "tool", createdAt: "", tool });
+  const call = { callId: "c", name: "ask_user_question", args: {} };
+
+  it("reads how the last question ended from its tool row's status and error code", () => {
+    expect(lastQuestionOutcome([])).toBeNull();
+    expect(lastQuestionOutcome([row({ ...call, status: "running" })])).toBeNull();
+    expect(lastQuestionOutcome([row({ ...call, status: "ok" })])).toBe("answered");
+    expect(lastQuestionOutcome([row({ ...call, status: "error", error: { name: "E", code: "ASK_CANCELLED", message: "m" } })])).toBe("cancelled");
+    expect(lastQuestionOutcome([row({ ...call, status: "error", error: { name: "E", code: "ASK_ABORTED", message: "m" } })])).toBe("aborted");
   });
 });

@@ -1,63 +1,34 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { questionCopy } from "../features/question/copy";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createQuestionEntry, createRetiredEntry } from "../app/question-entry";
+import { createSessionEngine, type SessionEngine } from "../client/session-engine";
+import { Composer } from "../features/chat/composer";
+import { ComposerSlot } from "../features/chat/composer-slot";
+import "../features/chat/chat.css";
 import { deleteDraft, saveDraft } from "../features/question/draft-storage";
-import { QuestionPanel } from "../features/question/question-panel";
-import { RetiredNotice } from "../features/question/retired-notice";
+import { retireDraft } from "../features/question/retired-drafts";
 import { useLocale, useCopy } from "../i18n/i18n";
-import type { Locale } from "../i18n/locale";
-import type { PendingRequest, Receipt, RespondRequest, ResolvedOutcome } from "../protocol/schemas";
+import type { Message, PendingRequest, Session } from "../protocol/schemas";
+import { SessionStoreProvider, useSessionStore } from "../store/react";
+import { selectFirstRetired, selectPendingRequests, selectTranscript } from "../store/selectors";
+import { createSessionStore, type SessionStore } from "../store/session-store";
 import { applyTheme } from "../ui/theme";
-import { fakeOutcome, SLOW_REPLY_MS } from "./fake-host";
+import { createFakeHost, type FakeHost } from "./fake-host";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings } from "./frame-messages";
 import { demoCopy } from "./copy";
-import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
-import { decodeHash, storyFromHash, type Story, type StoryStep } from "./stories";
+import { PLAYGROUND_EXAMPLE, readPlayground, type PlaygroundResult } from "./playground";
+import { decodeHash, DEMO_SESSION_ID, storyFromHash, type Story } from "./stories";
 
-interface Run {
-  story: Story;
-  /** Bumped by `Replay story` so the panel remounts from the seeded state. */
-  round: number;
-  pending: PendingRequest[];
-  resolved: ResolvedOutcome | null;
-}
-
-/** Puts a story back to its first state: drafts seeded as a reload would find them. */
-function startRun(story: Story, round: number): Run {
-  story.requests.forEach((request) => deleteDraft(request.rpcId));
-  const first = story.requests[0];
-  if (first && story.initialDraft) saveDraft(first.rpcId, story.initialDraft);
-  return { story, round, pending: story.requests, resolved: null };
-}
-
-const STEP_BUTTONS = { dismiss: "dismiss", submit: "submit" } as const;
-
-function findButton(root: HTMLElement, name: string): HTMLButtonElement | null {
-  const buttons = Array.from(root.querySelectorAll("button"));
-  return buttons.find((button) => (button.getAttribute("aria-label") ?? button.textContent ?? "").trim() === name) ?? null;
-}
-
-function performStep(root: HTMLElement, step: StoryStep, locale: Locale): void {
-  const button = findButton(root, questionCopy[locale][STEP_BUTTONS[step]]);
-  if (!button) {
-    console.warn(`demo step "${step}" found no button to press`);
-    return;
-  }
-  button.click();
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-let sendCounter = 0;
-
-/** How long the preview's message box is typed in before the batch of an `arrives-while-typing` story arrives. */
+/** How long the preview's composer is typed in before the batch of an `arrives-while-typing` story arrives. */
 const ARRIVAL_DELAY_MS = 600;
+/** How long a story step waits for the part of the panel it presses before it gives up. */
+const STEP_TIMEOUT_MS = 5000;
+
+const DEMO_SESSION: Session = { id: DEMO_SESSION_ID, title: "Demo", createdAt: "2026-01-15T09:30:00.000Z", updatedAt: "2026-01-15T09:30:00.000Z", state: "idle" };
 
 /** The playground's request carries the pasted batch, under an rpcId of its own so drafts of another batch do not apply. */
-function playgroundRequests(pending: PendingRequest[], playground: ReturnType<typeof readPlayground> | null): PendingRequest[] {
-  if (playground === null) return pending;
-  const first = pending[0];
+function requestsOf(story: Story, playground: PlaygroundResult | null): PendingRequest[] {
+  if (playground === null) return story.requests;
+  const first = story.requests[0];
   if (!first || playground.kind === "errors") return [];
   return [{ ...first, rpcId: `${first.rpcId}-${hashOf(JSON.stringify(playground.questions))}`, questions: playground.questions }];
 }
@@ -68,35 +39,92 @@ function hashOf(text: string): string {
   return (hash >>> 0).toString(36);
 }
 
-/** The preview document: one story's real question panel, answered by the fake host. */
+/** One run of a story: its own fake host, store and engine, as a freshly opened tab would have. */
+interface Run {
+  host: FakeHost;
+  store: SessionStore;
+  engine: SessionEngine;
+  drafts: Map<string, string>;
+}
+
+function createRun(story: Story, requests: readonly PendingRequest[], settings: { current: FrameSettings }, typingText: string): Run {
+  requests.forEach((request) => deleteDraft(request.rpcId));
+  const first = requests[0];
+  if (first && story.initialDraft) saveDraft(first.rpcId, story.initialDraft);
+  const store = createSessionStore();
+  const host = createFakeHost({
+    sessions: [DEMO_SESSION],
+    reply: () => settings.current.reply ?? story.reply,
+    observer: {
+      sent: (id, body) => postToShell({ type: "sent", id, storyId: story.id, body }),
+      settled: (id, result) => postToShell({ type: "settled", id, result }),
+    },
+  });
+  const drafts = new Map<string, string>(story.arrival === "while-typing" ? [[DEMO_SESSION_ID, typingText]] : []);
+  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: "", retireDraft });
+  return { host, store, engine, drafts };
+}
+
+/** Plays the story on the fake host: the agent asks, then whatever else the story needs happens on the host. */
+function playStory(story: Story, requests: readonly PendingRequest[], host: FakeHost): () => void {
+  const timer = setTimeout(
+    () => {
+      for (const request of requests) host.ask(request);
+      const first = requests[0];
+      if (!first) return;
+      if (story.retired === "answered-elsewhere") host.resolveElsewhere(first.rpcId, "answered");
+      if (story.retired === "host-restarted") host.restart();
+    },
+    story.arrival === "while-typing" ? ARRIVAL_DELAY_MS : 0,
+  );
+  return () => clearTimeout(timer);
+}
+
+/** Presses the panel part a story step names once it is shown: found by its data attribute, never by its text. */
+function pressWhenShown(root: HTMLElement, action: "primary" | "dismiss"): () => void {
+  const selector = `[data-question-panel] [data-action="${action}"]`;
+  const press = () => {
+    const button = root.querySelector<HTMLButtonElement>(selector);
+    if (!button || button.disabled) return false;
+    button.click();
+    return true;
+  };
+  let done = false;
+  const observer = new MutationObserver(() => {
+    if (!done && press()) stop();
+  });
+  const giveUp = setTimeout(() => {
+    console.warn(`demo step "${action}" found nothing to press within ${STEP_TIMEOUT_MS} ms`);
+    stop();
+  }, STEP_TIMEOUT_MS);
+  function stop() {
+    done = true;
+    observer.disconnect();
+    clearTimeout(giveUp);
+  }
+  observer.observe(root, { childList: true, subtree: true, attributes: true });
+  if (press()) stop();
+  return stop;
+}
+
+/** The preview document: one story through the real engine, store and composer slot, answered by the fake host. */
 export function StoryFrame() {
-  const t = useCopy(demoCopy);
   const { locale, setLocale } = useLocale();
   const [settings, setSettings] = useState<FrameSettings>(() => settingsFromLocation(window.location));
-  const [run, setRun] = useState<Run>(() => startRun(storyFromHash(window.location.hash), 0));
-  const runRef = useRef(run);
+  const [round, setRound] = useState(0);
+  const story = storyFromHash(settings.storyId);
   const settingsRef = useRef(settings);
-  const slotRef = useRef<HTMLDivElement>(null);
-  const stepDoneRef = useRef<string | null>(null);
-
   useEffect(() => {
-    runRef.current = run;
     settingsRef.current = settings;
   });
-
-  const openStory = useCallback((storyId: string) => {
-    setRun((current) => (current.story.id === storyId ? current : startRun(storyFromHash(storyId), current.round + 1)));
-  }, []);
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.source !== window.parent) return;
       const message = readShellMessage(event);
-      if (!message) return;
-      setSettings(message.settings);
-      openStory(message.settings.storyId);
+      if (message) setSettings(message.settings);
     };
-    const onHashChange = () => openStory(decodeHash(window.location.hash) ?? "");
+    const onHashChange = () => setSettings((current) => ({ ...current, storyId: decodeHash(window.location.hash) ?? "" }));
     window.addEventListener("message", onMessage);
     window.addEventListener("hashchange", onHashChange);
     postToShell({ type: "ready" });
@@ -104,7 +132,7 @@ export function StoryFrame() {
       window.removeEventListener("message", onMessage);
       window.removeEventListener("hashchange", onHashChange);
     };
-  }, [openStory]);
+  }, []);
 
   useEffect(() => {
     applyTheme(settings.theme);
@@ -116,111 +144,138 @@ export function StoryFrame() {
   }, [settings.locale, locale, setLocale]);
 
   useEffect(() => {
-    document.title = run.story.title[locale];
-  }, [run.story, locale]);
+    document.title = story.title[locale];
+  }, [story, locale]);
 
   useEffect(() => {
     if (settings.phone) document.documentElement.dataset.preview = "phone";
     else delete document.documentElement.dataset.preview;
   }, [settings.phone]);
 
-  const [typingReady, setTypingReady] = useState<string | null>(null);
-  const typingRef = useRef<HTMLTextAreaElement>(null);
-  const typingKey = `${run.story.id}:${run.round}`;
-  useEffect(() => {
-    if (run.story.arrival !== "while-typing") return;
-    typingRef.current?.focus();
-    const timer = setTimeout(() => setTypingReady(typingKey), ARRIVAL_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [run.story.arrival, typingKey]);
-
-  const playground = run.story.playground ? readPlayground(settings.args ?? PLAYGROUND_EXAMPLE) : null;
-  const shown = playgroundRequests(run.pending, playground);
-  const shownRef = useRef(shown);
-  useEffect(() => {
-    shownRef.current = shown;
-  });
-  const waitingForTyping = run.story.arrival === "while-typing" && typingReady !== typingKey;
-  const current = waitingForTyping ? undefined : shown[0];
-  const stepKey = `${run.story.id}:${run.round}`;
-  useEffect(() => {
-    const step = run.story.then;
-    const slot = slotRef.current;
-    if (!step || !slot || stepDoneRef.current === stepKey) return;
-    if (run.pending.length !== run.story.requests.length) return;
-    stepDoneRef.current = stepKey;
-    const timer = setTimeout(() => performStep(slot, step, locale), 0);
-    return () => clearTimeout(timer);
-  }, [run, stepKey, locale]);
-
-  const respond = useCallback(async (body: RespondRequest): Promise<Receipt> => {
-    const id = `send-${++sendCounter}`;
-    const storyId = runRef.current.story.id;
-    postToShell({ type: "sent", id, storyId, body });
-    const reply = settingsRef.current.reply ?? runRef.current.story.reply;
-    if (reply === "slow") await delay(SLOW_REPLY_MS);
-    const pending = shownRef.current.find((request) => request.rpcId === body.rpcId);
-    const outcome = fakeOutcome(reply, pending, body);
-    postToShell({ type: "settled", id, result: outcome });
-    if (outcome.kind === "network-error") throw new TypeError(outcome.message);
-    if (outcome.receipt.accepted) {
-      setTimeout(() => {
-        deleteDraft(body.rpcId);
-        setRun((latest) => {
-          const rest = latest.pending.filter((request) => request.rpcId !== body.rpcId && !body.rpcId.startsWith(`${request.rpcId}-`));
-          if (rest.length === latest.pending.length) return latest;
-          return { ...latest, pending: rest, resolved: rest.length === 0 ? (body.type === "answer" ? "answered" : "cancelled") : null };
-        });
-      }, 0);
-    }
-    return outcome.receipt;
-  }, []);
-
-  const replay = () => setRun((latest) => startRun(latest.story, latest.round + 1));
+  const args = story.playground ? (settings.args ?? PLAYGROUND_EXAMPLE) : null;
+  const playground = useMemo(() => (args === null ? null : readPlayground(args)), [args]);
+  const requests = useMemo(() => requestsOf(story, playground), [story, playground]);
+  const runKey = `${story.id}:${round}:${requests.map((request) => request.rpcId).join(",")}`;
+  const replay = useCallback(() => setRound((current) => current + 1), []);
 
   return (
-    <div className="demo-frame">
-      <main className="demo-frame__conversation" aria-label={t("conversation")}>
-        <h1 className="demo-frame__title">{run.story.title[locale]}</h1>
-        <p className="demo-frame__story">{run.story.description[locale]}</p>
-        {run.story.arrival === "while-typing" && (
-          <textarea ref={typingRef} className="demo-frame__typing" aria-label={t("typingField")} defaultValue={t("typingText")} rows={2} />
-        )}
-        {playground?.kind === "errors" && (
-          <div className="demo-frame__errors" role="alert">
-            <p>{t("playgroundInvalid", { count: playground.errors.length })}</p>
-            <ul>
-              {playground.errors.map((error, index) => (
-                <li key={index}>
-                  <code>{error.path === "" ? t("playgroundRoot") : error.path}</code>: {error.message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {!current && !waitingForTyping && playground?.kind !== "errors" && (
-          <div className="demo-frame__resolved">
-            <p role="status">{run.resolved === "cancelled" ? t("resolvedCancelled") : t("resolvedAnswered")}</p>
-            <button type="button" className="demo__button" onClick={replay}>
-              {t("replay")}
-            </button>
-          </div>
-        )}
-      </main>
-      <div className="demo-frame__slot" ref={slotRef}>
-        {current && run.story.retired && (
-          <RetiredNotice key={`${current.rpcId}:${run.round}`} retired={{ request: current, reason: run.story.retired }} onDismiss={() => setRun((latest) => ({ ...latest, pending: [], resolved: "answered" }))} />
-        )}
-        {current && !run.story.retired && (
-          <QuestionPanel
-            key={`${current.rpcId}:${run.round}`}
-            request={current}
-            position={{ index: 0, count: shown.length }}
-            respond={respond}
-            autoFocus
+    <StoryRun key={runKey} story={story} requests={requests} playground={playground} settingsRef={settingsRef} onReplay={replay} />
+  );
+}
+
+interface StoryRunProps {
+  story: Story;
+  requests: readonly PendingRequest[];
+  playground: PlaygroundResult | null;
+  settingsRef: { current: FrameSettings };
+  onReplay: () => void;
+}
+
+function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryRunProps) {
+  const t = useCopy(demoCopy);
+  const { locale } = useLocale();
+  const [run] = useState(() => createRun(story, requests, settingsRef, t("typingText")));
+  const slotRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    run.engine.start();
+    run.engine.open(DEMO_SESSION_ID);
+    return () => run.engine.close();
+  }, [run]);
+
+  useEffect(() => () => run.host.dispose(), [run]);
+
+  useEffect(() => {
+    if (story.arrival === "while-typing") inputRef.current?.focus();
+    return playStory(story, requests, run.host);
+  }, [story, requests, run]);
+
+  useEffect(() => {
+    const slot = slotRef.current;
+    if (!story.then || !slot) return;
+    return pressWhenShown(slot, story.then === "submit" ? "primary" : "dismiss");
+  }, [story.then]);
+
+  const entries = useMemo(
+    () => [
+      createQuestionEntry(run.engine.respond, {
+        stopTurn: (sessionId) => run.engine.stop(sessionId),
+        moveToComposer: (sessionId, text) => run.store.getState().prefillComposer(sessionId, text),
+      }),
+      createRetiredEntry((rpcId) => run.store.getState().dismissRetired(rpcId)),
+    ],
+    [run],
+  );
+
+  return (
+    <SessionStoreProvider store={run.store}>
+      <div className="demo-frame">
+        <main className="demo-frame__conversation" aria-label={t("conversation")}>
+          <h1 className="demo-frame__title">{story.title[locale]}</h1>
+          <p className="demo-frame__story">{story.description[locale]}</p>
+          {playground?.kind === "errors" && (
+            <div className="demo-frame__errors" role="alert">
+              <p>{t("playgroundInvalid", { count: playground.errors.length })}</p>
+              <ul>
+                {playground.errors.map((error, index) => (
+                  <li key={index}>
+                    <code>{error.path === "" ? t("playgroundRoot") : error.path}</code>: {error.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <ResolvedNotice onReplay={onReplay} />
+        </main>
+        <div className="demo-frame__slot" ref={slotRef}>
+          <ComposerSlot
+            entries={entries}
+            sessionId={DEMO_SESSION_ID}
+            composer={
+              <Composer
+                draftKey={DEMO_SESSION_ID}
+                drafts={run.drafts}
+                blockedReason={null}
+                onSend={(text) => run.engine.send(DEMO_SESSION_ID, text)}
+                inputRef={inputRef}
+              />
+            }
           />
-        )}
+        </div>
       </div>
+    </SessionStoreProvider>
+  );
+}
+
+const selectDemoRequests = selectPendingRequests(DEMO_SESSION_ID);
+const selectDemoRetired = selectFirstRetired(DEMO_SESSION_ID);
+const selectDemoTranscript = selectTranscript(DEMO_SESSION_ID);
+
+/** How the last question the agent asked ended, read from its tool row as data; null while one waits or none was asked. */
+export function lastQuestionOutcome(transcript: readonly Message[]): "answered" | "cancelled" | "aborted" | null {
+  const row = transcript.findLast((message) => message.tool !== undefined);
+  if (!row?.tool || row.tool.status === "running") return null;
+  if (row.tool.status === "ok") return "answered";
+  return row.tool.error?.code === "ASK_CANCELLED" ? "cancelled" : "aborted";
+}
+
+const RESOLVED_KEYS = { answered: "resolvedAnswered", cancelled: "resolvedCancelled", aborted: "resolvedAborted" } as const;
+
+/** Once nothing is pending or retired: how the host resolved the story's last request, and Replay. */
+function ResolvedNotice({ onReplay }: { onReplay: () => void }) {
+  const t = useCopy(demoCopy);
+  const pending = useSessionStore(selectDemoRequests);
+  const retired = useSessionStore(selectDemoRetired);
+  const transcript = useSessionStore(selectDemoTranscript);
+  const outcome = lastQuestionOutcome(transcript);
+  if (pending.length > 0 || retired !== null || outcome === null) return null;
+  return (
+    <div className="demo-frame__resolved">
+      <p role="status">{t(RESOLVED_KEYS[outcome])}</p>
+      <button type="button" className="demo__button" onClick={onReplay}>
+        {t("replay")}
+      </button>
     </div>
   );
 }

@@ -63,6 +63,7 @@ export function PanelHeader({ eyebrow, origin, position, disabled, onCollapse, o
         type="button"
         className="question-panel__icon-button"
         aria-label={t("dismiss")}
+        data-action="dismiss"
         disabled={disabled}
         onClick={onDismiss}
       >
