@@ -221,6 +221,17 @@ describe("createSessionEngine", () => {
     expect([link.record.retries, link.record.closed]).toEqual([1, 1]);
   });
 
+  it("opens a fresh downlink when started again after close, as a remount does", () => {
+    const { api } = fakeApi({});
+    const { engine, link } = engineWith(api);
+    engine.start();
+    engine.close();
+    engine.close();
+    engine.start();
+    engine.retryNow();
+    expect([link.record.opened.length, link.record.closed, link.record.retries]).toEqual([2, 1, 1]);
+  });
+
   it("re-baselines the list's first page and the open session on every hello, then reports loaded", async () => {
     const { api, calls } = fakeApi({
       listSessions: () => Promise.resolve({ sessions: [session("s-1", "One"), session("s-2", "Two")], next: "c-2" }),

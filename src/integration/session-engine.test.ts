@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { createApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxSocketConstructor } from "../client/mux";
@@ -12,16 +12,17 @@ import type { Message, PendingRequest } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 
 const WAIT_MS = 10_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(probe: () => T | null | undefined | false, label: string): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await sleep(5);
-  }
+/** Polls `probe` until it returns something truthy, and returns that. */
+function until<T>(probe: () => T | null | undefined | false, label: string): Promise<T> {
+  return vi.waitFor(
+    () => {
+      const value = probe();
+      if (!value) throw new Error(`timed out waiting for ${label}`);
+      return value;
+    },
+    { timeout: WAIT_MS, interval: 5 },
+  );
 }
 
 /** A browser tab without the DOM: the real engine, store, api and mux over a `ws` socket; `navigate` opens, as the hash does in the app. */
