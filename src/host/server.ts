@@ -224,9 +224,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         pending.dispose();
-        await mcpTools.close();
         await mcp.close();
         await chat.stop();
+        await mcpTools.close();
         await downlink.close();
         server.closeAllConnections();
         await serverClosed;

@@ -66,7 +66,7 @@ export interface McpTools {
    * ready, the connection fails, or `signal` aborts (the SDK then sends `notifications/cancelled`).
    */
   call(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
-  /** Cancels open elicitations, stops retrying and closes every connection (stdio servers exit). */
+  /** Cancels open elicitations, stops retrying, waits up to 2 s for messages being sent and calls in flight, then closes every connection (stdio servers exit). */
   close(): Promise<void>;
 }
 
@@ -97,6 +97,8 @@ export const DEFAULT_MCP_RETRY = { baseMs: 1000, capMs: 60_000, attempts: 10 };
 export const STABLE_CONNECTION_MS = 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long shutdown waits for messages being sent (the cancels of open elicitations) and for calls to finish. */
+const CLOSE_GRACE_MS = 2000;
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 const MAX_TOOL_NAME_CHARS = 64;
 const MAX_TOOL_PAGES = 50;
@@ -129,6 +131,8 @@ interface Connection {
   readyAt: number;
   timer: ReturnType<typeof setTimeout> | null;
   calls: Set<InFlight>;
+  /** Messages being written to the transport; shutdown lets them finish so a cancel reaches the server. */
+  sends: Set<Promise<void>>;
   stderr: string;
 }
 
@@ -146,6 +150,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
   const shutdown = new AbortController();
   const listeners = new Set<() => void>();
   const elicitations = new Set<Promise<ElicitResult>>();
+  const calls = new Set<Promise<unknown>>();
   let offered: OfferedTool[] = [];
   const connections = config.servers.map<Connection>((server) => ({
     config: server,
@@ -156,12 +161,25 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     readyAt: 0,
     timer: null,
     calls: new Set(),
+    sends: new Set(),
     stderr: "",
   }));
 
   function changed() {
     offered = connections.flatMap((connection) => (connection.state === "ready" ? connection.tools : []));
     for (const listener of listeners) listener();
+  }
+
+  function tracked(connection: Connection, transport: Transport): Transport {
+    const send = transport.send.bind(transport);
+    transport.send = (...args) => {
+      const sending = send(...args);
+      connection.sends.add(sending);
+      const forget = () => void connection.sends.delete(sending);
+      sending.then(forget, forget);
+      return sending;
+    };
+    return transport;
   }
 
   function transportFor(connection: Connection): Transport {
@@ -281,7 +299,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       return handled;
     });
     try {
-      await client.connect(transportFor(connection), { timeout: connectTimeoutMs });
+      await client.connect(tracked(connection, transportFor(connection)), { timeout: connectTimeoutMs });
       const tools = await listTools(connection, client);
       if (connection.client !== client) return;
       connection.tools = tools;
@@ -362,8 +380,12 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       if (connection.state !== "ready" || !client) throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} is not ready`);
       const flight: InFlight = { sessionId: context.sessionId, signal: context.signal };
       connection.calls.add(flight);
+      const calling = client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, { signal: context.signal, timeout: callTimeoutMs });
+      const forget = () => void calls.delete(calling);
+      calls.add(calling);
+      calling.then(forget, forget);
       try {
-        return (await client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, { signal: context.signal, timeout: callTimeoutMs })) as CallToolResult;
+        return (await calling) as CallToolResult;
       } catch (error) {
         if (context.signal.aborted) throw new McpCallError("TOOL_FAILED", `the call of ${name} was stopped`);
         if (!(error instanceof McpError) && connection.client === client && connection.config.transport === "http") fail(connection, message(error));
@@ -382,6 +404,8 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       await Promise.allSettled([...elicitations]);
       // The SDK sends a handler's result on a later tick; let the cancels go out before the connections close.
       await new Promise((resolve) => setImmediate(resolve));
+      const sends = connections.flatMap((connection) => [...connection.sends]);
+      await Promise.race([Promise.allSettled([...sends, ...calls]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
       await Promise.all(
         connections.map(async (connection) => {
           const client = connection.client;
