@@ -196,7 +196,7 @@ test.describe("the respond log", () => {
     await page.goto(`${host.url}/demo#rejected-receipt`);
     const frame = preview(page);
     await expect(page.locator(".demo__log-result")).toHaveText(
-      'Rejected: not-pending: no pending question has rpcId "demo-rejected-receipt"',
+      "Rejected: not-pending: question demo-rejected-receipt is not pending (unknown, already answered, cancelled or aborted)",
     );
     await page.getByLabel("Host reply").selectOption("accept");
     await frame.getByRole("button", { name: "Submit" }).click();

@@ -38,7 +38,6 @@ type DemoKey =
   | "resolvedCancelled"
   | "resolvedAborted"
   | "replay"
-  | "typingField"
   | "typingText"
   | "playgroundInvalid"
   | "playgroundRoot"
@@ -87,7 +86,6 @@ export const demoCopy: Catalog<DemoKey> = {
     resolvedCancelled: "The host resolved the request: cancelled.",
     resolvedAborted: "The host resolved the request: aborted.",
     replay: "Replay story",
-    typingField: "Message (demo)",
     typingText: "I have 3 cats and 2 dogs",
     playgroundInvalid: "{count} problems: the host would refuse these arguments with INVALID_ARGS.",
     playgroundRoot: "(the whole value)",
@@ -134,7 +132,6 @@ export const demoCopy: Catalog<DemoKey> = {
     resolvedCancelled: "主机已结束该请求：已取消。",
     resolvedAborted: "主机已结束该请求：已中止。",
     replay: "重放示例",
-    typingField: "消息（演示）",
     typingText: "我有 3 只猫和 2 只狗",
     playgroundInvalid: "{count} 个问题：主机会以 INVALID_ARGS 拒绝这些参数。",
     playgroundRoot: "（整个值）",

@@ -210,8 +210,8 @@ function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryR
 
   return (
     <SessionStoreProvider store={run.store}>
-      <div className="demo-frame">
-        <main className="demo-frame__conversation" aria-label={t("conversation")}>
+      <main className="demo-frame">
+        <section className="demo-frame__conversation" aria-label={t("conversation")}>
           <h1 className="demo-frame__title">{story.title[locale]}</h1>
           <p className="demo-frame__story">{story.description[locale]}</p>
           {playground?.kind === "errors" && (
@@ -227,7 +227,7 @@ function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryR
             </div>
           )}
           <ResolvedNotice onReplay={onReplay} />
-        </main>
+        </section>
         <div className="demo-frame__slot" ref={slotRef}>
           <ComposerSlot
             entries={entries}
@@ -243,7 +243,7 @@ function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryR
             }
           />
         </div>
-      </div>
+      </main>
     </SessionStoreProvider>
   );
 }
