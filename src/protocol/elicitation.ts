@@ -163,6 +163,28 @@ function readField(schema: Record<string, unknown>, where: string): Field {
   }
 }
 
+// The formats as JSON Schema validators read them (RFC 5321 dot-atoms, RFC 3986 characters, RFC 3339
+// date-times with seconds and an offset): stricter than what a question's input accepts as typed.
+const RFC_EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const RFC_URI = /^[a-z][a-z0-9+.-]*:(?:[a-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9a-f]{2})*$/i;
+const RFC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+function formatProblem(kind: AnswerInputKind, value: string): string | null {
+  switch (kind) {
+    case "email":
+      return RFC_EMAIL.test(value) ? null : "must be an email address (letters, digits and !#$%&'*+/=?^_`{|}~- before the @)";
+    case "url":
+      return RFC_URI.test(value) ? null : "must be a URL of ASCII characters (others percent-encoded)";
+    case "date-time": {
+      const match = RFC_DATE_TIME.exec(value);
+      const inRange = match !== null && Number(match[1]) <= 23 && Number(match[2]) <= 59 && Number(match[3]) <= 59 && Number(match[4] ?? 0) <= 23 && Number(match[5] ?? 0) <= 59;
+      return inRange ? null : "must be a date and time with seconds and a time zone (YYYY-MM-DDTHH:MM:SSZ)";
+    }
+    default:
+      return null;
+  }
+}
+
 /** Whether `value` is content the field accepts; null when it is, else the rule it breaks. */
 function valueProblem(field: Field, value: unknown): string | null {
   switch (field.kind) {
@@ -181,7 +203,8 @@ function valueProblem(field: Field, value: unknown): string | null {
     case "text": {
       if (typeof value !== "string") return "must be text";
       const problem = inputProblem(field.input, value);
-      return problem ? describeInputProblem(problem) : null;
+      if (problem) return describeInputProblem(problem);
+      return formatProblem(field.input.kind, value);
     }
     case "number": {
       if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
@@ -269,7 +292,9 @@ function readForm(requestedSchema: unknown, message: string | undefined): Form {
     if (!isRecord(schema)) fail(`${where} is not a schema`);
     const field = readField(schema, where);
     fields.set(name, field);
-    return question(name, field, schema, required.has(name), where);
+    // Validators that read `content.toString` see Object.prototype's member when it is left out, and
+    // refuse the content (the SDK's ajv does), so a property named like one must be answered.
+    return question(name, field, schema, required.has(name) || name in Object.prototype, where);
   });
   if (message !== undefined && message.trim() !== "") {
     const first = questions[0]!;
@@ -328,8 +353,11 @@ function typedValue(field: Field, answer: AnswerItem): ElicitationValue {
       return labelValue(field.choices, answer.selected[0]!);
     case "choices":
       return answer.selected.map((label) => labelValue(field.choices, label));
-    case "text":
-      return (answer.custom ?? "").trim();
+    case "text": {
+      const text = (answer.custom ?? "").trim();
+      // A time typed without seconds gains ":00"; nothing else is guessed (least of all a time zone).
+      return field.input.kind === "date-time" ? text.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=$|[Zz+-])/, "$1:00") : text;
+    }
     case "number":
       return parseNumberAnswer(answer.custom ?? "") ?? Number.NaN;
   }

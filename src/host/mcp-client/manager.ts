@@ -6,11 +6,12 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/mini";
 import { backoffDelay } from "../../protocol/backoff";
-import { elicitationContent, elicitationQuestions } from "../../protocol/elicitation";
+import { elicitationQuestions } from "../../protocol/elicitation";
 import type { McpServerHealth, QuestionItem } from "../../protocol/schemas";
 import type { Logger } from "../log";
 import type { AskResult } from "../user-interaction";
 import type { McpConfig, McpServerConfig } from "./config";
+import { elicitationReply } from "./elicitation-reply";
 
 /** A tool of a configured MCP server as offered to the model (docs/architecture.md, MCP client). */
 export interface OfferedTool {
@@ -333,13 +334,13 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     const { questions } = mapped;
     const signal = AbortSignal.any([call.signal, requestSignal, shutdown.signal]);
     const check = (answers: readonly unknown[]) => {
-      const content = elicitationContent(params.requestedSchema, questions, answers);
+      const content = elicitationReply(params.requestedSchema, questions, answers);
       return content.ok ? null : content.problem;
     };
     log({ event: "mcp/elicitation-requested", server, sessionId: call.sessionId, questions: questions.length });
     try {
       const { answers } = await options.ask({ server, sessionId: call.sessionId, message: params.message ?? "", questions, signal, check });
-      const content = elicitationContent(params.requestedSchema, questions, answers);
+      const content = elicitationReply(params.requestedSchema, questions, answers);
       if (!content.ok) {
         log({ event: "mcp/elicitation-refused", server, sessionId: call.sessionId, problem: content.problem });
         return { action: "cancel" };

@@ -1,0 +1,18 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { elicitationContent, type ElicitationContentResult } from "../../protocol/elicitation";
+import type { QuestionItem } from "../../protocol/schemas";
+
+// The validator the SDK's server runs on an accepted elicitation: content it would refuse is never sent.
+const validator = new AjvJsonSchemaValidator();
+
+/**
+ * The content of `action: "accept"` for these answers, or the rule they break: the question rules and
+ * the schema subset (protocol/elicitation.ts), then the requested schema in full as the server checks it
+ * (docs/protocol.md, rule elicitation-content).
+ */
+export function elicitationReply(requestedSchema: unknown, questions: readonly QuestionItem[], answers: readonly unknown[]): ElicitationContentResult {
+  const content = elicitationContent(requestedSchema, questions, answers);
+  if (!content.ok) return content;
+  const verdict = validator.getValidator(requestedSchema as Record<string, unknown>)(content.content);
+  return verdict.valid ? content : { ok: false, problem: `the answer does not match the requested schema: ${verdict.errorMessage ?? "invalid"}` };
+}
