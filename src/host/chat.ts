@@ -17,6 +17,8 @@ export interface ChatOptions {
   tools: ToolRegistry;
   broadcast(frame: DownFrame): void;
   pendingCount(sessionId: string): number;
+  /** In a cluster: the state another host last published for a session whose turn runs there. */
+  remoteState?(sessionId: string): SessionState | undefined;
   log: Logger;
   maxSteps: number;
 }
@@ -146,7 +148,7 @@ export function createChat(options: ChatOptions): Chat {
   const streaming = new Map<string, StoredMessage>();
 
   const now = () => new Date().toISOString();
-  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : "idle");
+  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
   const toSession = (row: StoredSession): Session => {
     return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(row.agent ? { agent: row.agent } : {}) };
   };
@@ -396,7 +398,7 @@ export function createChat(options: ChatOptions): Chat {
       const row = await store.getSession(sessionId);
       if (!row) return { ok: false, reason: "not-found" };
       if (row.agent) return { ok: false, reason: "agent-session" };
-      if (turns.has(sessionId) || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
+      if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
       const stamp = now();
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text);

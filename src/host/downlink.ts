@@ -18,12 +18,16 @@ export interface DownlinkOptions {
   pingIntervalMs?: number;
   /** How often every socket gets a heartbeat frame; defaults to HEARTBEAT_INTERVAL_MS. */
   heartbeatIntervalMs?: number;
+  /** Whether upgrades are taken now; a cluster host that lost its database answers 503 so the browser tries another. */
+  accepting?(): boolean;
 }
 
 /** The downlink: one WebSocket per tab at `/api/mux`, host → browser only. */
 export interface Downlink {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   broadcast(frame: DownFrame): void;
+  /** Closes every open socket with 1012 (service restart): the browsers reconnect, through a proxy to a healthy host. */
+  disconnectAll(reason: string): void;
   /** Closes every socket with 1001 and stops accepting. */
   close(): Promise<void>;
 }
@@ -86,7 +90,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
             options.log({ event: "mux/refused", status: verdict.status });
             return refuse(socket, verdict.status);
           }
-          if (closing) return refuse(socket, 503);
+          if (closing || options.accepting?.() === false) return refuse(socket, 503);
           if (socket.destroyed) return;
           wss.handleUpgrade(request, socket, head, onConnection);
         },
@@ -100,6 +104,11 @@ export function createDownlink(options: DownlinkOptions): Downlink {
     broadcast(frame) {
       const data = JSON.stringify(frame);
       for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(data);
+    },
+
+    disconnectAll(reason) {
+      options.log({ event: "mux/disconnect-all", reason, sockets: wss.clients.size });
+      for (const socket of wss.clients) socket.close(1012, reason);
     },
 
     async close() {

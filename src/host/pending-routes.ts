@@ -1,16 +1,16 @@
+import type { Receipt } from "../protocol/schemas";
 import { HttpError, readJson, sendJson, type Route, type RouteContext } from "./http";
-import type { PendingTable } from "./pending-table";
 import type { RateLimitedRoute } from "./rate-limit";
 
 /** `POST /api/respond`: the human's answer or cancel, checked and claimed by the pending table (docs/protocol.md, respond-*). */
-export function pendingRoutes(pending: PendingTable, throttle: (context: RouteContext, route: RateLimitedRoute) => void): Route[] {
+export function pendingRoutes(pending: { respond(body: unknown): Receipt | Promise<Receipt> }, throttle: (context: RouteContext, route: RateLimitedRoute) => void): Route[] {
   return [
     {
       pattern: /^\/api\/respond$/,
       methods: {
         async POST(context) {
           throttle(context, "respond");
-          sendJson(context.response, 200, pending.respond(await readJson(context.request, false)));
+          sendJson(context.response, 200, await pending.respond(await readJson(context.request, false)));
         },
       },
     },

@@ -13,6 +13,8 @@ export interface PgStore extends Store {
   /** This host process: the owner written on the rows its turns are writing. */
   readonly instance: string;
   readonly pool: pg.Pool;
+  /** The connection string (with its password: never logged; `location` is the one to show). */
+  readonly url: string;
   /** Runs a query through the store's guard: failures become StorageErrors and set `trouble`. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
   /** Refuses every write from now on (this host's lease is gone); reads still work. */
@@ -27,7 +29,7 @@ export interface PgStoreOptions {
   poolSize?: number;
 }
 
-interface SessionRow {
+export interface SessionRow {
   id: string;
   title: string;
   auto_title: boolean;
@@ -36,7 +38,7 @@ interface SessionRow {
   agent: string | null;
 }
 
-interface MessageRow {
+export interface MessageRow {
   id: string;
   session_id: string;
   role: Message["role"];
@@ -54,7 +56,7 @@ const BIGINT_OID = 20;
 /** Login times are milliseconds since the epoch: within 2^53, so numbers, not strings. */
 const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === BIGINT_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) };
 
-const toSession = (row: SessionRow): StoredSession => ({
+export const toSession = (row: SessionRow): StoredSession => ({
   id: row.id,
   title: row.title,
   autoTitle: row.auto_title,
@@ -63,7 +65,7 @@ const toSession = (row: SessionRow): StoredSession => ({
   ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
 });
 
-const toMessage = (row: MessageRow): StoredMessage => ({
+export const toMessage = (row: MessageRow): StoredMessage => ({
   id: row.id,
   sessionId: row.session_id,
   role: row.role,
@@ -97,6 +99,10 @@ const SELECT_MESSAGE = "SELECT id, session_id, role, created_at, text, tool, ste
 const SELECT_SESSION = "SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions";
 /** Rows whose owner holds no live lease: left by a host that died (or by this store's own past, before a restart). */
 const ORPHANED = "(owner IS NULL OR owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now()))";
+
+export function isPgStore(store: Store): store is PgStore {
+  return store.kind === "postgres";
+}
 
 /** Opens the pool, migrates the schema (docs/protocol.md, pg-migrations) and returns the store; StoreOpenError when it cannot. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
@@ -169,6 +175,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     clusterId,
     instance: options.instance,
     pool,
+    url: options.url,
     query,
     refuseWrites(reason) {
       fenced = reason;

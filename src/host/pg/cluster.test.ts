@@ -1,0 +1,90 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
+import { createCleanup } from "../testing/cleanup";
+import { api, connect, createSession, startTestServer } from "../testing/harness";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+import { NOTIFY_LIMIT_BYTES } from "./cluster";
+
+const cleanup = createCleanup();
+afterEach(() => cleanup.closeAll());
+
+const ask = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }] })}`;
+
+describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one process)", () => {
+  let cluster: TestPostgres;
+  beforeAll(async () => {
+    cluster = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  async function hosts(count: number) {
+    const databaseUrl = await cluster.createDatabase();
+    const started = [];
+    for (let index = 0; index < count; index++) started.push(await startTestServer({ databaseUrl }));
+    cleanup.servers.push(...started);
+    return started;
+  }
+
+  it("gives every host the cluster's id and counts the live ones in health", async () => {
+    const [a, b] = await hosts(2);
+    const health = [(await api(a!.url, "/api/health")).body, (await api(b!.url, "/api/health")).body] as { hostId: string; cluster: { id: string; instances: number; instance: string } }[];
+    const socket = await connect(b!.url);
+    cleanup.sockets.push(socket);
+    const hello = await socket.waitFor((frame) => frame.type === "hello");
+    expect([a!.hostId === b!.hostId, health[0]!.hostId, health[1]!.cluster.id, hello]).toEqual([
+      true,
+      a!.hostId,
+      a!.hostId,
+      { type: "hello", protocol: 2, hostId: a!.hostId, heartbeatMs: expect.any(Number) as number },
+    ]);
+    expect(health[0]!.cluster.instance).not.toBe(health[1]!.cluster.instance);
+  });
+
+  it("answers on B a question asked on A: exactly one of racing responses wins, the turn on A settles once, every host's sockets see it", async () => {
+    const [a, b, c] = await hosts(3);
+    const sockets = await Promise.all([a!, b!, c!].map((host) => connect(host.url)));
+    cleanup.sockets.push(...sockets);
+    const sessionId = await createSession(a!.url);
+    await api(a!.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("race") } });
+    const asked = await Promise.all(sockets.map((socket) => socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested")));
+    const body = (label: string) => ({ type: "answer", rpcId: asked[0]!.rpcId, sessionId, answers: [{ id: "race", selected: [label] }] });
+    const receipts = await Promise.all([b!, c!, b!, a!].map((host, index) => api(host.url, "/api/respond", { json: body(index % 2 === 0 ? "Yes" : "No") })));
+    const accepted = receipts.filter((receipt) => (receipt.body as { accepted: boolean }).accepted);
+    expect([accepted.length, receipts.map((receipt) => receipt.status)]).toEqual([1, [200, 200, 200, 200]]);
+    const resolved = await Promise.all(sockets.map((socket) => socket.waitFor<QuestionResolvedFrame>((frame) => frame.type === "question/resolved")));
+    expect(resolved.map((frame) => frame.outcome)).toEqual(["answered", "answered", "answered"]);
+    await Promise.all(sockets.map((socket) => socket.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle")));
+    const transcript = (await api(c!.url, `/api/sessions/${sessionId}`)).body as { messages: { role: string; tool?: { status: string } }[] };
+    expect(transcript.messages.filter((message) => message.role === "tool").map((message) => message.tool?.status)).toEqual(["ok"]);
+    for (const socket of sockets) expect(socket.frames.filter((frame) => frame.type === "question/resolved")).toHaveLength(1);
+  });
+
+  it("replays every pending question of the cluster on a socket opening on any host, then synced", async () => {
+    const [a, b] = await hosts(2);
+    const watcher = await connect(a!.url);
+    cleanup.sockets.push(watcher);
+    const first = await createSession(a!.url);
+    const second = await createSession(b!.url);
+    await api(a!.url, `/api/sessions/${first}/messages`, { json: { text: ask("one") } });
+    await watcher.waitFor((frame) => frame.type === "question/requested" && frame.sessionId === first);
+    await api(b!.url, `/api/sessions/${second}/messages`, { json: { text: ask("two") } });
+    await watcher.waitFor((frame) => frame.type === "question/requested" && frame.sessionId === second);
+    const fresh = await connect(b!.url);
+    cleanup.sockets.push(fresh);
+    await fresh.waitFor((frame) => frame.type === "synced");
+    expect(fresh.frames.map((frame) => (frame.type === "question/requested" ? [frame.type, frame.sessionId] : [frame.type]))).toEqual([["hello"], ["question/requested", first], ["question/requested", second], ["synced"]]);
+  });
+
+  it("carries a frame larger than a notification intact", async () => {
+    const [a, b] = await hosts(2);
+    const socket = await connect(b!.url);
+    cleanup.sockets.push(socket);
+    const sessionId = await createSession(a!.url);
+    const text = `/echo ${"a long line of words ".repeat(Math.ceil((NOTIFY_LIMIT_BYTES * 2) / 21))}`;
+    await api(a!.url, `/api/sessions/${sessionId}/messages`, { json: { text } });
+    const upserted = await socket.waitFor((frame) => frame.type === "message/upserted" && frame.message.role === "user");
+    expect(upserted.type === "message/upserted" && upserted.message.text).toBe(text);
+  });
+});

@@ -1,0 +1,324 @@
+import pg from "pg";
+import { DownFrame, type Message, type QuestionRequestedFrame, type Session } from "../../protocol/schemas";
+import { STOPPED_TOOL_TEXT } from "../history";
+import type { Logger } from "../log";
+import { ABORTED_MESSAGE } from "../user-interaction";
+import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
+
+/**
+ * Hosts sharing one Postgres database are a cluster (docs/architecture.md, Several hosts):
+ * leases say who is alive, LISTEN/NOTIFY carries every frame to every host in its owner's order,
+ * and a live host adopts the work of one whose lease expired.
+ */
+export interface Cluster {
+  /** The cluster's id: `hello.hostId` and health's `hostId`. */
+  readonly id: string;
+  /** This host process. */
+  readonly instance: string;
+  /** Live hosts by their leases, as of the last renewal. */
+  instances(): number;
+  /** `ok`; `disconnected` while the database cannot be reached; `lost` once this host's lease is gone for good. */
+  state(): ClusterState;
+  /** Why answers are refused now, or null when they are accepted. */
+  refusal(): string | null;
+  /** Sends a frame this host produced to every other host, after the one before it. */
+  publish(frame: DownFrame): void;
+  /** Frames other hosts produced, in each owner's order. */
+  onRemoteFrame(listener: (frame: DownFrame, owner: string) => void): void;
+  /** An answer claimed on another host for a question this host owns. */
+  onAnswer(listener: (body: unknown) => void): void;
+  /** This host became unhealthy (disconnected or lost): its sockets should move to a healthy host. */
+  onUnhealthy(listener: (state: ClusterState) => void): void;
+  /** Every pending question of the cluster, oldest first, with its owner. */
+  pending(): { frame: QuestionRequestedFrame; owner: string }[];
+  /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
+  claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
+  /** Tells the owner of a question that a response claimed it here. */
+  sendAnswer(owner: string, body: unknown): Promise<void>;
+  /** Waits until every frame published so far reached the database. */
+  flush(): Promise<void>;
+  /** Stops renewing, removes this host's lease, stops listening. */
+  close(): Promise<void>;
+}
+
+export type ClusterState = "ok" | "disconnected" | "lost";
+
+export interface ClusterOptions {
+  store: PgStore;
+  log: Logger;
+  /** Lease expiry (PARLEY_LEASE_S); renewed every sixth of it. Default 30 s. */
+  leaseMs?: number;
+  /** Where this host serves, recorded with its lease. */
+  address: string;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+const CHANNEL = "parley";
+/** Postgres refuses a NOTIFY payload of 8000 bytes or more; larger frames travel as a row whose id is notified. */
+export const NOTIFY_LIMIT_BYTES = 7900;
+const LARGE_FRAME_TTL = "5 minutes";
+
+type Envelope = { s: string; f: DownFrame } | { s: string; r: number } | { s: string; to: string; answer: unknown };
+
+/** Runs async jobs one after another; a failed job is reported and the next one still runs. */
+function serial(onError: (error: unknown) => void) {
+  let tail: Promise<void> = Promise.resolve();
+  return {
+    push(job: () => Promise<void>) {
+      tail = tail.then(job).catch(onError);
+    },
+    idle: () => tail,
+  };
+}
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const { store, log } = options;
+  const instance = store.instance;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const renewMs = Math.max(100, Math.floor(leaseMs / 6));
+  const leaseSeconds = leaseMs / 1000;
+  let state: ClusterState = "ok";
+  let live = 1;
+  let lastRenewed = performance.now();
+  let closed = false;
+  const mirror = new Map<string, { frame: QuestionRequestedFrame; owner: string }>();
+  const remoteListeners = new Set<(frame: DownFrame, owner: string) => void>();
+  const answerListeners = new Set<(body: unknown) => void>();
+  const unhealthyListeners = new Set<(state: ClusterState) => void>();
+
+  const outgoing = serial((error) => {
+    log({ event: "cluster/publish-failed", error: error instanceof Error ? error.message : String(error) });
+    setState("disconnected");
+  });
+  const incoming = serial((error) => log({ event: "cluster/receive-failed", error: error instanceof Error ? error.message : String(error) }));
+
+  function setState(next: ClusterState) {
+    if (state === next || state === "lost") return;
+    state = next;
+    log({ event: "cluster/state", state, instance });
+    if (next === "lost") store.refuseWrites(`this host's lease in the cluster expired and its work was adopted by another host: it writes nothing more; restart it`);
+    if (next !== "ok") for (const listener of unhealthyListeners) listener(next);
+  }
+
+  /** Keeps the mirror of the cluster's pending questions in step with the frames, whoever produced them. */
+  function track(frame: DownFrame, owner: string) {
+    if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner });
+    else if (frame.type === "question/resolved") mirror.delete(frame.rpcId);
+  }
+
+  async function register() {
+    await store.query("INSERT INTO hosts (instance, url, lease_until) VALUES ($1, $2, now() + make_interval(secs => $3))", [instance, options.address, leaseSeconds]);
+  }
+
+  async function renew() {
+    if (closed || state === "lost") return;
+    const overdue = performance.now() - lastRenewed > leaseMs;
+    if (overdue) setState("disconnected");
+    try {
+      const renewed = await store.query("UPDATE hosts SET lease_until = now() + make_interval(secs => $2) WHERE instance = $1", [instance, leaseSeconds], false);
+      if ((renewed.rowCount ?? 0) === 0) {
+        setState("lost");
+        return;
+      }
+      lastRenewed = performance.now();
+      const count = await store.query<{ live: number }>("SELECT count(*)::int AS live FROM hosts WHERE lease_until > now()", [], false);
+      live = count.rows[0]?.live ?? 1;
+      if (state === "disconnected" && listener !== null) {
+        await reload();
+        state = "ok";
+        log({ event: "cluster/state", state, instance });
+      }
+      await adopt();
+    } catch (error) {
+      log({ event: "cluster/renew-failed", error: error instanceof Error ? error.message : String(error) });
+      setState("disconnected");
+    }
+  }
+
+  /** Takes over every host whose lease expired: its questions resolve aborted, its running rows stop, its sessions go idle. */
+  async function adopt() {
+    const dead = await store.query<{ instance: string }>("DELETE FROM hosts WHERE lease_until < now() RETURNING instance", [], false);
+    for (const { instance: owner } of dead.rows) {
+      log({ event: "cluster/adopting", owner, instance });
+      const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
+      const error = JSON.stringify({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
+      const stopped = await store.query<MessageRow>(
+        `UPDATE messages SET tool_status = 'stopped', tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
+         WHERE owner = $1 AND tool_status = 'running' RETURNING id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure`,
+        [owner, STOPPED_TOOL_TEXT, error],
+        false,
+      );
+      const interrupted = await store.query<MessageRow>(
+        "UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure",
+        [owner],
+        false,
+      );
+      const sessions = new Set<string>();
+      for (const row of aborted.rows) {
+        sessions.add(row.session_id);
+        emit({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
+      }
+      for (const row of [...stopped.rows, ...interrupted.rows]) {
+        sessions.add(row.session_id);
+        const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
+        emit({ type: "message/upserted", message: wire satisfies Message });
+      }
+      if (sessions.size > 0) {
+        const rows = await store.query<SessionRow>("SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions WHERE id = ANY($1)", [[...sessions]], false);
+        for (const row of rows.rows) {
+          const { autoTitle: _auto, ...session } = toSession(row);
+          emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
+        }
+      }
+      log({ event: "cluster/adopted", owner, questions: aborted.rows.length, tools: stopped.rows.length, replies: interrupted.rows.length });
+    }
+  }
+
+  /** A frame made by this host on another's behalf (adoption): to this host's sockets and to every other host. */
+  function emit(frame: DownFrame) {
+    track(frame, instance);
+    for (const listener of remoteListeners) listener(frame, instance);
+    publish(frame);
+  }
+
+  function publish(frame: DownFrame) {
+    track(frame, instance);
+    const data = JSON.stringify({ s: instance, f: frame } satisfies Envelope);
+    outgoing.push(async () => {
+      if (state === "lost") return;
+      if (frame.type === "question/requested") {
+        await store.query("INSERT INTO pending (rpc_id, session_id, owner, frame) VALUES ($1, $2, $3, $4) ON CONFLICT (rpc_id) DO NOTHING", [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame)], false);
+      } else if (frame.type === "question/resolved") {
+        await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
+      }
+      await notify(data);
+    });
+  }
+
+  async function notify(data: string) {
+    if (Buffer.byteLength(data) <= NOTIFY_LIMIT_BYTES) {
+      await store.query("SELECT pg_notify($1, $2)", [CHANNEL, data], false);
+      return;
+    }
+    const row = await store.query<{ id: string }>("INSERT INTO large_frames (payload) VALUES ($1) RETURNING id", [data], false);
+    await store.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ s: instance, r: Number(row.rows[0]!.id) } satisfies Envelope)], false);
+  }
+
+  async function receive(payload: string) {
+    let envelope = JSON.parse(payload) as Envelope;
+    if (envelope.s === instance) return;
+    if ("r" in envelope) {
+      const row = await store.query<{ payload: string }>("SELECT payload FROM large_frames WHERE id = $1", [envelope.r], false);
+      if (!row.rows[0]) throw new Error(`large frame ${envelope.r} from ${envelope.s} is gone`);
+      envelope = JSON.parse(row.rows[0].payload) as Envelope;
+    }
+    if ("to" in envelope) {
+      if (envelope.to === instance) for (const listener of answerListeners) listener(envelope.answer);
+      return;
+    }
+    if (!("f" in envelope)) return;
+    const frame = DownFrame.parse(envelope.f);
+    track(frame, envelope.s);
+    for (const listener of remoteListeners) listener(frame, envelope.s);
+  }
+
+  /** Reloads the pending questions from the database (at start, and after the listener missed notifications). */
+  async function reload() {
+    const rows = await store.query<{ owner: string; frame: string }>("SELECT owner, frame FROM pending WHERE state = 'pending' ORDER BY seq", [], false);
+    mirror.clear();
+    for (const row of rows.rows) {
+      const frame = DownFrame.parse(JSON.parse(row.frame));
+      if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner: row.owner });
+    }
+  }
+
+  let listener: pg.Client | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  async function listen() {
+    const client = new pg.Client({ connectionString: store.url });
+    client.on("notification", (message) => {
+      if (message.channel === CHANNEL && message.payload !== undefined) {
+        const payload = message.payload;
+        incoming.push(() => receive(payload));
+      }
+    });
+    client.on("error", (error) => {
+      log({ event: "cluster/listener-failed", error: error.message });
+      if (listener === client) listener = null;
+      setState("disconnected");
+      scheduleListen();
+    });
+    client.on("end", () => {
+      if (listener !== client || closed) return;
+      listener = null;
+      log({ event: "cluster/listener-ended" });
+      setState("disconnected");
+      scheduleListen();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    listener = client;
+  }
+  function scheduleListen() {
+    if (closed || reconnectTimer !== null) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      listen().then(
+        () => renew(),
+        (error: unknown) => {
+          log({ event: "cluster/listen-failed", error: error instanceof Error ? error.message : String(error) });
+          scheduleListen();
+        },
+      );
+    }, renewMs);
+    reconnectTimer.unref();
+  }
+
+  await register();
+  await listen();
+  await reload();
+  await adopt();
+  const timer = setInterval(() => void renew(), renewMs);
+  timer.unref();
+  const sweeper = setInterval(() => {
+    if (state === "ok") store.query(`DELETE FROM large_frames WHERE created_at < now() - interval '${LARGE_FRAME_TTL}'`, [], false).catch((error: unknown) => log({ event: "cluster/sweep-failed", error: String(error) }));
+  }, 60_000);
+  sweeper.unref();
+
+  return {
+    id: store.clusterId,
+    instance,
+    instances: () => live,
+    state: () => (state === "ok" && performance.now() - lastRenewed > leaseMs ? "disconnected" : state),
+    refusal() {
+      if (state === "lost") return "this host's lease in the cluster expired and another host adopted its questions: it accepts no answers; your draft is kept, the page moves to a healthy host";
+      if (state === "disconnected" || performance.now() - lastRenewed > leaseMs) return "this host lost its database connection: the answer was not sent; your draft is kept, retry in a moment or through another host";
+      return null;
+    },
+    publish,
+    onRemoteFrame: (callback) => void remoteListeners.add(callback),
+    onAnswer: (callback) => void answerListeners.add(callback),
+    onUnhealthy: (callback) => void unhealthyListeners.add(callback),
+    // Oldest first across the cluster: each host's frames arrive in its own order, not interleaved by age.
+    pending: () => [...mirror.values()].sort((one, other) => (one.frame.createdAt < other.frame.createdAt ? -1 : one.frame.createdAt > other.frame.createdAt ? 1 : 0)),
+    async claim(rpcId, outcome, body) {
+      const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);
+      return claimed.rows[0]?.owner ?? null;
+    },
+    async sendAnswer(owner, body) {
+      await notify(JSON.stringify({ s: instance, to: owner, answer: body } satisfies Envelope));
+    },
+    flush: () => outgoing.idle(),
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      clearInterval(sweeper);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      await outgoing.idle();
+      if (state !== "lost") await store.query("DELETE FROM hosts WHERE instance = $1", [instance], false).catch((error: unknown) => log({ event: "cluster/leave-failed", error: String(error) }));
+      const client = listener;
+      listener = null;
+      await client?.end();
+    },
+  };
+}

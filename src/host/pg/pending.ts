@@ -1,0 +1,51 @@
+import { judgeResponse } from "../../protocol/response-verdict";
+import type { QuestionRequestedFrame, Receipt } from "../../protocol/schemas";
+import type { Logger } from "../log";
+import type { PendingTable } from "../pending-table";
+import { StorageError } from "../storage-error";
+import type { Cluster } from "./cluster";
+
+/** The pending table of a cluster host: this host's questions live in its own table; answers are claimed in Postgres. */
+export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
+  /** Claims the question cluster-wide with one conditional UPDATE; the owner's waiting call settles once (docs/protocol.md, cluster-respond). */
+  respond(body: unknown): Promise<Receipt>;
+  /** Pending questions of this session on other hosts. */
+  remoteCountFor(sessionId: string): number;
+}
+
+/**
+ * Wraps the host's own pending table: asks, counts and change events stay local; `replay` is every
+ * pending question of the cluster; a response is checked against the question wherever it was asked,
+ * claimed by `UPDATE … WHERE state = 'pending' RETURNING owner`, and handed to the owner to settle.
+ */
+export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger): ClusterPendingTable {
+  const frameOf = (rpcId: string): QuestionRequestedFrame | undefined => cluster.pending().find((entry) => entry.frame.rpcId === rpcId)?.frame;
+
+  cluster.onAnswer((body) => {
+    const receipt = local.respond(body);
+    if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
+  });
+
+  return {
+    ask: (request) => local.ask(request),
+    countFor: (sessionId) => local.countFor(sessionId),
+    remoteCountFor: (sessionId) => cluster.pending().filter((entry) => entry.owner !== cluster.instance && entry.frame.sessionId === sessionId).length,
+    onChange: (listener) => local.onChange(listener),
+    dispose: () => local.dispose(),
+    replay: () => cluster.pending().map((entry) => entry.frame),
+
+    async respond(body) {
+      const refusal = cluster.refusal();
+      if (refusal !== null) throw new StorageError("STORAGE_BUSY", refusal, null);
+      const verdict = judgeResponse(body, frameOf);
+      if (!verdict.accepted) return verdict.receipt;
+      const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
+      if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
+      if (owner === cluster.instance) {
+        const receipt = local.respond(body);
+        if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
+      } else await cluster.sendAnswer(owner, body);
+      return { accepted: true };
+    },
+  };
+}

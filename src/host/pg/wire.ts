@@ -1,0 +1,28 @@
+import type { SessionState } from "../../protocol/schemas";
+import type { Downlink } from "../downlink";
+import type { FrameBus } from "../frame-bus";
+import type { Cluster } from "./cluster";
+
+/** What a cluster host knows of sessions whose turns run on other hosts: their last published state. */
+export interface RemoteSessions {
+  stateOf(sessionId: string): SessionState | undefined;
+}
+
+/**
+ * Joins the host's parts to the cluster: its own frames go out to every host, other hosts' frames go
+ * to its sockets, and its sockets are closed when it turns unhealthy so browsers move to a healthy host.
+ */
+export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: Downlink }): RemoteSessions {
+  const states = new Map<string, SessionState>();
+  parts.bus.subscribe((frame) => cluster.publish(frame));
+  cluster.onRemoteFrame((frame, owner) => {
+    if (frame.type === "session/upserted" && owner !== cluster.instance) {
+      if (frame.session.state === "idle") states.delete(frame.session.id);
+      else states.set(frame.session.id, frame.session.state);
+    } else if (frame.type === "session/deleted") states.delete(frame.sessionId);
+    else if (frame.type === "session/upserted") states.delete(frame.session.id);
+    parts.downlink.broadcast(frame);
+  });
+  cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
+  return { stateOf: (sessionId) => states.get(sessionId) };
+}
