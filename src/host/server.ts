@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createChat } from "./chat";
@@ -24,7 +25,10 @@ import { createStaticHandler } from "./static";
 import { StorageError, storageStatus } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
 import { openStore, type Store } from "./store";
-import { openPgStore } from "./pg/store";
+import { startCluster } from "./pg/cluster";
+import { createClusterPendingTable } from "./pg/pending";
+import { isPgStore, openPgStore } from "./pg/store";
+import { wireCluster } from "./pg/wire";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
@@ -54,6 +58,8 @@ export interface ServerOptions {
   store?: Store;
   /** PARLEY_DATABASE_URL: keep everything in this Postgres database instead of SQLite in `dataDir` (docs/architecture.md, Several hosts). */
   databaseUrl?: string;
+  /** With Postgres: how long a host's lease lasts without renewal (PARLEY_LEASE_S); default 30 s. */
+  leaseMs?: number;
   /** The `/mcp` front door: wait tickets (PARLEY_MCP_WAIT_S), progress and idle intervals, limits. */
   mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
   /** The MCP servers whose tools the agent uses (PARLEY_MCP_CONFIG); none when absent. */
@@ -79,11 +85,12 @@ function formatUrl(host: string, port: number): string {
 /** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? silentLogger;
-  const hostId = randomUUID();
   if (options.token !== undefined && options.token.length < MIN_TOKEN_CHARS) {
     throw new Error(`PARLEY_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${options.token.length})`);
   }
   const store = options.store ?? (options.databaseUrl ? await openPgStore({ url: options.databaseUrl, instance: randomUUID() }) : openStore(options.dataDir));
+  const cluster = isPgStore(store) ? await startCluster({ store, log, address: `${hostname()} pid ${process.pid}`, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) }) : null;
+  const hostId = cluster?.id ?? randomUUID();
   const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
   const interrupted = await store.interruptStreaming();
@@ -100,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   const bus = createFrameBus();
   const pending = createPendingTable({ broadcast: bus.publish, log });
+  const shared = cluster ? createClusterPendingTable(pending, cluster, log) : null;
   const userInteraction = createUserInteraction();
   userInteraction.registerProvider(pending);
   const tools = createToolRegistry();
@@ -114,7 +122,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     model: options.model,
     tools,
     broadcast: bus.publish,
-    pendingCount: (sessionId) => pending.countFor(sessionId),
+    pendingCount: (sessionId) => pending.countFor(sessionId) + (shared?.remoteCountFor(sessionId) ?? 0),
+    remoteState: (sessionId) => remote?.stateOf(sessionId),
     log,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
   });
@@ -124,12 +133,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const downlink = createDownlink({
     hostId,
     fence,
-    replay: () => pending.replay(),
+    replay: () => (shared ?? pending).replay(),
+    ...(cluster ? { accepting: () => cluster.state() === "ok" } : {}),
     log,
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
   });
   bus.subscribe((frame) => downlink.broadcast(frame));
+  const remote = cluster ? wireCluster(cluster, { bus, downlink }) : null;
   const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
   const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {
@@ -139,9 +150,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new HttpError(429, "RATE_LIMITED", `too many requests; retry in ${verdict.retryAfterSeconds} s`, { "Retry-After": String(verdict.retryAfterSeconds) });
   };
   const routes: Route[] = [
-    healthRoute({ hostId, model: options.model.name, store, mcp: () => mcpTools.status() }),
+    healthRoute({ hostId, model: options.model.name, store, cluster, mcp: () => mcpTools.status() }),
     ...authRoutes(() => auth),
-    ...pendingRoutes(pending, throttle),
+    ...pendingRoutes(shared ?? pending, throttle),
     ...chatRoutes({ chat, throttle }),
   ];
 
@@ -230,6 +241,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await downlink.close();
         server.closeAllConnections();
         await serverClosed;
+        await cluster?.close();
         await store.close();
       })();
       return closing;
