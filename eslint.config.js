@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
-const FEATURES = ["approval", "attention", "chat", "question", "sessions"];
+const FEATURES = ["approval", "attention", "chat", "mcp", "question", "sessions"];
 /** An import of one of our own folders, however many levels up: `../client/mux`, `../../features/chat/x`. */
 const ours = (...folders) => ({ regex: `^(\\.\\./)+(${folders.join("|")})/`, message: "docs/architecture.md: this layer may not import that one." });
 const NOT_NODE = { group: ["node:*"], message: "Browser code runs without Node." };

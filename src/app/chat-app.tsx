@@ -6,6 +6,7 @@ import { NotifyToggle } from "../features/attention/notify-toggle";
 import { Conversation } from "../features/chat/conversation";
 import { KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatCopy } from "../features/chat/copy";
+import { McpNotice } from "../features/mcp/mcp-notice";
 import { Sidebar } from "../features/sessions/sidebar";
 import { useCopy } from "../i18n/i18n";
 import { SessionStoreProvider } from "../store/react";
@@ -86,6 +87,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         {drawer.open && <div className="shell__scrim" aria-hidden="true" onClick={() => drawer.setOpen(false)} />}
         <main className="shell__main">
           <LoadProblemAlert problem={loadProblem} />
+          <McpNotice health={api.health} />
           <Conversation
             sessionId={activeSessionId}
             slotEntries={slotEntries}
