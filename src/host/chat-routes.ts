@@ -1,6 +1,6 @@
 import { CreateSessionBody, PostMessageBody, RenameSessionBody } from "../protocol/schemas";
 import type { Chat } from "./chat";
-import { HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
+import { API_HEADERS, HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
 import type { RateLimitedRoute } from "./rate-limit";
 import { parseSessionPage } from "./session-page";
 
@@ -11,6 +11,9 @@ export interface ChatRoutesOptions {
 }
 
 const notFound = (sessionId: string) => new HttpError(404, "NOT_FOUND", `no session ${sessionId}`);
+
+/** Image types a browser shows as they are; anything else a tool returned is served as a download. SVG is not among them: it can carry script. */
+const SHOWN_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"]);
 
 /** `/api/sessions…`: the chat list, one chat, its messages and Stop (docs/protocol.md, Uplink). */
 export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
@@ -73,6 +76,46 @@ export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
           const aborted = await chat.abort(id!);
           if (aborted === null) throw notFound(id!);
           sendJson(response, 202, { aborted });
+        },
+      },
+    },
+    {
+      pattern: /^\/api\/sessions\/([^/]+)\/grants$/,
+      methods: {
+        async GET({ response, params: [id] }) {
+          const grants = await chat.listGrants(id!);
+          if (grants === null) throw notFound(id!);
+          sendJson(response, 200, { grants });
+        },
+      },
+    },
+    {
+      pattern: /^\/api\/sessions\/([^/]+)\/grants\/([^/]+)\/([^/]+)$/,
+      methods: {
+        async DELETE({ response, params: [id, server, tool] }) {
+          const removed = await chat.revokeGrant(id!, server!, tool!);
+          if (removed === null) throw notFound(id!);
+          if (!removed) throw new HttpError(404, "NOT_FOUND", `session ${id!} has no grant for ${server!} ${tool!}`);
+          sendJson(response, 204);
+        },
+      },
+    },
+    {
+      pattern: /^\/api\/media\/([^/]+)$/,
+      methods: {
+        async GET({ response, params: [id] }) {
+          const media = await chat.getMedia(id!);
+          if (!media) throw new HttpError(404, "NOT_FOUND", `no media ${id!}`);
+          const shown = SHOWN_MEDIA_TYPES.has(media.mimeType);
+          response.writeHead(200, {
+            ...API_HEADERS,
+            "Cache-Control": "private, max-age=31536000, immutable",
+            "Content-Type": shown ? media.mimeType : "application/octet-stream",
+            "Content-Length": media.data.byteLength,
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+            "Content-Disposition": shown ? "inline" : "attachment",
+          });
+          response.end(media.data);
         },
       },
     },

@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { DownFrame, Message, QuestionOrigin, Session, SessionAgent, SessionState } from "../protocol/schemas";
+import type { DownFrame, McpToolCall, Message, QuestionOrigin, Session, SessionAgent, SessionState, ToolCall, ToolStatus } from "../protocol/schemas";
 import { buildHistory } from "./history";
 import type { Logger } from "./log";
 import type { Model, ModelToolCall } from "./models/types";
 import { StorageError } from "./storage-error";
 import { encodeCursor } from "./session-page";
-import type { SessionPage, Store, StoredMessage, StoredSession } from "./store";
+import type { McpTools } from "./mcp-client/manager";
+import type { SessionPage, Store, StoredMedia, StoredMessage, StoredSession } from "./store";
+import { createMcpCalls, MCP_TOOL_PREFIX } from "./tools/mcp-calls";
 import { errorOutcome, type ToolOutcome, type ToolRegistry } from "./tools/registry";
+import type { UserInteraction } from "./user-interaction";
 
 export const DEFAULT_TITLE = "New chat";
 const TITLE_CHARS = 60;
@@ -21,6 +24,15 @@ export interface ChatOptions {
   remoteState?(sessionId: string): SessionState | undefined;
   log: Logger;
   maxSteps: number;
+  /** The configured MCP servers' tools, offered to the model beside Parley's own; calls not read-only or auto-approved ask through `interaction`. */
+  mcp?: { tools: Pick<McpTools, "tools" | "call">; interaction: Pick<UserInteraction, "ask"> };
+}
+
+/** A tool a human allowed for one chat with `Allow for this chat` (docs/protocol.md, mcp-grants). */
+export interface Grant {
+  server: string;
+  tool: string;
+  grantedAt: string;
 }
 
 export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" };
@@ -40,6 +52,12 @@ export interface Chat {
   renameSession(id: string, title: string): Promise<Session | null>;
   createSession(title?: string, agent?: SessionAgent): Promise<Session>;
   getSession(id: string): Promise<{ session: Session; messages: Message[] } | null>;
+  /** The session's grants, oldest first; null when the session does not exist. */
+  listGrants(sessionId: string): Promise<Grant[] | null>;
+  /** Revokes a grant, so the tool asks again; null when the session does not exist, false when there was no such grant. */
+  revokeGrant(sessionId: string, server: string, tool: string): Promise<boolean | null>;
+  /** An image a tool returned, as the host keeps it; null when there is none with that id. */
+  getMedia(id: string): Promise<StoredMedia | null>;
   postMessage(sessionId: string, text: string): Promise<PostResult>;
   /**
    * Runs an outside agent's tool call in the session, recorded as a tool row like the model's own;
@@ -148,6 +166,22 @@ export function createChat(options: ChatOptions): Chat {
   const streaming = new Map<string, StoredMessage>();
 
   const now = () => new Date().toISOString();
+  const mcpCalls = options.mcp
+    ? createMcpCalls({
+        mcpTools: options.mcp.tools,
+        interaction: options.mcp.interaction,
+        log,
+        grants: {
+          has: async (sessionId, server, tool) => (await store.listGrants(sessionId)).some((grant) => grant.server === server && grant.tool === tool),
+          add: (sessionId, server, tool) => store.addGrant({ sessionId, server, tool, grantedAt: now() }),
+        },
+        putMedia: async (sessionId, data, mimeType) => {
+          const id = randomUUID();
+          await store.putMedia({ id, sessionId, mimeType, data });
+          return id;
+        },
+      })
+    : null;
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
   const toSession = (row: StoredSession): Session => {
     return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(row.agent ? { agent: row.agent } : {}) };
@@ -219,24 +253,34 @@ export function createChat(options: ChatOptions): Chat {
       step,
       rawArgs: call.arguments,
     };
+    const mcpCall = mcpCalls !== null && call.name.startsWith(MCP_TOOL_PREFIX);
+    if (mcpCall) row.tool = { ...row.tool!, mcp: mcpCalls.describe(call.name) };
+    let mcp: McpToolCall | undefined = row.tool!.mcp;
+    const updateMcp = async (next: McpToolCall) => {
+      mcp = next;
+      await record({ ...row, tool: { ...row.tool!, mcp: next } }, store.updateMessage);
+    };
     let finished: StoredMessage | null = null;
     try {
       await record(row, store.insertMessage);
       log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
       if (parsed.ok) await titleFromCall(sessionId, call.name, parsed.value);
 
-      const outcome: ToolOutcome = parsed.ok
-        ? await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) })
-        : errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem });
-      const status = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
-      finished = { ...row, tool: { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) } };
+      const outcome: ToolOutcome = !parsed.ok
+        ? errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem })
+        : mcpCall
+          ? await mcpCalls.run(call.name, parsed.value, { sessionId, signal, update: updateMcp })
+          : await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) });
+      const status: ToolStatus = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
+      const ended: ToolCall = { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}), ...(mcp ? { mcp } : {}) };
+      finished = { ...row, tool: ended };
       await record(finished, store.updateMessage);
       log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
       return outcome;
     } catch (error) {
       if (finished === null) {
         const code = error instanceof StorageError ? error.code : "INTERNAL";
-        const failed: StoredMessage = { ...row, tool: { ...row.tool!, status: "error", error: { name: "HostError", code, message: error instanceof Error ? error.message : String(error) } } };
+        const failed: StoredMessage = { ...row, tool: { ...row.tool!, ...(mcp ? { mcp } : {}), status: "error", error: { name: "HostError", code, message: error instanceof Error ? error.message : String(error) } } };
         publishMessage(failed);
         await attempt(sessionId, "tool/close-failed", () => store.updateMessage(failed));
       }
@@ -301,7 +345,7 @@ export function createChat(options: ChatOptions): Chat {
     const calls: ModelToolCall[] = [];
     let failure: unknown = null;
     try {
-      for await (const event of model.step({ history, tools: tools.list(), signal })) {
+      for await (const event of model.step({ history, tools: [...tools.list(), ...(mcpCalls?.specs() ?? [])], signal })) {
         if (signal.aborted) break;
         if (event.type === "tool-call") calls.push(event.call);
         else if (event.delta !== "") await reply.append(event.delta);
@@ -392,6 +436,26 @@ export function createChat(options: ChatOptions): Chat {
       if (!row) return null;
       const messages = (await store.listMessages(id)).map((message) => toWire(streaming.get(message.id) ?? message));
       return { session: toSession(row), messages };
+    },
+
+    async listGrants(sessionId) {
+      if (!(await store.getSession(sessionId))) return null;
+      return (await store.listGrants(sessionId)).map(({ server, tool, grantedAt }) => ({ server, tool, grantedAt }));
+    },
+
+    async revokeGrant(sessionId, server, tool) {
+      const row = await store.getSession(sessionId);
+      if (!row) return null;
+      const removed = await store.removeGrant(sessionId, server, tool);
+      if (removed) {
+        log({ event: "mcp/grant-revoked", sessionId, server, tool });
+        publishSession(row);
+      }
+      return removed;
+    },
+
+    getMedia(id) {
+      return store.getMedia(id);
     },
 
     async postMessage(sessionId, text) {

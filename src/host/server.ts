@@ -126,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     remoteState: (sessionId) => remote?.stateOf(sessionId),
     log,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    mcp: { tools: mcpTools, interaction: userInteraction },
   });
   pending.onChange((sessionId) => {
     chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
