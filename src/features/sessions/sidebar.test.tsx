@@ -6,7 +6,7 @@ import type { PendingRequest, Session } from "../../protocol/schemas";
 import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
-import { Sidebar } from "./sidebar";
+import { Sidebar, type SidebarProps } from "./sidebar";
 
 function session(id: string, title: string, createdAt: string): Session {
   return { id, title, createdAt, updatedAt: createdAt, state: "idle" };
@@ -25,37 +25,41 @@ function planReview(rpcId: string, sessionId: string): PendingRequest {
   };
 }
 
-function setup() {
+/** Renders the sidebar over a fresh store holding `sessions` (none loaded when null), with `props` over inert defaults. */
+function renderSidebar(sessions: Session[] | null, props: Partial<SidebarProps> = {}, cursor?: string) {
   const store = createSessionStore();
-  store.getState().loadSessions([
-    session("old", "Older chat", "2026-11-30T08:00:00.000Z"),
-    session("new", "Newer chat", "2026-11-30T09:00:00.000Z"),
-    session("untitled", "", "2026-11-30T07:00:00.000Z"),
-  ]);
+  if (sessions) store.getState().loadSessions(sessions, undefined, cursor);
+  render(
+    <LocaleProvider initial="en">
+      <SessionStoreProvider store={store}>
+        <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} {...props} />
+      </SessionStoreProvider>
+    </LocaleProvider>,
+  );
+  return store;
+}
+
+function setup() {
   const selected: string[] = [];
   let newChats = 0;
-  render(
-    <SessionStoreProvider store={store}>
-      <Sidebar
-        activeSessionId="old"
-        sessionHref={(id) => `#session=${id}`}
-        onSelect={(id) => selected.push(id)}
-        onNewChat={() => {
-          newChats += 1;
-        }}
-      />
-    </SessionStoreProvider>,
-  );
+  const sessions = [session("old", "Older chat", "2026-11-30T08:00:00.000Z"), session("new", "Newer chat", "2026-11-30T09:00:00.000Z"), session("untitled", "", "2026-11-30T07:00:00.000Z")];
+  const store = renderSidebar(sessions, {
+    activeSessionId: "old",
+    onSelect: (id) => selected.push(id),
+    onNewChat: () => {
+      newChats += 1;
+    },
+  });
   return { store, selected, newChats: () => newChats };
 }
 
 const link = (name: RegExp) => screen.getByRole("link", { name });
+const chatTitles = () => within(screen.getByRole("navigation", { name: "Chats" })).queryAllByRole("link").map((node) => node.textContent);
 
 describe("Sidebar", () => {
   it("lists sessions newest first, marks the open one and names untitled ones", () => {
     setup();
-    const links = within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link");
-    expect(links.map((node) => node.textContent)).toEqual(["Newer chat", "Older chat", "Untitled chat"]);
+    expect(chatTitles()).toEqual(["Newer chat", "Older chat", "Untitled chat"]);
     expect(link(/Older chat/)).toHaveAttribute("aria-current", "page");
     expect(link(/Newer chat/)).not.toHaveAttribute("aria-current");
   });
@@ -86,73 +90,38 @@ describe("Sidebar", () => {
 
   it("switches the UI language with the language select", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    render(
-      <LocaleProvider initial="en">
-        <SessionStoreProvider store={store}>
-          <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} />
-        </SessionStoreProvider>
-      </LocaleProvider>,
-    );
+    renderSidebar(null);
     await user.selectOptions(screen.getByRole("combobox", { name: "Language" }), "zh-CN");
     expect(screen.getByRole("button", { name: "新对话" })).toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "语言" })).toHaveValue("zh-CN");
   });
 
   it("isolates each chat title so bidi controls in one cannot reorder its badge or the next title", () => {
-    const store = createSessionStore();
-    store.getState().loadSessions([session("rlo", "\u202Eevorppa", "2026-11-30T08:00:00.000Z")]);
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} />
-      </SessionStoreProvider>,
-    );
+    renderSidebar([session("rlo", "\u202Eevorppa", "2026-11-30T08:00:00.000Z")]);
     expect(screen.getByText("\u202Eevorppa")).toHaveAttribute("dir", "auto");
   });
 
   it("offers Show more chats while the list has another page, and asks for it", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    store.getState().loadSessions([session("a", "First", "2026-11-30T08:00:00.000Z")], undefined, "cursor-1");
     let asked = 0;
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar
-          activeSessionId={null}
-          sessionHref={(id) => `#session=${id}`}
-          onSelect={() => undefined}
-          onNewChat={() => undefined}
-          onLoadMore={() => {
-            asked += 1;
-          }}
-        />
-      </SessionStoreProvider>,
-    );
+    const onLoadMore = () => {
+      asked += 1;
+    };
+    const store = renderSidebar([session("a", "First", "2026-11-30T08:00:00.000Z")], { onLoadMore }, "cursor-1");
     await user.click(screen.getByRole("button", { name: "Show more chats" }));
     expect(asked).toBe(1);
     act(() => store.getState().loadMoreSessions([session("b", "Second", "2026-11-30T07:00:00.000Z")], null));
-    expect(within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link").map((node) => node.textContent)).toEqual(["First", "Second"]);
+    expect(chatTitles()).toEqual(["First", "Second"]);
     expect(screen.queryByRole("button", { name: "Show more chats" })).toBeNull();
   });
 
   it("renames a chat inline: Enter saves the trimmed title, Escape cancels", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    store.getState().loadSessions([session("a", "Old title", "2026-11-30T08:00:00.000Z")]);
     const renamed: [string, string][] = [];
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar
-          activeSessionId={null}
-          sessionHref={(id) => `#session=${id}`}
-          onSelect={() => undefined}
-          onNewChat={() => undefined}
-          onRename={async (id, title) => {
-            renamed.push([id, title]);
-          }}
-        />
-      </SessionStoreProvider>,
-    );
+    const onRename = async (id: string, title: string) => {
+      renamed.push([id, title]);
+    };
+    renderSidebar([session("a", "Old title", "2026-11-30T08:00:00.000Z")], { onRename });
     await user.click(screen.getByRole("button", { name: "Rename “Old title”" }));
     const field = screen.getByRole("textbox", { name: "Chat title" });
     expect(field).toHaveFocus();
@@ -168,21 +137,10 @@ describe("Sidebar", () => {
 
   it("keeps the field open and says why when the rename fails", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    store.getState().loadSessions([session("a", "Title", "2026-11-30T08:00:00.000Z")]);
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar
-          activeSessionId={null}
-          sessionHref={(id) => `#session=${id}`}
-          onSelect={() => undefined}
-          onNewChat={() => undefined}
-          onRename={async () => {
-            throw new Error("Could not rename. This chat no longer exists.");
-          }}
-        />
-      </SessionStoreProvider>,
-    );
+    const onRename = async () => {
+      throw new Error("Could not rename. This chat no longer exists.");
+    };
+    renderSidebar([session("a", "Title", "2026-11-30T08:00:00.000Z")], { onRename });
     await user.click(screen.getByRole("button", { name: "Rename “Title”" }));
     await user.type(screen.getByRole("textbox", { name: "Chat title" }), " 2{Enter}");
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not rename. This chat no longer exists.");
@@ -191,54 +149,36 @@ describe("Sidebar", () => {
 
   it("asks to delete a chat and leaves hidden chats out of the list", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    store.getState().loadSessions([session("a", "Keep", "2026-11-30T08:00:00.000Z"), session("b", "Hidden", "2026-11-30T07:00:00.000Z")]);
     const deleted: string[] = [];
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} onDelete={(id) => deleted.push(id)} hiddenSessionIds={new Set(["b"])} />
-      </SessionStoreProvider>,
-    );
-    expect(within(screen.getByRole("navigation", { name: "Chats" })).getAllByRole("link").map((node) => node.textContent)).toEqual(["Keep"]);
+    renderSidebar([session("a", "Keep", "2026-11-30T08:00:00.000Z"), session("b", "Hidden", "2026-11-30T07:00:00.000Z")], { onDelete: (id) => deleted.push(id), hiddenSessionIds: new Set(["b"]) });
+    expect(chatTitles()).toEqual(["Keep"]);
     await user.click(screen.getByRole("button", { name: "Delete “Keep”" }));
     expect(deleted).toEqual(["a"]);
   });
 
   it("filters loaded titles at once and adds the host's matches by title and content", async () => {
     const user = userEvent.setup();
-    const store = createSessionStore();
-    store.getState().loadSessions([session("a", "Budget plan", "2026-11-30T08:00:00.000Z"), session("b", "Holiday", "2026-11-30T07:00:00.000Z")]);
     const asked: string[] = [];
     let answer: (page: { sessions: Session[]; next: string | null }) => void = () => undefined;
-    render(
-      <SessionStoreProvider store={store}>
-        <Sidebar
-          activeSessionId={null}
-          sessionHref={(id) => `#session=${id}`}
-          onSelect={() => undefined}
-          onNewChat={() => undefined}
-          onSearch={(query) => {
-            asked.push(query);
-            return new Promise((resolve) => {
-              answer = resolve;
-            });
-          }}
-        />
-      </SessionStoreProvider>,
-    );
-    const links = () => within(screen.getByRole("navigation", { name: "Chats" })).queryAllByRole("link").map((node) => node.textContent);
+    const onSearch = (query: string) => {
+      asked.push(query);
+      return new Promise<{ sessions: Session[]; next: string | null }>((resolve) => {
+        answer = resolve;
+      });
+    };
+    renderSidebar([session("a", "Budget plan", "2026-11-30T08:00:00.000Z"), session("b", "Holiday", "2026-11-30T07:00:00.000Z")], { onSearch });
     await user.type(screen.getByRole("searchbox", { name: "Search chats" }), "BUDGET");
-    expect(links()).toEqual(["Budget plan"]);
+    expect(chatTitles()).toEqual(["Budget plan"]);
     expect(screen.getByRole("status")).toHaveTextContent("Searching…");
     await vi.waitFor(() => expect(asked).toEqual(["BUDGET"]));
     act(() => answer({ sessions: [session("c", "Trip", "2026-11-30T09:00:00.000Z")], next: null }));
-    await vi.waitFor(() => expect(links()).toEqual(["Trip", "Budget plan"]));
+    await vi.waitFor(() => expect(chatTitles()).toEqual(["Trip", "Budget plan"]));
     await user.clear(screen.getByRole("searchbox", { name: "Search chats" }));
     await user.type(screen.getByRole("searchbox", { name: "Search chats" }), "zzz");
     await vi.waitFor(() => expect(asked).toEqual(["BUDGET", "zzz"]));
     act(() => answer({ sessions: [], next: null }));
     expect(await screen.findByText("No chat matches “zzz”.")).toBeInTheDocument();
     await user.keyboard("{Escape}");
-    expect(links()).toEqual(["Budget plan", "Holiday"]);
+    expect(chatTitles()).toEqual(["Budget plan", "Holiday"]);
   });
 });
