@@ -3,7 +3,7 @@ import { draftOf, type DraftState } from "./draft";
 
 function answerFor(question: QuestionItem, state: DraftState): AnswerItem {
   const draft = draftOf(state, question.id);
-  const custom = draft.custom.trim() === "" ? undefined : draft.custom;
+  const custom = draft.custom.trim() === "" || question.freeText === false ? undefined : draft.custom;
   if (draft.skipped) return { id: question.id, selected: [] };
   const labels = (question.options ?? []).map((option) => option.label);
   const chosen = labels.filter((label) => draft.selected.includes(label));

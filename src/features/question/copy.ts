@@ -62,6 +62,31 @@ export type QuestionMessageKey =
   | "copied"
   | "copyManually"
   | "dismissNotice"
+  | "askedByServer"
+  | "requiredBadge"
+  | "requiredHint"
+  | "defaultBadge"
+  | "defaultHint"
+  | "selectAtLeast"
+  | "selectAtMost"
+  | "selectBetween"
+  | "problemEmail"
+  | "problemUrl"
+  | "problemDate"
+  | "problemDateTime"
+  | "problemNumber"
+  | "problemInteger"
+  | "problemMinLength"
+  | "problemMaxLength"
+  | "problemMinimum"
+  | "problemMaximum"
+  | "problemTooFew"
+  | "problemTooMany"
+  | "problemRequired"
+  | "reviewRequired"
+  | "reviewBlocked"
+  | "yesOption"
+  | "noOption"
 
 /** Every string the question panel shows, in each UI language. */
 export const questionCopy: Catalog<QuestionMessageKey> = {
@@ -127,6 +152,31 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     copied: "Copied to the clipboard.",
     copyManually: "The answers are selected: press Ctrl+C (⌘C on a Mac) to copy them.",
     dismissNotice: "Dismiss",
+    askedByServer: "Asked by the {name} server",
+    requiredBadge: "Required",
+    requiredHint: "An answer is required: this question cannot be skipped.",
+    defaultBadge: "Default",
+    defaultHint: "Pre-filled with the default answer. Change it if you like.",
+    selectAtLeast: "Choose at least {min}.",
+    selectAtMost: "Choose up to {max}.",
+    selectBetween: "Choose {min} to {max}.",
+    problemEmail: "Enter an email address, such as name@example.com.",
+    problemUrl: "Enter a full web address, such as https://example.com.",
+    problemDate: "Enter a date as YYYY-MM-DD.",
+    problemDateTime: "Enter a date and time as YYYY-MM-DDTHH:MM.",
+    problemNumber: "Enter a number.",
+    problemInteger: "Enter a whole number.",
+    problemMinLength: "Use at least {limit} characters.",
+    problemMaxLength: "Use at most {limit} characters.",
+    problemMinimum: "Enter {limit} or more.",
+    problemMaximum: "Enter {limit} or less.",
+    problemTooFew: "Choose at least {min} options.",
+    problemTooMany: "Choose at most {max} options.",
+    problemRequired: "This question needs an answer.",
+    reviewRequired: "Required: answer it before sending",
+    reviewBlocked: "Some answers are missing or not valid. Change them before sending.",
+    yesOption: "Yes",
+    noOption: "No",
   },
   "zh-CN": {
     requestPosition: "第 {index} 个请求，共 {count} 个",
@@ -190,5 +240,30 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     copied: "已复制到剪贴板。",
     copyManually: "回答已选中：按 Ctrl+C（Mac 上为 ⌘C）复制。",
     dismissNotice: "关闭",
+    askedByServer: "提问方：{name} 服务器",
+    requiredBadge: "必答",
+    requiredHint: "此题必须回答，不能跳过。",
+    defaultBadge: "默认",
+    defaultHint: "已预填默认答案，可按需修改。",
+    selectAtLeast: "至少选择 {min} 项。",
+    selectAtMost: "最多选择 {max} 项。",
+    selectBetween: "选择 {min} 到 {max} 项。",
+    problemEmail: "请输入电子邮件地址，例如 name@example.com。",
+    problemUrl: "请输入完整网址，例如 https://example.com。",
+    problemDate: "请按 YYYY-MM-DD 格式输入日期。",
+    problemDateTime: "请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。",
+    problemNumber: "请输入数字。",
+    problemInteger: "请输入整数。",
+    problemMinLength: "至少输入 {limit} 个字符。",
+    problemMaxLength: "最多输入 {limit} 个字符。",
+    problemMinimum: "请输入不小于 {limit} 的数。",
+    problemMaximum: "请输入不大于 {limit} 的数。",
+    problemTooFew: "至少选择 {min} 个选项。",
+    problemTooMany: "最多选择 {max} 个选项。",
+    problemRequired: "此题需要回答。",
+    reviewRequired: "必答：发送前请先回答",
+    reviewBlocked: "有回答缺失或无效，请先修改再发送。",
+    yesOption: "是",
+    noOption: "否",
   },
 };

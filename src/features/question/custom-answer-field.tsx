@@ -2,6 +2,8 @@ import { useEffect, useRef, type KeyboardEvent } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { isLineBreakInput } from "../../ui/ime";
 import { questionCopy } from "./copy";
+import type { AnswerInput } from "../../protocol/schemas";
+import { fieldInput } from "./field-rules";
 import { stepPart } from "./step-keys";
 
 interface CustomAnswerFieldProps {
@@ -14,10 +16,15 @@ interface CustomAnswerFieldProps {
   onChange: (value: string) => void;
   /** Enter that arrived only as a line-break input (Android keyboards): acts as the primary button. */
   onLineBreak: () => void;
+  /** What the answer must be (rule answer-input): picks the input type and keyboard; absent, plain text. */
+  input?: AnswerInput | undefined;
+  /** Set while the text breaks `input`; names the line that says why. */
+  problemId?: string | undefined;
 }
 
-/** The always-present free-text answer: a line under options, a textarea for optionless questions. */
-export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak }: CustomAnswerFieldProps) {
+/** The free-text answer: a line under options, a textarea for an optionless plain-text question, a typed field for `input`. */
+export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak, input, problemId }: CustomAnswerFieldProps) {
+  const kind = fieldInput(input);
   const t = useCopy(questionCopy);
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const shiftEnterRef = useRef(false);
@@ -52,7 +59,9 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
     value,
     disabled,
     autoComplete: "off",
-    spellCheck: true,
+    spellCheck: kind.spellCheck,
+    "aria-invalid": problemId === undefined ? undefined : true,
+    "aria-describedby": problemId,
     enterKeyHint,
     onKeyDown,
     ref,
@@ -60,5 +69,5 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
   if (multiline) {
     return <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />;
   }
-  return <input {...shared} type="text" onChange={(event) => onChange(event.target.value)} />;
+  return <input {...shared} type={kind.type} inputMode={kind.inputMode} onChange={(event) => onChange(event.target.value)} />;
 }

@@ -82,8 +82,9 @@ export function isAnswered(question: QuestionItem, draft: QuestionDraft): boolea
   return draft.selected.some((label) => hasOption(question, label)) || draft.custom.trim() !== "";
 }
 
+/** Answered, or skipped where skipping is allowed: a required question cannot be skipped (rule question-required). */
 export function isComplete(question: QuestionItem, draft: QuestionDraft): boolean {
-  return draft.skipped || isAnswered(question, draft);
+  return (draft.skipped && question.required !== true) || isAnswered(question, draft);
 }
 
 /** Index of the first question neither answered nor skipped, or -1 when all are complete. */
@@ -91,10 +92,47 @@ export function firstIncomplete(questions: readonly QuestionItem[], state: Draft
   return questions.findIndex((question) => !isComplete(question, draftOf(state, question.id)));
 }
 
-/** Whether the user has put anything into the draft worth confirming before discarding. */
+/**
+ * The draft a question's `defaults` pre-fill (docs/protocol.md, rule question-defaults): labels that are
+ * options (one for single-select, which then takes no text), text only where free text is offered;
+ * null when they pre-fill nothing.
+ */
+export function defaultDraft(question: QuestionItem): QuestionDraft | null {
+  const defaults = question.defaults;
+  if (!defaults) return null;
+  const offered = (question.options ?? []).map((option) => option.label);
+  const wanted = (defaults.selected ?? []).filter((label) => offered.includes(label));
+  // Multi-select keeps option order, as a user's checks do; single-select takes the first default offered.
+  const selected = question.multiSelect ? offered.filter((label) => wanted.includes(label)) : wanted.slice(0, 1);
+  const text = question.freeText === false ? "" : (defaults.custom ?? "");
+  const custom = !question.multiSelect && selected.length > 0 ? "" : text;
+  if (selected.length === 0 && custom.trim() === "") return null;
+  return { selected, custom, skipped: false };
+}
+
+/** Whether the draft still holds exactly what the question's defaults pre-filled. */
+export function isDefaultDraft(question: QuestionItem, draft: QuestionDraft): boolean {
+  const prefill = defaultDraft(question);
+  if (!prefill || draft.skipped || draft.custom !== prefill.custom || draft.selected.length !== prefill.selected.length) return false;
+  return prefill.selected.every((label) => draft.selected.includes(label));
+}
+
+/** Pre-fills every question that has defaults and no draft yet; a draft the user made always wins. */
+export function withDefaults(state: DraftState, questions: readonly QuestionItem[]): DraftState {
+  let next = state;
+  for (const question of questions) {
+    if (next.drafts.has(question.id)) continue;
+    const prefill = defaultDraft(question);
+    if (prefill) next = withDraft(next, question.id, prefill);
+  }
+  return next;
+}
+
+/** Whether the user has put anything into the draft worth confirming before discarding; pre-filled defaults are not. */
 export function hasAnyDraft(questions: readonly QuestionItem[], state: DraftState): boolean {
   return questions.some((question) => {
     const draft = draftOf(state, question.id);
+    if (isDefaultDraft(question, draft)) return false;
     return draft.skipped || draft.selected.length > 0 || draft.custom.trim() !== "";
   });
 }

@@ -24,27 +24,40 @@ interface OptionListProps {
   /** A selection change that must not advance (arrow keys). */
   onSelect: (label: string) => void;
   onCheckedChange: (label: string, checked: boolean) => void;
+  /** What an option shows instead of its label (a server's Yes and No, translated); the label stays the value. */
+  shownLabel?: ((label: string) => string) | undefined;
+  /** Options pre-filled by the question's defaults, badged as such while the draft still holds them. */
+  defaultLabels?: readonly string[] | undefined;
 }
 
 interface OptionIds {
   label: string;
   badge: string;
+  defaultBadge: string;
   description: string;
 }
 
 function optionIds(base: string, index: number): OptionIds {
-  return { label: `${base}-label-${index}`, badge: `${base}-badge-${index}`, description: `${base}-description-${index}` };
+  return { label: `${base}-label-${index}`, badge: `${base}-badge-${index}`, defaultBadge: `${base}-default-${index}`, description: `${base}-description-${index}` };
 }
 
-function describedBy(option: QuestionOption, ids: OptionIds): string | undefined {
-  const parts = [parseRecommendation(option.label).recommended ? ids.badge : "", option.description ? ids.description : ""];
+function describedBy(option: QuestionOption, ids: OptionIds, isDefault: boolean): string | undefined {
+  const parts = [parseRecommendation(option.label).recommended ? ids.badge : "", isDefault ? ids.defaultBadge : "", option.description ? ids.description : ""];
   const joined = parts.filter(Boolean).join(" ");
   return joined === "" ? undefined : joined;
 }
 
-function OptionText({ option, index, ids }: { option: QuestionOption; index: number; ids: OptionIds }) {
+interface OptionTextProps {
+  option: QuestionOption;
+  index: number;
+  ids: OptionIds;
+  shown: string;
+  isDefault: boolean;
+}
+
+function OptionText({ option, index, ids, shown, isDefault }: OptionTextProps) {
   const t = useCopy(questionCopy);
-  const { display, recommended } = parseRecommendation(option.label);
+  const { display, recommended } = parseRecommendation(shown);
   return (
     <span className="question-option__text">
       <span className="question-option__title">
@@ -54,6 +67,11 @@ function OptionText({ option, index, ids }: { option: QuestionOption; index: num
         {recommended && (
           <span id={ids.badge} className="question-option__badge">
             {t("recommended")}
+          </span>
+        )}
+        {isDefault && (
+          <span id={ids.defaultBadge} className="question-option__badge question-option__badge--default">
+            {t("defaultBadge")}
           </span>
         )}
       </span>
@@ -84,6 +102,8 @@ export function OptionList(props: OptionListProps) {
   const base = useId();
   const arrowKeyPressed = useArrowKeyPressed();
   const options = question.options ?? [];
+  const shownLabel = props.shownLabel ?? ((label: string) => label);
+  const isDefault = (option: QuestionOption) => props.defaultLabels?.includes(option.label) === true;
 
   if (question.multiSelect) {
     return (
@@ -97,7 +117,7 @@ export function OptionList(props: OptionListProps) {
               checked={selected.includes(option.label)}
               disabled={disabled}
               aria-labelledby={ids.label}
-              aria-describedby={describedBy(option, ids)}
+              aria-describedby={describedBy(option, ids, isDefault(option))}
               onCheckedChange={(checked) => props.onCheckedChange(option.label, checked === true)}
               onClick={(event) => {
                 if (props.guard.blocks(pointOf(event))) event.preventDefault();
@@ -106,7 +126,7 @@ export function OptionList(props: OptionListProps) {
               <Indicator>
                 <span className="question-option__check">✓</span>
               </Indicator>
-              <OptionText option={option} index={index} ids={ids} />
+              <OptionText option={option} index={index} ids={ids} shown={shownLabel(option.label)} isDefault={isDefault(option)} />
             </Checkbox.Root>
           );
         })}
@@ -131,7 +151,7 @@ export function OptionList(props: OptionListProps) {
             value={option.label}
             className="question-option"
             aria-labelledby={ids.label}
-            aria-describedby={describedBy(option, ids)}
+            aria-describedby={describedBy(option, ids, isDefault(option))}
             onClick={(event) => {
               if (arrowKeyPressed.current) return;
               const point = pointOf(event);
@@ -150,7 +170,7 @@ export function OptionList(props: OptionListProps) {
             <Indicator>
               <span className="question-option__dot" />
             </Indicator>
-            <OptionText option={option} index={index} ids={ids} />
+            <OptionText option={option} index={index} ids={ids} shown={shownLabel(option.label)} isDefault={isDefault(option)} />
           </RadioGroup.Item>
         );
       })}

@@ -40,7 +40,7 @@ export function PanelHeader({ eyebrow, origin, position, disabled, onCollapse, o
         )}
         {origin && origin.kind !== "agent" && (
           <span className="question-panel__origin">
-            <AskedBy text={t("askedBy", { name: NAME_SLOT })} name={origin.name} />
+            <AskedBy text={t(origin.kind === "mcp-server" ? "askedByServer" : "askedBy", { name: NAME_SLOT })} name={origin.name} />
           </span>
         )}
         {position.count > 1 && (

@@ -373,7 +373,7 @@ describe("who is asking", () => {
     );
     const name = screen.getByText("⟨U+202E⟩loot");
     expect(name.tagName).toBe("BDI");
-    expect(name.closest(".question-panel__origin")).toHaveTextContent("提问方：⟨U+202E⟩loot");
+    expect(name.closest(".question-panel__origin")).toHaveTextContent("提问方：⟨U+202E⟩loot 服务器");
   });
 });
 

@@ -4,7 +4,7 @@ import { useCopy } from "../../i18n/i18n";
 import { ArrivalNotice } from "./arrival-notice";
 import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
-import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, type DraftState } from "./draft";
+import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, withDefaults, type DraftState } from "./draft";
 import { flushDrafts, loadDraft, saveDraftSoon } from "./draft-storage";
 import { createImeGuard } from "../../ui/ime";
 import { questionCopy } from "./copy";
@@ -54,7 +54,8 @@ function canTakeFocus(): boolean {
 }
 
 function initialState(request: PendingRequest): DraftState {
-  const saved = loadDraft(request.rpcId) ?? createDraftState();
+  // Defaults pre-fill only questions with no draft yet: what the user drafted wins (rule question-defaults).
+  const saved = withDefaults(loadDraft(request.rpcId) ?? createDraftState(), request.questions);
   // A batch of two or more has a review step after its last question, at index questions.length.
   const last = request.questions.length > 1 ? request.questions.length : 0;
   return { ...saved, index: Math.min(saved.index, last) };

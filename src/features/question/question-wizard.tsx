@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
-import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
+import { useId, useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
+import type { AnswerItem, PendingRequest, QuestionItem } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
 import { buildAnswers } from "./batch";
@@ -9,13 +9,16 @@ import {
   firstIncomplete,
   goToQuestion,
   isComplete,
+  isDefaultDraft,
   skipQuestion,
   toggleOption,
   typeCustom,
   type DraftState,
 } from "./draft";
 import { CustomAnswerField } from "./custom-answer-field";
-import { questionCopy } from "./copy";
+import { FieldProblemLine } from "./field-problem";
+import { draftProblem, firstUnsendable, isServerYesNo } from "./field-rules";
+import { questionCopy, type QuestionMessageKey } from "./copy";
 import { ModelText, showBidiControls } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { ReviewStep } from "./review-step";
@@ -39,6 +42,15 @@ interface QuestionWizardProps {
   onSubmit: (answers: AnswerItem[]) => void;
 }
 
+/** What a multi-select asks for: any number, or its bounds (minSelected, maxSelected). */
+function selectionHint(t: (key: QuestionMessageKey, values?: Record<string, number>) => string, question: QuestionItem): string {
+  const { minSelected: min, maxSelected: max } = question;
+  if (min !== undefined && max !== undefined) return t("selectBetween", { min, max });
+  if (min !== undefined) return t("selectAtLeast", { min });
+  if (max !== undefined) return t("selectAtMost", { max });
+  return t("multiSelectHint");
+}
+
 /** A batch of two or more has a review step after its last question; a single question has none. */
 function clampStep(index: number, count: number): number {
   return Math.max(0, Math.min(index, count > 1 ? count : 0));
@@ -60,6 +72,12 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const draft = draftOf(state, question.id);
   const isLast = index === count - 1;
   const hasOptions = (question.options ?? []).length > 0;
+  const problemId = useId();
+  const problem = onReview ? null : draftProblem(question, draft);
+  const offersText = question.freeText !== false;
+  const showsDefaults = question.defaults !== undefined && isDefaultDraft(question, draft);
+  const yesNo = isServerYesNo(question, request.origin);
+  const shownLabel = (label: string) => (!yesNo ? label : label === "Yes" ? t("yesOption") : t("noOption"));
 
   useStepFocus(rootRef, step, props.takeFocus);
 
@@ -70,7 +88,13 @@ export function QuestionWizard(props: QuestionWizardProps) {
     onChange(update);
   };
 
+  /** Nothing is sent while a question breaks its rules (rules answer-input, question-required): the user is taken to it instead. */
   const send = (from: DraftState) => {
+    const unsendable = firstUnsendable(questions, from);
+    if (unsendable !== -1) {
+      change(() => ({ ...from, index: unsendable }));
+      return;
+    }
     if (from !== state) onChange(from);
     props.onSubmit(buildAnswers(questions, from));
   };
@@ -90,7 +114,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
 
   const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
   const primary = () => {
-    if (!isComplete(question, draft)) return;
+    if (!isComplete(question, draft) || problem !== null) return;
     if (isLast) finish(state);
     else change(advance);
   };
@@ -107,6 +131,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
   };
   const select = (update: (current: DraftState) => DraftState) => change(update);
   const skip = () => {
+    if (question.required) return;
     const skipped = skipQuestion(state, question);
     if (isLast) finish(skipped);
     else change(() => advance(skipped));
@@ -137,7 +162,16 @@ export function QuestionWizard(props: QuestionWizardProps) {
       step={onReview ? "review" : isLast ? "last" : "question"}
       stepper={
         count > 1 ? (
-          <Stepper questions={questions} state={state} current={onReview ? -1 : index} disabled={disabled} onJump={(to) => change((current) => goToQuestion(current, to, count))} />
+          <Stepper
+            questions={questions}
+            state={state}
+            current={onReview ? -1 : index}
+            disabled={disabled}
+            onJump={(to) => {
+              if (problem !== null && to > index) return;
+              change((current) => goToQuestion(current, to, count));
+            }}
+          />
         ) : null
       }
       showPager={count > 1}
@@ -146,7 +180,9 @@ export function QuestionWizard(props: QuestionWizardProps) {
       status={props.status}
       disabled={disabled}
       submitting={props.submitting}
-      primaryEnabled={onReview || isComplete(question, draft)}
+      primaryEnabled={onReview ? firstUnsendable(questions, state) === -1 : isComplete(question, draft) && problem === null}
+      canSkip={question.required !== true}
+      forwardBlocked={problem !== null}
       reviewNext={!onReview && isLast && needsReview(questions, state)}
       onPrevious={() => change((current) => goToQuestion(current, onReview ? count - 1 : index - 1, count))}
       onNext={() => change((current) => goToQuestion(current, index + 1, count))}
@@ -164,6 +200,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
         <ReviewStep
           questions={questions}
           state={state}
+          origin={request.origin}
           headingId={headingId}
           disabled={disabled}
           bodyRef={bodyRef}
@@ -188,7 +225,9 @@ export function QuestionWizard(props: QuestionWizardProps) {
             <Markdown text={question.detail} className="question-panel__detail" />
           </div>
         )}
-        {question.multiSelect && hasOptions && <p className="question-panel__hint">{t("multiSelectHint")}</p>}
+        {question.required && <p className="question-panel__hint">{t("requiredHint")}</p>}
+        {question.multiSelect && hasOptions && <p className="question-panel__hint">{selectionHint(t, question)}</p>}
+        {showsDefaults && <p className="question-panel__hint question-panel__hint--default">{t("defaultHint")}</p>}
         {hasOptions && (
           <OptionList
             key={question.id}
@@ -201,13 +240,19 @@ export function QuestionWizard(props: QuestionWizardProps) {
             guard={stepGuard}
             onSelect={(label) => select((current) => chooseOption(current, question, label))}
             onCheckedChange={(label, checked) => select((current) => chooseOption(current, question, label, checked))}
+            shownLabel={shownLabel}
+            defaultLabels={showsDefaults ? draft.selected : undefined}
           />
         )}
+        {!offersText && <FieldProblemLine id={problemId} problem={problem} />}
       </div>
+      {offersText && (
       <div className="question-panel__custom-row">
         <CustomAnswerField
           key={question.id}
-          multiline={!hasOptions}
+          multiline={!hasOptions && (question.input === undefined || question.input.kind === "text")}
+          input={question.input}
+          problemId={problem?.kind === "input" ? problemId : undefined}
           enterKeyHint={isLast && !needsReview(questions, state) ? "done" : "next"}
           value={draft.custom}
           disabled={disabled}
@@ -218,7 +263,9 @@ export function QuestionWizard(props: QuestionWizardProps) {
           }}
           onLineBreak={primary}
         />
+        <FieldProblemLine id={problemId} problem={problem} />
       </div>
+      )}
       {footer}
     </div>
   );

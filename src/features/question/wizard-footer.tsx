@@ -18,6 +18,10 @@ interface WizardFooterProps {
   disabled: boolean;
   submitting: boolean;
   primaryEnabled: boolean;
+  /** False on a required question (rule question-required): Skip is disabled. */
+  canSkip: boolean;
+  /** The step's answer breaks a rule: the pager cannot move on until it is fixed. */
+  forwardBlocked: boolean;
   /** On the last question: the primary button opens the review step instead of sending. */
   reviewNext: boolean;
   onPrevious: () => void;
@@ -56,7 +60,7 @@ export function WizardFooter(props: WizardFooterProps) {
             type="button"
             className="question-panel__icon-button"
             aria-label={t("nextQuestion")}
-            disabled={disabled || step !== "question" || index >= count - 1}
+            disabled={disabled || step !== "question" || index >= count - 1 || props.forwardBlocked}
             onClick={props.onNext}
           >
             <span aria-hidden="true">›</span>
@@ -66,7 +70,7 @@ export function WizardFooter(props: WizardFooterProps) {
       <div className="question-panel__footer-row">
         <div className="question-panel__actions">
           {step !== "review" && (
-            <button type="button" className="question-panel__button" disabled={disabled} onClick={props.onSkip}>
+            <button type="button" className="question-panel__button" disabled={disabled || !props.canSkip} onClick={props.onSkip}>
               {t("skip")}
             </button>
           )}
