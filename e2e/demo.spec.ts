@@ -311,6 +311,23 @@ test.describe("controls that persist", () => {
     await expect(page.locator(".demo__log-body")).toBeVisible();
   });
 
+  test("the fake host controls ask again, answer from another tab and restart the host, and the preview follows their frames", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const frame = preview(page);
+    const question = frame.getByRole("region", { name: "Which package manager should the new workspace use?" });
+    await expect(question).toBeVisible();
+    await page.getByRole("button", { name: "Answer in another tab" }).click();
+    await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
+    await page.getByRole("button", { name: "Ask again" }).click();
+    await expect(question).toBeVisible();
+    await frame.getByRole("radio", { name: "Yarn" }).click();
+    await page.getByRole("button", { name: "Restart host" }).click();
+    const notice = frame.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText("Yarn");
+    expect(await loggedBodies(page)).toEqual([]);
+  });
+
   test("Host reply stays as chosen when another story opens", async ({ page }) => {
     await page.goto(`${host.url}/demo#single-select`);
     await page.getByLabel("Host reply").selectOption("not-pending");

@@ -21,6 +21,10 @@ type DemoKey =
   | "replyBadResponse"
   | "replyNetworkError"
   | "replySlow"
+  | "hostActions"
+  | "hostAsk"
+  | "hostAnswerElsewhere"
+  | "hostRestart"
   | "previewTitle"
   | "logHeading"
   | "logEmpty"
@@ -69,6 +73,10 @@ export const demoCopy: Catalog<DemoKey> = {
     replyBadResponse: "bad-response",
     replyNetworkError: "Network error",
     replySlow: "Slow 3 s, then accept",
+    hostActions: "Fake host",
+    hostAsk: "Ask again",
+    hostAnswerElsewhere: "Answer in another tab",
+    hostRestart: "Restart host",
     previewTitle: "Story preview: {title}",
     logHeading: "Sent to /api/respond",
     logEmpty: "Nothing sent yet. Answer or dismiss the question to see the exact body.",
@@ -115,6 +123,10 @@ export const demoCopy: Catalog<DemoKey> = {
     replyBadResponse: "bad-response（回复无效）",
     replyNetworkError: "网络错误",
     replySlow: "慢速：3 秒后接受",
+    hostActions: "模拟主机",
+    hostAsk: "再次提问",
+    hostAnswerElsewhere: "在另一个标签页中回答",
+    hostRestart: "重启主机",
     previewTitle: "示例预览：{title}",
     logHeading: "发送到 /api/respond 的内容",
     logEmpty: "尚未发送任何内容。回答或放弃问题即可看到确切的请求体。",

@@ -3,6 +3,7 @@ import { useCopy } from "../i18n/i18n";
 import { LOCALES, type Locale } from "../i18n/locale";
 import type { ThemeChoice } from "../ui/theme";
 import { demoCopy } from "./copy";
+import { HOST_ACTIONS, type HostAction } from "./frame-messages";
 import { REPLIES, type DemoReply } from "./stories";
 
 export type PreviewWidth = "phone" | "tablet" | "desktop";
@@ -16,6 +17,8 @@ interface DemoControlsProps {
   onWidth: (width: PreviewWidth) => void;
   reply: DemoReply;
   onReply: (reply: DemoReply) => void;
+  /** Makes the preview's fake host do something, as the real host would. */
+  onHostAction: (action: HostAction) => void;
 }
 
 const REPLY_KEYS = {
@@ -25,6 +28,12 @@ const REPLY_KEYS = {
   "network-error": "replyNetworkError",
   slow: "replySlow",
 } as const satisfies Record<DemoReply, string>;
+
+const HOST_ACTION_KEYS = {
+  ask: "hostAsk",
+  "answer-elsewhere": "hostAnswerElsewhere",
+  restart: "hostRestart",
+} as const satisfies Record<HostAction, string>;
 
 /** Each language is named in itself, the same in every catalogue. */
 const LOCALE_NAME_KEYS = { en: "languageEnglish", "zh-CN": "languageChinese" } as const satisfies Record<Locale, string>;
@@ -63,7 +72,7 @@ function Segmented<T extends string>({
   );
 }
 
-/** Locale, theme, width and the fake host's reply. */
+/** Locale, theme, width, the fake host's reply and what the fake host does next. */
 export function DemoControls(props: DemoControlsProps) {
   const t = useCopy(demoCopy);
   return (
@@ -107,6 +116,16 @@ export function DemoControls(props: DemoControlsProps) {
           ))}
         </select>
       </label>
+      <fieldset className="demo__segmented">
+        <legend className="demo__control-label">{t("hostActions")}</legend>
+        <div className="demo__host-actions">
+          {HOST_ACTIONS.map((action) => (
+            <button key={action} type="button" className="demo__button" onClick={() => props.onHostAction(action)}>
+              {t(HOST_ACTION_KEYS[action])}
+            </button>
+          ))}
+        </div>
+      </fieldset>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocale, useCopy } from "../i18n/i18n";
 import { startTheme, useTheme } from "../ui/theme";
 import { DemoControls, type PreviewWidth } from "./demo-controls";
-import { frameUrl, postToFrame, readFrameMessage, type FrameSettings } from "./frame-messages";
+import { frameUrl, postToFrame, readFrameMessage, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
 import { RespondLog, type LogEntry } from "./respond-log";
 import { StoryList } from "./story-list";
@@ -84,6 +84,10 @@ export function DemoShell() {
   }, []);
 
   const clearLog = useCallback(() => setEntries([]), []);
+  const hostAction = useCallback((action: HostAction) => {
+    const target = frameRef.current?.contentWindow;
+    if (target) postToFrame(target, { type: "host", action });
+  }, []);
 
   return (
     <div className="demo">
@@ -98,6 +102,7 @@ export function DemoShell() {
           onWidth={setWidth}
           reply={reply ?? story.reply}
           onReply={setReply}
+          onHostAction={hostAction}
         />
       </header>
       <StoryList currentId={story.id} />

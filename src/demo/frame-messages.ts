@@ -1,5 +1,6 @@
 import { LOCALES, type Locale } from "../i18n/locale";
-import type { Receipt, RespondRequest } from "../protocol/schemas";
+import type { RespondRequest } from "../protocol/schemas";
+import type { FakeOutcome } from "./fake-host";
 import { isThemeChoice, type ThemeChoice } from "../ui/theme";
 import { decodeHash, REPLIES, type DemoReply } from "./stories";
 
@@ -15,16 +16,19 @@ export interface FrameSettings {
   args?: string;
 }
 
-/** How one response ended, as the log shows it. */
-export type SendResult =
-  | { kind: "pending" }
-  | { kind: "receipt"; receipt: Receipt }
-  | { kind: "network-error"; message: string };
+/** How one response ended, as the log shows it: still in flight, or what the fake host did with it. */
+export type SendResult = { kind: "pending" } | FakeOutcome;
+
+/** What a designer can make the fake host do: the agent asks the story's questions again, another tab answers, the host restarts. */
+export const HOST_ACTIONS = ["ask", "answer-elsewhere", "restart"] as const;
+export type HostAction = (typeof HOST_ACTIONS)[number];
 
 const SOURCE = "parley-demo";
 
 /** Page → frame. */
-export type ShellMessage = { source: typeof SOURCE; type: "settings"; settings: FrameSettings };
+export type ShellMessage =
+  | { source: typeof SOURCE; type: "settings"; settings: FrameSettings }
+  | { source: typeof SOURCE; type: "host"; action: HostAction };
 
 /** Frame → page. */
 export type FrameMessage =

@@ -87,3 +87,22 @@ describe("lastQuestionOutcome", () => {
     expect(lastQuestionOutcome([row({ ...call, status: "error", error: { name: "E", code: "ASK_ABORTED", message: "m" } })])).toBe("aborted");
   });
 });
+
+describe("StoryFrame's host controls", () => {
+  function fromPage(action: string) {
+    window.dispatchEvent(new MessageEvent("message", { data: { source: "parley-demo", type: "host", action }, origin: window.location.origin, source: window }));
+  }
+
+  it("asks again, answers from another tab and restarts the fake host, each reaching the panel through frames", async () => {
+    const user = userEvent.setup();
+    openFrame("/demo?frame#single-select");
+    await screen.findByRole("radio", { name: "pnpm" }, SHOWN);
+    fromPage("answer-elsewhere");
+    expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
+    fromPage("ask");
+    await user.click(await screen.findByRole("radio", { name: "npm" }, SHOWN));
+    fromPage("restart");
+    expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
+    expect(screen.getByText("npm")).toBeInTheDocument();
+  });
+});

@@ -13,7 +13,7 @@ import { selectFirstRetired, selectPendingRequests, selectTranscript } from "../
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import { applyTheme } from "../ui/theme";
 import { createFakeHost, type FakeHost } from "./fake-host";
-import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings } from "./frame-messages";
+import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
 import { PLAYGROUND_EXAMPLE, readPlayground, type PlaygroundResult } from "./playground";
 import { decodeHash, DEMO_SESSION_ID, storyFromHash, type Story } from "./stories";
@@ -38,6 +38,8 @@ function hashOf(text: string): string {
   for (let index = 0; index < text.length; index++) hash = (hash * 31 + text.charCodeAt(index)) | 0;
   return (hash >>> 0).toString(36);
 }
+
+type HostListener = (action: HostAction) => void;
 
 /** One run of a story: its own fake host, store and engine, as a freshly opened tab would have. */
 interface Run {
@@ -112,6 +114,7 @@ export function StoryFrame() {
   const { locale, setLocale } = useLocale();
   const [settings, setSettings] = useState<FrameSettings>(() => settingsFromLocation(window.location));
   const [round, setRound] = useState(0);
+  const [hostListeners] = useState(() => new Set<HostListener>());
   const story = storyFromHash(settings.storyId);
   const settingsRef = useRef(settings);
   useEffect(() => {
@@ -122,7 +125,8 @@ export function StoryFrame() {
     const onMessage = (event: MessageEvent) => {
       if (event.source !== window.parent) return;
       const message = readShellMessage(event);
-      if (message) setSettings(message.settings);
+      if (message?.type === "settings") setSettings(message.settings);
+      if (message?.type === "host") for (const listener of hostListeners) listener(message.action);
     };
     const onHashChange = () => setSettings((current) => ({ ...current, storyId: decodeHash(window.location.hash) ?? "" }));
     window.addEventListener("message", onMessage);
@@ -132,7 +136,7 @@ export function StoryFrame() {
       window.removeEventListener("message", onMessage);
       window.removeEventListener("hashchange", onHashChange);
     };
-  }, []);
+  }, [hostListeners]);
 
   useEffect(() => {
     applyTheme(settings.theme);
@@ -159,7 +163,7 @@ export function StoryFrame() {
   const replay = useCallback(() => setRound((current) => current + 1), []);
 
   return (
-    <StoryRun key={runKey} story={story} requests={requests} playground={playground} settingsRef={settingsRef} onReplay={replay} />
+    <StoryRun key={runKey} story={story} requests={requests} playground={playground} settingsRef={settingsRef} hostListeners={hostListeners} onReplay={replay} />
   );
 }
 
@@ -168,10 +172,12 @@ interface StoryRunProps {
   requests: readonly PendingRequest[];
   playground: PlaygroundResult | null;
   settingsRef: { current: FrameSettings };
+  /** Where the page's host controls reach the run's fake host. */
+  hostListeners: Set<HostListener>;
   onReplay: () => void;
 }
 
-function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryRunProps) {
+function StoryRun({ story, requests, playground, settingsRef, hostListeners, onReplay }: StoryRunProps) {
   const t = useCopy(demoCopy);
   const { locale } = useLocale();
   const [run] = useState(() => createRun(story, requests, settingsRef, t("typingText")));
@@ -185,6 +191,32 @@ function StoryRun({ story, requests, playground, settingsRef, onReplay }: StoryR
   }, [run]);
 
   useEffect(() => () => run.host.dispose(), [run]);
+
+  useEffect(() => {
+    let asked = 0;
+    const listener: HostListener = (action) => {
+      switch (action) {
+        case "ask":
+          asked += 1;
+          for (const request of requests) run.host.ask({ ...request, rpcId: `${request.rpcId}-again-${asked}` });
+          break;
+        case "answer-elsewhere": {
+          const first = selectDemoRequests(run.store.getState())[0];
+          if (first) run.host.resolveElsewhere(first.rpcId, "answered");
+          break;
+        }
+        case "restart":
+          run.host.restart();
+          break;
+        default:
+          action satisfies never;
+      }
+    };
+    hostListeners.add(listener);
+    return () => {
+      hostListeners.delete(listener);
+    };
+  }, [hostListeners, requests, run]);
 
   useEffect(() => {
     if (story.arrival === "while-typing") inputRef.current?.focus();
