@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../protocol/response-verdict";
-import type { DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
+import type { AnswerItem, DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
 import type { Logger } from "./log";
 import {
   ABORTED_MESSAGE,
@@ -17,6 +17,7 @@ interface Entry {
   reject(error: UserInteractionError): void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  check: ((answers: readonly AnswerItem[]) => string | null) | undefined;
 }
 
 export interface PendingTableOptions {
@@ -90,7 +91,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         const onAbort = () => {
           if (claim(rpcId, "aborted")) reject(new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE));
         };
-        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort });
+        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, check: request.check });
         count(sessionId, 1);
         request.signal?.addEventListener("abort", onAbort, { once: true });
         request.onRequested?.(rpcId);
@@ -103,6 +104,8 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     respond(body) {
       const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
       if (!verdict.accepted) return verdict.receipt;
+      const problem = verdict.outcome === "answered" ? entries.get(verdict.rpcId)?.check?.(verdict.answers) : null;
+      if (problem) return { accepted: false, reason: "bad-response", detail: problem };
       const entry = claim(verdict.rpcId, verdict.outcome)!;
       if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
       else entry.resolve({ answers: verdict.answers });

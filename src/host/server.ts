@@ -115,7 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   tools.register(createPresentPlanTool(userInteraction));
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, {
     log,
-    ask: ({ server, sessionId, questions, signal }) => userInteraction.ask({ questions, sessionId, signal, origin: { kind: "mcp-server", name: server } }),
+    ask: ({ server, sessionId, questions, signal, check }) => userInteraction.ask({ questions, sessionId, signal, check, origin: { kind: "mcp-server", name: server } }),
   });
   const chat = createChat({
     store,

@@ -26,6 +26,8 @@ export interface AskRequest {
   origin?: QuestionOrigin;
   /** Set when the request asks to allow a tool call; sent on the question/requested frame (docs/protocol.md, approval-request). */
   approval?: ToolApproval;
+  /** A rule beyond the answer rules (an elicitation's schema): a sentence refuses the answer as bad-response, null takes it. */
+  check?(answers: readonly AnswerItem[]): string | null;
 }
 
 export interface AskResult {

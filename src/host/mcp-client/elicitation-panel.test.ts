@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
+import type { RunningServer } from "../server";
+import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
+import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
+
+const servers: RunningServer[] = [];
+const clients: FrameClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function start() {
+  const server = await startTestServer({
+    mcpServers: { file: null, servers: [{ name: "notes", transport: "stdio", command: process.execPath, args: TEST_MCP_STDIO_ARGS, env: {}, autoApprove: [], disabled: false }] },
+  });
+  servers.push(server);
+  const client = await connect(server.url);
+  clients.push(client);
+  await client.waitFor((frame) => frame.type === "synced");
+  await new Promise<void>((resolve) => {
+    const check = () => {
+      if (server.mcpTools.status()[0]?.state !== "ready") return;
+      stop();
+      resolve();
+    };
+    const stop = server.mcpTools.onChange(check);
+    check();
+  });
+  return { server, client };
+}
+
+const answer = (rpcId: string, sessionId: string, meet: string, email = "ada@example.com") => ({
+  type: "answer",
+  rpcId,
+  sessionId,
+  answers: [
+    { id: "email", selected: [], custom: email },
+    { id: "site", selected: [] },
+    { id: "born", selected: [] },
+    { id: "meet", selected: [], custom: meet },
+    { id: "nick", selected: [] },
+  ],
+});
+
+describe("an elicitation in the question panel", { timeout: 30_000 }, () => {
+  it("is asked as the server, refuses an answer the requested schema refuses with the rule, and sends the accepted content [elicitation-content]", async () => {
+    const { server, client } = await start();
+    const sessionId = await createSession(server.url);
+    const call = server.mcpTools.call("mcp__notes__ask_string", {}, { sessionId, signal: new AbortController().signal });
+    const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested", "question/requested");
+    expect({ origin: requested.origin, sessionId: requested.sessionId, ids: requested.questions.map((item) => item.id), first: requested.questions[0] }).toEqual({
+      origin: { kind: "mcp-server", name: "notes" },
+      sessionId,
+      ids: ["email", "site", "born", "meet", "nick"],
+      first: { id: "email", question: "Email", detail: "Tell me about you", input: { kind: "email" }, required: true },
+    });
+
+    const zoneless = await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00") });
+    expect(zoneless.body).toEqual({ accepted: false, reason: "bad-response", detail: '"meet" must be a date and time with seconds and a time zone (YYYY-MM-DDTHH:MM:SSZ)' });
+    const accented = await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00+01:00", "zoë@example.com") });
+    expect(accented.body).toEqual({ accepted: false, reason: "bad-response", detail: `"email" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` });
+    expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([]);
+
+    expect((await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00+01:00") })).body).toEqual({ accepted: true });
+    expect(JSON.parse((await call).content[0]!.text as string)).toEqual({ action: "accept", content: { email: "ada@example.com", meet: "2026-03-01T10:00:00+01:00" } });
+    expect(client.frames.filter((frame): frame is QuestionResolvedFrame => frame.type === "question/resolved")).toEqual([
+      { type: "question/resolved", rpcId: requested.rpcId, sessionId, outcome: "answered" },
+    ]);
+  });
+
+  it("declines when the human dismisses it [elicitation-outcomes]", async () => {
+    const { server, client } = await start();
+    const sessionId = await createSession(server.url);
+    const call = server.mcpTools.call("mcp__notes__ask_boolean", {}, { sessionId, signal: new AbortController().signal });
+    const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested", "question/requested");
+    expect((await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requested.rpcId, sessionId } })).body).toEqual({ accepted: true });
+    expect(JSON.parse((await call).content[0]!.text as string)).toEqual({ action: "decline" });
+  });
+});
