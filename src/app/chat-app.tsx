@@ -18,6 +18,8 @@ import { appCopy } from "./copy";
 import { LoadProblemAlert } from "./load-problem";
 import { createQuestionEntry, createRetiredEntry } from "./question-entry";
 import { createApprovalEntry } from "../features/approval/approval-entry";
+import { GrantsMenu } from "../features/approval/grants-menu";
+import { createGrantsApi } from "../client/grants-api";
 import { defineSlotEntry } from "../features/chat/slot-entries";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
@@ -30,6 +32,9 @@ export interface ChatAppProps {
   api?: Api;
   connect?: (options: MuxOptions) => MuxConnection;
 }
+
+/** The chat's grants, on the page's own origin. */
+const grants = createGrantsApi();
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
@@ -98,6 +103,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             onRetryConnection={engine.retryNow}
             focusReady={synced}
             onRename={rename}
+            headerEnd={activeSessionId === null ? null : <GrantsMenu sessionId={activeSessionId} source={grants} />}
             headerStart={
               <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>
                 {t("sessionsToggle")}

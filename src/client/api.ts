@@ -129,7 +129,7 @@ export function createApi(options: ApiOptions = {}): Api {
   };
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+export async function toApiError(response: Response): Promise<ApiError> {
   const text = await response.text();
   let json: unknown = null;
   try {

@@ -359,6 +359,11 @@ export const HealthResponse = z.object({
 /** A page of the session list, newest first; `next` is the cursor of the following page (`?before=`), null on the last. */
 export const SessionsResponse = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });
 export const SessionResponse = z.object({ session: Session });
+/** A tool the human allowed for one chat with `Allow for this chat` (docs/protocol.md, mcp-grants). */
+export const Grant = z.object({ server: z.string(), tool: z.string(), grantedAt: z.string() });
+export type Grant = z.infer<typeof Grant>;
+/** `GET /api/sessions/:id/grants`: the chat's grants, oldest first. */
+export const GrantsResponse = z.object({ grants: z.array(Grant) });
 export const SessionDetailResponse = z.object({ session: Session, messages: z.array(Message) });
 export const MessageResponse = z.object({ message: Message });
 export const AbortResponse = z.object({ aborted: z.boolean() });

@@ -15,7 +15,14 @@ export type ApprovalMessageKey =
   | "sent"
   | "notPending"
   | "rejected"
-  | "failed";
+  | "failed"
+  | "grantsButton"
+  | "grantsHeading"
+  | "grantsLoading"
+  | "grantsEmpty"
+  | "grantsFailed"
+  | "revoke"
+  | "revokeLabel";
 
 /** Every string the approval card shows, in each UI language. */
 export const approvalCopy: Catalog<ApprovalMessageKey> = {
@@ -35,6 +42,13 @@ export const approvalCopy: Catalog<ApprovalMessageKey> = {
     notPending: "This request was already answered, dismissed or stopped.",
     rejected: "The host refused this answer: {detail}",
     failed: "Could not reach the host: {message}",
+    grantsButton: "Allowed tools",
+    grantsHeading: "Tools allowed for this chat",
+    grantsLoading: "Loading…",
+    grantsEmpty: "No tool is allowed for this chat: every acting call asks first.",
+    grantsFailed: "Could not load the allowed tools: {message}",
+    revoke: "Revoke",
+    revokeLabel: "Revoke {tool} from {server}",
   },
   "zh-CN": {
     eyebrow: "工具授权",
@@ -52,5 +66,12 @@ export const approvalCopy: Catalog<ApprovalMessageKey> = {
     notPending: "这个请求已被回答、忽略或已停止。",
     rejected: "主机拒绝了这个回答：{detail}",
     failed: "无法连接主机：{message}",
+    grantsButton: "已允许的工具",
+    grantsHeading: "此对话中已允许的工具",
+    grantsLoading: "正在加载…",
+    grantsEmpty: "此对话中没有已允许的工具：每次执行操作的调用都会先询问。",
+    grantsFailed: "无法加载已允许的工具：{message}",
+    revoke: "撤销",
+    revokeLabel: "撤销 {server} 的 {tool}",
   },
 };

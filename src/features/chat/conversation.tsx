@@ -30,6 +30,8 @@ export interface ConversationProps {
   onStop: (sessionId: string) => Promise<void>;
   /** Rendered first in the header (the app's drawer toggle). */
   headerStart?: ReactNode;
+  /** Rendered last in the header (the app's list of tools allowed for this chat). */
+  headerEnd?: ReactNode;
   /** The title shown for a new chat or an untitled session. */
   fallbackTitle: string;
   /** Reconnects at once (the offline banner's `Retry now`). */
@@ -41,7 +43,7 @@ export interface ConversationProps {
 }
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, fallbackTitle, onRetryConnection, focusReady = true, onRename }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename }: ConversationProps) {
   const t = useCopy(chatCopy);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
@@ -102,6 +104,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
             {t("renameTitle")}
           </Button>
         )}
+        {headerEnd}
       </header>
       <ConnectionNotice onRetryNow={onRetryConnection} />
       {sessionId !== null ? (

@@ -1,0 +1,93 @@
+import { useEffect, useId, useState } from "react";
+import type { Grant } from "../../protocol/schemas";
+import { useCopy } from "../../i18n/i18n";
+import { useSessionStore } from "../../store/react";
+import { selectTranscript } from "../../store/selectors";
+import type { SessionData } from "../../store/state";
+import { approvalCopy } from "./copy";
+import "./approval.css";
+
+/** How the menu reads and revokes the chat's grants (src/client/grants-api.ts in the app). */
+export interface GrantsSource {
+  list(sessionId: string): Promise<Grant[]>;
+  revoke(sessionId: string, grant: Pick<Grant, "server" | "tool">): Promise<void>;
+}
+
+type Listing = { kind: "loading" } | { kind: "loaded"; grants: Grant[] } | { kind: "failed"; message: string };
+
+/** Whether any call in the session ran on a grant or made one: only then does the header offer the list. */
+export function hasGrantedCalls(sessionId: string, state: SessionData): boolean {
+  return selectTranscript(sessionId)(state).some((message) => message.tool?.mcp?.approval === "allowed-for-chat" || message.tool?.mcp?.approval === "granted");
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The chat header's `Allowed tools` disclosure: the grants of this chat, read when opened, each revocable. */
+export function GrantsMenu({ sessionId, source }: { sessionId: string; source: GrantsSource }) {
+  const t = useCopy(approvalCopy);
+  const shown = useSessionStore((state) => hasGrantedCalls(sessionId, state));
+  const [open, setOpen] = useState(false);
+  const [listing, setListing] = useState<Listing>({ kind: "loading" });
+  const panelId = useId();
+  const headingId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    source.list(sessionId).then(
+      (grants) => current && setListing({ kind: "loaded", grants }),
+      (error: unknown) => current && setListing({ kind: "failed", message: errorText(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, sessionId, source]);
+
+  if (!shown) return null;
+
+  const toggle = () => {
+    if (!open) setListing({ kind: "loading" });
+    setOpen(!open);
+  };
+
+  const revoke = async (grant: Grant) => {
+    try {
+      await source.revoke(sessionId, grant);
+      setListing((now) => (now.kind === "loaded" ? { kind: "loaded", grants: now.grants.filter((item) => item !== grant) } : now));
+    } catch (error) {
+      setListing({ kind: "failed", message: errorText(error) });
+    }
+  };
+
+  return (
+    <div className="grants-menu">
+      <button type="button" className="grants-menu__toggle" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
+        {t("grantsButton")}
+      </button>
+      {open && (
+        <section id={panelId} className="grants-menu__panel" role="region" aria-labelledby={headingId}>
+          <h2 id={headingId} className="grants-menu__heading">
+            {t("grantsHeading")}
+          </h2>
+          {listing.kind === "loading" && <p role="status">{t("grantsLoading")}</p>}
+          {listing.kind === "failed" && <p role="alert">{t("grantsFailed", { message: listing.message })}</p>}
+          {listing.kind === "loaded" && listing.grants.length === 0 && <p>{t("grantsEmpty")}</p>}
+          {listing.kind === "loaded" && listing.grants.length > 0 && (
+            <ul className="grants-menu__list">
+              {listing.grants.map((grant) => (
+                <li key={`${grant.server}\u0000${grant.tool}`} className="grants-menu__item">
+                  <span className="grants-menu__name">
+                    <bdi>{grant.server}</bdi> · <bdi>{grant.tool}</bdi>
+                  </span>
+                  <button type="button" className="approval-card__button" aria-label={t("revokeLabel", { server: grant.server, tool: grant.tool })} onClick={() => void revoke(grant)}>
+                    {t("revoke")}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
