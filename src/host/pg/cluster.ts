@@ -121,14 +121,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         return;
       }
       lastRenewed = performance.now();
-      const count = await store.query<{ live: number }>("SELECT count(*)::int AS live FROM hosts WHERE lease_until > now()", [], false);
-      live = count.rows[0]?.live ?? 1;
       if (state === "disconnected" && listener !== null) {
         await reload();
         state = "ok";
         log({ event: "cluster/state", state, instance });
       }
       await adopt();
+      const count = await store.query<{ live: number }>("SELECT count(*)::int AS live FROM hosts WHERE lease_until > now()", [], false);
+      live = count.rows[0]?.live ?? 1;
     } catch (error) {
       log({ event: "cluster/renew-failed", error: error instanceof Error ? error.message : String(error) });
       setState("disconnected");

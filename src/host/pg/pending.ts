@@ -39,6 +39,8 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
       if (refusal !== null) throw new StorageError("STORAGE_BUSY", refusal, null);
       const verdict = judgeResponse(body, frameOf);
       if (!verdict.accepted) return verdict.receipt;
+      // This host's own question is on its sockets at once; its row may still be on the way to the database.
+      if (cluster.pending().some((entry) => entry.frame.rpcId === verdict.rpcId && entry.owner === cluster.instance)) await cluster.flush();
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
       if (owner === cluster.instance) {
