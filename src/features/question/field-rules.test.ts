@@ -62,7 +62,7 @@ describe("fieldInput", () => {
       { type: "email", inputMode: "email", spellCheck: false },
       { type: "url", inputMode: "url", spellCheck: false },
       { type: "date", inputMode: undefined, spellCheck: false },
-      { type: "datetime-local", inputMode: undefined, spellCheck: false },
+      { type: "text", inputMode: undefined, spellCheck: false },
       { type: "text", inputMode: "decimal", spellCheck: false },
       { type: "text", inputMode: "numeric", spellCheck: false },
     ]);

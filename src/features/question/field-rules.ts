@@ -45,7 +45,7 @@ export function firstUnsendable(questions: readonly QuestionItem[], state: Draft
 
 /** The HTML input a free-text answer of this kind uses: its type and the on-screen keyboard it asks for. */
 export interface FieldInput {
-  type: "text" | "email" | "url" | "date" | "datetime-local";
+  type: "text" | "email" | "url" | "date";
   inputMode: "text" | "email" | "url" | "decimal" | "numeric" | undefined;
   /** Whether a spell checker helps: only for prose. */
   spellCheck: boolean;
@@ -62,8 +62,9 @@ export function fieldInput(input: AnswerInput | undefined): FieldInput {
       return { type: "url", inputMode: "url", spellCheck: false };
     case "date":
       return { type: "date", inputMode: undefined, spellCheck: false };
+    // Not datetime-local: that picker writes no offset, and a server's date-time needs one (RFC 3339).
     case "date-time":
-      return { type: "datetime-local", inputMode: undefined, spellCheck: false };
+      return { type: "text", inputMode: undefined, spellCheck: false };
     case "number":
       return { type: "text", inputMode: "decimal", spellCheck: false };
     case "integer":

@@ -40,12 +40,11 @@ describe("rule answer-input: the free-text field follows the question's input ki
     expect([field().tagName, field().getAttribute("type"), field().getAttribute("inputmode")]).toEqual([tag, type, inputMode]);
   });
 
-  it.each([
-    [{ kind: "date" }, "date"],
-    [{ kind: "date-time" }, "datetime-local"],
-  ] as const)("%o uses the browser's %s picker", (input, type) => {
-    const { view } = renderPanel(requestOf(textQuestion(input)));
-    expect(view.container.querySelector("input[data-step-part='custom']")?.getAttribute("type")).toBe(type);
+  it("uses the browser's date picker for a date, and a text field for a date and time, which needs an offset", () => {
+    const { view } = renderPanel(requestOf(textQuestion({ kind: "date" }), { id: "at", question: "When?", input: { kind: "date-time" } }));
+    expect(view.container.querySelector("input[data-step-part='custom']")?.getAttribute("type")).toBe("date");
+    fireEvent.click(screen.getByRole("button", { name: "Next question" }));
+    expect(field().getAttribute("type")).toBe("text");
   });
 
   it.each([
@@ -79,16 +78,16 @@ describe("rule answer-input: the free-text field follows the question's input ki
     expectAnswered(respond, [{ id: "value", selected: [], custom: "ada@example.org" }]);
   });
 
-  it("accepts a date and a date and time as the pickers write them", async () => {
+  it("accepts a date as the picker writes it, and a typed date and time", async () => {
     const request = requestOf({ id: "day", question: "Which day?", input: { kind: "date" } }, { id: "at", question: "When exactly?", input: { kind: "date-time" } });
     const { user, respond, view } = renderPanel(request);
     fireEvent.change(view.container.querySelector("[data-step-part='custom']")!, { target: { value: "2026-12-24" } });
     await user.click(screen.getByRole("button", { name: "Next" }));
-    fireEvent.change(view.container.querySelector("[data-step-part='custom']")!, { target: { value: "2026-12-24T18:30" } });
+    fireEvent.change(view.container.querySelector("[data-step-part='custom']")!, { target: { value: "2026-12-24T18:30+01:00" } });
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expectAnswered(respond, [
       { id: "day", selected: [], custom: "2026-12-24" },
-      { id: "at", selected: [], custom: "2026-12-24T18:30" },
+      { id: "at", selected: [], custom: "2026-12-24T18:30+01:00" },
     ]);
   });
 
