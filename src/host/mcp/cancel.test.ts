@@ -1,51 +1,22 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
-import { createCleanup } from "../testing/cleanup";
+import type { Message, QuestionRequestedFrame } from "../../protocol/schemas";
+import { api } from "../testing/harness";
+import { createFrontDoor, nextQuestion, resolvedFrame } from "../testing/mcp-front-door";
 
-const cleanup = createCleanup();
-afterEach(() => cleanup.closeAll());
-
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  cleanup.servers.push(server);
-  const socket = await connect(server.url);
-  cleanup.sockets.push(socket);
-  await socket.waitFor((frame) => frame.type === "synced");
-  return { server, socket };
-}
-
-async function mcpClient(url: string) {
-  const client = new Client({ name: "test-agent", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", url));
-  await client.connect(transport);
-  cleanup.clients.push(client);
-  return { client, transport };
-}
+const door = createFrontDoor({ name: "test-agent" });
+afterEach(() => door.closeAll());
+const { start, mcpClient } = door;
 
 const ASK = { questions: [{ id: "go", question: "Go ahead?", options: [{ label: "Yes" }, { label: "No" }] }] };
-
-function requested(socket: FrameClient) {
-  return socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested", "question/requested");
-}
-
-function resolved(socket: FrameClient, rpcId: string) {
-  return socket.waitFor<QuestionResolvedFrame>((frame) => frame.type === "question/resolved" && frame.rpcId === rpcId, "question/resolved");
-}
 
 async function toolStatuses(url: string, sessionId: string) {
   const detail = (await api(url, `/api/sessions/${sessionId}`)).body as { messages: Message[] };
   return detail.messages.map((message) => message.tool?.status);
 }
 
-/** A fresh socket's replay: every question still pending on the host. */
+/** A fresh socket's replay: the rpc id of every question still pending on the host. */
 async function pendingOnHost(url: string): Promise<string[]> {
-  const socket = await connect(url);
-  cleanup.sockets.push(socket);
-  await socket.waitFor((frame) => frame.type === "synced");
-  return socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested").map((frame) => frame.rpcId);
+  return (await door.pendingOnHost(url)).map((frame) => frame.rpcId);
 }
 
 /** A tools/call POST over plain fetch in an existing MCP session, so the test can drop its stream. */
@@ -72,32 +43,30 @@ async function rawInitialize(url: string): Promise<string> {
 describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
   it("a client's notifications/cancelled resolves the question aborted on every socket and the row reads stopped", async () => {
     const { server, socket } = await start();
-    const other = await connect(server.url);
-    cleanup.sockets.push(other);
+    const other = await door.socket(server.url);
     const { client } = await mcpClient(server.url);
     const controller = new AbortController();
     const call = client.callTool({ name: "ask_user_question", arguments: ASK }, undefined, { signal: controller.signal });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     controller.abort("the user pressed Esc");
     await expect(call).rejects.toThrow("the user pressed Esc");
-    for (const tab of [socket, other]) expect(await resolved(tab, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
+    for (const tab of [socket, other]) expect(await resolvedFrame(tab, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
     await expect.poll(() => toolStatuses(server.url, frame.sessionId)).toEqual(["stopped"]);
     expect(await pendingOnHost(server.url)).toEqual([]);
   });
 
   it("a closed response stream aborts exactly the calls it carried", async () => {
     const { server, socket } = await start();
-    const { transport } = await mcpClient(server.url);
-    const sessionId = transport.sessionId!;
+    const { sessionId } = await mcpClient(server.url);
     const dropped = new AbortController();
     const kept = new AbortController();
     const droppedResponse = await rawCall(server.url, sessionId, 901, dropped.signal);
-    const first = await requested(socket);
+    const first = await nextQuestion(socket);
     const keptResponse = await rawCall(server.url, sessionId, 902, kept.signal);
     const second = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.rpcId !== first.rpcId, "second question");
     expect([droppedResponse.status, keptResponse.status]).toEqual([200, 200]);
     dropped.abort();
-    expect(await resolved(socket, first.rpcId)).toEqual({ type: "question/resolved", rpcId: first.rpcId, sessionId: first.sessionId, outcome: "aborted" });
+    expect(await resolvedFrame(socket, first.rpcId)).toEqual({ type: "question/resolved", rpcId: first.rpcId, sessionId: first.sessionId, outcome: "aborted" });
     expect(await pendingOnHost(server.url)).toEqual([second.rpcId]);
 
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: second.rpcId, sessionId: second.sessionId, answers: [{ id: "go", selected: ["Yes"] }] } });
@@ -107,12 +76,11 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
 
   it("DELETE /mcp ends the session at once: its pending call resolves aborted and later requests get Session not found", async () => {
     const { server, socket } = await start();
-    const { client, transport } = await mcpClient(server.url);
-    const sessionId = transport.sessionId!;
+    const { client, transport, sessionId } = await mcpClient(server.url);
     const call = client.callTool({ name: "ask_user_question", arguments: ASK });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     await transport.terminateSession();
-    expect(await resolved(socket, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
+    expect(await resolvedFrame(socket, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
     await expect.poll(() => toolStatuses(server.url, frame.sessionId)).toEqual(["stopped"]);
     void call.catch((error: unknown) => expect(error).toBeInstanceOf(Error));
 
@@ -126,8 +94,8 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
     const sessionId = await rawInitialize(server.url);
     const waiting = await rawCall(server.url, sessionId, 1, new AbortController().signal);
     expect(await waiting.text()).toContain('\\"status\\":\\"waiting\\"');
-    const frame = await requested(socket);
-    expect(await resolved(socket, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
+    const frame = await nextQuestion(socket);
+    expect(await resolvedFrame(socket, frame.rpcId)).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
     const after = await rawCall(server.url, sessionId, 2, new AbortController().signal);
     expect(after.status).toBe(404);
     expect(await pendingOnHost(server.url)).toEqual([]);
@@ -137,7 +105,7 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
     const { server, socket } = await start({ mcp: { idleTimeoutMs: 100 } });
     const { client } = await mcpClient(server.url);
     const call = client.callTool({ name: "ask_user_question", arguments: ASK });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     await new Promise((resolve) => setTimeout(resolve, 400));
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "go", selected: ["No"] }] } });
     expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"go","selected":["No"]}]}' }] });
@@ -147,7 +115,7 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
     const { server, socket } = await start();
     const { client } = await mcpClient(server.url);
     const call = client.callTool({ name: "ask_user_question", arguments: ASK });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     expect((await api(server.url, `/api/sessions/${frame.sessionId}`, { method: "DELETE" })).status).toBe(204);
     expect(await call).toEqual({
       content: [{ type: "text", text: 'Error: ask_user_question was aborted before the user answered\n{"name":"UserInteractionError","code":"ASK_ABORTED"}' }],
@@ -155,7 +123,7 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
     });
     const from = socket.frames.length;
     const next = client.callTool({ name: "ask_user_question", arguments: ASK });
-    const again = await socket.waitFor<QuestionRequestedFrame>((item, index) => index >= from && item.type === "question/requested", "the next question");
+    const again = await nextQuestion(socket, from);
     expect(again.sessionId).not.toBe(frame.sessionId);
     await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: again.rpcId, sessionId: again.sessionId } });
     expect((await next).isError).toBe(true);

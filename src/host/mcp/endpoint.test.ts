@@ -1,36 +1,18 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, QuestionRequestedFrame, QuestionResolvedFrame, Session } from "../../protocol/schemas";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import type { Message, QuestionResolvedFrame, Session } from "../../protocol/schemas";
+import { api } from "../testing/harness";
+import { createFrontDoor, nextQuestion } from "../testing/mcp-front-door";
 import { createAskUserQuestionTool } from "../tools/ask-user-question";
 import { createPresentPlanTool } from "../tools/present-plan";
 import { createToolRegistry } from "../tools/registry";
 import { createUserInteraction } from "../user-interaction";
-import { createCleanup } from "../testing/cleanup";
 
-const cleanup = createCleanup();
-afterEach(() => cleanup.closeAll());
-
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  cleanup.servers.push(server);
-  const socket = await connect(server.url);
-  cleanup.sockets.push(socket);
-  await socket.waitFor((frame) => frame.type === "synced");
-  return { server, socket };
-}
-
-async function mcpClient(url: string, info: { name: string; title?: string } = { name: "claude-code", title: "Claude Code" }, headers: Record<string, string> = {}) {
-  const client = new Client({ ...info, version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } });
-  await client.connect(transport);
-  cleanup.clients.push(client);
-  return { client, transport };
-}
+const door = createFrontDoor({ name: "claude-code", title: "Claude Code" });
+afterEach(() => door.closeAll());
+const { start, mcpClient } = door;
 
 const BATCH = {
   questions: [
@@ -38,10 +20,6 @@ const BATCH = {
     { id: "name", question: "Project name?" },
   ],
 };
-
-function requested(socket: FrameClient, from = 0) {
-  return socket.waitFor<QuestionRequestedFrame>((frame, index) => index >= from && frame.type === "question/requested", "question/requested");
-}
 
 function builtInTools() {
   const registry = createToolRegistry();
@@ -63,7 +41,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     const { server, socket } = await start({ mcp: { now: () => new Date(2026, 0, 2, 9, 5) } });
     const { client } = await mcpClient(server.url);
     const call = client.callTool({ name: "ask_user_question", arguments: BATCH });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     expect(frame.questions).toEqual([
       { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
       { id: "name", question: "Project name?" },
@@ -95,11 +73,11 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
 
   it("keeps one Parley session per MCP session, named by the client's name when it gives no title", async () => {
     const { server, socket } = await start({ mcp: { now: () => new Date(2026, 0, 2, 17, 30) } });
-    const { client } = await mcpClient(server.url, { name: "codex" });
+    const { client } = await mcpClient(server.url, { info: { name: "codex" } });
     for (const answer of ["Approve", "Keep planning"]) {
       const from = socket.frames.length;
       const call = client.callTool({ name: "present_plan", arguments: { plan: "1. Build it" } });
-      const frame = await requested(socket, from);
+      const frame = await nextQuestion(socket, from);
       await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "plan-review", selected: [answer] }, { id: "plan-note", selected: [] }] } });
       expect(await call).toEqual({ content: [{ type: "text", text: answer === "Approve" ? "approved" : "Keep planning" }] });
     }
@@ -109,19 +87,17 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
 
   it("keeps the Parley session for a client that reconnects with the same Mcp-Session-Id", async () => {
     const { server, socket } = await start();
-    const { client, transport } = await mcpClient(server.url);
+    const { client, sessionId } = await mcpClient(server.url);
     const firstCall = client.callTool({ name: "ask_user_question", arguments: BATCH });
-    const first = await requested(socket);
+    const first = await nextQuestion(socket);
     await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: first.rpcId, sessionId: first.sessionId } });
     await firstCall;
     await client.close();
 
-    const again = new Client({ name: "claude-code", title: "Claude Code", version: "1.0.0" });
-    await again.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { sessionId: transport.sessionId! }));
-    cleanup.clients.push(again);
+    const { client: again } = await mcpClient(server.url, { sessionId });
     const from = socket.frames.length;
     const secondCall = again.callTool({ name: "present_plan", arguments: { plan: "1. Again" } });
-    const second = await requested(socket, from);
+    const second = await nextQuestion(socket, from);
     expect(second.sessionId).toBe(first.sessionId);
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: second.rpcId, sessionId: second.sessionId, answers: [{ id: "plan-review", selected: ["Approve"] }, { id: "plan-note", selected: [] }] } });
     expect(await secondCall).toEqual({ content: [{ type: "text", text: "approved" }] });
@@ -132,7 +108,7 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     const { server, socket } = await start();
     const { client } = await mcpClient(server.url);
     const call = client.callTool({ name: "ask_user_question", arguments: BATCH });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: frame.rpcId, sessionId: frame.sessionId } });
     expect(await call).toEqual({
       content: [{ type: "text", text: 'Error: the user cancelled ask_user_question\n{"name":"UserInteractionError","code":"ASK_CANCELLED"}' }],
@@ -160,10 +136,10 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     const { server, socket } = await start();
     const { client } = await mcpClient(server.url);
     const first = client.callTool({ name: "ask_user_question", arguments: BATCH });
-    const frame = await requested(socket);
+    const frame = await nextQuestion(socket);
     const from = socket.frames.length;
     const second = client.callTool({ name: "present_plan", arguments: { plan: "1. Ship" } });
-    const secondFrame = await requested(socket, from);
+    const secondFrame = await nextQuestion(socket, from);
     expect((await api(server.url, `/api/sessions/${frame.sessionId}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
     const aborted = { content: [{ type: "text", text: 'Error: ask_user_question was aborted before the user answered\n{"name":"UserInteractionError","code":"ASK_ABORTED"}' }], isError: true };
     expect(await first).toEqual(aborted);
@@ -184,12 +160,12 @@ describe("an outside agent's Parley session", { timeout: 30_000 }, () => {
       const first = await start({ dataDir });
       const { client } = await mcpClient(first.server.url);
       const call = client.callTool({ name: "ask_user_question", arguments: BATCH });
-      const frame = await requested(first.socket);
+      const frame = await nextQuestion(first.socket);
       await api(first.server.url, "/api/respond", { json: { type: "cancel", rpcId: frame.rpcId, sessionId: frame.sessionId } });
       await call;
       const posted = await api(first.server.url, `/api/sessions/${frame.sessionId}/messages`, { json: { text: "hello?" } });
       expect(posted).toMatchObject({ status: 409, body: { error: { code: "AGENT_SESSION" } } });
-      await cleanup.closeAll();
+      await door.closeAll();
 
       const second = await start({ dataDir });
       const detail = (await api(second.server.url, `/api/sessions/${frame.sessionId}`)).body as { session: Session };

@@ -1,36 +1,13 @@
 import { request as httpRequest } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame } from "../../protocol/schemas";
-import { api, connect, startTestServer } from "../testing/harness";
-import { createCleanup } from "../testing/cleanup";
+import { api } from "../testing/harness";
+import { createFrontDoor } from "../testing/mcp-front-door";
 
 const TOKEN = "mcp-token-0123456789abcdef";
-const cleanup = createCleanup();
-afterEach(() => cleanup.closeAll());
-
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  cleanup.servers.push(server);
-  return server;
-}
-
-async function mcpClient(url: string, headers: Record<string, string> = {}) {
-  const client = new Client({ name: "fault-agent", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", url), { requestInit: { headers } });
-  await client.connect(transport);
-  cleanup.clients.push(client);
-  return { client, sessionId: transport.sessionId! };
-}
-
-/** Every question pending on the host, as a fresh socket's replay shows it. */
-async function pendingOnHost(url: string, headers: Record<string, string> = {}): Promise<QuestionRequestedFrame[]> {
-  const socket = await connect(url, headers);
-  cleanup.sockets.push(socket);
-  await socket.waitFor((frame) => frame.type === "synced");
-  return socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");
-}
+const door = createFrontDoor({ name: "fault-agent" });
+afterEach(() => door.closeAll());
+const { host: startHost, mcpClient, pendingOnHost } = door;
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", error: { code, message }, id: null });
@@ -52,7 +29,7 @@ const ASK = { questions: [{ id: "ok", question: "OK?", options: [{ label: "Yes" 
 
 describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing", { timeout: 60_000 }, () => {
   it("answers malformed JSON, a missing or unknown Mcp-Session-Id, a non-initialize first message, an oversized body and other methods", async () => {
-    const server = await start();
+    const server = await startHost();
     const { sessionId } = await mcpClient(server.url);
     const malformed = await post(server.url, "{not json", { "mcp-session-id": sessionId });
     expect({ status: malformed.status, body: malformed.json() }).toEqual({ status: 400, body: rpcError(-32700, "Parse error: Invalid JSON") });
@@ -78,7 +55,7 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("answers an unknown method and an unknown tool with JSON-RPC errors and asks nothing", async () => {
-    const server = await start();
+    const server = await startHost();
     const { sessionId } = await mcpClient(server.url);
     const method = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id: 5, method: "resources/list" }), { "mcp-session-id": sessionId });
     expect(sseMessage(method.text)).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32601, message: "Method not found" } });
@@ -91,7 +68,7 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("refuses a foreign Origin and a foreign Host with 403 and the SDK's error body", async () => {
-    const server = await start();
+    const server = await startHost();
     const origin = await post(server.url, JSON.stringify(INITIALIZE), { origin: "https://evil.example" });
     expect({ status: origin.status, body: origin.json() }).toEqual({ status: 403, body: rpcError(-32000, "cross-origin requests are refused") });
     const site = await post(server.url, JSON.stringify(INITIALIZE), { "sec-fetch-site": "cross-site" });
@@ -109,13 +86,13 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("in token mode refuses a missing or wrong bearer token with 401, even with a live session id", async () => {
-    const server = await start({ token: TOKEN });
+    const server = await startHost({ token: TOKEN });
     const elsewhere = await api(server.url, "/api/health");
     const none = await post(server.url, JSON.stringify(INITIALIZE));
     expect(elsewhere.status).toBe(401);
     expect({ status: none.status, body: none.json() }).toEqual({ status: 401, body: rpcError(-32000, (elsewhere.body as { error: { message: string } }).error.message) });
 
-    const { client, sessionId } = await mcpClient(server.url, { Authorization: `Bearer ${TOKEN}` });
+    const { client, sessionId } = await mcpClient(server.url, { headers: { Authorization: `Bearer ${TOKEN}` } });
     const wrong = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask_user_question", arguments: ASK } }), {
       "mcp-session-id": sessionId,
       authorization: "Bearer someone-elses-token-000",
@@ -127,10 +104,9 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("bounds calls per MCP session: one over the limit is a JSON-RPC error and leaves the pending table as it was", async () => {
-    const server = await start({ mcp: { maxCallsPerSession: 2 } });
+    const server = await startHost({ mcp: { maxCallsPerSession: 2 } });
     const { client, sessionId } = await mcpClient(server.url);
-    const socket = await connect(server.url);
-    cleanup.sockets.push(socket);
+    const socket = await door.socket(server.url);
     const calls = [client.callTool({ name: "ask_user_question", arguments: ASK }), client.callTool({ name: "ask_user_question", arguments: ASK })];
     await expect.poll(() => socket.frames.filter((frame) => frame.type === "question/requested").length).toBe(2);
     const over = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "ask_user_question", arguments: ASK } }), { "mcp-session-id": sessionId });
@@ -142,7 +118,7 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("bounds MCP sessions: an initialize over the limit gets 503", async () => {
-    const server = await start({ mcp: { maxSessions: 1 } });
+    const server = await startHost({ mcp: { maxSessions: 1 } });
     await mcpClient(server.url);
     const second = await post(server.url, JSON.stringify(INITIALIZE));
     expect({ status: second.status, body: second.json() }).toEqual({
@@ -152,9 +128,8 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
   });
 
   it("carries 1,000 concurrent calls from 20 sessions: every one is answered or aborted and nothing stays pending", async () => {
-    const server = await start({ rateLimits: false });
-    const socket = await connect(server.url);
-    cleanup.sockets.push(socket);
+    const server = await startHost({ rateLimits: false });
+    const socket = await door.socket(server.url);
     const agents = await Promise.all(Array.from({ length: 20 }, () => mcpClient(server.url)));
     const calls = agents.flatMap(({ client }) =>
       Array.from({ length: 50 }, (_, index) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: `q${index}`, question: `Question ${index}?`, options: [{ label: "Yes" }, { label: "No" }] }] } })),
