@@ -149,8 +149,13 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
 });
 
 describe("the MCP manager's failures", { timeout: 30_000 }, () => {
-  it("retries a server that cannot start a bounded number of times, then says it gave up", async () => {
+  it("retries a server that cannot start a bounded number of times, failed all along, then says it gave up", async () => {
     const { tools, logs } = start([serverConfig("stdio", "broken", { env: { TEST_MCP_FAIL_START: "1" } } as Partial<McpServerConfig>)]);
+    const states = [tools.status()[0]!.state];
+    tools.onChange(() => {
+      const state = tools.status()[0]!.state;
+      if (states.at(-1) !== state) states.push(state);
+    });
     await until(tools, () => tools.status()[0]!.error?.endsWith("(gave up after 3 attempts)") === true);
     const error = "could not start (MCP error -32000: Connection closed): test server: refusing to start";
     expect(tools.status()).toEqual([{ name: "broken", state: "failed", tools: 0, error: `${error} (gave up after 3 attempts)` }]);
@@ -160,6 +165,7 @@ describe("the MCP manager's failures", { timeout: 30_000 }, () => {
       { event: "mcp/server-failed", server: "broken", error, attempt: 2, retryInMs: 25 },
       { event: "mcp/server-failed", server: "broken", error, attempt: 3, retryInMs: null },
     ]);
+    expect(states).toEqual(["starting", "failed"]);
   });
 
   it("never starts a disabled server and refuses calls to a server that is not ready", async () => {

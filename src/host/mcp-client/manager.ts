@@ -128,6 +128,8 @@ interface Connection {
   error?: string;
   tools: OfferedTool[];
   client: Client | null;
+  /** Set while connect() runs; it reports its own failure. */
+  connecting: boolean;
   attempts: number;
   readyAt: number;
   timer: ReturnType<typeof setTimeout> | null;
@@ -158,6 +160,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     state: server.disabled ? "disabled" : "starting",
     tools: [],
     client: null,
+    connecting: false,
     attempts: 0,
     readyAt: 0,
     timer: null,
@@ -280,13 +283,17 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
 
   async function connect(connection: Connection) {
     if (shutdown.signal.aborted) return;
-    connection.state = "starting";
-    changed();
+    // A failed server stays failed while it is retried, so the notice does not blink.
+    if (connection.state !== "failed") {
+      connection.state = "starting";
+      changed();
+    }
+    connection.connecting = true;
     const client = new Client({ name: "parley", version: "0.1.0" }, { capabilities: { elicitation: { form: {} } } });
     connection.client = client;
     client.onclose = () => {
-      // While starting, connect() reports the failure with the error it got.
-      if (connection.client !== client || connection.state === "starting") return;
+      // While connecting, connect() reports the failure with the error it got.
+      if (connection.client !== client || connection.connecting) return;
       const tail = lastStderrLine(connection);
       fail(connection, tail ? `the server closed the connection: ${tail}` : "the server closed the connection");
     };
@@ -303,6 +310,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       await client.connect(tracked(connection, transportFor(connection)), { timeout: connectTimeoutMs });
       const tools = await listTools(connection, client);
       if (connection.client !== client) return;
+      connection.connecting = false;
       connection.tools = tools;
       connection.state = "ready";
       delete connection.error;
@@ -311,6 +319,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       changed();
     } catch (error) {
       if (connection.client !== client) return;
+      connection.connecting = false;
       const tail = lastStderrLine(connection);
       fail(connection, `could not start (${message(error)})${tail ? `: ${tail}` : ""}`);
     }
