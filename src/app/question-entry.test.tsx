@@ -2,9 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
-import { Conversation } from "../features/chat/conversation";
-import { SessionStoreProvider } from "../store/react";
-import { createSessionStore } from "../store/session-store";
+import { conversationView, storeWithSessions } from "../features/chat/conversation-testing";
 import { createQuestionEntry, loadQuestionPanel } from "./question-entry";
 
 function request(rpcId: string, question: string): PendingRequest {
@@ -17,27 +15,13 @@ function request(rpcId: string, question: string): PendingRequest {
 }
 
 function setup() {
-  const store = createSessionStore();
-  store.getState().loadSessions([{ id: "s-1", title: "Chat", createdAt: "2026-11-30T09:00:00.000Z", updatedAt: "2026-11-30T09:00:00.000Z", state: "idle" }]);
+  const store = storeWithSessions(["s-1", "Chat", "idle"]);
   const posted: RespondRequest[] = [];
   const respond = async (body: RespondRequest): Promise<Receipt> => {
     posted.push(body);
     return { accepted: true };
   };
-  const entries = [createQuestionEntry(respond)];
-  render(
-    <SessionStoreProvider store={store}>
-      <Conversation
-        sessionId="s-1"
-        slotEntries={entries}
-        drafts={new Map()}
-        onSend={async () => undefined}
-        onStop={async () => undefined}
-        fallbackTitle="New chat"
-        focusReady={false}
-      />
-    </SessionStoreProvider>,
-  );
+  render(conversationView(store, { slotEntries: [createQuestionEntry(respond)], focusReady: false }));
   return { store, posted };
 }
 
