@@ -36,7 +36,7 @@ interface Recorder {
   statuses: ConnectionStatus[];
 }
 
-function open(url: string, extra: { random?: () => number; timers?: MuxTimers; subscribeWake?: (wake: () => void) => () => void } = {}) {
+function open(url: string, extra: Partial<Pick<Parameters<typeof createMux>[0], "random" | "timers" | "watchdogTimers" | "subscribeWake">> = {}) {
   const recorder: Recorder = { frames: [], statuses: [] };
   const mux = createMux({
     url,
@@ -45,6 +45,7 @@ function open(url: string, extra: { random?: () => number; timers?: MuxTimers; s
     onStatus: (status) => recorder.statuses.push(status),
     random: extra.random ?? (() => 0),
     timers: extra.timers,
+    watchdogTimers: extra.watchdogTimers,
     subscribeWake: extra.subscribeWake ?? (() => () => undefined),
   });
   muxes.push(mux);
@@ -273,19 +274,7 @@ describe("createMux watchdog (docs/protocol.md, rule mux-heartbeat)", () => {
   function openWatched(url: string) {
     const watchdog = manualTimers();
     const clock = manualTimers();
-    const recorder: Recorder = { frames: [], statuses: [] };
-    const mux = createMux({
-      url,
-      WebSocket: WebSocket as unknown as MuxSocketConstructor,
-      onFrame: (frame) => recorder.frames.push(frame),
-      onStatus: (status) => recorder.statuses.push(status),
-      random: () => 0,
-      timers: clock.timers,
-      watchdogTimers: watchdog.timers,
-      subscribeWake: () => () => undefined,
-    });
-    muxes.push(mux);
-    return { mux, recorder, watchdog, clock };
+    return { ...open(url, { timers: clock.timers, watchdogTimers: watchdog.timers }), watchdog, clock };
   }
 
   it("mux-heartbeat: drops a socket silent for 2.5 of the host's heartbeat intervals, goes offline and reconnects with the backoff", async () => {
