@@ -73,7 +73,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
   it("offers each tool as mcp__<server>__<tool> with its JSON Schema, read-only hint and autoApprove", async () => {
     const { tools, logs } = start([serverConfig(transport)]);
     await ready(tools);
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 16 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 17 }]);
     expect(tools.tools().find((tool) => tool.tool === "read_note")).toEqual({
       name: "mcp__notes__read_note",
       server: "notes",
@@ -92,7 +92,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
       readOnly: false,
       autoApproved: true,
     });
-    expect(logs.filter((entry) => entry.event === "mcp/server-ready")).toEqual([{ event: "mcp/server-ready", server: "notes", transport, tools: 16 }]);
+    expect(logs.filter((entry) => entry.event === "mcp/server-ready")).toEqual([{ event: "mcp/server-ready", server: "notes", transport, tools: 17 }]);
   });
 
   it("calls tools with exactly the arguments and returns the server's result, errors and images included", async () => {
@@ -111,7 +111,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
     const added = until(tools, () => tools.tools().some((tool) => tool.name === "mcp__notes__late"));
     expect(await tools.call("mcp__notes__add_tool", { name: "late" }, context())).toEqual({ content: [{ type: "text", text: "added late" }] });
     await added;
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 17 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 18 }]);
     expect(await tools.call("mcp__notes__late", {}, context())).toEqual({ content: [{ type: "text", text: "late ran" }] });
   });
 
@@ -139,8 +139,8 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
     expect(await tools.call("mcp__other__read_note", { name: "x" }, context())).toEqual({ content: [{ type: "text", text: "no note named x" }] });
     await ready(tools);
     expect(tools.status()).toEqual([
-      { name: "notes", state: "ready", tools: 16 },
-      { name: "other", state: "ready", tools: 16 },
+      { name: "notes", state: "ready", tools: 17 },
+      { name: "other", state: "ready", tools: 17 },
     ]);
     expect(logs.filter((entry) => entry.event === "mcp/server-failed").map(({ server, attempt, retryInMs }) => ({ server, attempt, retryInMs }))).toEqual([
       { server: "notes", attempt: 0, retryInMs: 10 },
@@ -148,7 +148,19 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
   });
 });
 
-describe("the MCP manager's failures", { timeout: 30_000 }, () => {
+describe("the MCP manager's stdio servers and failures", { timeout: 30_000 }, () => {
+  it("starts a stdio server with a minimal environment plus its env, never the host's secrets", async () => {
+    process.env.PARLEY_TEST_SECRET = "hunter2";
+    try {
+      const { tools } = start([serverConfig("stdio", "notes", { env: { NOTES_DIR: "/tmp" } } as Partial<McpServerConfig>)]);
+      await ready(tools);
+      const names = JSON.parse(textOf(await tools.call("mcp__notes__environment", {}, context()))) as string[];
+      expect(names.filter((name) => !["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"].includes(name))).toEqual(["NOTES_DIR"]);
+    } finally {
+      delete process.env.PARLEY_TEST_SECRET;
+    }
+  });
+
   it("retries a server that cannot start a bounded number of times, failed all along, then says it gave up", async () => {
     const { tools, logs } = start([serverConfig("stdio", "broken", { env: { TEST_MCP_FAIL_START: "1" } } as Partial<McpServerConfig>)]);
     const states = [tools.status()[0]!.state];
@@ -282,7 +294,7 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     expect(logs.filter((entry) => entry.event === "mcp/elicitation-answered")).toEqual([
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-1", action: "cancel", code: "ASK_ABORTED" },
     ]);
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 16 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 17 }]);
   });
 
   it("declines an unsupported form with a log line naming the server and the reason, without asking [elicitation-unsupported]", async () => {

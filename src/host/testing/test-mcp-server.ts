@@ -125,6 +125,9 @@ export function createTestMcpServer(options: TestMcpServerOptions): McpServer {
     server.registerTool(name, { description: `Added at run time`, annotations: { readOnlyHint: true } }, () => text(`${name} ran`));
     return text(`added ${name}`);
   });
+  server.registerTool("environment", { description: "The names of the variables the server was started with", annotations: { readOnlyHint: true } }, () =>
+    text(JSON.stringify(Object.keys(process.env).sort())),
+  );
   server.registerTool("events", { description: "What reached the server", annotations: { readOnlyHint: true } }, () => text(JSON.stringify(events)));
   server.registerTool("crash", { description: "Dies mid-call", annotations: { readOnlyHint: true } }, () => {
     events.push("crash");
