@@ -40,6 +40,25 @@ async function transcript(url: string, sessionId: string): Promise<Message[]> {
   return ((await api(url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
 }
 
+/** The body of the host's receipt for one POST /api/respond. */
+async function respond(url: string, body: unknown): Promise<unknown> {
+  return (await api(url, "/api/respond", { json: body })).body;
+}
+
+async function toolRow(url: string, sessionId: string) {
+  return (await transcript(url, sessionId)).find((message) => message.role === "tool")?.tool;
+}
+
+/** A host, a synced socket and a fresh session with one question pending; `from` is the socket's frame count before the ask. */
+async function pendingQuestion() {
+  const server = await start();
+  const client = await open(server.url);
+  const id = await createSession(server.url);
+  const from = client.frames.length;
+  const requested = await askAndWait(server.url, client, id);
+  return { server, client, id, from, requested };
+}
+
 describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
   it("replays every pending question on a new socket with the same rpcId and identical fields, oldest first, between hello and synced", async () => {
     const server = await start();
@@ -50,7 +69,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
     const requestedTwo = await askAndWait(server.url, first, two, '/ask {"questions":[{"id":"b","question":"Name?"}]}');
     const late = await open(server.url);
     expect(late.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedOne, requestedTwo, { type: "synced" }]);
-    expect(await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requestedOne.rpcId, sessionId: one } })).toMatchObject({ body: { accepted: true } });
+    expect(await respond(server.url, { type: "cancel", rpcId: requestedOne.rpcId, sessionId: one })).toEqual({ accepted: true });
     const afterCancel = await open(server.url);
     expect(afterCancel.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedTwo, { type: "synced" }]);
   });
@@ -92,77 +111,55 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
   }
 
   it("answers a late answer and a late cancel with not-pending", async () => {
-    const server = await start();
-    const client = await open(server.url);
-    const id = await createSession(server.url);
-    const requested = await askAndWait(server.url, client, id);
+    const { server, client, id, requested } = await pendingQuestion();
     const answer = { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["x"] }] };
-    expect((await api(server.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
+    expect(await respond(server.url, answer)).toEqual({ accepted: true });
     const notPending = { accepted: false, reason: "not-pending", detail: `question ${requested.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
-    expect((await api(server.url, "/api/respond", { json: answer })).body).toEqual(notPending);
-    expect((await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requested.rpcId, sessionId: id } })).body).toEqual(notPending);
+    expect(await respond(server.url, answer)).toEqual(notPending);
+    expect(await respond(server.url, { type: "cancel", rpcId: requested.rpcId, sessionId: id })).toEqual(notPending);
 
     const second = await createSession(server.url);
     const cancelled = await askAndWait(server.url, client, second);
-    expect((await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: cancelled.rpcId, sessionId: second } })).body).toEqual({ accepted: true });
-    expect(
-      (await api(server.url, "/api/respond", { json: { type: "answer", rpcId: cancelled.rpcId, sessionId: second, answers: [{ id: "a", selected: ["x"] }] } })).body,
-    ).toMatchObject({ accepted: false, reason: "not-pending" });
+    expect(await respond(server.url, { type: "cancel", rpcId: cancelled.rpcId, sessionId: second })).toEqual({ accepted: true });
+    expect(await respond(server.url, { type: "answer", rpcId: cancelled.rpcId, sessionId: second, answers: [{ id: "a", selected: ["x"] }] })).toMatchObject({ accepted: false, reason: "not-pending" });
   });
 
   it("keeps a question pending and answerable after a bad response, and after one for the wrong session", async () => {
-    const server = await start();
-    const client = await open(server.url);
-    const id = await createSession(server.url);
+    const { server, client, id, requested } = await pendingQuestion();
     const other = await createSession(server.url);
-    const requested = await askAndWait(server.url, client, id);
-    const bad = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["x", "y"] }] } });
-    expect(bad.body).toEqual({ accepted: false, reason: "bad-response", detail: 'answers[0]: question "a" is single-select but 2 labels are selected' });
-    const wrong = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: requested.rpcId, sessionId: other, answers: [{ id: "a", selected: ["x"] }] } });
-    expect(wrong.body).toEqual({ accepted: false, reason: "bad-response", detail: `question ${requested.rpcId} does not belong to session ${other}` });
+    const answer = (sessionId: string, selected: string[]) => respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId, answers: [{ id: "a", selected }] });
+    expect(await answer(id, ["x", "y"])).toEqual({ accepted: false, reason: "bad-response", detail: 'answers[0]: question "a" is single-select but 2 labels are selected' });
+    expect(await answer(other, ["x"])).toEqual({ accepted: false, reason: "bad-response", detail: `question ${requested.rpcId} does not belong to session ${other}` });
     expect(resolvedFor(client, requested.rpcId)).toEqual([]);
     const replayed = await open(server.url);
     expect(replayed.frames).toContainEqual(requested);
-    expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["y"] }] } })).body).toEqual({
-      accepted: true,
-    });
+    expect(await answer(id, ["y"])).toEqual({ accepted: true });
   });
 
   it("settles a cancel as tool error ASK_CANCELLED with outcome cancelled", async () => {
-    const server = await start();
-    const client = await open(server.url);
-    const id = await createSession(server.url);
-    const from = client.frames.length;
-    const requested = await askAndWait(server.url, client, id);
-    await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requested.rpcId, sessionId: id } });
+    const { server, client, id, from, requested } = await pendingQuestion();
+    await respond(server.url, { type: "cancel", rpcId: requested.rpcId, sessionId: id });
     await client.waitIdle(id, from);
     expect(resolvedFor(client, requested.rpcId).map((frame) => frame.outcome)).toEqual(["cancelled"]);
-    const tool = (await transcript(server.url, id)).find((message) => message.role === "tool")?.tool;
+    const tool = await toolRow(server.url, id);
     expect([tool?.status, tool?.error]).toEqual(["error", { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" }]);
   });
 
   it("settles an abort as tool error ASK_ABORTED with outcome aborted and a stopped tool row", async () => {
-    const server = await start();
-    const client = await open(server.url);
-    const id = await createSession(server.url);
-    const from = client.frames.length;
-    const requested = await askAndWait(server.url, client, id);
+    const { server, client, id, from, requested } = await pendingQuestion();
     expect((await api(server.url, `/api/sessions/${id}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
     await client.waitIdle(id, from);
     expect(resolvedFor(client, requested.rpcId).map((frame) => frame.outcome)).toEqual(["aborted"]);
-    const tool = (await transcript(server.url, id)).find((message) => message.role === "tool")?.tool;
+    const tool = await toolRow(server.url, id);
     expect([tool?.status, tool?.error]).toEqual([
       "stopped",
       { name: "UserInteractionError", code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" },
     ]);
-    expect((await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requested.rpcId, sessionId: id } })).body).toMatchObject({ reason: "not-pending" });
+    expect(await respond(server.url, { type: "cancel", rpcId: requested.rpcId, sessionId: id })).toMatchObject({ reason: "not-pending" });
   });
 
   it("aborts the pending question when its session is deleted", async () => {
-    const server = await start();
-    const client = await open(server.url);
-    const id = await createSession(server.url);
-    const requested = await askAndWait(server.url, client, id);
+    const { server, client, id, requested } = await pendingQuestion();
     expect((await api(server.url, `/api/sessions/${id}`, { method: "DELETE" })).status).toBe(204);
     await client.waitFor((frame) => frame.type === "session/deleted" && frame.sessionId === id);
     const resolvedAt = client.frames.findIndex((frame) => frame.type === "question/resolved" && frame.rpcId === requested.rpcId);
@@ -182,7 +179,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
       expect((await client.closed).code).toBe(1001);
       expect(resolvedFor(client, requested.rpcId)).toEqual([{ type: "question/resolved", rpcId: requested.rpcId, sessionId: id, outcome: "aborted" }]);
       const again = await start({ dataDir });
-      const tool = (await transcript(again.url, id)).find((message) => message.role === "tool")?.tool;
+      const tool = await toolRow(again.url, id);
       expect([tool?.status, tool?.error]).toEqual(["stopped", { name: "UserInteractionError", code: "ASK_ABORTED", message: "web user-interaction provider was disposed" }]);
       const replay = await open(again.url);
       expect(replay.frames.map((frame) => frame.type)).toEqual(["hello", "synced"]);
