@@ -2,32 +2,24 @@ import { describe, expect, it } from "vitest";
 import { parseRecommendation } from "./recommendation";
 
 describe("parseRecommendation", () => {
-  it("strips an ASCII (Recommended) suffix and flags the label", () => {
-    expect(parseRecommendation("pnpm (Recommended)")).toEqual({ display: "pnpm", recommended: true });
+  it.each([
+    ["an ASCII suffix", "pnpm (Recommended)", "pnpm"],
+    ["any case with no space before the bracket", "Yarn(RECOMMENDED)", "Yarn"],
+    ["a lower-case suffix", "npm (recommended)", "npm"],
+    ["the Chinese suffix in full-width brackets", "使用 pnpm（推荐）", "使用 pnpm"],
+    ["the Chinese suffix in ASCII brackets", "使用 npm (推荐)", "使用 npm"],
+    ["the English suffix in full-width brackets", "Bun （Recommended）", "Bun"],
+    ["whitespace inside the brackets and after them", "Deno ( Recommended ) ", "Deno"],
+  ])("strips %s and flags the label: %j", (_case, label, display) => {
+    expect(parseRecommendation(label)).toEqual({ display, recommended: true });
   });
 
-  it("accepts any case and no space before the bracket", () => {
-    expect(parseRecommendation("Yarn(RECOMMENDED)")).toEqual({ display: "Yarn", recommended: true });
-    expect(parseRecommendation("npm (recommended)")).toEqual({ display: "npm", recommended: true });
-  });
-
-  it("accepts the Chinese suffix with full-width or ASCII brackets", () => {
-    expect(parseRecommendation("使用 pnpm（推荐）")).toEqual({ display: "使用 pnpm", recommended: true });
-    expect(parseRecommendation("使用 npm (推荐)")).toEqual({ display: "使用 npm", recommended: true });
-    expect(parseRecommendation("Bun （Recommended）")).toEqual({ display: "Bun", recommended: true });
-  });
-
-  it("tolerates whitespace inside the brackets and after them", () => {
-    expect(parseRecommendation("Deno ( Recommended ) ")).toEqual({ display: "Deno", recommended: true });
-  });
-
-  it("leaves labels without the suffix untouched", () => {
-    expect(parseRecommendation("Recommended settings")).toEqual({ display: "Recommended settings", recommended: false });
-    expect(parseRecommendation("pnpm (fast)")).toEqual({ display: "pnpm (fast)", recommended: false });
-    expect(parseRecommendation("pnpm (Recommended) later")).toEqual({ display: "pnpm (Recommended) later", recommended: false });
-  });
-
-  it("keeps a label that is only the suffix as it is", () => {
-    expect(parseRecommendation("(Recommended)")).toEqual({ display: "(Recommended)", recommended: false });
+  it.each([
+    ["the word without brackets", "Recommended settings"],
+    ["another bracketed word", "pnpm (fast)"],
+    ["the suffix followed by more text", "pnpm (Recommended) later"],
+    ["a label that is only the suffix", "(Recommended)"],
+  ])("leaves a label with %s untouched: %j", (_case, label) => {
+    expect(parseRecommendation(label)).toEqual({ display: label, recommended: false });
   });
 });
