@@ -29,11 +29,20 @@ function message(id: string, text: string, sessionId = "s-1"): Message {
   return { id, sessionId, role: "assistant", createdAt: "2026-11-30T10:00:00.000Z", text };
 }
 
+const upserted = (session: Session): DownFrame => ({ type: "session/upserted", session });
+const posted = (message: Message): DownFrame => ({ type: "message/upserted", message });
 const hello = (hostId: string): DownFrame => ({ type: "hello", protocol: 2, hostId });
 const synced: DownFrame = { type: "synced" };
 
 function run(frames: DownFrame[], from: SessionData = initialSessionData): SessionData {
   return frames.reduce((state, frame) => applyFrame(state, frame), from);
+}
+
+/** Upserts an older and a newer session, then the older one again with `change` applied. */
+function changeOlder(change: Partial<Session>) {
+  const older = session("a", "2026-11-30T08:00:00.000Z");
+  const newer = session("b", "2026-11-30T09:00:00.000Z");
+  return { older, newer, state: run([upserted(older), upserted(newer), upserted({ ...older, ...change })]) };
 }
 
 describe("applyFrame: hello", () => {
@@ -150,8 +159,8 @@ describe("applyFrame: question/resolved", () => {
       hello("host-a"),
       requested(request("r1")),
       synced,
-      { type: "session/upserted", session: session("s-1", "2026-11-30T10:00:00.000Z", "waiting") },
-      { type: "message/upserted", message: message("m1", "") },
+      upserted(session("s-1", "2026-11-30T10:00:00.000Z", "waiting")),
+      posted(message("m1", "")),
       { type: "message/delta", sessionId: "s-1", messageId: "m1", text: "hi" },
     ];
     frames.forEach((frame) => store.getState().applyFrame(frame));
@@ -164,22 +173,16 @@ describe("applyFrame: question/resolved", () => {
 
 describe("applyFrame: sessions", () => {
   it("inserts sessions newest first and replaces a changed one in place", () => {
-    const older = session("a", "2026-11-30T09:00:00.000Z");
-    const newer = session("b", "2026-11-30T10:00:00.000Z");
-    const state = run([
-      { type: "session/upserted", session: older },
-      { type: "session/upserted", session: newer },
-      { type: "session/upserted", session: { ...older, title: "Renamed", state: "running" } },
-    ]);
+    const { older, newer, state } = changeOlder({ title: "Renamed", state: "running" });
     expect(state.sessions).toEqual([newer, { ...older, title: "Renamed", state: "running" }]);
   });
 
   it("deletes a session with its transcript and its pending requests", () => {
     const state = run([
-      { type: "session/upserted", session: session("s-1", "2026-11-30T09:00:00.000Z") },
-      { type: "session/upserted", session: session("s-2", "2026-11-30T10:00:00.000Z") },
-      { type: "message/upserted", message: message("m1", "one") },
-      { type: "message/upserted", message: message("m2", "two", "s-2") },
+      upserted(session("s-1", "2026-11-30T09:00:00.000Z")),
+      upserted(session("s-2", "2026-11-30T10:00:00.000Z")),
+      posted(message("m1", "one")),
+      posted(message("m2", "two", "s-2")),
       requested(request("r1")),
       requested(request("r2", "s-2")),
       { type: "session/deleted", sessionId: "s-1" },
@@ -193,7 +196,7 @@ describe("applyFrame: sessions", () => {
     const a = session("a", "2026-11-30T08:00:00.000Z");
     const b = session("b", "2026-11-30T09:00:00.000Z");
     const gone = session("gone", "2026-11-30T07:00:00.000Z");
-    const state = applySessions(run([{ type: "session/upserted", session: gone }]), [a, b]);
+    const state = applySessions(run([upserted(gone)]), [a, b]);
     expect(state.sessions).toEqual([b, a]);
   });
 
@@ -201,8 +204,8 @@ describe("applyFrame: sessions", () => {
     const idle = session("a", "2026-11-30T08:00:00.000Z", "idle");
     const created = session("c", "2026-11-30T11:00:00.000Z");
     const current = run([
-      { type: "session/upserted", session: idle },
-      { type: "session/upserted", session: created },
+      upserted(idle),
+      upserted(created),
     ]);
     const state = applySessions(current, [{ ...idle, state: "running" }], new Set(["a", "c"]));
     expect(state.sessions).toEqual([created, idle]);
@@ -210,13 +213,13 @@ describe("applyFrame: sessions", () => {
 
   it("does not bring back a session deleted after the list fetch started", () => {
     const doomed = session("d", "2026-11-30T08:00:00.000Z");
-    const current = run([{ type: "session/upserted", session: doomed }, { type: "session/deleted", sessionId: "d" }]);
+    const current = run([upserted(doomed), { type: "session/deleted", sessionId: "d" }]);
     expect(applySessions(current, [doomed], new Set(["d"])).sessions).toEqual([]);
   });
 
   it("ignores a fetched session that a frame changed after the fetch started, so a stale running state cannot come back", () => {
     const idle = session("a", "2026-11-30T08:00:00.000Z", "idle");
-    const current = run([{ type: "session/upserted", session: idle }]);
+    const current = run([upserted(idle)]);
     expect(applyFetchedSession(current, { ...idle, state: "running" }, new Set(["a"]))).toBe(current);
     expect(applyFetchedSession(current, { ...idle, state: "running" }).sessions).toEqual([{ ...idle, state: "running" }]);
     expect(applyFetchedSession(initialSessionData, idle, new Set(["a"])).sessions).toEqual([idle]);
@@ -225,13 +228,7 @@ describe("applyFrame: sessions", () => {
 
 describe("session list pages", () => {
   it("orders by latest activity, so a chat that just got a message moves to the top", () => {
-    const older = session("a", "2026-11-30T08:00:00.000Z");
-    const newer = session("b", "2026-11-30T09:00:00.000Z");
-    const state = run([
-      { type: "session/upserted", session: older },
-      { type: "session/upserted", session: newer },
-      { type: "session/upserted", session: { ...older, updatedAt: "2026-11-30T10:00:00.000Z" } },
-    ]);
+    const { state } = changeOlder({ updatedAt: "2026-11-30T10:00:00.000Z" });
     expect(state.sessions.map((item) => item.id)).toEqual(["a", "b"]);
   });
 
@@ -241,7 +238,7 @@ describe("session list pages", () => {
     const c = session("c", "2026-11-30T08:00:00.000Z");
     const first = applySessions(initialSessionData, [a, b], undefined, "cursor-1");
     expect(first.sessionsCursor).toBe("cursor-1");
-    const renamed = applyFrame(first, { type: "session/upserted", session: { ...b, title: "Renamed" } });
+    const renamed = applyFrame(first, upserted({ ...b, title: "Renamed" }));
     const second = applySessionsPage(renamed, [{ ...b, title: "Stale" }, c], null);
     expect(second.sessions).toEqual([a, { ...b, title: "Renamed" }, c]);
     expect(second.sessionsCursor).toBeNull();
@@ -264,17 +261,17 @@ describe("session list pages", () => {
 describe("applyFrame: messages", () => {
   it("appends new messages in order and replaces an upserted one in place", () => {
     const state = run([
-      { type: "message/upserted", message: message("m1", "one") },
-      { type: "message/upserted", message: message("m2", "two") },
-      { type: "message/upserted", message: message("m1", "one, edited") },
+      posted(message("m1", "one")),
+      posted(message("m2", "two")),
+      posted(message("m1", "one, edited")),
     ]);
     expect(state.transcripts).toEqual({ "s-1": [message("m1", "one, edited"), message("m2", "two")] });
   });
 
   it("appends deltas to a streaming message and leaves every other message object untouched", () => {
     const before = run([
-      { type: "message/upserted", message: message("m1", "first") },
-      { type: "message/upserted", message: message("m2", "") },
+      posted(message("m1", "first")),
+      posted(message("m2", "")),
     ]);
     const state = run(
       [
@@ -294,15 +291,15 @@ describe("applyFrame: messages", () => {
 
   it("merges a fetched transcript: fetch first, messages changed live since the fetch started kept, unseen live messages after", () => {
     const live = run([
-      { type: "message/upserted", message: message("m2", "Hello wor") },
-      { type: "message/upserted", message: message("m3", "new") },
+      posted(message("m2", "Hello wor")),
+      posted(message("m3", "new")),
     ]);
     const state = applyTranscript(live, "s-1", [message("m1", "older"), message("m2", "Hello")], new Set(["m2", "m3"]));
     expect(state.transcripts["s-1"]).toEqual([message("m1", "older"), message("m2", "Hello wor"), message("m3", "new")]);
   });
 
   it("takes the fetched version of a message no frame touched since the fetch started", () => {
-    const live = run([{ type: "message/upserted", message: message("m1", "stale copy") }]);
+    const live = run([posted(message("m1", "stale copy"))]);
     const state = applyTranscript(live, "s-1", [message("m1", "final")]);
     expect(state.transcripts["s-1"]).toEqual([message("m1", "final")]);
   });
