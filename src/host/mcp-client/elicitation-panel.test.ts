@@ -70,6 +70,28 @@ describe("an elicitation in the question panel", { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("reaches the panel from the agent's own tool call, and the model reads what the server got back", async () => {
+    const { server, client } = await start();
+    const sessionId = await createSession(server.url);
+    expect((await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/tool mcp__notes__ask_titled {}" } })).status).toBe(202);
+    const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested", "question/requested");
+    expect({ origin: requested.origin, sessionId: requested.sessionId, questions: requested.questions }).toEqual({
+      origin: { kind: "mcp-server", name: "notes" },
+      sessionId,
+      questions: [{ id: "size", question: "Size", detail: "Pick a size", options: [{ label: "Small" }, { label: "Large" }], freeText: false, defaults: { selected: ["Large"] } }],
+    });
+    const body = { type: "answer", rpcId: requested.rpcId, sessionId, answers: [{ id: "size", selected: ["Small"] }] };
+    const from = client.frames.length;
+    expect((await api(server.url, "/api/respond", { json: body })).body).toEqual({ accepted: true });
+    await client.waitIdle(sessionId, from);
+    const { messages } = (await api(server.url, `/api/sessions/${sessionId}`)).body as { messages: { role: string; text?: string }[] };
+    expect(messages.map(({ role, text }) => ({ role, text }))).toEqual([
+      { role: "user", text: "/tool mcp__notes__ask_titled {}" },
+      { role: "tool", text: undefined },
+      { role: "assistant", text: 'Tool result: {"action":"accept","content":{"size":"s"}}' },
+    ]);
+  });
+
   it("declines when the human dismisses it [elicitation-outcomes]", async () => {
     const { server, client } = await start();
     const sessionId = await createSession(server.url);
