@@ -6,6 +6,7 @@ import { browserMetrics } from "./browser-bench";
 import { sidebarMetrics } from "./sidebar-bench";
 import { BUNDLE_BUDGET_KIB, initialBundleKib, questionBundleKib } from "./bundle-size";
 import { progress } from "./stats";
+import { postgresBinDir } from "../src/host/testing/postgres";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -22,6 +23,9 @@ const TARGETS: Record<string, Target> = {
   "mcp.roundtrip.p50_ms": null,
   "mcp.roundtrip.p99_ms": null,
   "mcp.sessions.bytes_per_idle_session": null,
+  "cluster.answered.ratio": null,
+  "cluster.fanout.p95_ms": null,
+  "cluster.replay.ms_per_1000": null,
   "browser.bundle.initial_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.initial },
   "browser.bundle.question_gzip_kb": { op: "<=", value: BUNDLE_BUDGET_KIB.question },
   "browser.bundle.markdown_in_initial": { op: "==", value: 0 },
@@ -99,6 +103,15 @@ try {
   const mcp = JSON.parse(mcpOut.trim().split("\n").pop()!) as { metrics: Record<string, number>; notes: Record<string, string | number> };
   Object.assign(metrics, mcp.metrics);
   Object.assign(notes, mcp.notes);
+
+  if (postgresBinDir() === null) notes["cluster.skipped"] = "no Postgres binaries (initdb, postgres) on this machine";
+  else {
+    progress("cluster: three hosts on a throwaway Postgres against one SQLite host, in a child process");
+    const clusterOut = await run(process.execPath, ["--import", "tsx", path.join(root, "bench/cluster-bench.ts")], { capture: true });
+    const cluster = JSON.parse(clusterOut.trim().split("\n").pop()!) as { metrics: Record<string, number>; notes: Record<string, string | number> };
+    Object.assign(metrics, cluster.metrics);
+    Object.assign(notes, cluster.notes);
+  }
 
   const browser = await browserMetrics(distDir);
   Object.assign(metrics, browser.metrics);
