@@ -78,15 +78,7 @@ describe("Markdown: GitHub-flavoured", () => {
 describe("isSafeLinkUrl", () => {
   it("allows only absolute http, https and mailto URLs", () => {
     expect(["https://a.b", "http://a.b/c?d", "mailto:x@y.z"].map(isSafeLinkUrl)).toEqual([true, true, true]);
-    expect(["javascript:alert(1)", "JAVASCRIPT:alert(1)", "vbscript:x", "data:text/html,x", "/rel", "#top", "", undefined].map(isSafeLinkUrl)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    const unsafe = ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "vbscript:x", "data:text/html,x", "/rel", "#top", "", undefined];
+    expect(unsafe.map(isSafeLinkUrl)).toEqual(unsafe.map(() => false));
   });
 });

@@ -95,18 +95,14 @@ export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: Tur
         <Button ref={stopRef} variant="danger" onClick={() => void stop()} disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
           {stopping ? t("stopping") : t("stop")}
         </Button>
-        {error && (
-          <p role="alert" className="turn-bar__error">
-            {error}
-          </p>
-        )}
+        <TurnBarError error={error} />
       </div>
     );
   }
 
   const [ending, userMessageId] = ended === null ? [null, null] : (ended.split("\u0000") as [TurnEnding, string]);
   const stoppedHere = userMessageId !== null && stoppedTurn === userMessageId;
-  if (ending === null || (!RETRY_ENDINGS.has(ending) && !stoppedHere)) return error ? <p role="alert" className="turn-bar__error">{error}</p> : null;
+  if (ending === null || (!RETRY_ENDINGS.has(ending) && !stoppedHere)) return <TurnBarError error={error} />;
   const why = ending === "failed" ? t("turnFailed") : ending === "interrupted" ? t("turnInterrupted") : t("turnStopped");
   return (
     <div className="turn-bar" data-ending={ending}>
@@ -114,11 +110,15 @@ export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: Tur
       <Button onClick={() => void retry()} disabled={busy}>
         {t("retryTurn")}
       </Button>
-      {error && (
-        <p role="alert" className="turn-bar__error">
-          {error}
-        </p>
-      )}
+      <TurnBarError error={error} />
     </div>
   );
+}
+
+function TurnBarError({ error }: { error: string | null }) {
+  return error ? (
+    <p role="alert" className="turn-bar__error">
+      {error}
+    </p>
+  ) : null;
 }
