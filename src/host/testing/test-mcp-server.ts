@@ -137,6 +137,7 @@ export function createTestMcpServer(options: TestMcpServerOptions): McpServer {
   for (const [kind, params] of Object.entries(TEST_ELICITATIONS)) {
     server.registerTool(`ask_${kind}`, { description: `Elicits the ${kind} form`, annotations: { readOnlyHint: true } }, async (extra) => {
       const result = await server.server.elicitInput({ mode: "form", ...params }, { relatedRequestId: extra.requestId, timeout: 10 * 60_000 });
+      events.push(`ask_${kind}:${result.action}`);
       return text(JSON.stringify(result));
     });
   }
