@@ -13,6 +13,8 @@ export interface AuthOptions {
   logins: Logins;
   port: number;
   limit: RouteLimiter;
+  /** The login cookie's name; by default named for the port (`loginCookieName`). */
+  cookieName?: string;
 }
 
 /** Token mode: a request is the owner when it carries the token as a bearer or a live login cookie. */
@@ -31,7 +33,7 @@ export interface Auth {
 const UNAUTHORIZED = { ok: false, status: 401, code: "UNAUTHORIZED" } as const;
 
 export function createAuth(options: AuthOptions): Auth {
-  const cookieName = loginCookieName(options.port);
+  const cookieName = options.cookieName ?? loginCookieName(options.port);
   const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
   const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
 

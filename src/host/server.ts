@@ -223,7 +223,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: createLogins(store, options.token), port, limit: rateLimit });
+  // A cluster's hosts listen on different ports behind one proxy: its login cookie is named for the cluster, not the port.
+  const cookieName = cluster ? { cookieName: `parley_login_${cluster.id.slice(0, 8)}` } : {};
+  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: createLogins(store, options.token), port, limit: rateLimit, ...cookieName });
 
   return {
     url: formatUrl(host, port),

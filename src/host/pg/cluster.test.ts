@@ -77,6 +77,18 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect(fresh.frames.map((frame) => (frame.type === "question/requested" ? [frame.type, frame.sessionId] : [frame.type]))).toEqual([["hello"], ["question/requested", first], ["question/requested", second], ["synced"]]);
   });
 
+  it("keeps a browser logged in on every host: the login cookie is the cluster's, not a port's", async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const token = "a-cluster-token-long-enough";
+    const a = await startTestServer({ databaseUrl, token });
+    const b = await startTestServer({ databaseUrl, token });
+    cleanup.servers.push(a, b);
+    const link = await api(a.url, `/?token=${token}`);
+    const cookie = (link.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect([link.status, cookie.startsWith(`parley_login_${a.hostId.slice(0, 8)}=`)]).toEqual([302, true]);
+    expect([(await api(b.url, "/api/sessions", { headers: { cookie } })).status, (await api(b.url, "/api/sessions")).status]).toEqual([200, 401]);
+  });
+
   it("carries a frame larger than a notification intact", async () => {
     const [a, b] = await hosts(2);
     const socket = await connect(b!.url);
