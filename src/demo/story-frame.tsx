@@ -242,8 +242,8 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
 
   return (
     <SessionStoreProvider store={run.store}>
-      <main className="demo-frame">
-        <section className="demo-frame__conversation" aria-label={t("conversation")}>
+      <main className="demo-frame" aria-label={t("conversation")}>
+        <div className="demo-frame__conversation">
           <h1 className="demo-frame__title">{story.title[locale]}</h1>
           <p className="demo-frame__story">{story.description[locale]}</p>
           {playground?.kind === "errors" && (
@@ -259,7 +259,7 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
             </div>
           )}
           <ResolvedNotice onReplay={onReplay} />
-        </section>
+        </div>
         <div className="demo-frame__slot" ref={slotRef}>
           <ComposerSlot
             entries={entries}
