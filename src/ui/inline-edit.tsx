@@ -51,7 +51,7 @@ export function InlineEdit({ initial, label, onSave, onDone, describe, maxLength
     <span className={className ? `ui-inline-edit ${className}` : "ui-inline-edit"}>
       <input
         ref={ref}
-        className="ui-inline-edit__input"
+        className="ui-field ui-inline-edit__input"
         aria-label={label}
         dir="auto"
         value={value}

@@ -5,6 +5,7 @@ import { useLocale, useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectHasMoreSessions, selectSessions } from "../../store/selectors";
 import { Button } from "../../ui/button";
+import { LabelledSelect } from "../../ui/labelled-select";
 import { sessionsCopy } from "./copy";
 import { SessionListItem, type SessionItemActions } from "./session-list-item";
 import "./sidebar.css";
@@ -31,20 +32,8 @@ export interface SidebarProps {
 function LocaleSwitch() {
   const t = useCopy(sessionsCopy);
   const { locale, setLocale } = useLocale();
-  const id = useId();
   const names: Record<Locale, string> = { en: t("languageEnglish"), "zh-CN": t("languageChinese") };
-  return (
-    <div className="locale-switch">
-      <label htmlFor={id}>{t("language")}</label>
-      <select id={id} value={locale} onChange={(event) => setLocale(event.target.value as Locale)}>
-        {LOCALES.map((option) => (
-          <option key={option} value={option} lang={option}>
-            {names[option]}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  return <LabelledSelect label={t("language")} value={locale} choices={LOCALES.map((option) => ({ value: option, label: names[option], lang: option }))} onChange={setLocale} />;
 }
 
 /** The session list: `New chat`, every session newest first with its badge, and the language switch. */
@@ -176,7 +165,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
           <input
             id={searchId}
             type="search"
-            className="sidebar__search-input"
+            className="ui-field sidebar__search-input"
             placeholder={t("searchPlaceholder")}
             value={query}
             onChange={(event) => setQuery(event.target.value)}
