@@ -31,6 +31,12 @@ async function start() {
   return { server, client };
 }
 
+/** The JSON text a test-server tool answered with. */
+function resultJson(result: { content: unknown[] }): unknown {
+  const [first] = result.content as { type: string; text: string }[];
+  return JSON.parse(first!.text);
+}
+
 const answer = (rpcId: string, sessionId: string, meet: string, email = "ada@example.com") => ({
   type: "answer",
   rpcId,
@@ -64,7 +70,7 @@ describe("an elicitation in the question panel", { timeout: 30_000 }, () => {
     expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([]);
 
     expect((await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00+01:00") })).body).toEqual({ accepted: true });
-    expect(JSON.parse((await call).content[0]!.text as string)).toEqual({ action: "accept", content: { email: "ada@example.com", meet: "2026-03-01T10:00:00+01:00" } });
+    expect(resultJson(await call)).toEqual({ action: "accept", content: { email: "ada@example.com", meet: "2026-03-01T10:00:00+01:00" } });
     expect(client.frames.filter((frame): frame is QuestionResolvedFrame => frame.type === "question/resolved")).toEqual([
       { type: "question/resolved", rpcId: requested.rpcId, sessionId, outcome: "answered" },
     ]);
@@ -98,6 +104,6 @@ describe("an elicitation in the question panel", { timeout: 30_000 }, () => {
     const call = server.mcpTools.call("mcp__notes__ask_boolean", {}, { sessionId, signal: new AbortController().signal });
     const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested", "question/requested");
     expect((await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: requested.rpcId, sessionId } })).body).toEqual({ accepted: true });
-    expect(JSON.parse((await call).content[0]!.text as string)).toEqual({ action: "decline" });
+    expect(resultJson(await call)).toEqual({ action: "decline" });
   });
 });

@@ -133,7 +133,7 @@ interface Connection {
   attempts: number;
   readyAt: number;
   timer: ReturnType<typeof setTimeout> | null;
-  calls: Set<InFlight>;
+  inFlight: Set<InFlight>;
   /** Messages being written to the transport; shutdown lets them finish so a cancel reaches the server. */
   sends: Set<Promise<void>>;
   stderr: string;
@@ -153,7 +153,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
   const shutdown = new AbortController();
   const listeners = new Set<() => void>();
   const elicitations = new Set<Promise<ElicitResult>>();
-  const calls = new Set<Promise<unknown>>();
+  const pendingCalls = new Set<Promise<unknown>>();
   let offered: OfferedTool[] = [];
   const connections = config.servers.map<Connection>((server) => ({
     config: server,
@@ -164,7 +164,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     attempts: 0,
     readyAt: 0,
     timer: null,
-    calls: new Set(),
+    inFlight: new Set(),
     sends: new Set(),
     stderr: "",
   }));
@@ -241,7 +241,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     return tools;
   }
 
-  let refreshing = new WeakMap<Client, Promise<void>>();
+  const refreshing = new WeakMap<Client, Promise<void>>();
   function refreshTools(connection: Connection, client: Client) {
     const previous = refreshing.get(client) ?? Promise.resolve();
     const next = previous.then(async () => {
@@ -335,9 +335,9 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     const params = request.params ?? {};
     const mode = params.mode ?? "form";
     if (mode !== "form") return decline(connection, `the ${mode} mode is not supported`);
-    const sessions = new Set([...connection.calls].map((call) => call.sessionId));
+    const sessions = new Set([...connection.inFlight].map((call) => call.sessionId));
     if (sessions.size !== 1) return decline(connection, sessions.size === 0 ? "no call of this server is in flight" : "calls of several chats are in flight, so the asking chat is unknown");
-    const call = [...connection.calls][0]!;
+    const call = [...connection.inFlight][0]!;
     const mapped = elicitationQuestions(params.requestedSchema, params.message);
     if (!mapped.ok) return decline(connection, mapped.reason);
     const { questions } = mapped;
@@ -389,10 +389,10 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       const client = connection.client;
       if (connection.state !== "ready" || !client) throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} is not ready`);
       const flight: InFlight = { sessionId: context.sessionId, signal: context.signal };
-      connection.calls.add(flight);
+      connection.inFlight.add(flight);
       const calling = client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, { signal: context.signal, timeout: callTimeoutMs });
-      const forget = () => void calls.delete(calling);
-      calls.add(calling);
+      const forget = () => void pendingCalls.delete(calling);
+      pendingCalls.add(calling);
       calling.then(forget, forget);
       try {
         return (await calling) as CallToolResult;
@@ -401,7 +401,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
         if (!(error instanceof McpError) && connection.client === client && connection.config.transport === "http") fail(connection, message(error));
         throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} failed the call of ${tool.tool}: ${message(error)}`);
       } finally {
-        connection.calls.delete(flight);
+        connection.inFlight.delete(flight);
       }
     },
 
@@ -415,7 +415,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       // The SDK sends a handler's result on a later tick; let the cancels go out before the connections close.
       await new Promise((resolve) => setImmediate(resolve));
       const sends = connections.flatMap((connection) => [...connection.sends]);
-      await Promise.race([Promise.allSettled([...sends, ...calls]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+      await Promise.race([Promise.allSettled([...sends, ...pendingCalls]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
       await Promise.all(
         connections.map(async (connection) => {
           const client = connection.client;
@@ -428,7 +428,6 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
           }
         }),
       );
-      refreshing = new WeakMap();
       listeners.clear();
     },
   };
