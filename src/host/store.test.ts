@@ -276,7 +276,7 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
 
   storeContract("Postgres", async () => openPgStore({ url: await cluster.createDatabase(), instance: "test-host" }));
 
-  it("migrates once when several hosts open the same new database at once, and all get the one cluster id", async () => {
+  it("[pg-migrations] migrates once when several hosts open the same new database at once, and all get the one cluster id", async () => {
     const url = await cluster.createDatabase();
     const stores = await Promise.all(Array.from({ length: 6 }, (_, index) => openPgStore({ url, instance: `host-${index}` })));
     const ids = new Set(stores.map((store) => store.clusterId));
@@ -299,7 +299,7 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
     expect(redactUrl(withPassword)).not.toContain("secret");
   });
 
-  it("backs a host given a database URL: health says postgres, and chats outlive the host", async () => {
+  it("[store-kind] backs a host given a database URL: health says postgres, and chats and the host id outlive the host", async () => {
     const databaseUrl = await cluster.createDatabase();
     const first = await startTestServer({ databaseUrl });
     const created = await api(first.url, "/api/sessions", { json: { title: "Kept in Postgres" } });
@@ -308,9 +308,10 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
     const second = await startTestServer({ databaseUrl });
     try {
       const sessions = (await api(second.url, "/api/sessions")).body as { sessions: { id: string; title: string }[] };
-      expect([created.status, health.body, sessions.sessions.map((row) => [row.id, row.title])]).toEqual([
+      expect([created.status, health.body, second.hostId, sessions.sessions.map((row) => [row.id, row.title])]).toEqual([
         201,
-        { ok: true, hostId: first.hostId, protocol: 2, model: "scripted", store: "postgres", storage: { state: "ok" } },
+        { ok: true, hostId: first.hostId, protocol: 2, model: "scripted", store: "postgres", storage: { state: "ok" }, cluster: { id: first.hostId, instance: expect.any(String) as string, instances: 1, state: "ok" } },
+        first.hostId,
         [[(created.body as { session: { id: string } }).session.id, "Kept in Postgres"]],
       ]);
     } finally {

@@ -141,7 +141,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     return sessionId;
   }
 
-  it(`answers ${QUESTIONS} questions through random hosts with ${RACERS} racing responses each: exactly one accepted every time, none lost or doubled`, { timeout: 240_000 }, async () => {
+  it(`[cluster-respond] answers ${QUESTIONS} questions through random hosts with ${RACERS} racing responses each: exactly one accepted every time, none lost or doubled`, { timeout: 240_000 }, async () => {
     await startHosts(3);
     const next = random(SEED);
     proxy = await startProxy(() => hosts.map((host) => host.port));
@@ -204,7 +204,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     expect(cuts).toBeGreaterThan(0);
   });
 
-  it("kill -9 of the host that owns pending questions: they resolve aborted on the others' sockets within the lease bound, its tool rows stop", { timeout: 120_000 }, async () => {
+  it("[cluster-lease] kill -9 of the host that owns pending questions: they resolve aborted on the others' sockets within the lease bound, its tool rows stop", { timeout: 120_000 }, async () => {
     const [owner, second, third] = await startHosts(3);
     const watchers = await Promise.all([second!, third!].map((host) => observe(host.url)));
     const sessionIds = [await ask(owner!.url, "127.0.0.1", "kill-1"), await ask(owner!.url, "127.0.0.1", "kill-2")];
@@ -229,7 +229,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     expect([health.status, health.body.cluster?.state]).toEqual([200, "ok"]);
   });
 
-  it("a host stopped past its lease and continued cannot resolve anything, and leaves", { timeout: 120_000 }, async () => {
+  it("[cluster-lease] a host stopped past its lease and continued cannot resolve anything, and leaves", { timeout: 120_000 }, async () => {
     const [sleeper, awake] = await startHosts(2);
     const watcher = await observe(awake!.url);
     const sessionId = await ask(sleeper!.url, "127.0.0.1", "sleep");

@@ -27,7 +27,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     return started;
   }
 
-  it("gives every host the cluster's id and counts the live ones in health", async () => {
+  it("[cluster-health] gives every host the cluster's id and counts the live ones in health", async () => {
     const [a, b] = await hosts(2);
     const health = [(await api(a!.url, "/api/health")).body, (await api(b!.url, "/api/health")).body] as { hostId: string; cluster: { id: string; instances: number; instance: string } }[];
     const socket = await connect(b!.url);
@@ -42,7 +42,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect(health[0]!.cluster.instance).not.toBe(health[1]!.cluster.instance);
   });
 
-  it("answers on B a question asked on A: exactly one of racing responses wins, the turn on A settles once, every host's sockets see it", async () => {
+  it("[cluster-respond] answers on B a question asked on A: exactly one of racing responses wins, the turn on A settles once, every host's sockets see it", async () => {
     const [a, b, c] = await hosts(3);
     const sockets = await Promise.all([a!, b!, c!].map((host) => connect(host.url)));
     cleanup.sockets.push(...sockets);
@@ -61,7 +61,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     for (const socket of sockets) expect(socket.frames.filter((frame) => frame.type === "question/resolved")).toHaveLength(1);
   });
 
-  it("replays every pending question of the cluster on a socket opening on any host, then synced", async () => {
+  it("[cluster-fanout] replays every pending question of the cluster on a socket opening on any host, then synced", async () => {
     const [a, b] = await hosts(2);
     const watcher = await connect(a!.url);
     cleanup.sockets.push(watcher);
@@ -89,7 +89,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([(await api(b.url, "/api/sessions", { headers: { cookie } })).status, (await api(b.url, "/api/sessions")).status]).toEqual([200, 401]);
   });
 
-  it("carries a frame larger than a notification intact", async () => {
+  it("[cluster-fanout] carries a frame larger than a notification intact", async () => {
     const [a, b] = await hosts(2);
     const socket = await connect(b!.url);
     cleanup.sockets.push(socket);

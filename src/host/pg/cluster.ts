@@ -275,6 +275,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 
   await register();
+  // Past the lease without a renewal another host may already have adopted this one's work: write nothing until renewed.
+  store.refuseWritesWhen(() => (performance.now() - lastRenewed > leaseMs ? "this host has not renewed its lease in the cluster in time: it writes nothing until it has" : null));
   await listen();
   await reload();
   await adopt();

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { SessionAgent, type Message, type ToolCall, type ToolError } from "../../protocol/schemas";
-import type { StorageError } from "../storage-error";
+import { StorageError } from "../storage-error";
 import { StoreOpenError, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
 import { redactUrl, toPgStorageError } from "./errors";
 import { migrate } from "./migrations";
@@ -19,6 +19,8 @@ export interface PgStore extends Store {
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
   /** Refuses every write from now on (this host's lease is gone); reads still work. */
   refuseWrites(reason: string): void;
+  /** Asked before every write: a reason to refuse it now (the lease may have lapsed), or null. */
+  refuseWritesWhen(check: () => string | null): void;
 }
 
 export interface PgStoreOptions {
@@ -110,6 +112,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
   let trouble: StorageError | null = null;
   let fenced: string | null = null;
+  let writeCheck: () => string | null = () => null;
+  const refusal = () => fenced ?? writeCheck();
   // An idle client losing its connection (Postgres restarted) is reported here; the next query gets a fresh one.
   pool.on("error", (error) => {
     trouble = toPgStorageError(error, location);
@@ -128,7 +132,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   }
 
   async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], writes = true): Promise<pg.QueryResult<R>> {
-    if (writes && fenced !== null) throw (trouble = toPgStorageError(new Error(fenced), location));
+    const refused = writes ? refusal() : null;
+    if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
     try {
       const result = await pool.query<R>(text, values);
       if (writes || trouble?.code === "STORAGE_BUSY") trouble = null;
@@ -141,7 +146,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const read = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => query<R>(text, values, false);
 
   async function stopRunningTools(error: ToolError, result: string): Promise<number> {
-    if (fenced !== null) throw (trouble = toPgStorageError(new Error(fenced), location));
+    const refused = refusal();
+    if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
     const client = await pool.connect().catch((failure: unknown) => {
       throw (trouble = toPgStorageError(failure, location));
     });
@@ -179,6 +185,9 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     query,
     refuseWrites(reason) {
       fenced = reason;
+    },
+    refuseWritesWhen(check) {
+      writeCheck = check;
     },
     get trouble() {
       return trouble;
