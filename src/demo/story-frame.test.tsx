@@ -2,8 +2,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocaleProvider } from "../i18n/i18n";
-import type { Message } from "../protocol/schemas";
-import { lastQuestionOutcome, StoryFrame } from "./story-frame";
+import { StoryFrame } from "./story-frame";
 
 /** The panel's code loads lazily; on a busy machine the first story takes a while to show. */
 const SHOWN = { timeout: 5000 };
@@ -72,19 +71,6 @@ describe("StoryFrame", () => {
   it("shows the host-restarted notice after the fake host restarts under a new host id", async () => {
     openFrame("/demo?frame#host-restarted");
     expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
-  });
-});
-
-describe("lastQuestionOutcome", () => {
-  const row = (tool: Message["tool"]): Message => ({ id: "t", sessionId: "s", role: "tool", createdAt: "", tool });
-  const call = { callId: "c", name: "ask_user_question", args: {} };
-
-  it("reads how the last question ended from its tool row's status and error code", () => {
-    expect(lastQuestionOutcome([])).toBeNull();
-    expect(lastQuestionOutcome([row({ ...call, status: "running" })])).toBeNull();
-    expect(lastQuestionOutcome([row({ ...call, status: "ok" })])).toBe("answered");
-    expect(lastQuestionOutcome([row({ ...call, status: "error", error: { name: "E", code: "ASK_CANCELLED", message: "m" } })])).toBe("cancelled");
-    expect(lastQuestionOutcome([row({ ...call, status: "error", error: { name: "E", code: "ASK_ABORTED", message: "m" } })])).toBe("aborted");
   });
 });
 

@@ -1,113 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createQuestionEntry, createRetiredEntry } from "../app/question-entry";
-import { createSessionEngine, type SessionEngine } from "../client/session-engine";
 import { Composer } from "../features/chat/composer";
 import { ComposerSlot } from "../features/chat/composer-slot";
 import "../features/chat/chat.css";
-import { deleteDraft, saveDraft } from "../features/question/draft-storage";
-import { retireDraft } from "../features/question/retired-drafts";
 import { useLocale, useCopy } from "../i18n/i18n";
-import type { Message, PendingRequest, Session } from "../protocol/schemas";
+import type { PendingRequest } from "../protocol/schemas";
 import { SessionStoreProvider, useSessionStore } from "../store/react";
 import { selectFirstRetired, selectPendingRequests, selectTranscript } from "../store/selectors";
-import { createSessionStore, type SessionStore } from "../store/session-store";
 import { applyTheme } from "../ui/theme";
-import { createFakeHost, type FakeHost } from "./fake-host";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
 import { PLAYGROUND_EXAMPLE, readPlayground, type PlaygroundResult } from "./playground";
 import { decodeHash, DEMO_SESSION_ID, storyFromHash, type Story } from "./stories";
-
-/** How long the preview's composer is typed in before the batch of an `arrives-while-typing` story arrives. */
-const ARRIVAL_DELAY_MS = 600;
-/** How long a story step waits for the part of the panel it presses before it gives up. */
-const STEP_TIMEOUT_MS = 5000;
-
-const DEMO_SESSION: Session = { id: DEMO_SESSION_ID, title: "Demo", createdAt: "2026-01-15T09:30:00.000Z", updatedAt: "2026-01-15T09:30:00.000Z", state: "idle" };
-
-/** The playground's request carries the pasted batch, under an rpcId of its own so drafts of another batch do not apply. */
-function requestsOf(story: Story, playground: PlaygroundResult | null): PendingRequest[] {
-  if (playground === null) return story.requests;
-  const first = story.requests[0];
-  if (!first || playground.kind === "errors") return [];
-  return [{ ...first, rpcId: `${first.rpcId}-${hashOf(JSON.stringify(playground.questions))}`, questions: playground.questions }];
-}
-
-function hashOf(text: string): string {
-  let hash = 0;
-  for (let index = 0; index < text.length; index++) hash = (hash * 31 + text.charCodeAt(index)) | 0;
-  return (hash >>> 0).toString(36);
-}
+import { createRun, lastQuestionOutcome, playStory, pressWhenShown, requestsOf } from "./story-run";
 
 type HostListener = (action: HostAction) => void;
-
-/** One run of a story: its own fake host, store and engine, as a freshly opened tab would have. */
-interface Run {
-  host: FakeHost;
-  store: SessionStore;
-  engine: SessionEngine;
-  drafts: Map<string, string>;
-}
-
-function createRun(story: Story, requests: readonly PendingRequest[], settings: { current: FrameSettings }, typingText: string): Run {
-  requests.forEach((request) => deleteDraft(request.rpcId));
-  const first = requests[0];
-  if (first && story.initialDraft) saveDraft(first.rpcId, story.initialDraft);
-  const store = createSessionStore();
-  const host = createFakeHost({
-    sessions: [DEMO_SESSION],
-    reply: () => settings.current.reply ?? story.reply,
-    observer: {
-      sent: (id, body) => postToShell({ type: "sent", id, storyId: story.id, body }),
-      settled: (id, result) => postToShell({ type: "settled", id, result }),
-    },
-  });
-  const drafts = new Map<string, string>(story.arrival === "while-typing" ? [[DEMO_SESSION_ID, typingText]] : []);
-  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: "", retireDraft });
-  return { host, store, engine, drafts };
-}
-
-/** Plays the story on the fake host: the agent asks, then whatever else the story needs happens on the host. */
-function playStory(story: Story, requests: readonly PendingRequest[], host: FakeHost): () => void {
-  const timer = setTimeout(
-    () => {
-      for (const request of requests) host.ask(request);
-      const first = requests[0];
-      if (!first) return;
-      if (story.retired === "answered-elsewhere") host.resolveElsewhere(first.rpcId, "answered");
-      if (story.retired === "host-restarted") host.restart();
-    },
-    story.arrival === "while-typing" ? ARRIVAL_DELAY_MS : 0,
-  );
-  return () => clearTimeout(timer);
-}
-
-/** Presses the panel part a story step names once it is shown: found by its data attribute, never by its text. */
-function pressWhenShown(root: HTMLElement, action: "primary" | "dismiss"): () => void {
-  const selector = `[data-question-panel] [data-action="${action}"]`;
-  const press = () => {
-    const button = root.querySelector<HTMLButtonElement>(selector);
-    if (!button || button.disabled) return false;
-    button.click();
-    return true;
-  };
-  let done = false;
-  const observer = new MutationObserver(() => {
-    if (!done && press()) stop();
-  });
-  const giveUp = setTimeout(() => {
-    console.warn(`demo step "${action}" found nothing to press within ${STEP_TIMEOUT_MS} ms`);
-    stop();
-  }, STEP_TIMEOUT_MS);
-  function stop() {
-    done = true;
-    observer.disconnect();
-    clearTimeout(giveUp);
-  }
-  observer.observe(root, { childList: true, subtree: true, attributes: true });
-  if (press()) stop();
-  return stop;
-}
 
 /** The preview document: one story through the real engine, store and composer slot, answered by the fake host. */
 export function StoryFrame() {
@@ -283,14 +190,6 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
 const selectDemoRequests = selectPendingRequests(DEMO_SESSION_ID);
 const selectDemoRetired = selectFirstRetired(DEMO_SESSION_ID);
 const selectDemoTranscript = selectTranscript(DEMO_SESSION_ID);
-
-/** How the last question the agent asked ended, read from its tool row as data; null while one waits or none was asked. */
-export function lastQuestionOutcome(transcript: readonly Message[]): "answered" | "cancelled" | "aborted" | null {
-  const row = transcript.findLast((message) => message.tool !== undefined);
-  if (!row?.tool || row.tool.status === "running") return null;
-  if (row.tool.status === "ok") return "answered";
-  return row.tool.error?.code === "ASK_CANCELLED" ? "cancelled" : "aborted";
-}
 
 const RESOLVED_KEYS = { answered: "resolvedAnswered", cancelled: "resolvedCancelled", aborted: "resolvedAborted" } as const;
 
