@@ -28,7 +28,7 @@ import { openStore, type Store } from "./store";
 import { startCluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
-import { wireCluster } from "./pg/wire";
+import { clusterChat, wireCluster } from "./pg/wire";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
@@ -154,7 +154,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     healthRoute({ hostId, model: options.model.name, store, cluster, mcp: () => mcpTools.status() }),
     ...authRoutes(() => auth),
     ...pendingRoutes(shared ?? pending, throttle),
-    ...chatRoutes({ chat, throttle }),
+    ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle }),
   ];
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, target: RequestTarget) {

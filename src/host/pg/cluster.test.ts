@@ -61,6 +61,21 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     for (const socket of sockets) expect(socket.frames.filter((frame) => frame.type === "question/resolved")).toHaveLength(1);
   });
 
+  it("[cluster-stop] stops through B a turn waiting on A: its question resolves aborted everywhere and the session goes idle", async () => {
+    const [a, b] = await hosts(2);
+    const watcher = await connect(b!.url);
+    cleanup.sockets.push(watcher);
+    const sessionId = await createSession(a!.url);
+    await api(a!.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("stop") } });
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    await watcher.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "waiting");
+    const stopped = await api(b!.url, `/api/sessions/${sessionId}/abort`, { json: {} });
+    const resolved = await watcher.waitFor<QuestionResolvedFrame>((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId);
+    const from = watcher.frames.indexOf(resolved);
+    await watcher.waitIdle(sessionId, from);
+    expect([stopped.status, stopped.body, resolved.outcome]).toEqual([202, { aborted: true }, "aborted"]);
+  });
+
   it("[cluster-fanout] replays every pending question of the cluster on a socket opening on any host, then synced", async () => {
     const [a, b] = await hosts(2);
     const watcher = await connect(a!.url);

@@ -27,6 +27,10 @@ export interface Cluster {
   onRemoteFrame(listener: (frame: DownFrame, owner: string) => void): void;
   /** An answer claimed on another host for a question this host owns. */
   onAnswer(listener: (body: unknown) => void): void;
+  /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
+  onStop(listener: (sessionId: string) => void): void;
+  /** Asks every other host to abort the session's turn and outside calls. */
+  sendStop(sessionId: string): Promise<void>;
   /** This host became unhealthy (disconnected or lost): its sockets should move to a healthy host. */
   onUnhealthy(listener: (state: ClusterState) => void): void;
   /** Every pending question of the cluster, oldest first, with its owner. */
@@ -58,7 +62,7 @@ const CHANNEL = "parley";
 export const NOTIFY_LIMIT_BYTES = 7900;
 const LARGE_FRAME_TTL = "5 minutes";
 
-type Envelope = { s: string; f: DownFrame } | { s: string; r: number } | { s: string; to: string; answer: unknown };
+type Envelope = { s: string; f: DownFrame } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
 
 /** Runs async jobs one after another; a failed job is reported and the next one still runs. */
 function serial(onError: (error: unknown) => void) {
@@ -84,6 +88,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const mirror = new Map<string, { frame: QuestionRequestedFrame; owner: string }>();
   const remoteListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
+  const stopListeners = new Set<(sessionId: string) => void>();
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
   const outgoing = serial((error) => {
@@ -216,6 +221,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       if (envelope.to === instance) for (const listener of answerListeners) listener(envelope.answer);
       return;
     }
+    if ("stop" in envelope) {
+      for (const listener of stopListeners) listener(envelope.stop);
+      return;
+    }
     if (!("f" in envelope)) return;
     const frame = DownFrame.parse(envelope.f);
     track(frame, envelope.s);
@@ -301,6 +310,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     onRemoteFrame: (callback) => void remoteListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
+    onStop: (callback) => void stopListeners.add(callback),
+    async sendStop(sessionId) {
+      await notify(JSON.stringify({ s: instance, stop: sessionId } satisfies Envelope));
+    },
     // Oldest first across the cluster: each host's frames arrive in its own order, not interleaved by age.
     pending: () => [...mirror.values()].sort((one, other) => (one.frame.createdAt < other.frame.createdAt ? -1 : one.frame.createdAt > other.frame.createdAt ? 1 : 0)),
     async claim(rpcId, outcome, body) {

@@ -1,5 +1,7 @@
 import type { SessionState } from "../../protocol/schemas";
+import type { Chat } from "../chat";
 import type { Downlink } from "../downlink";
+import type { Logger } from "../log";
 import type { FrameBus } from "../frame-bus";
 import type { Cluster } from "./cluster";
 
@@ -25,4 +27,23 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
   });
   cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
   return { stateOf: (sessionId) => states.get(sessionId) };
+}
+
+/**
+ * The chat as the routes see it in a cluster: Stop of a session whose turn runs on another host is
+ * sent to every host, and the one running it aborts it (docs/protocol.md, cluster-stop).
+ */
+export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions, log: Logger): Chat {
+  cluster.onStop((sessionId) => {
+    chat.abort(sessionId).catch((error: unknown) => log({ event: "cluster/stop-failed", sessionId, error: error instanceof Error ? error.message : String(error) }));
+  });
+  return {
+    ...chat,
+    async abort(sessionId) {
+      const local = await chat.abort(sessionId);
+      if (local !== false || remote.stateOf(sessionId) === undefined) return local;
+      await cluster.sendStop(sessionId);
+      return true;
+    },
+  };
 }
