@@ -50,11 +50,20 @@ async function askForm(page: Page, form: string) {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
-/** The scripted model's reply: the ElicitResult the server received, as JSON. */
-async function serverReceived(page: Page): Promise<unknown> {
+/** The scripted model's reply, which streams in: the ElicitResult the server received, as JSON. */
+async function expectServerReceived(page: Page, expected: unknown) {
   const reply = page.getByText(/^Tool result: /);
-  await expect(reply).toBeVisible();
-  return JSON.parse((await reply.textContent())!.replace(/^Tool result: /, ""));
+  await expect
+    .poll(async () => {
+      const text = (await reply.textContent())?.replace(/^Tool result: /, "") ?? "";
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        if (error instanceof SyntaxError) return `not yet JSON: ${text}`;
+        throw error;
+      }
+    })
+    .toEqual(expected);
 }
 
 test("typed text fields: the server is named, a wrong email is refused in the panel, the default is shown, and the server gets the content typed", async ({ page }) => {
@@ -93,7 +102,7 @@ test("typed text fields: the server is named, a wrong email is refused in the pa
   await expectAxeClean(page);
   await nick.getByRole("button", { name: "Submit" }).click();
 
-  expect(await serverReceived(page)).toEqual({
+  await expectServerReceived(page, {
     action: "accept",
     content: { email: "ada@example.org", site: "https://example.org/ada", born: "1815-12-10", meet: "2026-12-24T18:30:00+01:00", nick: "ada" },
   });
@@ -115,7 +124,7 @@ test("numbers: an out-of-range count is refused, the default is pre-filled, and 
   await expect(ratio).toHaveAttribute("inputmode", "decimal");
   await ratio.fill("0.25");
   await ratio.press("Enter");
-  expect(await serverReceived(page)).toEqual({ action: "accept", content: { count: 7, ratio: 0.25 } });
+  await expectServerReceived(page, { action: "accept", content: { count: 7, ratio: 0.25 } });
 });
 
 test("a boolean: Yes and No with no text field, the default marked, and the server gets a boolean", async ({ page }) => {
@@ -128,7 +137,7 @@ test("a boolean: Yes and No with no text field, the default marked, and the serv
   await panel.getByRole("radio", { name: "No" }).click();
   await expect(panel.getByText("Default", { exact: true })).toHaveCount(0);
   await panel.getByRole("button", { name: "Submit" }).click();
-  expect(await serverReceived(page)).toEqual({ action: "accept", content: { confirm: false } });
+  await expectServerReceived(page, { action: "accept", content: { confirm: false } });
 });
 
 test("a multi-select with bounds: too many is refused, an optional one is skipped, and the server gets the values", async ({ page }) => {
@@ -143,7 +152,7 @@ test("a multi-select with bounds: too many is refused, an optional one is skippe
   await panel.getByRole("button", { name: "Next", exact: true }).click();
   await page.getByRole("region", { name: "extras" }).getByRole("button", { name: "Skip this question" }).click();
   await page.getByRole("button", { name: "Submit" }).click();
-  expect(await serverReceived(page)).toEqual({ action: "accept", content: { toppings: ["ham", "kale"] } });
+  await expectServerReceived(page, { action: "accept", content: { toppings: ["ham", "kale"] } });
 });
 
 test("Dismiss all questions declines the form", async ({ page }) => {
@@ -151,5 +160,5 @@ test("Dismiss all questions declines the form", async ({ page }) => {
   const panel = page.getByRole("region", { name: "colour" });
   await expect(panel.getByRole("radio", { name: "red" })).toBeVisible();
   await panel.getByRole("button", { name: "Dismiss all questions" }).click();
-  expect(await serverReceived(page)).toEqual({ action: "decline" });
+  await expectServerReceived(page, { action: "decline" });
 });
