@@ -13,16 +13,27 @@ describe("watchMcpStatus [mcp-health]", () => {
     const answers = [{ mcp: [ready, failed] }, { mcp: [ready, failed] }, { mcp: [ready, { ...failed, state: "starting" as const }] }, {}];
     const health = vi.fn(() => Promise.resolve(answers.shift() ?? {}));
     const seen: McpServerHealth[][] = [];
-    const stop = watchMcpStatus(health, (servers) => seen.push(servers), 1000);
+    const stop = watchMcpStatus(health, (servers) => seen.push(servers), 1000, 100);
     await vi.advanceTimersByTimeAsync(0);
     expect(seen).toEqual([[failed]]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(seen).toEqual([[failed]]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(seen).toEqual([[failed], []]);
+    expect(health).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(health).toHaveBeenCalledTimes(4);
     stop();
     await vi.advanceTimersByTimeAsync(5000);
-    expect(health).toHaveBeenCalledTimes(3);
+    expect(health).toHaveBeenCalledTimes(4);
+  });
+
+  it("asks again soon while a server is still starting", async () => {
+    const health = vi.fn(() => Promise.resolve({ mcp: [{ ...failed, state: "starting" as const }] }));
+    const stop = watchMcpStatus(health, () => undefined, 1000, 100);
+    await vi.advanceTimersByTimeAsync(350);
+    expect(health).toHaveBeenCalledTimes(4);
+    stop();
   });
 
   it("reports none while the health request fails", async () => {
