@@ -1,193 +1,143 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { approvalAnswer, approvalQuestions, type ApprovalDecision } from "../../protocol/approval";
-import type { Message, QuestionRequestedFrame } from "../../protocol/schemas";
-import { parseMcpConfig } from "../mcp-client/config";
-import { createScriptedModel } from "../models/scripted";
-import type { Model, ModelRequest } from "../models/types";
-import { createCleanup } from "../testing/cleanup";
-import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
-import { TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../testing/test-mcp-server";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { approvalAnswer } from "../../protocol/approval";
+import type { McpToolCall } from "../../protocol/schemas";
+import { McpCallError, type OfferedTool } from "../mcp-client/manager";
+import { createPendingTable } from "../pending-table";
+import { createUserInteraction } from "../user-interaction";
+import { createMcpCalls, splitToolName } from "./mcp-calls";
 import { formatToolErrorText } from "./registry";
 
-const cleanup = createCleanup();
-afterEach(() => cleanup.closeAll());
+const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "write", description: "Writes", inputSchema: { type: "object" }, readOnly: false, autoApproved: false };
+const read: OfferedTool = { name: "mcp__notes__read", server: "notes", tool: "read", inputSchema: { type: "object", properties: {} }, readOnly: true, autoApproved: false };
 
-/** The scripted model, with every request it got kept, so a test can read what the model was offered and told. */
-function recordingModel(): { model: Model; requests: ModelRequest[] } {
-  const scripted = createScriptedModel();
-  const requests: ModelRequest[] = [];
-  return { requests, model: { name: "recording", step: (request) => (requests.push(request), scripted.step(request)) } };
+function setup(result: CallToolResult | Error = { content: [{ type: "text", text: "ok" }] }) {
+  const table = createPendingTable({ broadcast: () => undefined, log: () => undefined });
+  const interaction = createUserInteraction();
+  interaction.registerProvider(table);
+  const calls: { name: string; args: Record<string, unknown>; sessionId: string }[] = [];
+  const media: { sessionId: string; bytes: string; mimeType: string }[] = [];
+  const granted = new Set<string>();
+  const updates: McpToolCall[] = [];
+  const mcp = createMcpCalls({
+    mcpTools: {
+      tools: () => [write, read],
+      call: async (name, args, context) => {
+        calls.push({ name, args, sessionId: context.sessionId });
+        if (result instanceof Error) throw result;
+        return result;
+      },
+    },
+    interaction,
+    grants: {
+      has: async (sessionId, server, tool) => granted.has(`${sessionId}/${server}/${tool}`),
+      add: async (sessionId, server, tool) => void granted.add(`${sessionId}/${server}/${tool}`),
+    },
+    putMedia: async (sessionId, bytes, mimeType) => {
+      media.push({ sessionId, bytes: bytes.toString("utf8"), mimeType });
+      return `media-${media.length}`;
+    },
+    log: () => undefined,
+  });
+  const context = (signal = new AbortController().signal) => ({ sessionId: "s1", signal, update: async (next: McpToolCall) => void updates.push(next) });
+  return { mcp, table, calls, media, granted, updates, context };
 }
 
-async function startWithTestServer(autoApprove: string[] = []) {
-  const recording = recordingModel();
-  const mcpServers = parseMcpConfig({ mcpServers: { notes: { command: process.execPath, args: TEST_MCP_STDIO_ARGS, autoApprove } } }, "/test/parley.mcp.json");
-  const server = await startTestServer({ model: recording.model, mcpServers });
-  cleanup.servers.push(server);
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const { body } = await api(server.url, "/api/health");
-    if ((body as { mcp?: { state: string }[] }).mcp?.[0]?.state === "ready") break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const frames = await connect(server.url);
-  cleanup.sockets.push(frames);
-  const sessionId = await createSession(server.url);
-  return { url: server.url, frames, sessionId, requests: recording.requests };
-}
+describe("MCP tool calls [mcp-tool-call]", () => {
+  it("offers each tool with its server's schema, and a description when the server gave none", () => {
+    expect(setup().mcp.specs()).toEqual([
+      { name: "mcp__notes__write", description: "Writes", parameters: { type: "object" } },
+      { name: "mcp__notes__read", description: "read from the MCP server notes", parameters: { type: "object", properties: {} } },
+    ]);
+  });
 
-type Host = Awaited<ReturnType<typeof startWithTestServer>>;
+  it("reads server and tool back from a name no server offers, at the first __", () => {
+    expect([splitToolName("mcp__files__read__all"), splitToolName("mcp__lonely")]).toEqual([
+      { server: "files", tool: "read__all" },
+      { server: "lonely", tool: "" },
+    ]);
+    expect(setup().mcp.describe("mcp__notes__write")).toEqual({ server: "notes", tool: "write" });
+  });
 
-async function send(host: Host, text: string) {
-  const result = await api(host.url, `/api/sessions/${host.sessionId}/messages`, { json: { text } });
-  expect(result.status).toBe(202);
-}
+  it("[mcp-approval] a dismissed approval is a denial: TOOL_DENIED, the tool never called", async () => {
+    const { mcp, table, calls, updates, context } = setup();
+    const running = mcp.run("mcp__notes__write", { a: 1 }, context());
+    await new Promise((resolve) => setImmediate(resolve));
+    table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
+    const error = { name: "ToolError", code: "TOOL_DENIED", message: "the human dismissed the approval request without allowing this call" };
+    expect(await running).toEqual({ isError: true, text: formatToolErrorText(error), error });
+    expect(calls).toEqual([]);
+    expect(updates).toEqual([
+      { server: "notes", tool: "write", approval: "asking" },
+      { server: "notes", tool: "write", approval: "denied" },
+    ]);
+  });
 
-function approvalAfter(frames: FrameClient, from: number): Promise<QuestionRequestedFrame> {
-  return frames.waitFor<QuestionRequestedFrame>((frame, index) => index >= from && frame.type === "question/requested" && frame.approval !== undefined, "an approval request");
-}
+  it("[mcp-approval] a turn stopped while asking ends ASK_ABORTED without calling the tool", async () => {
+    const { mcp, calls, context } = setup();
+    const controller = new AbortController();
+    const running = mcp.run("mcp__notes__write", {}, context(controller.signal));
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    expect((await running).error?.code).toBe("ASK_ABORTED");
+    expect(calls).toEqual([]);
+  });
 
-async function decide(host: Host, rpcId: string, decision: ApprovalDecision) {
-  const result = await api(host.url, "/api/respond", { json: { type: "answer", rpcId, sessionId: host.sessionId, answers: approvalAnswer(decision) } });
-  expect(result.body).toEqual({ accepted: true });
-}
+  it("[mcp-grants] a grant is per chat: Allow for this chat in s1 leaves other chats asking", async () => {
+    const { mcp, table, granted, context } = setup();
+    const running = mcp.run("mcp__notes__write", { a: 1 }, context());
+    await new Promise((resolve) => setImmediate(resolve));
+    const request = table.replay()[0]!;
+    expect(request.approval).toEqual({ server: "notes", tool: "write", arguments: '{"a":1}' });
+    table.respond({ type: "answer", rpcId: request.rpcId, sessionId: "s1", answers: approvalAnswer({ kind: "allow-for-chat" }) });
+    expect((await running).isError).toBe(false);
+    expect([...granted]).toEqual(["s1/notes/write"]);
+  });
 
-async function transcript(host: Host): Promise<Message[]> {
-  return ((await api(host.url, `/api/sessions/${host.sessionId}`)).body as { messages: Message[] }).messages;
-}
+  it("[mcp-tool-row] turns every kind of content into a row block and model text, storing images through the host", async () => {
+    const result: CallToolResult = {
+      content: [
+        { type: "text", text: "hello" },
+        { type: "image", data: Buffer.from("png-bytes").toString("base64"), mimeType: "image/png" },
+        { type: "audio", data: Buffer.from("abcd").toString("base64"), mimeType: "audio/wav" },
+        { type: "resource", resource: { uri: "file:///a.txt", text: "inside a" } },
+        { type: "resource", resource: { uri: "file:///b.bin", blob: "AAAA", mimeType: "application/zip" } },
+        { type: "resource_link", uri: "file:///c.txt", name: "c.txt" },
+      ],
+    };
+    const { mcp, media, context } = setup(result);
+    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+      isError: false,
+      text: "hello\n[image image/png]\n[audio audio/wav]\n[resource file:///a.txt]\ninside a\n[resource file:///b.bin]\napplication/zip content\n[resource link file:///c.txt]",
+      outcome: {
+        kind: "mcp-result",
+        content: [
+          { type: "text", text: "hello" },
+          { type: "image", mediaId: "media-1", mimeType: "image/png" },
+          { type: "other", label: "Audio audio/wav", text: "4 bytes" },
+          { type: "other", label: "Resource file:///a.txt", text: "inside a" },
+          { type: "other", label: "Resource file:///b.bin", text: "application/zip content" },
+          { type: "other", label: "Resource link file:///c.txt", text: "c.txt" },
+        ],
+      },
+    });
+    expect(media).toEqual([{ sessionId: "s1", bytes: "png-bytes", mimeType: "image/png" }]);
+  });
 
-/** Sends a message and waits for its turn to end; returns the tool row and the reply it came to. */
-async function turn(host: Host, text: string, answer?: (request: QuestionRequestedFrame) => Promise<void>) {
-  const from = host.frames.frames.length;
-  await send(host, text);
-  if (answer) await answer(await approvalAfter(host.frames, from));
-  await host.frames.waitIdle(host.sessionId, from);
-  const messages = await transcript(host);
-  const tool = messages.findLast((message) => message.role === "tool")!.tool!;
-  return { tool, reply: messages.at(-1)!.text, asked: host.frames.frames.slice(from).filter((frame) => frame.type === "question/requested").length };
-}
-
-
-describe("MCP tool calls in the agent loop [mcp-tool-call]", { timeout: 30_000 }, () => {
-  it("offers the servers' tools to the model with their JSON Schemas beside Parley's own", async () => {
-    const host = await startWithTestServer();
-    const from = host.frames.frames.length;
-    await send(host, "/echo hi");
-    await host.frames.waitIdle(host.sessionId, from);
-    const offered = host.requests[0]!.tools;
-    expect(offered.slice(0, 2).map((tool) => tool.name)).toEqual(["ask_user_question", "present_plan"]);
-    expect(offered.find((tool) => tool.name === "mcp__notes__write_note")).toEqual({
-      name: "mcp__notes__write_note",
-      description: "Writes a note",
-      parameters: expect.objectContaining({ type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] }),
+  it("shows structured content as a labelled block when the server sent no content", async () => {
+    const { mcp, context } = setup({ content: [], structuredContent: { count: 2 } });
+    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+      isError: false,
+      text: '{"count":2}',
+      outcome: { kind: "mcp-result", content: [{ type: "other", label: "Structured content", text: '{"count":2}' }] },
     });
   });
 
-  it("approval-request: asks before an acting tool with the full arguments, and Allow once runs it once", async () => {
-    const host = await startWithTestServer();
-    let request: QuestionRequestedFrame | null = null;
-    const first = await turn(host, '/tool mcp__notes__write_note {"name":"plan","text":"ship it"}', async (frame) => {
-      request = frame;
-      await decide(host, frame.rpcId, { kind: "allow-once" });
-    });
-    const approval = { server: "notes", tool: "write_note", arguments: '{"name":"plan","text":"ship it"}' };
-    expect(request).toEqual({ type: "question/requested", rpcId: expect.any(String), sessionId: host.sessionId, questions: approvalQuestions(approval), createdAt: expect.any(String), origin: { kind: "mcp-server", name: "notes" }, approval });
-    expect(first.reply).toBe("Tool result: saved plan");
-    expect(first.tool).toEqual({
-      callId: "call_1",
-      name: "mcp__notes__write_note",
-      args: { name: "plan", text: "ship it" },
-      status: "ok",
-      result: "saved plan",
-      outcome: { kind: "mcp-result", content: [{ type: "text", text: "saved plan" }] },
-      mcp: { server: "notes", tool: "write_note", approval: "allowed-once" },
-    });
-    const second = await turn(host, '/tool mcp__notes__write_note {"name":"plan","text":"again"}', (frame) => decide(host, frame.rpcId, { kind: "allow-once" }));
-    expect([second.asked, second.reply]).toEqual([1, "Tool result: saved plan"]);
-  });
-
-  it("mcp-grants: Allow for this chat stores a grant, the next call runs without asking, and revoking it asks again", async () => {
-    const host = await startWithTestServer();
-    const first = await turn(host, '/tool mcp__notes__write_note {"name":"a","text":"1"}', (frame) => decide(host, frame.rpcId, { kind: "allow-for-chat" }));
-    expect(first.tool.mcp).toEqual({ server: "notes", tool: "write_note", approval: "allowed-for-chat" });
-    const grants = await api(host.url, `/api/sessions/${host.sessionId}/grants`);
-    expect(grants.body).toEqual({ grants: [{ server: "notes", tool: "write_note", grantedAt: expect.any(String) }] });
-
-    const second = await turn(host, '/tool mcp__notes__write_note {"name":"b","text":"2"}');
-    expect([second.asked, second.reply, second.tool.mcp]).toEqual([0, "Tool result: saved b", { server: "notes", tool: "write_note", approval: "granted" }]);
-
-    expect((await api(host.url, `/api/sessions/${host.sessionId}/grants/notes/write_note`, { method: "DELETE" })).status).toBe(204);
-    expect((await api(host.url, `/api/sessions/${host.sessionId}/grants/notes/write_note`, { method: "DELETE" })).status).toBe(404);
-    expect((await api(host.url, `/api/sessions/${host.sessionId}/grants`)).body).toEqual({ grants: [] });
-    const third = await turn(host, '/tool mcp__notes__write_note {"name":"c","text":"3"}', (frame) => decide(host, frame.rpcId, { kind: "allow-once" }));
-    expect(third.asked).toBe(1);
-
-    const other = await createSession(host.url);
-    expect((await api(host.url, `/api/sessions/${other}/grants`)).body).toEqual({ grants: [] });
-  });
-
-  it("Deny returns a tool error carrying the reason to the model, and the turn goes on without running the tool", async () => {
-    const host = await startWithTestServer();
-    const denied = await turn(host, '/tool mcp__notes__write_note {"name":"secret","text":"x"}', (frame) => decide(host, frame.rpcId, { kind: "deny", reason: "not that note" }));
-    const error = { name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call: not that note" };
-    expect(denied.reply).toBe("Error: TOOL_DENIED");
-    expect(denied.tool).toEqual({
-      callId: "call_1",
-      name: "mcp__notes__write_note",
-      args: { name: "secret", text: "x" },
-      status: "error",
-      result: formatToolErrorText(error),
-      error,
-      mcp: { server: "notes", tool: "write_note", approval: "denied", reason: "not that note" },
-    });
-    expect(host.requests.at(-1)!.history.at(-1)).toEqual({ role: "tool", callId: "call_1", name: "mcp__notes__write_note", text: formatToolErrorText(error), isError: true });
-    const events = await turn(host, "/tool mcp__notes__events {}");
-    expect(events.reply).toBe("Tool result: []");
-  });
-
-  it("runs a read-only tool and a tool in autoApprove without asking", async () => {
-    const host = await startWithTestServer(["write_note"]);
-    const read = await turn(host, '/tool mcp__notes__read_note {"name":"x"}');
-    expect([read.asked, read.reply, read.tool.mcp]).toEqual([0, "Tool result: no note named x", { server: "notes", tool: "read_note", approval: "read-only" }]);
-    const write = await turn(host, '/tool mcp__notes__write_note {"name":"x","text":"y"}');
-    expect([write.asked, write.reply, write.tool.mcp]).toEqual([0, "Tool result: saved x", { server: "notes", tool: "write_note", approval: "auto-approved" }]);
-  });
-
-  it("Stop aborts a slow tool: the row ends stopped and notifications/cancelled reaches the server", async () => {
-    const host = await startWithTestServer();
-    const from = host.frames.frames.length;
-    await send(host, '/tool mcp__notes__slow {"ms":20000}');
-    await host.frames.waitFor((frame) => frame.type === "message/upserted" && frame.message.tool?.mcp?.approval === "read-only", "the slow call to start");
-    expect((await api(host.url, `/api/sessions/${host.sessionId}/abort`, { json: {} })).body).toEqual({ aborted: true });
-    await host.frames.waitIdle(host.sessionId, from);
-    const messages = await transcript(host);
-    expect(messages.findLast((message) => message.role === "tool")!.tool!.status).toBe("stopped");
-    let events = "";
-    for (let attempt = 0; attempt < 50 && !events.includes("slow:aborted"); attempt++) {
-      events = (await turn(host, "/tool mcp__notes__events {}")).reply ?? "";
-    }
-    expect(events).toBe('Tool result: ["slow:started","slow:aborted"]');
-  });
-
-  it("stores a returned image and serves it from /api/media/:id with its content type, never a remote URL", async () => {
-    const host = await startWithTestServer();
-    const image = await turn(host, "/tool mcp__notes__image {}");
-    expect(image.reply).toBe("Tool result: [image image/png]");
-    const content = image.tool.outcome?.kind === "mcp-result" ? image.tool.outcome.content : [];
-    expect(content).toEqual([{ type: "image", mediaId: expect.any(String), mimeType: "image/png" }]);
-    const mediaId = (content[0] as { mediaId: string }).mediaId;
-    const response = await fetch(`${host.url}/api/media/${mediaId}`);
-    expect([response.status, response.headers.get("content-type"), response.headers.get("x-content-type-options")]).toEqual([200, "image/png", "nosniff"]);
-    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(TINY_PNG_BASE64, "base64"))).toBe(true);
-    expect((await api(host.url, "/api/media/nope")).status).toBe(404);
-  });
-
-  it("reports a server-side tool error as MCP_TOOL_ERROR with the server's text", async () => {
-    const host = await startWithTestServer();
-    const failed = await turn(host, "/tool mcp__notes__fail {}");
-    expect(failed.reply).toBe("Error: MCP_TOOL_ERROR");
-    expect([failed.tool.status, failed.tool.error]).toEqual(["error", { name: "McpToolError", code: "MCP_TOOL_ERROR", message: "the tool failed on purpose" }]);
-    expect(failed.tool.outcome).toEqual({ kind: "mcp-result", content: [{ type: "text", text: "the tool failed on purpose" }] });
-    const missing = await turn(host, "/tool mcp__elsewhere__thing {}");
-    expect([missing.reply, missing.tool.mcp]).toEqual(["Error: MCP_SERVER_UNAVAILABLE", { server: "elsewhere", tool: "thing" }]);
+  it("reports a failed connection as MCP_SERVER_UNAVAILABLE and arguments that are not an object as INVALID_ARGS", async () => {
+    const { mcp, context } = setup(new McpCallError("TOOL_FAILED", "the MCP server notes is not ready"));
+    const unavailable = { name: "McpCallError", code: "MCP_SERVER_UNAVAILABLE", message: "the MCP server notes is not ready" };
+    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({ isError: true, text: formatToolErrorText(unavailable), error: unavailable });
+    const invalid = { name: "ToolError", code: "INVALID_ARGS", message: "arguments must be a JSON object" };
+    expect(await mcp.run("mcp__notes__read", [1, 2], context())).toEqual({ isError: true, text: formatToolErrorText(invalid), error: invalid });
   });
 });
