@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { approvalAnswer, approvalQuestions, type ApprovalDecision } from "../../protocol/approval";
 import type { Message, QuestionRequestedFrame } from "../../protocol/schemas";
 import { parseMcpConfig } from "../mcp-client/config";
@@ -6,7 +6,7 @@ import { createScriptedModel } from "../models/scripted";
 import type { Model, ModelRequest } from "../models/types";
 import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
-import { TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../testing/test-mcp-server";
+import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../testing/test-mcp-server";
 import { formatToolErrorText } from "./registry";
 
 const cleanup = createCleanup();
@@ -19,9 +19,9 @@ function recordingModel(): { model: Model; requests: ModelRequest[] } {
   return { requests, model: { name: "recording", step: (request) => (requests.push(request), scripted.step(request)) } };
 }
 
-async function startWithTestServer(autoApprove: string[] = []) {
+async function startWithTestServer(autoApprove: string[] = [], notes: Record<string, unknown> = { command: process.execPath, args: TEST_MCP_STDIO_ARGS }) {
   const recording = recordingModel();
-  const mcpServers = parseMcpConfig({ mcpServers: { notes: { command: process.execPath, args: TEST_MCP_STDIO_ARGS, autoApprove } } }, "/test/parley.mcp.json");
+  const mcpServers = parseMcpConfig({ mcpServers: { notes: { ...notes, autoApprove } } }, "/test/parley.mcp.json");
   const server = await startTestServer({ model: recording.model, mcpServers });
   cleanup.servers.push(server);
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -152,20 +152,18 @@ describe("MCP tool calls in the agent loop, against the test MCP server over std
     expect([write.asked, write.reply, write.tool.mcp]).toEqual([0, "Tool result: saved x", { server: "notes", tool: "write_note", approval: "auto-approved" }]);
   });
 
-  it("Stop aborts a slow tool: the row ends stopped and notifications/cancelled reaches the server", async () => {
-    const host = await startWithTestServer();
+  it("Stop aborts a slow tool: the row ends stopped and notifications/cancelled reaches the server (over HTTP, whose events the test reads)", async () => {
+    const server = await startTestMcpHttpServer();
+    cleanup.servers.push(server);
+    const host = await startWithTestServer([], { type: "http", url: server.url });
     const from = host.frames.frames.length;
     await send(host, '/tool mcp__notes__slow {"ms":20000}');
-    await host.frames.waitFor((frame) => frame.type === "message/upserted" && frame.message.tool?.mcp?.approval === "read-only", "the slow call to start");
+    await vi.waitFor(() => expect(server.events).toEqual(["slow:started"]), { timeout: 10_000 });
     expect((await api(host.url, `/api/sessions/${host.sessionId}/abort`, { json: {} })).body).toEqual({ aborted: true });
     await host.frames.waitIdle(host.sessionId, from);
-    const messages = await transcript(host);
-    expect(messages.findLast((message) => message.role === "tool")!.tool!.status).toBe("stopped");
-    let events = "";
-    for (let attempt = 0; attempt < 50 && !events.includes("slow:aborted"); attempt++) {
-      events = (await turn(host, "/tool mcp__notes__events {}")).reply ?? "";
-    }
-    expect(events).toBe('Tool result: ["slow:started","slow:aborted"]');
+    const tool = (await transcript(host)).findLast((message) => message.role === "tool")!.tool!;
+    expect([tool.status, tool.mcp]).toEqual(["stopped", { server: "notes", tool: "slow", approval: "read-only" }]);
+    await vi.waitFor(() => expect(server.events).toEqual(["slow:started", "slow:aborted"]), { timeout: 10_000 });
   });
 
   it("[mcp-media] stores a returned image and serves it from /api/media/:id with its content type, never a remote URL", async () => {
