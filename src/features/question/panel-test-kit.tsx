@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
@@ -28,6 +28,14 @@ export function expectAnswered(respond: RespondMock, answers: AnswerItem[]): voi
 export function renderPanel(request: PendingRequest, respond: RespondMock = acceptingRespond(), count = 1) {
   const view = render(<QuestionPanel request={request} position={{ index: 0, count }} respond={respond} autoFocus={false} />);
   return { respond, view, user: userEvent.setup() };
+}
+
+/** The review step's rows as text: the list items that carry a Change button. */
+export function reviewItems(): (string | null)[] {
+  return screen
+    .getAllByRole("listitem")
+    .filter((item) => within(item).queryByRole("button", { name: /^Change question/ }) !== null)
+    .map((item) => item.textContent);
 }
 
 /** The current step's heading text. */

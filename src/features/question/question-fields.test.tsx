@@ -1,9 +1,9 @@
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { AnswerInput, PendingRequest, QuestionItem } from "../../protocol/schemas";
-import { acceptingRespond, expectAnswered, heading, installTestClock, renderPanel } from "./panel-test-kit";
+import { acceptingRespond, expectAnswered, heading, installTestClock, renderPanel, reviewItems } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
 
 installTestClock();
@@ -19,14 +19,6 @@ function textQuestion(input: AnswerInput): QuestionItem {
 }
 
 const field = () => screen.getByRole("textbox", { name: "Type your answer" });
-
-/** The review step's rows: the list items with a Change button. */
-function reviewItems() {
-  return screen
-    .getAllByRole("listitem")
-    .filter((item) => within(item).queryByRole("button", { name: /^Change question/ }) !== null)
-    .map((item) => item.textContent);
-}
 
 describe("rule answer-input: the free-text field follows the question's input kind", () => {
   it.each([

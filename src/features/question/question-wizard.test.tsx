@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { PendingRequest } from "../../protocol/schemas";
-import { acceptingRespond, installTestClock, expectAnswered, heading, renderPanel as renderRequest } from "./panel-test-kit";
+import { acceptingRespond, installTestClock, expectAnswered, heading, renderPanel as renderRequest, reviewItems } from "./panel-test-kit";
 
 const batch: PendingRequest = {
   rpcId: "rpc-1",
@@ -227,7 +227,7 @@ describe("submitting the batch", () => {
     expect(respond).not.toHaveBeenCalled();
     expect(screen.getByRole("region", { name: "Review your answers" })).toBeInTheDocument();
     expect(screen.getByText("1 not answered: they are sent as skipped unless you change them.")).toBeInTheDocument();
-    expect(screen.getAllByRole("listitem").filter((item) => item.closest(".question-review")).map((item) => item.textContent)).toEqual([
+    expect(reviewItems()).toEqual([
       "1. Which package manager?npmChange",
       "2. What should the project be called?Not answered (sent as skipped)Change",
       "3. Which features?AuthChange",
