@@ -113,6 +113,20 @@ function ratio(app: readonly number[], baseline: readonly number[]): number {
   return Number((quantile(app, 0.95) / quantile(baseline, 0.95)).toFixed(3));
 }
 
+const fixed = (value: number) => Number(value.toFixed(2));
+
+/** The p95 and p50 of one measured series beside its baseline's, the p95 of its handler time when measured, and its sample count, keyed under `name`. */
+function latencyNotes(name: string, app: readonly number[], baseline: readonly number[], handlers?: readonly number[]): Record<string, number> {
+  return {
+    [`${name}.p95_ms`]: fixed(quantile(app, 0.95)),
+    [`${name}.baseline_p95_ms`]: fixed(quantile(baseline, 0.95)),
+    [`${name}.p50_ms`]: fixed(quantile(app, 0.5)),
+    [`${name}.baseline_p50_ms`]: fixed(quantile(baseline, 0.5)),
+    ...(handlers ? { [`${name}.handlers_p95_ms`]: fixed(quantile(handlers, 0.95)) } : {}),
+    [`${name}.samples`]: app.length,
+  };
+}
+
 interface ProbeState {
   keys: number[];
   clicks: number[];
@@ -306,7 +320,6 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       if (selfCheck.transcriptCommits === 0) throw new Error("the probe did not see the transcript commit after Show earlier messages: it cannot be trusted");
     }
 
-    const fixed = (value: number) => Number(value.toFixed(2));
     return {
       metrics: {
         "browser.keystroke.p95_ratio": ratio(appKeys, bareKeys),
@@ -316,23 +329,9 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
         "browser.render.transcript_commits_per_keystroke": profiled.transcriptCommits / typedKeys,
       },
       notes: {
-        "browser.keystroke.p95_ms": fixed(quantile(appKeys, 0.95)),
-        "browser.keystroke.baseline_p95_ms": fixed(quantile(bareKeys, 0.95)),
-        "browser.keystroke.p50_ms": fixed(quantile(appKeys, 0.5)),
-        "browser.keystroke.baseline_p50_ms": fixed(quantile(bareKeys, 0.5)),
-        "browser.keystroke.handlers_p95_ms": fixed(quantile(appKeyWork, 0.95)),
-        "browser.keystroke.samples": appKeys.length,
-        "browser.panel_step.p95_ms": fixed(quantile(appSteps, 0.95)),
-        "browser.panel_step.baseline_p95_ms": fixed(quantile(bareSteps, 0.95)),
-        "browser.panel_step.p50_ms": fixed(quantile(appSteps, 0.5)),
-        "browser.panel_step.baseline_p50_ms": fixed(quantile(bareSteps, 0.5)),
-        "browser.panel_step.handlers_p95_ms": fixed(quantile(appStepWork, 0.95)),
-        "browser.panel_step.samples": appSteps.length,
-        "browser.question_arrival.p95_ms": fixed(quantile(appArrivals, 0.95)),
-        "browser.question_arrival.baseline_p95_ms": fixed(quantile(bareArrivals, 0.95)),
-        "browser.question_arrival.p50_ms": fixed(quantile(appArrivals, 0.5)),
-        "browser.question_arrival.baseline_p50_ms": fixed(quantile(bareArrivals, 0.5)),
-        "browser.question_arrival.samples": appArrivals.length,
+        ...latencyNotes("browser.keystroke", appKeys, bareKeys, appKeyWork),
+        ...latencyNotes("browser.panel_step", appSteps, bareSteps, appStepWork),
+        ...latencyNotes("browser.question_arrival", appArrivals, bareArrivals),
         "browser.react_commits_per_keystroke": Number((profiled.commits / typedKeys).toFixed(2)),
         "browser.transcript_dom_nodes": rendered,
       },
