@@ -6,7 +6,7 @@ import { api } from "../testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
 import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
 
-const TEST_SERVER_TOOLS = 17;
+const TEST_SERVER_TOOLS = 18;
 const hosts: HostProcess[] = [];
 const dirs: string[] = [];
 

@@ -73,7 +73,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
   it("offers each tool as mcp__<server>__<tool> with its JSON Schema, read-only hint and autoApprove", async () => {
     const { tools, logs } = start([serverConfig(transport)]);
     await ready(tools);
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 17 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 18 }]);
     expect(tools.tools().find((tool) => tool.tool === "read_note")).toEqual({
       name: "mcp__notes__read_note",
       server: "notes",
@@ -92,7 +92,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
       readOnly: false,
       autoApproved: true,
     });
-    expect(logs.filter((entry) => entry.event === "mcp/server-ready")).toEqual([{ event: "mcp/server-ready", server: "notes", transport, tools: 17 }]);
+    expect(logs.filter((entry) => entry.event === "mcp/server-ready")).toEqual([{ event: "mcp/server-ready", server: "notes", transport, tools: 18 }]);
   });
 
   it("calls tools with exactly the arguments and returns the server's result, errors and images included", async () => {
@@ -111,7 +111,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
     const added = until(tools, () => tools.tools().some((tool) => tool.name === "mcp__notes__late"));
     expect(await tools.call("mcp__notes__add_tool", { name: "late" }, context())).toEqual({ content: [{ type: "text", text: "added late" }] });
     await added;
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 18 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 19 }]);
     expect(await tools.call("mcp__notes__late", {}, context())).toEqual({ content: [{ type: "text", text: "late ran" }] });
   });
 
@@ -139,8 +139,8 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
     expect(await tools.call("mcp__other__read_note", { name: "x" }, context())).toEqual({ content: [{ type: "text", text: "no note named x" }] });
     await ready(tools);
     expect(tools.status()).toEqual([
-      { name: "notes", state: "ready", tools: 17 },
-      { name: "other", state: "ready", tools: 17 },
+      { name: "notes", state: "ready", tools: 18 },
+      { name: "other", state: "ready", tools: 18 },
     ]);
     expect(logs.filter((entry) => entry.event === "mcp/server-failed").map(({ server, attempt, retryInMs }) => ({ server, attempt, retryInMs }))).toEqual([
       { server: "notes", attempt: 0, retryInMs: 10 },
@@ -294,7 +294,14 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     expect(logs.filter((entry) => entry.event === "mcp/elicitation-answered")).toEqual([
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-1", action: "cancel", code: "ASK_ABORTED" },
     ]);
-    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 17 }]);
+    expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 18 }]);
+  });
+
+  it("declines a URL-mode request it never declared, with a log line [elicitation-unsupported]", async () => {
+    const { tools, logs } = start([serverConfig(transport)]);
+    await ready(tools);
+    expect(JSON.parse(textOf(await tools.call("mcp__notes__ask_url", {}, context())))).toEqual({ action: "decline" });
+    expect(logs.filter((entry) => entry.event.startsWith("mcp/elicitation"))).toEqual([{ event: "mcp/elicitation-declined", server: "notes", reason: "the url mode is not supported" }]);
   });
 
   it("declines an unsupported form with a log line naming the server and the reason, without asking [elicitation-unsupported]", async () => {

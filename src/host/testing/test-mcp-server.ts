@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { CallToolResult, ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, type CallToolResult, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 /** The stdio entry point, for `StdioClientTransport({ command: process.execPath, args: TEST_MCP_STDIO_ARGS })`. */
@@ -141,6 +141,13 @@ export function createTestMcpServer(options: TestMcpServerOptions): McpServer {
       return text(JSON.stringify(result));
     });
   }
+  server.registerTool("ask_url", { description: "Elicits in URL mode, which the client never declared", annotations: { readOnlyHint: true } }, async (extra) => {
+    // Past elicitInput, which refuses a mode the client did not declare: a server that asks anyway.
+    const params = { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "login-1" };
+    const result = await server.server.request({ method: "elicitation/create", params }, ElicitResultSchema, { relatedRequestId: extra.requestId });
+    events.push(`ask_url:${result.action}`);
+    return text(JSON.stringify(result));
+  });
   return server;
 }
 
