@@ -167,10 +167,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
             state={state}
             current={onReview ? -1 : index}
             disabled={disabled}
-            onJump={(to) => {
-              if (problem !== null && to > index) return;
-              change((current) => goToQuestion(current, to, count));
-            }}
+            forwardBlocked={problem !== null}
+            onJump={(to) => change((current) => goToQuestion(current, to, count))}
           />
         ) : null
       }

@@ -11,13 +11,15 @@ interface StepperProps {
   /** The current question, or -1 on the review step. */
   current: number;
   disabled: boolean;
+  /** The current answer breaks a rule: later steps cannot be jumped to until it is fixed. */
+  forwardBlocked?: boolean;
   onJump: (index: number) => void;
 }
 
 const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswered: "stepNotYet" } as const satisfies Record<StepState, string>;
 
 /** One segment per question, marked current / answered / skipped / not yet; each jumps there. */
-export function Stepper({ questions, state, current, disabled, onJump }: StepperProps) {
+export function Stepper({ questions, state, current, disabled, forwardBlocked = false, onJump }: StepperProps) {
   const t = useCopy(questionCopy);
   const count = questions.length;
   return (
@@ -34,7 +36,7 @@ export function Stepper({ questions, state, current, disabled, onJump }: Stepper
               aria-label={name}
               aria-current={isCurrent ? "step" : undefined}
               data-state={shown}
-              disabled={disabled}
+              disabled={disabled || (forwardBlocked && current !== -1 && index > current)}
               onClick={() => onJump(index)}
             >
               <span className="question-stepper__number" aria-hidden="true">
