@@ -242,15 +242,19 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     const bareSteps: number[] = [];
     const appStepWork: number[] = [];
     let stepLongTasks = 0;
+    /** One round of steps from step `done`: choose an option, wait for the second question, go back, wait for the first; then let the page settle. */
+    const stepRound = async (target: Page, done: number, names: { first: string; second: string; previous: string }) => {
+      for (let step = done; step < done + ROUND; step += 2) {
+        await target.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
+        await target.getByRole("heading", { name: names.second }).waitFor();
+        await target.getByRole("button", { name: names.previous }).click();
+        await target.getByRole("heading", { name: names.first }).waitFor();
+      }
+      await target.waitForTimeout(100);
+    };
     for (let done = 0; done < STEPS; done += ROUND) {
       await setTiming(page, true);
-      for (let step = done; step < done + ROUND; step += 2) {
-        await page.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
-        await page.getByRole("heading", { name: "Second question?" }).waitFor();
-        await page.getByRole("button", { name: "Previous question" }).click();
-        await page.getByRole("heading", { name: "First question?" }).waitFor();
-      }
-      await page.waitForTimeout(100);
+      await stepRound(page, done, { first: "First question?", second: "Second question?", previous: "Previous question" });
       const steps = await probe(page);
       appSteps.push(...steps.clicks);
       appStepWork.push(...steps.clickWork);
@@ -258,13 +262,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       await setTiming(page, false);
 
       await setTiming(bare, true);
-      for (let step = done; step < done + ROUND; step += 2) {
-        await bare.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
-        await bare.getByRole("heading", { name: "Baseline second?" }).waitFor();
-        await bare.getByRole("button", { name: "Baseline previous" }).click();
-        await bare.getByRole("heading", { name: "Baseline first?" }).waitFor();
-      }
-      await bare.waitForTimeout(100);
+      await stepRound(bare, done, { first: "Baseline first?", second: "Baseline second?", previous: "Baseline previous" });
       bareSteps.push(...(await probe(bare)).clicks);
       await setTiming(bare, false);
     }
