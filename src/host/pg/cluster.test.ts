@@ -76,6 +76,20 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([stopped.status, stopped.body, resolved.outcome]).toEqual([202, { aborted: true }, "aborted"]);
   });
 
+  it("[cluster-lease] after the database comes back, a question asked while it was down reaches every host and is answered through another", { timeout: 60_000 }, async () => {
+    const [a, b] = await hosts(2);
+    const sessionId = await createSession(a!.url);
+    await cluster.stopServer();
+    const answered = a!.userInteraction.ask({ questions: [{ id: "outage", question: "Still there?", options: [{ label: "Yes" }, { label: "No" }] }], sessionId });
+    await cluster.startServer();
+    for (const host of [a!, b!]) await waitHealthy(host.url);
+    const socket = await connect(b!.url);
+    cleanup.sockets.push(socket);
+    const asked = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.sessionId === sessionId);
+    const receipt = await api(b!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "outage", selected: ["Yes"] }] } });
+    expect([receipt.body, await answered]).toEqual([{ accepted: true }, { answers: [{ id: "outage", selected: ["Yes"] }] }]);
+  });
+
   it("[cluster-fanout] replays every pending question of the cluster on a socket opening on any host, then synced", async () => {
     const [a, b] = await hosts(2);
     const watcher = await connect(a!.url);
@@ -115,3 +129,13 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect(upserted.type === "message/upserted" && upserted.message.text).toBe(text);
   });
 });
+
+async function waitHealthy(url: string) {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const health = await api(url, "/api/health").catch(() => null);
+    if (health?.status === 200) return;
+    if (performance.now() > deadline) throw new Error(`${url} did not become healthy: ${JSON.stringify(health?.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -27,6 +27,8 @@ export interface Cluster {
   onRemoteFrame(listener: (frame: DownFrame, owner: string) => void): void;
   /** An answer claimed on another host for a question this host owns. */
   onAnswer(listener: (body: unknown) => void): void;
+  /** Where the cluster reads this host's own pending questions, to reconcile them with the database after an outage. */
+  setOwnPending(read: () => QuestionRequestedFrame[]): void;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
@@ -89,6 +91,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const remoteListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
+  let ownPending: () => QuestionRequestedFrame[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
   const outgoing = serial((error) => {
@@ -127,6 +130,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       }
       lastRenewed = performance.now();
       if (state === "disconnected" && listener !== null) {
+        await outgoing.idle();
+        await reconcile();
         await reload();
         state = "ok";
         log({ event: "cluster/state", state, instance });
@@ -231,6 +236,27 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (const listener of remoteListeners) listener(frame, envelope.s);
   }
 
+  /**
+   * After an outage, makes the database agree with this host's own questions: a question asked while it
+   * was unreachable is written and announced, one settled here meanwhile is marked aborted and announced,
+   * and one claimed elsewhere whose notice was missed is settled here with the stored response.
+   */
+  async function reconcile() {
+    const own = new Map(ownPending().map((frame) => [frame.rpcId, frame]));
+    const rows = await store.query<{ rpc_id: string; session_id: string; state: string; response: string | null }>("SELECT rpc_id, session_id, state, response FROM pending WHERE owner = $1 AND (state = 'pending' OR rpc_id = ANY($2))", [instance, [...own.keys()]], false);
+    const known = new Set(rows.rows.map((row) => row.rpc_id));
+    for (const row of rows.rows) {
+      if (row.state === "pending" && !own.has(row.rpc_id)) publish({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
+      else if (row.state !== "pending" && own.has(row.rpc_id) && row.response !== null) {
+        const body: unknown = JSON.parse(row.response);
+        for (const listener of answerListeners) listener(body);
+      }
+    }
+    for (const [rpcId, frame] of own) if (!known.has(rpcId)) publish(frame);
+    await outgoing.idle();
+    log({ event: "cluster/reconciled", questions: own.size, rows: rows.rowCount });
+  }
+
   /** Reloads the pending questions from the database (at start, and after the listener missed notifications). */
   async function reload() {
     const rows = await store.query<{ owner: string; frame: string }>("SELECT owner, frame FROM pending WHERE state = 'pending' ORDER BY seq", [], false);
@@ -309,6 +335,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     publish,
     onRemoteFrame: (callback) => void remoteListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
+    setOwnPending(read) {
+      ownPending = read;
+    },
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),
     async sendStop(sessionId) {

@@ -21,6 +21,7 @@ export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
 export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger): ClusterPendingTable {
   const frameOf = (rpcId: string): QuestionRequestedFrame | undefined => cluster.pending().find((entry) => entry.frame.rpcId === rpcId)?.frame;
 
+  cluster.setOwnPending(() => local.replay());
   cluster.onAnswer((body) => {
     const receipt = local.respond(body);
     if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
