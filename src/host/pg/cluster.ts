@@ -63,6 +63,8 @@ const CHANNEL = "parley";
 /** Postgres refuses a NOTIFY payload of 8000 bytes or more; larger frames travel as a row whose id is notified. */
 export const NOTIFY_LIMIT_BYTES = 7900;
 const LARGE_FRAME_TTL = "5 minutes";
+/** Notifications sent by one statement when frames queue up. */
+const NOTIFY_BATCH = 64;
 
 type Envelope = { s: string; f: DownFrame } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
 
@@ -191,27 +193,46 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     publish(frame);
   }
 
+  /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
+  let batch: DownFrame[] = [];
   function publish(frame: DownFrame) {
     track(frame, instance);
-    const data = JSON.stringify({ s: instance, f: frame } satisfies Envelope);
+    batch.push(frame);
+    if (batch.length > 1) return;
     outgoing.push(async () => {
-      if (state === "lost") return;
+      const frames = batch;
+      batch = [];
+      await send(frames);
+    });
+  }
+
+  /** Writes the frames' pending rows in order, then notifies them in order, many to a statement. */
+  async function send(frames: DownFrame[]) {
+    if (state === "lost") return;
+    const notes: string[] = [];
+    for (const frame of frames) {
       if (frame.type === "question/requested") {
         await store.query("INSERT INTO pending (rpc_id, session_id, owner, frame) VALUES ($1, $2, $3, $4) ON CONFLICT (rpc_id) DO NOTHING", [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame)], false);
       } else if (frame.type === "question/resolved") {
         await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
       }
-      await notify(data);
-    });
+      notes.push(await notePayload(JSON.stringify({ s: instance, f: frame } satisfies Envelope)));
+    }
+    for (let start = 0; start < notes.length; start += NOTIFY_BATCH) {
+      const chunk = notes.slice(start, start + NOTIFY_BATCH);
+      await store.query(`SELECT ${chunk.map((_, index) => `pg_notify($1, $${index + 2})`).join(", ")}`, [CHANNEL, ...chunk], false);
+    }
+  }
+
+  /** The payload to notify for `data`: itself, or the id of the row it was written to when it is too large. */
+  async function notePayload(data: string): Promise<string> {
+    if (Buffer.byteLength(data) <= NOTIFY_LIMIT_BYTES) return data;
+    const row = await store.query<{ id: string }>("INSERT INTO large_frames (payload) VALUES ($1) RETURNING id", [data], false);
+    return JSON.stringify({ s: instance, r: Number(row.rows[0]!.id) } satisfies Envelope);
   }
 
   async function notify(data: string) {
-    if (Buffer.byteLength(data) <= NOTIFY_LIMIT_BYTES) {
-      await store.query("SELECT pg_notify($1, $2)", [CHANNEL, data], false);
-      return;
-    }
-    const row = await store.query<{ id: string }>("INSERT INTO large_frames (payload) VALUES ($1) RETURNING id", [data], false);
-    await store.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ s: instance, r: Number(row.rows[0]!.id) } satisfies Envelope)], false);
+    await store.query("SELECT pg_notify($1, $2)", [CHANNEL, await notePayload(data)], false);
   }
 
   async function receive(payload: string) {
