@@ -71,6 +71,10 @@ describe("elicitationQuestions [elicitation-mapping]", () => {
     ]);
   });
 
+  it("pre-fills nothing for a blank text default", () => {
+    expect(questionsOf(form({ note: { type: "string", default: "  " } }))).toEqual([{ id: "note", question: "note", input: { kind: "text" } }]);
+  });
+
   it("leads the first question's detail with the message", () => {
     expect(questionsOf(form({ a: { type: "string" } }), "Hello")).toEqual([{ id: "a", question: "a", detail: "Hello", input: { kind: "text" } }]);
     expect(questionsOf(form({ a: { type: "string", description: "More" }, b: { type: "string" } }), "Hello")).toEqual([

@@ -229,7 +229,8 @@ function defaults(field: Field, value: unknown, where: string): AnswerDefaults |
       return { selected: (value as string[]).map((item) => field.choices.find((choice) => choice.value === item)!.label) };
     case "text":
     case "number":
-      return { custom: String(value) };
+      // A blank default pre-fills nothing: blank text is no answer.
+      return String(value).trim() === "" ? undefined : { custom: String(value) };
   }
 }
 
