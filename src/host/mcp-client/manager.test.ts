@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntry } from "../log";
 import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../testing/test-mcp-server";
@@ -178,6 +179,20 @@ describe("the MCP manager's stdio servers and failures", { timeout: 30_000 }, ()
       { event: "mcp/server-failed", server: "broken", error, attempt: 3, retryInMs: null },
     ]);
     expect(states).toEqual(["starting", "failed"]);
+  });
+
+  it("ends its stdio servers on close", async () => {
+    const children = () =>
+      execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+        .split("\n")
+        .filter((line) => line.includes("test-mcp-server-stdio.ts"));
+    const { tools } = start([serverConfig("stdio", "one"), serverConfig("stdio", "two")]);
+    await ready(tools, "one");
+    await ready(tools, "two");
+    expect(children()).toHaveLength(2);
+    await tools.close();
+    for (let attempt = 0; attempt < 50 && children().length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(children()).toEqual([]);
   });
 
   it("never starts a disabled server and refuses calls to a server that is not ready", async () => {
