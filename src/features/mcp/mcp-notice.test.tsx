@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
-import { LOCALES } from "../../i18n/locale";
+import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
 import type { McpServerHealth } from "../../protocol/schemas";
 import { mcpCopy } from "./copy";
 import { McpNotice } from "./mcp-notice";
@@ -59,15 +59,5 @@ describe("McpNotice", () => {
 });
 
 describe("mcp copy", () => {
-  it("has the same keys and placeholders, none blank, in every locale", () => {
-    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
-    for (const locale of LOCALES) {
-      expect(Object.keys(mcpCopy[locale]).sort(), locale).toEqual(Object.keys(mcpCopy.en).sort());
-      for (const [key, english] of Object.entries(mcpCopy.en)) {
-        const text = mcpCopy[locale][key as keyof typeof mcpCopy.en];
-        expect(text.trim(), `${locale} ${key}`).not.toBe("");
-        expect(placeholders(text), `${locale} ${key}`).toEqual(placeholders(english));
-      }
-    }
-  });
+  itKeepsCatalogParity(mcpCopy);
 });
