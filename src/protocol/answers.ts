@@ -71,7 +71,7 @@ export type InputProblem =
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function isCalendarDate(text: string): boolean {
@@ -134,7 +134,7 @@ export function describeInputProblem(problem: InputProblem): string {
     case "date":
       return "the answer must be a date (YYYY-MM-DD)";
     case "date-time":
-      return "the answer must be a date and time (YYYY-MM-DDTHH:MM)";
+      return "the answer must be a date and time with a time zone (YYYY-MM-DDTHH:MM and Z or ±HH:MM)";
     case "number":
       return "the answer must be a number";
     case "integer":

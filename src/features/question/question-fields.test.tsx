@@ -48,6 +48,7 @@ describe("rule answer-input: the free-text field follows the question's input ki
     [{ kind: "integer", maximum: 10 }, "11", "Enter 10 or less."],
     [{ kind: "text", minLength: 3 }, "ab", "Use at least 3 characters."],
     [{ kind: "text", maxLength: 2 }, "abc", "Use at most 2 characters."],
+    [{ kind: "date-time" }, "2026-12-24T18:30", "Enter a date and time with its time zone, as YYYY-MM-DDTHH:MMZ or YYYY-MM-DDTHH:MM+08:00."],
   ] as const)("refuses %o answered %j with the message %j", (input, value, message) => {
     const { view } = renderPanel(requestOf(textQuestion(input)));
     const box = view.container.querySelector<HTMLElement>("[data-step-part='custom']")!;

@@ -64,7 +64,11 @@ describe("an elicitation in the question panel", { timeout: 30_000 }, () => {
     });
 
     const zoneless = await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00") });
-    expect(zoneless.body).toEqual({ accepted: false, reason: "bad-response", detail: '"meet" must be a date and time with seconds and a time zone (YYYY-MM-DDTHH:MM:SSZ)' });
+    expect(zoneless.body).toEqual({
+      accepted: false,
+      reason: "bad-response",
+      detail: 'answers[3]: question "meet": the answer must be a date and time with a time zone (YYYY-MM-DDTHH:MM and Z or ±HH:MM)',
+    });
     const accented = await api(server.url, "/api/respond", { json: answer(requested.rpcId, sessionId, "2026-03-01T10:00+01:00", "zoë@example.com") });
     expect(accented.body).toEqual({ accepted: false, reason: "bad-response", detail: `"email" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` });
     expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([]);
