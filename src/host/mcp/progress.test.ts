@@ -1,10 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { QuestionRequestedFrame } from "../../protocol/schemas";
-import type { RunningServer } from "../server";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { api } from "../testing/harness";
+import { createFrontDoor, nextQuestion } from "../testing/mcp-front-door";
 import { PROGRESS_INTERVAL_MS, startProgress, type ProgressParams } from "./progress";
 
 describe("startProgress", () => {
@@ -51,27 +48,19 @@ describe("startProgress", () => {
 });
 
 describe("progress over /mcp", { timeout: 30_000 }, () => {
-  let server: RunningServer | null = null;
-  let socket: FrameClient | null = null;
-  let client: Client | null = null;
-  afterEach(async () => {
-    await client?.close();
-    await socket?.close();
-    await server?.close();
-  });
+  const door = createFrontDoor({ name: "test-agent" });
+  afterEach(() => door.closeAll());
 
   it("notifies a waiting call's progress token until the human answers, so a client that resets its timeout on progress never gives up", async () => {
-    server = await startTestServer({ mcp: { progressIntervalMs: 25 } });
-    socket = await connect(server.url);
-    client = new Client({ name: "test-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
+    const { server, socket } = await door.start({ mcp: { progressIntervalMs: 25 } });
+    const { client } = await door.mcpClient(server.url);
     const seen: Progress[] = [];
     const call = client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "q", question: "Ready?" }] } }, undefined, {
       onprogress: (progress) => void seen.push(progress),
       timeout: 1_000,
       resetTimeoutOnProgress: true,
     });
-    const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
+    const frame = await nextQuestion(socket);
     await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(60), { timeout: 15_000, interval: 20 });
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
     expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] });

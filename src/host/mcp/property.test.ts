@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnswerItem, QuestionItem, QuestionRequestedFrame } from "../../protocol/schemas";
+import type { AnswerItem, QuestionItem } from "../../protocol/schemas";
 import type { RunningServer } from "../server";
 import { answeredBatch } from "../testing/answer-arbitraries";
-import { api, connect, startTestServer, type FrameClient } from "../testing/harness";
+import { api, type FrameClient } from "../testing/harness";
+import { createFrontDoor, nextQuestion } from "../testing/mcp-front-door";
 import { createAskUserQuestionTool } from "../tools/ask-user-question";
 import { createToolRegistry } from "../tools/registry";
 import { createUserInteraction } from "../user-interaction";
@@ -37,17 +37,12 @@ describe("MCP result text equals the built-in agent's", { timeout: 120_000 }, ()
   let server: RunningServer;
   let socket: FrameClient;
   let client: Client;
+  const door = createFrontDoor({ name: "property-agent" });
   beforeAll(async () => {
-    server = await startTestServer({ rateLimits: false });
-    socket = await connect(server.url);
-    client = new Client({ name: "property-agent", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
+    ({ server, socket } = await door.start({ rateLimits: false }));
+    ({ client } = await door.mcpClient(server.url));
   });
-  afterAll(async () => {
-    await client.close();
-    await socket.close();
-    await server.close();
-  });
+  afterAll(() => door.closeAll());
 
   it("for any valid batch and any valid answer", async () => {
     await fc.assert(
@@ -55,7 +50,7 @@ describe("MCP result text equals the built-in agent's", { timeout: 120_000 }, ()
         const args = toArgs(questions);
         const from = socket.frames.length;
         const call = client.callTool({ name: "ask_user_question", arguments: args });
-        const frame = await socket.waitFor<QuestionRequestedFrame>((item, index) => index >= from && item.type === "question/requested");
+        const frame = await nextQuestion(socket, from);
         const receipt = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers } });
         expect(receipt.body).toEqual({ accepted: true });
         expect(await call).toEqual({ content: [{ type: "text", text: await builtInText(args, answers) }] });

@@ -1,24 +1,16 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame } from "../../protocol/schemas";
-import { api, connect, startTestServer } from "../testing/harness";
+import { api } from "../testing/harness";
+import { createFrontDoor } from "../testing/mcp-front-door";
 import { toolParameters } from "../tools/registry";
 import { WAIT_TOOL_DESCRIPTION, WaitArgs } from "./tools";
-import { createCleanup } from "../testing/cleanup";
 
-const cleanup = createCleanup();
-afterEach(() => cleanup.closeAll());
+const door = createFrontDoor({ name: "hard-timeout-agent" });
+afterEach(() => door.closeAll());
 
 async function start(waitSeconds: number | null) {
-  const server = await startTestServer({ mcp: { waitSeconds } });
-  cleanup.servers.push(server);
-  const socket = await connect(server.url);
-  cleanup.sockets.push(socket);
-  await socket.waitFor((frame) => frame.type === "synced");
-  const client = new Client({ name: "hard-timeout-agent", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
-  cleanup.clients.push(client);
+  const { server, socket } = await door.start({ mcp: { waitSeconds } });
+  const { client } = await door.mcpClient(server.url);
   return { server, socket, client };
 }
 
@@ -96,9 +88,7 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     const { server, socket, client } = await start(0.05);
     await client.callTool({ name: "ask_user_question", arguments: ASK });
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
-    const stranger = new Client({ name: "stranger", version: "1.0.0" });
-    await stranger.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
-    cleanup.clients.push(stranger);
+    const { client: stranger } = await door.mcpClient(server.url, { info: { name: "stranger" } });
     expect(await stranger.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual(unknown(frame.rpcId));
   });
 
