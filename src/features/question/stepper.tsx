@@ -1,6 +1,7 @@
 import type { QuestionItem } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import type { DraftState } from "./draft";
+import { draftOf, type DraftState } from "./draft";
+import { draftProblem } from "./field-rules";
 import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { stepState, type StepState } from "./step-state";
@@ -18,14 +19,15 @@ interface StepperProps {
 
 const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswered: "stepNotYet" } as const satisfies Record<StepState, string>;
 
-/** One segment per question, marked current / answered / skipped / not yet; each jumps there. */
+/** One segment per question, marked current / answered / skipped / not yet (an invalid answer too); each jumps there. */
 export function Stepper({ questions, state, current, disabled, forwardBlocked = false, onJump }: StepperProps) {
   const t = useCopy(questionCopy);
   const count = questions.length;
   return (
     <ol className="question-stepper" aria-label={t("stepperLabel")}>
       {questions.map((question, index) => {
-        const shown = stepState(question, state);
+        // An answer that breaks its question's rules (a wrong email, too many labels) is not yet an answer.
+        const shown = draftProblem(question, draftOf(state, question.id)) === null ? stepState(question, state) : "unanswered";
         const isCurrent = index === current;
         const name = t("stepName", { index: index + 1, count, state: t(STATE_KEYS[shown]) });
         return (
