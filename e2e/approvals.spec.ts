@@ -48,19 +48,25 @@ for (const theme of ["light", "dark"] as const) {
   test(`Allow once: the card shows server, tool and the whole arguments, has no axe violations at 360×740 (${theme}), and runs the tool once`, async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.emulateMedia({ colorScheme: theme });
-    await openChat(page);
-    await sendMessage(page, WRITE_COMMAND);
+    const sessionId = await openChat(page);
+    const composer = page.getByRole("textbox", { name: "Message" });
+    await expect(composer).toBeFocused();
+    expect((await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: WRITE_COMMAND } })).status()).toBe(202);
     const card = page.getByRole("region", { name: CARD });
     await expect(card).toBeVisible();
-    await expect(card.getByRole("heading", { name: CARD })).toBeFocused();
+    // The focused composer keeps focus and stays shown until focus leaves it, so no keystroke lands in the card by surprise.
+    await expect(composer).toBeFocused();
     await expect(card.getByRole("region", { name: "Arguments" })).toHaveText(JSON.stringify(WRITE, null, 2), { useInnerText: true });
-    for (const name of ["Deny", "Allow for this chat", "Allow once"]) await expect(card.getByRole("button", { name })).toBeInViewport();
-    await expect(page.getByRole("textbox", { name: "Message" })).toBeHidden();
-    expect(await violations(page)).toEqual([]);
 
+    await page.keyboard.press("Shift+Tab");
+    await expect(card.getByRole("button", { name: "Allow once" })).toBeFocused();
+    await expect(composer).toBeHidden();
+    for (const name of ["Deny", "Allow for this chat", "Allow once"]) await expect(card.getByRole("button", { name })).toBeInViewport();
+    expect(await violations(page)).toEqual([]);
+    await page.keyboard.press("Shift+Tab");
+    await expect(card.getByRole("button", { name: "Allow for this chat" })).toBeFocused();
     await page.keyboard.press("Tab");
-    await expect(card.getByRole("region", { name: "Arguments" })).toBeFocused();
-    await card.getByRole("button", { name: "Allow once" }).click();
+    await page.keyboard.press("Enter");
     await expect(page.getByText("Tool result: saved plan", { exact: true })).toBeVisible();
     await expect(card).toHaveCount(0);
     await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
@@ -71,27 +77,33 @@ for (const theme of ["light", "dark"] as const) {
   });
 }
 
-test("Allow for this chat: the second call runs without asking, and the grant is listed in the header and revocable", async ({ page }) => {
-  await openChat(page);
-  await sendMessage(page, WRITE_COMMAND);
-  await page.getByRole("region", { name: CARD }).getByRole("button", { name: "Allow for this chat" }).click();
-  await expect(page.getByText("Tool result: saved plan", { exact: true })).toBeVisible();
+for (const theme of ["light", "dark"] as const) {
+  test(`Allow for this chat: the second call runs without asking, and the grant is listed in the header and revocable, with no axe violations at 360×740 (${theme})`, async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.emulateMedia({ colorScheme: theme });
+    await openChat(page);
+    await sendMessage(page, WRITE_COMMAND);
+    await page.getByRole("region", { name: CARD }).getByRole("button", { name: "Allow for this chat" }).click();
+    await expect(page.getByText("Tool result: saved plan", { exact: true })).toBeVisible();
 
-  await sendMessage(page, `/tool mcp__notes__write_note ${JSON.stringify({ name: "second", text: "no question" })}`);
-  await expect(page.getByText("Tool result: saved second", { exact: true })).toBeVisible();
-  await expect(page.getByRole("region", { name: CARD })).toHaveCount(0);
-  await page.getByRole("button", { name: /notes · write_note\s*done/ }).last().click();
-  await expect(page.getByText("Allowed earlier for this chat: ran without asking.")).toBeVisible();
+    await sendMessage(page, `/tool mcp__notes__write_note ${JSON.stringify({ name: "second", text: "no question" })}`);
+    await expect(page.getByText("Tool result: saved second", { exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: CARD })).toHaveCount(0);
+    await page.getByRole("button", { name: /notes · write_note\s*done/ }).last().click();
+    await expect(page.getByText("Allowed earlier for this chat: ran without asking.")).toBeVisible();
 
-  await page.getByRole("button", { name: "Allowed tools" }).click();
-  const grants = page.getByRole("region", { name: "Tools allowed for this chat" });
-  await expect(grants.getByRole("listitem")).toHaveText(["notes · write_noteRevoke"]);
-  await grants.getByRole("button", { name: "Revoke write_note from notes" }).click();
-  await expect(grants.getByText("No tool is allowed for this chat: every acting call asks first.")).toBeVisible();
+    await page.getByRole("button", { name: "Allowed tools" }).click();
+    const grants = page.getByRole("region", { name: "Tools allowed for this chat" });
+    await expect(grants.getByRole("listitem")).toHaveText(["notes · write_noteRevoke"]);
+    await expect(grants.getByRole("button", { name: "Revoke write_note from notes" })).toBeInViewport();
+    expect(await violations(page)).toEqual([]);
+    await grants.getByRole("button", { name: "Revoke write_note from notes" }).click();
+    await expect(grants.getByText("No tool is allowed for this chat: every acting call asks first.")).toBeVisible();
 
-  await sendMessage(page, WRITE_COMMAND);
-  await expect(page.getByRole("region", { name: CARD })).toBeVisible();
-});
+    await sendMessage(page, WRITE_COMMAND);
+    await expect(page.getByRole("region", { name: CARD })).toBeVisible();
+  });
+}
 
 test("Deny with a reason: the tool does not run, the model gets TOOL_DENIED with the reason, and the turn goes on", async ({ page }) => {
   await openChat(page);

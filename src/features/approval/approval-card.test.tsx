@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { approvalQuestions } from "../../protocol/approval";
@@ -124,6 +124,23 @@ describe("the approval card in the composer slot", () => {
       reached.push(active.getAttribute("aria-label") ?? (active.tagName === "TEXTAREA" ? "reason" : active.textContent));
     }
     expect(reached).toEqual(["Arguments", "reason", "Deny", "Allow for this chat", "Allow once"]);
+  });
+
+  it("takes focus on its heading when nothing holds focus, and leaves it in the composer someone is typing in", async () => {
+    const user = userEvent.setup();
+    const { store } = setup();
+    // jsdom's window never has focus of its own; a browser tab the user looks at does.
+    const windowFocus = vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    expect(await screen.findByRole("heading", { name: "Allow files to run write_file?" })).toHaveFocus();
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
+
+    await user.click(await screen.findByRole("textbox", { name: "Message" }));
+    await user.keyboard("half a thought");
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a2") }));
+    await screen.findByRole("heading", { name: "Allow files to run write_file?" });
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+    windowFocus.mockRestore();
   });
 
   it("says a call without arguments has none instead of an empty box", async () => {

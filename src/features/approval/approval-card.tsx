@@ -35,6 +35,7 @@ function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[
   });
 }
 
+/** Only when nothing holds focus: a composer still focused stays shown until focus leaves it (composer-slot), so the card never takes a keystroke meant for it. */
 function canTakeFocus(): boolean {
   const active = document.activeElement;
   return document.visibilityState === "visible" && document.hasFocus() && (active === null || active === document.body);
@@ -51,13 +52,13 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [reason, setReason] = useState("");
   const [status, setStatus] = useState<CardStatus>({ kind: "idle" });
-  const [takeFocus] = useState(() => autoFocus && canTakeFocus());
   const { server, tool, arguments: argumentText } = request.approval;
   const busy = status.kind === "sending" || status.kind === "sent";
 
   useEffect(() => {
-    if (takeFocus) headingRef.current?.focus();
-  }, [takeFocus]);
+    if (autoFocus && canTakeFocus()) headingRef.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the card first shows
+  }, []);
 
   const decide = async (decision: ApprovalDecision) => {
     setStatus({ kind: "sending", decision: decision.kind });
