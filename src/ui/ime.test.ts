@@ -12,32 +12,16 @@ function manualTicks() {
 }
 
 describe("createImeGuard", () => {
-  it("lets a plain Enter through", () => {
+  it.each([
+    ["lets a plain Enter through", "no composition", { isComposing: false, keyCode: 13 }, false],
+    ["blocks a key the browser marks as composing", "no composition", { isComposing: true, keyCode: 13 }, true],
+    ["lets key code 229 through outside any composition, as Gboard sends it for most keys", "no composition", { isComposing: false, keyCode: 229 }, false],
+    ["blocks key code 229 while a composition is open", "composing", { isComposing: false, keyCode: 229 }, true],
+    ["blocks keys between compositionstart and compositionend", "composing", { isComposing: false, keyCode: 13 }, true],
+  ] as const)("%s", (_behaviour, composition, key, blocked) => {
     const guard = createImeGuard(manualTicks().schedule);
-    expect(guard.isImeKey({ isComposing: false, keyCode: 13 })).toBe(false);
-  });
-
-  it("blocks a key the browser marks as composing", () => {
-    const guard = createImeGuard(manualTicks().schedule);
-    expect(guard.isImeKey({ isComposing: true, keyCode: 13 })).toBe(true);
-  });
-
-  it("lets key code 229 through outside any composition, as Gboard sends it for most keys", () => {
-    const guard = createImeGuard(manualTicks().schedule);
-    expect(guard.isImeKey({ isComposing: false, keyCode: 229 })).toBe(false);
-  });
-
-  it("blocks key code 229 while a composition is open", () => {
-    const guard = createImeGuard(manualTicks().schedule);
-    guard.onCompositionStart();
-    expect(guard.isImeKey({ isComposing: false, keyCode: 229 })).toBe(true);
-  });
-
-  it("blocks keys between compositionstart and compositionend", () => {
-    const ticks = manualTicks();
-    const guard = createImeGuard(ticks.schedule);
-    guard.onCompositionStart();
-    expect(guard.isImeKey({ isComposing: false, keyCode: 13 })).toBe(true);
+    if (composition === "composing") guard.onCompositionStart();
+    expect(guard.isImeKey(key)).toBe(blocked);
   });
 
   it("blocks an Enter in the same tick as compositionend and allows the next tick's", () => {
