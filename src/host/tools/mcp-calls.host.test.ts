@@ -123,6 +123,8 @@ describe("MCP tool calls in the agent loop, against the test MCP server over std
 
     const other = await createSession(host.url);
     expect((await api(host.url, `/api/sessions/${other}/grants`)).body).toEqual({ grants: [] });
+    expect((await api(host.url, "/api/sessions/nope/grants")).status).toBe(404);
+    expect((await api(host.url, "/api/sessions/nope/grants/notes/write_note", { method: "DELETE" })).body).toEqual({ error: { code: "NOT_FOUND", message: "no session nope" } });
   });
 
   it("[mcp-approval] Deny returns a tool error carrying the reason to the model, and the turn goes on without running the tool", async () => {
