@@ -106,6 +106,7 @@ describe("the approval card in the composer slot", () => {
     expect(screen.queryByRole("region", { name: "Allow files to run write_file?" })).toBeNull();
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "q1", sessionId: "s-1", outcome: "answered" }));
     expect(await screen.findByRole("region", { name: "Allow files to run write_file?" })).toBeInTheDocument();
+    expect(screen.getByText("Request 1 of 2")).toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Tag it?" })).toBeNull();
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
     expect(await screen.findByRole("region", { name: "Tag it?" })).toBeInTheDocument();

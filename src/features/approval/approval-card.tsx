@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
+import { useSessionStore } from "../../store/react";
+import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
 import { isEmptyArguments, prettyArguments } from "./pretty-arguments";
 import "./approval.css";
@@ -54,6 +56,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const [status, setStatus] = useState<CardStatus>({ kind: "idle" });
   const { server, tool, arguments: argumentText } = request.approval;
   const busy = status.kind === "sending" || status.kind === "sent";
+  const pendingCount = useSessionStore((state) => selectPendingRequests(request.sessionId)(state).length);
 
   useEffect(() => {
     if (autoFocus && canTakeFocus()) headingRef.current?.focus();
@@ -82,6 +85,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         <span className="approval-card__origin">{withNames(t("askedBy", { server: SERVER_SLOT }), names)}</span>
+        {pendingCount > 1 && <span>{t("requestPosition", { count: pendingCount })}</span>}
       </div>
       <div className="approval-card__body">
         <h2 id={headingId} className="approval-card__heading" tabIndex={-1} ref={headingRef}>

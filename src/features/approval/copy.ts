@@ -3,6 +3,7 @@ import type { Catalog } from "../../i18n/locale";
 export type ApprovalMessageKey =
   | "eyebrow"
   | "askedBy"
+  | "requestPosition"
   | "heading"
   | "argumentsLabel"
   | "noArguments"
@@ -29,6 +30,7 @@ export const approvalCopy: Catalog<ApprovalMessageKey> = {
   en: {
     eyebrow: "Tool approval",
     askedBy: "Requested by {server}",
+    requestPosition: "Request 1 of {count}",
     heading: "Allow {server} to run {tool}?",
     argumentsLabel: "Arguments",
     noArguments: "This call has no arguments.",
@@ -53,6 +55,7 @@ export const approvalCopy: Catalog<ApprovalMessageKey> = {
   "zh-CN": {
     eyebrow: "工具授权",
     askedBy: "请求方：{server}",
+    requestPosition: "第 1 个请求，共 {count} 个",
     heading: "允许 {server} 运行 {tool} 吗？",
     argumentsLabel: "参数",
     noArguments: "这次调用没有参数。",
