@@ -170,43 +170,45 @@ describe("createMux against a real ws server", () => {
     expect(clock.delays).toEqual([250, 500, 1000, 2000, 250]);
   });
 
-  it("retries at once on a wake-up instead of waiting out the backoff", async () => {
+  /** A mux whose host is down, waiting on its first manual reconnect timer; `restart` brings back a host that says hello on the same port. */
+  async function openWhileHostDown(extra: Partial<Pick<Parameters<typeof createMux>[0], "subscribeWake">> = {}) {
     const { server, url } = await startServer();
     const port = Number(new URL(url).port);
     await stopServer(server);
     const clock = manualTimers();
-    let wake: () => void = () => undefined;
-    const { recorder } = open(url, {
-      timers: clock.timers,
-      subscribeWake: (callback) => {
-        wake = callback;
-        return () => undefined;
-      },
-    });
+    const opened = open(url, { ...extra, timers: clock.timers });
     await vi.waitFor(() => expect(clock.pending.size).toBe(1));
-    expect(recorder.statuses).toEqual(["connecting", "offline"]);
+    const restart = async () => {
+      const restarted = await startServer(port);
+      onEachConnection(restarted.server, (socket) => socket.send(JSON.stringify(HELLO)));
+    };
+    /** The reconnect happened without waiting out the pending timer. */
+    const expectReconnectedAtOnce = async () => {
+      await vi.waitFor(() => expect(opened.recorder.frames).toEqual([HELLO]));
+      expect(clock.pending.size).toBe(0);
+      expect(opened.recorder.statuses).toEqual(["connecting", "offline", "connecting", "online"]);
+    };
+    return { ...opened, restart, expectReconnectedAtOnce };
+  }
 
-    const restarted = await startServer(port);
-    onEachConnection(restarted.server, (socket) => socket.send(JSON.stringify(HELLO)));
+  it("retries at once on a wake-up instead of waiting out the backoff", async () => {
+    let wake: () => void = () => undefined;
+    const subscribeWake = (callback: () => void) => {
+      wake = callback;
+      return () => undefined;
+    };
+    const { recorder, restart, expectReconnectedAtOnce } = await openWhileHostDown({ subscribeWake });
+    expect(recorder.statuses).toEqual(["connecting", "offline"]);
+    await restart();
     wake();
-    await vi.waitFor(() => expect(recorder.frames).toEqual([HELLO]));
-    expect(clock.pending.size).toBe(0);
-    expect(recorder.statuses).toEqual(["connecting", "offline", "connecting", "online"]);
+    await expectReconnectedAtOnce();
   });
 
   it("retries at once on retryNow, the offline banner's button", async () => {
-    const { server, url } = await startServer();
-    const port = Number(new URL(url).port);
-    await stopServer(server);
-    const clock = manualTimers();
-    const { mux, recorder } = open(url, { timers: clock.timers });
-    await vi.waitFor(() => expect(clock.pending.size).toBe(1));
-    const restarted = await startServer(port);
-    onEachConnection(restarted.server, (socket) => socket.send(JSON.stringify(HELLO)));
+    const { mux, restart, expectReconnectedAtOnce } = await openWhileHostDown();
+    await restart();
     mux.retryNow();
-    await vi.waitFor(() => expect(recorder.frames).toEqual([HELLO]));
-    expect(clock.pending.size).toBe(0);
-    expect(recorder.statuses).toEqual(["connecting", "offline", "connecting", "online"]);
+    await expectReconnectedAtOnce();
   });
 
   it("ignores a wake-up while a socket is already open", async () => {
