@@ -16,11 +16,9 @@ import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { appCopy } from "./copy";
 import { LoadProblemAlert } from "./load-problem";
-import { createQuestionEntry, createRetiredEntry } from "./question-entry";
-import { createApprovalEntry } from "../features/approval/approval-entry";
+import { createSlotEntries } from "./question-entry";
 import { GrantsMenu } from "../features/approval/grants-menu";
 import { createGrantsApi } from "../client/grants-api";
-import { defineSlotEntry } from "../features/chat/slot-entries";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
 import { useSessionEngine } from "./use-session-engine";
@@ -49,11 +47,13 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
   const slotEntries = useMemo(
-    () => [
-      createQuestionEntry(engine.respond, { stopTurn: engine.stop, moveToComposer: (sessionId, text) => store.getState().prefillComposer(sessionId, text) }),
-      createRetiredEntry((rpcId) => store.getState().dismissRetired(rpcId)),
-      defineSlotEntry(createApprovalEntry(engine.respond)),
-    ],
+    () =>
+      createSlotEntries({
+        respond: engine.respond,
+        stopTurn: engine.stop,
+        moveToComposer: (sessionId, text) => store.getState().prefillComposer(sessionId, text),
+        dismissRetired: (rpcId) => store.getState().dismissRetired(rpcId),
+      }),
     [engine, store],
   );
 

@@ -3,6 +3,7 @@ import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schema
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-entries";
 import { selectFirstRetired, selectPendingRequests } from "../store/selectors";
 import type { RetiredRequest } from "../store/state";
+import { createApprovalEntry } from "../features/approval/approval-entry";
 import { deleteDraft } from "../features/question/draft-storage";
 import type { PlanChat } from "../features/question/question-panel";
 
@@ -64,4 +65,24 @@ export function createQuestionEntry(respond: (body: RespondRequest) => Promise<R
       if (!receipt.accepted && receipt.reason !== "not-pending") throw new Error(receipt.detail);
     },
   });
+}
+
+/** What the composer slot's entries need from the session engine and the store. */
+export interface SlotEntryDeps {
+  respond: (body: RespondRequest) => Promise<Receipt>;
+  stopTurn: (sessionId: string) => Promise<void>;
+  moveToComposer: (sessionId: string, text: string) => void;
+  dismissRetired: (rpcId: string) => void;
+}
+
+/**
+ * The composer slot's entries, in the order the slot asks them (docs/architecture.md, "How to add a
+ * slot entry"): questions, retired notices, tool approvals. The app and the demo both use this list.
+ */
+export function createSlotEntries(deps: SlotEntryDeps): SlotEntry[] {
+  return [
+    createQuestionEntry(deps.respond, { stopTurn: deps.stopTurn, moveToComposer: deps.moveToComposer }),
+    createRetiredEntry(deps.dismissRetired),
+    defineSlotEntry(createApprovalEntry(deps.respond)),
+  ];
 }

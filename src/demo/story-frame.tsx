@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { createQuestionEntry, createRetiredEntry } from "../app/question-entry";
+import { createSlotEntries } from "../app/question-entry";
 import { Composer } from "../features/chat/composer";
 import { ComposerSlot } from "../features/chat/composer-slot";
 import "../features/chat/chat.css";
@@ -137,13 +137,13 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
   }, [story.then]);
 
   const entries = useMemo(
-    () => [
-      createQuestionEntry(run.engine.respond, {
+    () =>
+      createSlotEntries({
+        respond: run.engine.respond,
         stopTurn: (sessionId) => run.engine.stop(sessionId),
         moveToComposer: (sessionId, text) => run.store.getState().prefillComposer(sessionId, text),
+        dismissRetired: (rpcId) => run.store.getState().dismissRetired(rpcId),
       }),
-      createRetiredEntry((rpcId) => run.store.getState().dismissRetired(rpcId)),
-    ],
     [run],
   );
 
