@@ -140,7 +140,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
   });
-  bus.subscribe((frame) => downlink.broadcast(frame));
+  // In a cluster every frame, this host's too, reaches the sockets through the cluster (pg/wire.ts).
+  if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
   const remote = cluster ? wireCluster(cluster, { bus, downlink }) : null;
   const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));

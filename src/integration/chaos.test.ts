@@ -4,6 +4,7 @@ import { DownFrame, type Message, type QuestionRequestedFrame, type Receipt } fr
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import type { RunningServer } from "../host/server";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../host/testing/harness";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../host/testing/postgres";
 
 const CLIENTS = 20;
 const LIFECYCLES_PER_CLIENT = 10;
@@ -40,13 +41,14 @@ class ChaosTab {
   private reopening: Promise<void> | null = null;
   cuts = 0;
 
+  /** `base` picks the host for each (re)open: in a cluster a tab comes back through any host. */
   constructor(
-    private readonly base: string,
+    private readonly base: () => string,
     private readonly random: () => number,
   ) {}
 
   open(): Promise<void> {
-    const socket = new WebSocket(`${this.base.replace(/^http/, "ws")}/api/mux`);
+    const socket = new WebSocket(`${this.base().replace(/^http/, "ws")}/api/mux`);
     this.socket = socket;
     socket.on("message", (data: Buffer) => {
       if (this.socket === socket) this.store.getState().applyFrame(DownFrame.parse(JSON.parse(data.toString("utf8"))));
@@ -99,28 +101,42 @@ interface Attempt {
   receipt: Receipt;
 }
 
-describe(`chaos: ${CLIENTS} tabs, ${CLIENTS * LIFECYCLES_PER_CLIENT} question lifecycles, sockets cut at random (seed ${SEED})`, () => {
+/** One SQLite host, and (with Postgres binaries) three hosts on one Postgres, where tabs reopen and answers race through random hosts. */
+const TOPOLOGIES = [{ name: "one SQLite host", hosts: 1 }, ...(postgresBinDir() === null ? [] : [{ name: "three hosts on one Postgres", hosts: 3 }])];
+
+describe.each(TOPOLOGIES)(`chaos on $name: ${CLIENTS} tabs, ${CLIENTS * LIFECYCLES_PER_CLIENT} question lifecycles, sockets cut at random (seed ${SEED})`, ({ hosts: count }) => {
+  let servers: RunningServer[] = [];
+  let postgres: TestPostgres | null = null;
   let server: RunningServer;
   let observer: FrameClient;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimits: false, pingIntervalMs: 60_000 });
+    const options = { rateLimits: false, pingIntervalMs: 60_000, heartbeatIntervalMs: 600_000 } as const;
+    if (count === 1) servers = [await startTestServer(options)];
+    else {
+      postgres = await startTestPostgres();
+      const databaseUrl = await postgres.createDatabase();
+      for (let index = 0; index < count; index++) servers.push(await startTestServer({ ...options, databaseUrl }));
+    }
+    server = servers[0]!;
     observer = await connect(server.url);
-  });
+  }, 60_000);
   afterAll(async () => {
     await observer.close();
-    await server.close();
+    for (const running of servers) await running.close();
+    await postgres?.stop();
   });
 
   it("resolves every question exactly once, loses no answer, leaves no request held and duplicates no transcript row", { timeout: 180_000 }, async () => {
     const random = mulberry32(SEED);
     const chance = (p: number) => random() < p;
-    const tabs = Array.from({ length: CLIENTS }, () => new ChaosTab(server.url, random));
+    const anyHost = () => servers[Math.floor(random() * servers.length)]!.url;
+    const tabs = Array.from({ length: CLIENTS }, () => new ChaosTab(anyHost, random));
     await Promise.all(tabs.map((tab) => tab.open()));
     const sessions = await Promise.all(tabs.map((_, index) => createSession(server.url, `chaos ${index}`)));
     const attempts: Attempt[] = [];
 
     async function respond(rpcId: string, body: Record<string, unknown>) {
-      const result = await api(server.url, "/api/respond", { json: body });
+      const result = await api(anyHost(), "/api/respond", { json: body });
       expect(result.status).toBe(200);
       attempts.push({ rpcId, body, receipt: result.body as Receipt });
       return result.body as Receipt;

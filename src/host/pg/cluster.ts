@@ -21,10 +21,13 @@ export interface Cluster {
   state(): ClusterState;
   /** Why answers are refused now, or null when they are accepted. */
   refusal(): string | null;
-  /** Sends a frame this host produced to every other host, after the one before it. */
+  /** Sends a frame this host produced to every host, after the one before it. */
   publish(frame: DownFrame): void;
-  /** Frames other hosts produced, in each owner's order. */
-  onRemoteFrame(listener: (frame: DownFrame, owner: string) => void): void;
+  /**
+   * Every frame of the cluster, in each owner's order: another host's as it arrives, this host's once
+   * it was written and notified, so a question on any socket can already be claimed on every host.
+   */
+  onFrame(listener: (frame: DownFrame, owner: string) => void): void;
   /** An answer claimed on another host for a question this host owns. */
   onAnswer(listener: (body: unknown) => void): void;
   /** Where the cluster reads this host's own pending questions, to reconcile them with the database after an outage. */
@@ -37,6 +40,8 @@ export interface Cluster {
   onUnhealthy(listener: (state: ClusterState) => void): void;
   /** Every pending question of the cluster, oldest first, with its owner. */
   pending(): { frame: QuestionRequestedFrame; owner: string }[];
+  /** A question still pending in the database that this host may not have heard of yet. */
+  fetchPending(rpcId: string): Promise<QuestionRequestedFrame | undefined>;
   /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
   claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
   /** Tells the owner of a question that a response claimed it here. */
@@ -90,7 +95,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let lastRenewed = performance.now();
   let closed = false;
   const mirror = new Map<string, { frame: QuestionRequestedFrame; owner: string }>();
-  const remoteListeners = new Set<(frame: DownFrame, owner: string) => void>();
+  const frameListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
   let ownPending: () => QuestionRequestedFrame[] = () => [];
@@ -186,23 +191,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
   }
 
-  /** A frame made by this host on another's behalf (adoption): to this host's sockets and to every other host. */
-  function emit(frame: DownFrame) {
-    track(frame, instance);
-    for (const listener of remoteListeners) listener(frame, instance);
-    publish(frame);
+  /** A frame made by this host on another's behalf (adoption). */
+  const emit = (frame: DownFrame) => publish(frame);
+
+  function deliver(frame: DownFrame, owner: string) {
+    track(frame, owner);
+    for (const listener of frameListeners) listener(frame, owner);
   }
 
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
   let batch: DownFrame[] = [];
   function publish(frame: DownFrame) {
-    track(frame, instance);
     batch.push(frame);
     if (batch.length > 1) return;
     outgoing.push(async () => {
       const frames = batch;
       batch = [];
-      await send(frames);
+      try {
+        await send(frames);
+      } finally {
+        // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
+        for (const sent of frames) deliver(sent, instance);
+      }
     });
   }
 
@@ -253,8 +263,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     if (!("f" in envelope)) return;
     const frame = DownFrame.parse(envelope.f);
-    track(frame, envelope.s);
-    for (const listener of remoteListeners) listener(frame, envelope.s);
+    deliver(frame, envelope.s);
   }
 
   /**
@@ -354,7 +363,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return null;
     },
     publish,
-    onRemoteFrame: (callback) => void remoteListeners.add(callback),
+    onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
     setOwnPending(read) {
       ownPending = read;
@@ -366,6 +375,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     // Oldest first across the cluster: each host's frames arrive in its own order, not interleaved by age.
     pending: () => [...mirror.values()].sort((one, other) => (one.frame.createdAt < other.frame.createdAt ? -1 : one.frame.createdAt > other.frame.createdAt ? 1 : 0)),
+    async fetchPending(rpcId) {
+      const row = await store.query<{ frame: string }>("SELECT frame FROM pending WHERE rpc_id = $1 AND state = 'pending'", [rpcId], false);
+      if (!row.rows[0]) return undefined;
+      const frame = DownFrame.parse(JSON.parse(row.rows[0].frame));
+      return frame.type === "question/requested" ? frame : undefined;
+    },
     async claim(rpcId, outcome, body) {
       const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);
       return claimed.rows[0]?.owner ?? null;

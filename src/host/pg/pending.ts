@@ -38,10 +38,12 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
     async respond(body) {
       const refusal = cluster.refusal();
       if (refusal !== null) throw new StorageError("STORAGE_BUSY", refusal, null);
-      const verdict = judgeResponse(body, frameOf);
+      // A response can reach this host before the question's notification does (no sticky sessions): ask the database then.
+      const rpcId = (body as { rpcId?: unknown } | null)?.rpcId;
+      if (typeof rpcId === "string" && !frameOf(rpcId)) await cluster.flush();
+      const fetched = typeof rpcId === "string" && !frameOf(rpcId) ? await cluster.fetchPending(rpcId) : undefined;
+      const verdict = judgeResponse(body, (id) => frameOf(id) ?? (id === rpcId ? fetched : undefined));
       if (!verdict.accepted) return verdict.receipt;
-      // This host's own question is on its sockets at once; its row may still be on the way to the database.
-      if (cluster.pending().some((entry) => entry.frame.rpcId === verdict.rpcId && entry.owner === cluster.instance)) await cluster.flush();
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
       if (owner === cluster.instance) {

@@ -11,13 +11,13 @@ export interface RemoteSessions {
 }
 
 /**
- * Joins the host's parts to the cluster: its own frames go out to every host, other hosts' frames go
- * to its sockets, and its sockets are closed when it turns unhealthy so browsers move to a healthy host.
+ * Joins the host's parts to the cluster: its own frames go out to every host, and every host's frames,
+ * its own once written, go to its sockets; they are closed when it turns unhealthy so browsers move to a healthy host.
  */
 export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: Downlink }): RemoteSessions {
   const states = new Map<string, SessionState>();
   parts.bus.subscribe((frame) => cluster.publish(frame));
-  cluster.onRemoteFrame((frame, owner) => {
+  cluster.onFrame((frame, owner) => {
     if (frame.type === "session/upserted" && owner !== cluster.instance) {
       if (frame.session.state === "idle") states.delete(frame.session.id);
       else states.set(frame.session.id, frame.session.state);
