@@ -1,6 +1,7 @@
 import { ApiError, type Api } from "../client/api";
 import type { MuxConnection, MuxOptions } from "../client/mux";
 import { judgeResponse, receiptOf, type ResponseVerdict } from "../protocol/response-verdict";
+import { ASK_ABORTED_ERROR, ASK_CANCELLED_ERROR } from "../protocol/tool-messages";
 import { PROTOCOL_VERSION, type DownFrame, type Message, type PendingRequest, type Receipt, type RespondRequest, type ResolvedOutcome, type Session } from "../protocol/schemas";
 import type { DemoReply } from "./stories";
 
@@ -47,8 +48,6 @@ export interface FakeHost {
 }
 
 const TOOL_NAME = "ask_user_question";
-const CANCELLED = { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } as const;
-const ABORTED = { name: "UserInteractionError", code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" } as const;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,7 +120,7 @@ export function createFakeHost(options: FakeHostOptions): FakeHost {
       const tool =
         verdict.outcome === "answered"
           ? { ...row.tool, status: "ok" as const, result: JSON.stringify({ answers: verdict.answers }), outcome: { kind: "answered" as const, answers: verdict.answers } }
-          : { ...row.tool, status: "error" as const, error: verdict.outcome === "cancelled" ? CANCELLED : ABORTED };
+          : { ...row.tool, status: "error" as const, error: verdict.outcome === "cancelled" ? ASK_CANCELLED_ERROR : ASK_ABORTED_ERROR };
       upsertMessage({ ...row, tool });
     }
     upsertSession(verdict.sessionId, "idle");

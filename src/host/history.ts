@@ -1,10 +1,10 @@
 import type { HistoryItem } from "./models/types";
 import type { StoredMessage } from "./store";
 import { formatToolErrorText } from "./tools/registry";
-import { ABORTED_MESSAGE } from "./user-interaction";
+import { ASK_ABORTED_ERROR } from "../protocol/tool-messages";
 
 /** The text a model sees for a tool row that never finished: an error naming ASK_ABORTED. */
-export const STOPPED_TOOL_TEXT = formatToolErrorText({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
+export const STOPPED_TOOL_TEXT = formatToolErrorText(ASK_ABORTED_ERROR);
 
 /**
  * Rebuilds the conversation for the model from the transcript: each model step becomes one

@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../protocol/response-verdict";
 import type { AnswerItem, DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
 import type { Logger } from "./log";
+import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
 import {
-  ABORTED_MESSAGE,
-  CANCELLED_MESSAGE,
   DISPOSED_MESSAGE,
   UserInteractionError,
   type AskResult,

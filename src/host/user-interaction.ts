@@ -1,4 +1,5 @@
 import { approvalQuestions, readApprovalAnswer, type ApprovalDecision } from "../protocol/approval";
+import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
 import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval } from "../protocol/schemas";
 
 /** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
@@ -12,9 +13,8 @@ export class UserInteractionError extends Error {
   }
 }
 
-export const ABORTED_MESSAGE = "ask_user_question was aborted before the user answered";
+export { ABORTED_MESSAGE, CANCELLED_MESSAGE };
 export const DISPOSED_MESSAGE = "web user-interaction provider was disposed";
-export const CANCELLED_MESSAGE = "the user cancelled ask_user_question";
 
 export interface AskRequest {
   questions: QuestionItem[];
