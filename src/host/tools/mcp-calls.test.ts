@@ -5,7 +5,7 @@ import type { McpToolCall } from "../../protocol/schemas";
 import { McpCallError, type OfferedTool } from "../mcp-client/manager";
 import { createPendingTable } from "../pending-table";
 import { createUserInteraction } from "../user-interaction";
-import { createMcpCalls, splitToolName } from "./mcp-calls";
+import { createMcpCalls, MCP_IMAGE_MAX_BYTES, splitToolName } from "./mcp-calls";
 import { formatToolErrorText } from "./registry";
 
 const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "write", description: "Writes", inputSchema: { type: "object" }, readOnly: false, autoApproved: false };
@@ -122,6 +122,29 @@ describe("MCP tool calls [mcp-tool-call]", () => {
       },
     });
     expect(media).toEqual([{ sessionId: "s1", bytes: "png-bytes", mimeType: "image/png" }]);
+  });
+
+  it("[mcp-media] stores an image of exactly the cap and refuses a larger one with a labelled block", async () => {
+    const base64Of = (bytes: number) => Buffer.alloc(bytes, 1).toString("base64");
+    const { mcp, media, context } = setup({
+      content: [
+        { type: "image", data: base64Of(MCP_IMAGE_MAX_BYTES), mimeType: "image/png" },
+        { type: "image", data: base64Of(MCP_IMAGE_MAX_BYTES + 1), mimeType: "image/jpeg" },
+      ],
+    });
+    expect(MCP_IMAGE_MAX_BYTES).toBe(5_242_880);
+    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+      isError: false,
+      text: "[image image/png]\n[image image/jpeg not stored: 5242881 bytes is more than the 5242880-byte limit]",
+      outcome: {
+        kind: "mcp-result",
+        content: [
+          { type: "image", mediaId: "media-1", mimeType: "image/png" },
+          { type: "other", label: "Image image/jpeg", text: "not stored: 5242881 bytes is more than the 5242880-byte limit" },
+        ],
+      },
+    });
+    expect(media.map((stored) => [stored.mimeType, stored.bytes.length])).toEqual([["image/png", MCP_IMAGE_MAX_BYTES]]);
   });
 
   it("shows structured content as a labelled block when the server sent no content", async () => {

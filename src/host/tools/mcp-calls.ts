@@ -9,6 +9,9 @@ import { errorOutcome, type ToolOutcome } from "./registry";
 /** Every offered MCP tool's name starts so (docs/protocol.md, mcp-tool-call). */
 export const MCP_TOOL_PREFIX = "mcp__";
 
+/** The largest image, decoded, a tool result may store; a larger one becomes a labelled block (docs/protocol.md, mcp-media). */
+export const MCP_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
 /** The tools a human allowed for a chat with `Allow for this chat`. */
 export interface GrantBook {
   has(sessionId: string, server: string, tool: string): Promise<boolean>;
@@ -65,6 +68,11 @@ async function convertBlock(block: Content, store: (bytes: Buffer, mimeType: str
     case "text":
       return { block: { type: "text", text: block.text }, text: block.text };
     case "image": {
+      const size = Buffer.byteLength(block.data, "base64");
+      if (size > MCP_IMAGE_MAX_BYTES) {
+        const text = `not stored: ${size} bytes is more than the ${MCP_IMAGE_MAX_BYTES}-byte limit`;
+        return { block: { type: "other", label: `Image ${block.mimeType}`, text }, text: `[image ${block.mimeType} ${text}]` };
+      }
       const mediaId = await store(Buffer.from(block.data, "base64"), block.mimeType);
       return { block: { type: "image", mediaId, mimeType: block.mimeType }, text: `[image ${block.mimeType}]` };
     }
