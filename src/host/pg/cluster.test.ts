@@ -76,6 +76,29 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([stopped.status, stopped.body, resolved.outcome]).toEqual([202, { aborted: true }, "aborted"]);
   });
 
+  it("[cluster-lease] a host that lost its database closes its sockets, refuses new ones and answers 503 until it is back", { timeout: 60_000 }, async () => {
+    const [a] = await hosts(1);
+    const sessionId = await createSession(a!.url);
+    await api(a!.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("lost") } });
+    const socket = await connect(a!.url);
+    cleanup.sockets.push(socket);
+    const asked = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    await cluster.stopServer();
+    try {
+      const respond = await api(a!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "lost", selected: ["Yes"] }] } });
+      const closed = await socket.closed;
+      await expect(connect(a!.url)).rejects.toThrow("upgrade refused with 503");
+      const health = await api(a!.url, "/api/health");
+      expect([respond.status, (respond.body as { error: { code: string } }).error.code, closed.code, health.status, (health.body as { cluster: { state: string } }).cluster.state]).toEqual([503, "STORAGE_BUSY", 1012, 503, "disconnected"]);
+    } finally {
+      await cluster.startServer();
+    }
+    await waitHealthy(a!.url);
+    const again = await connect(a!.url);
+    cleanup.sockets.push(again);
+    await again.waitFor((frame) => frame.type === "question/requested" && frame.rpcId === asked.rpcId);
+  });
+
   it("[cluster-lease] after the database comes back, a question asked while it was down reaches every host and is answered through another", { timeout: 60_000 }, async () => {
     const [a, b] = await hosts(2);
     const sessionId = await createSession(a!.url);
