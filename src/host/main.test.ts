@@ -1,27 +1,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame } from "../protocol/schemas";
 import { DATABASE_FILE } from "./store";
 import { api, connect, createSession } from "./testing/harness";
+import { createTempDirs } from "./testing/temp-dirs";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const MAIN = path.resolve("src/host/main.ts");
-const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "parley-main-"));
-  dirs.push(dir);
-  return dir;
-}
+const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-main-");
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 interface Launched {

@@ -142,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // In a cluster every frame, this host's too, reaches the sockets through the cluster (pg/wire.ts).
   if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
-  const remote = cluster ? wireCluster(cluster, { bus, downlink }) : null;
+  const remote = cluster ? wireCluster(cluster, { bus, downlink, log }) : null;
   const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
   const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {

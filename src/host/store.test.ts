@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STOPPED_TOOL_TEXT } from "./history";
@@ -11,15 +10,11 @@ import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
 import { api, startTestServer } from "./testing/harness";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
+import { createTempDirs } from "./testing/temp-dirs";
 
-const dirs: string[] = [];
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "parley-store-"));
-  dirs.push(dir);
-  return dir;
-}
+const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-store-");
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const session = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };

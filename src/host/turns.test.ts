@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { planReviewQuestions } from "../protocol/plan-review";
 import type { AnswerItem, Message, QuestionRequestedFrame, Session } from "../protocol/schemas";
@@ -8,10 +5,10 @@ import { INTERVIEW_ARGUMENTS } from "./models/scripted";
 import { ModelError, type HistoryItem, type Model } from "./models/types";
 import type { RunningServer } from "./server";
 import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
+import { createTempDirs } from "./testing/temp-dirs";
 
 const servers: RunningServer[] = [];
 const clients: FrameClient[] = [];
-const dirs: string[] = [];
 async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
   const server = await startTestServer(overrides);
   servers.push(server);
@@ -20,15 +17,11 @@ async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
   await client.waitFor((frame) => frame.type === "synced");
   return { server, client };
 }
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "parley-turns-"));
-  dirs.push(dir);
-  return dir;
-}
+const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-turns-");
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 async function send(url: string, sessionId: string, text: string): Promise<Message> {

@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadMcpConfig, McpConfigError, parseMcpConfig, SERVER_NAME } from "./config";
+import { createTempDirs } from "../testing/temp-dirs";
 
-const dirs: string[] = [];
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), "parley-mcp-config-"));
-  dirs.push(dir);
-  return dir;
-}
+const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-mcp-config-");
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 function problem(value: unknown): string {
