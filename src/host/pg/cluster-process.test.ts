@@ -192,7 +192,11 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     for (const socket of proxied) expect(new Set(socket.frames.filter((frame) => frame.type === "question/resolved").map((frame) => frame.type === "question/resolved" && frame.rpcId)).size).toBe(QUESTIONS);
 
     // Every tool row holds the winning answer, once; a fresh socket on any host replays nothing pending.
-    await Promise.all(sessionIds.map((sessionId) => watchers[1]!.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle")));
+    const idleAfter = (watcher: FrameClient, sessionId: string) => {
+      const from = watcher.frames.findIndex((frame) => frame.type === "question/resolved" && frame.sessionId === sessionId);
+      return watcher.waitFor((frame, index) => index > from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle");
+    };
+    await Promise.all(sessionIds.map((sessionId) => idleAfter(watchers[1]!, sessionId)));
     const reader = hosts[2]!.url;
     for (const frame of asked) {
       const detail = (await call(reader, `/api/sessions/${frame.sessionId}`, undefined, "127.0.0.1")).body as { messages: { role: string; tool?: { status: string; outcome?: unknown } }[] };
@@ -220,7 +224,10 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
       }
     }
     expect(performance.now() - killedAt).toBeLessThan(ADOPTION_BOUND_MS);
-    for (const sessionId of sessionIds) await watchers[1]!.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle");
+    for (const sessionId of sessionIds) {
+      const from = watchers[1]!.frames.findIndex((frame) => frame.type === "question/resolved" && frame.sessionId === sessionId);
+      await watchers[1]!.waitFor((frame, index) => index > from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle");
+    }
     for (const sessionId of sessionIds) {
       const detail = (await call(third!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { session: { state: string }; messages: { role: string; tool?: { status: string; error?: { code: string } } }[] };
       expect([detail.session.state, detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.tool?.error?.code])]).toEqual(["idle", [["stopped", "ASK_ABORTED"]]]);

@@ -55,10 +55,24 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([accepted.length, receipts.map((receipt) => receipt.status)]).toEqual([1, [200, 200, 200, 200]]);
     const resolved = await Promise.all(sockets.map((socket) => socket.waitFor<QuestionResolvedFrame>((frame) => frame.type === "question/resolved")));
     expect(resolved.map((frame) => frame.outcome)).toEqual(["answered", "answered", "answered"]);
-    await Promise.all(sockets.map((socket) => socket.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle")));
+    await Promise.all(sockets.map((socket, index) => socket.waitIdle(sessionId, socket.frames.indexOf(resolved[index]!))));
     const transcript = (await api(c!.url, `/api/sessions/${sessionId}`)).body as { messages: { role: string; tool?: { status: string } }[] };
     expect(transcript.messages.filter((message) => message.role === "tool").map((message) => message.tool?.status)).toEqual(["ok"]);
     for (const socket of sockets) expect(socket.frames.filter((frame) => frame.type === "question/resolved")).toHaveLength(1);
+  });
+
+  it("[cluster-turns] starts one turn per session cluster-wide: of messages posted at once through two hosts, one is taken and the other gets 409", async () => {
+    const [a, b] = await hosts(2);
+    const sessionId = await createSession(a!.url);
+    const posted = await Promise.all([a!, b!].map((host) => api(host.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("turn") } })));
+    expect(posted.map((result) => result.status).sort()).toEqual([202, 409]);
+    const socket = await connect(b!.url);
+    cleanup.sockets.push(socket);
+    const asked = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    expect((await api(b!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "turn", selected: ["No"] }] } })).body).toEqual({ accepted: true });
+    await socket.waitIdle(sessionId, socket.frames.indexOf(asked));
+    const next = posted[0]!.status === 202 ? b! : a!;
+    expect((await api(next.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo after" } })).status).toBe(202);
   });
 
   it("[cluster-stop] stops through B a turn waiting on A: its question resolves aborted everywhere and the session goes idle", async () => {

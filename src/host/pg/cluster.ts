@@ -32,6 +32,10 @@ export interface Cluster {
   onAnswer(listener: (body: unknown) => void): void;
   /** Where the cluster reads this host's own pending questions, to reconcile them with the database after an outage. */
   setOwnPending(read: () => QuestionRequestedFrame[]): void;
+  /** Takes the session's turn for this host: false while a live host other than this one holds it. */
+  claimTurn(sessionId: string): Promise<boolean>;
+  /** Gives the session's turn back (its turn ended here). */
+  releaseTurn(sessionId: string): Promise<void>;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
@@ -375,6 +379,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     // Oldest first across the cluster: each host's frames arrive in its own order, not interleaved by age.
     pending: () => [...mirror.values()].sort((one, other) => (one.frame.createdAt < other.frame.createdAt ? -1 : one.frame.createdAt > other.frame.createdAt ? 1 : 0)),
+    async claimTurn(sessionId) {
+      const claimed = await store.query(
+        `INSERT INTO turns (session_id, owner) VALUES ($1, $2)
+         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, started_at = now()
+         WHERE turns.owner = excluded.owner OR turns.owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now())`,
+        [sessionId, instance],
+      );
+      return (claimed.rowCount ?? 0) > 0;
+    },
+    async releaseTurn(sessionId) {
+      await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);
+    },
     async fetchPending(rpcId) {
       const row = await store.query<{ frame: string }>("SELECT frame FROM pending WHERE rpc_id = $1 AND state = 'pending'", [rpcId], false);
       if (!row.rows[0]) return undefined;

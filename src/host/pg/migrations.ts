@@ -78,6 +78,8 @@ export const PG_MIGRATIONS: readonly (readonly string[])[] = [
       created_at TIMESTAMPTZ NOT NULL DEFAULT now()
     )`,
   ],
+  // 2: which host runs each session's turn, so a message posted through another host cannot start a second one.
+  ["CREATE TABLE turns (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, started_at TIMESTAMPTZ NOT NULL DEFAULT now())"],
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -14,7 +14,7 @@ export interface RemoteSessions {
  * Joins the host's parts to the cluster: its own frames go out to every host, and every host's frames,
  * its own once written, go to its sockets; they are closed when it turns unhealthy so browsers move to a healthy host.
  */
-export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: Downlink }): RemoteSessions {
+export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: Downlink; log: Logger }): RemoteSessions {
   const states = new Map<string, SessionState>();
   parts.bus.subscribe((frame) => cluster.publish(frame));
   cluster.onFrame((frame, owner) => {
@@ -22,7 +22,13 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
       if (frame.session.state === "idle") states.delete(frame.session.id);
       else states.set(frame.session.id, frame.session.state);
     } else if (frame.type === "session/deleted") states.delete(frame.sessionId);
-    else if (frame.type === "session/upserted") states.delete(frame.session.id);
+    else if (frame.type === "session/upserted") {
+      states.delete(frame.session.id);
+      // This host's turn in the session ended: another host may start the next one.
+      if (frame.session.state === "idle") {
+        cluster.releaseTurn(frame.session.id).catch((error: unknown) => parts.log({ event: "cluster/release-failed", sessionId: frame.session.id, error: error instanceof Error ? error.message : String(error) }));
+      }
+    }
     parts.downlink.broadcast(frame);
   });
   cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
@@ -39,6 +45,13 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
   });
   return {
     ...chat,
+    /** One turn per session cluster-wide: the `turns` row is taken first (docs/protocol.md, cluster-turns). */
+    async postMessage(sessionId, text) {
+      if (!(await cluster.claimTurn(sessionId))) return (await chat.getSession(sessionId)) ? { ok: false, reason: "turn-running" } : { ok: false, reason: "not-found" };
+      const result = await chat.postMessage(sessionId, text);
+      if (!result.ok && result.reason !== "turn-running") await cluster.releaseTurn(sessionId);
+      return result;
+    },
     async abort(sessionId) {
       const local = await chat.abort(sessionId);
       if (local !== false || remote.stateOf(sessionId) === undefined) return local;
