@@ -3,26 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, QuestionResolvedFrame } from "../protocol/schemas";
-import type { RunningServer } from "./server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
+import { api, connect, createSession, createTestHosts, startTestServer, type FrameClient } from "./testing/harness";
 
-const servers: RunningServer[] = [];
-const clients: FrameClient[] = [];
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  servers.push(server);
-  return server;
-}
-async function open(url: string) {
-  const client = await connect(url);
-  clients.push(client);
-  await client.waitFor((frame) => frame.type === "synced");
-  return client;
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const hosts = createTestHosts();
+const { start, open } = hosts;
+afterEach(() => hosts.closeAll());
 
 const ASK = '/ask {"questions":[{"id":"a","question":"Pick one","options":[{"label":"x"},{"label":"y"}]}]}';
 

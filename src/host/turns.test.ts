@@ -4,23 +4,14 @@ import type { AnswerItem, Message, QuestionRequestedFrame, Session } from "../pr
 import { INTERVIEW_ARGUMENTS } from "./models/scripted";
 import { ModelError, type HistoryItem, type Model } from "./models/types";
 import type { RunningServer } from "./server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
+import { api, createSession, createTestHosts, type FrameClient } from "./testing/harness";
 import { createTempDirs } from "./testing/temp-dirs";
 
-const servers: RunningServer[] = [];
-const clients: FrameClient[] = [];
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  servers.push(server);
-  const client = await connect(server.url);
-  clients.push(client);
-  await client.waitFor((frame) => frame.type === "synced");
-  return { server, client };
-}
+const hosts = createTestHosts();
+const start = hosts.startSynced;
 const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-turns-");
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await hosts.closeAll();
   removeTempDirs();
 });
 
@@ -64,7 +55,7 @@ async function nextTurn(turn: Omit<Turn, "from" | "user">, text: string): Promis
 }
 
 /** Starts a host, opens a session and sends `text` in it. */
-async function startTurn(text: string, overrides: Parameters<typeof startTestServer>[0] = {}): Promise<Turn> {
+async function startTurn(text: string, overrides: Parameters<typeof start>[0] = {}): Promise<Turn> {
   const { server, client } = await start(overrides);
   return nextTurn({ server, client, id: await createSession(server.url) }, text);
 }
@@ -281,7 +272,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     expect(lastRows[3]?.tool?.status).toBe("stopped");
 
     await client.close();
-    await servers.pop()!.close();
+    await hosts.stop(server);
     const restarted = await start({ dataDir });
     expect(restarted.server.hostId).not.toBe(server.hostId);
     const after = await Promise.all(ids.map((id) => api(restarted.server.url, `/api/sessions/${id}`)));
@@ -297,7 +288,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
     const turn = await startTurn(`/ask ${ASK_JSON}`, { dataDir });
     await question(turn.client, turn.id, turn.from);
     await turn.client.close();
-    await servers.pop()!.close();
+    await hosts.stop(turn.server);
     const histories: HistoryItem[][] = [];
     const recording: Model = {
       name: "recording",

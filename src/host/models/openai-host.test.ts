@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message, QuestionRequestedFrame } from "../../protocol/schemas";
 import { silentLogger, type LogEntry, type Logger } from "../log";
-import type { RunningServer } from "../server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
+import { api, createSession, createTestHosts, type FrameClient } from "../testing/harness";
+import { createTempDirs } from "../testing/temp-dirs";
 import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask-user-question";
 import { createPresentPlanTool, PresentPlanArgs } from "../tools/present-plan";
 import { toolParameters } from "../tools/registry";
@@ -17,19 +14,17 @@ import { SYSTEM_PROMPT } from "./system-prompt";
 const API_KEY = "sk-host-test-secret-42";
 
 let fake: FakeOpenAIServer;
-const servers: RunningServer[] = [];
-const clients: FrameClient[] = [];
-const dirs: string[] = [];
+const hosts = createTestHosts();
+const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-openai-host-");
 
 beforeEach(async () => {
   fake = await startFakeOpenAIServer();
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await hosts.closeAll();
   await fake.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 function openAIModel() {
@@ -42,12 +37,7 @@ function openAIModel() {
 }
 
 async function startHost(dataDir = ":memory:", log: Logger = silentLogger) {
-  const server = await startTestServer({ model: openAIModel(), dataDir, log });
-  servers.push(server);
-  const client = await connect(server.url);
-  clients.push(client);
-  await client.waitFor((frame) => frame.type === "synced");
-  return { server, client };
+  return hosts.startSynced({ model: openAIModel(), dataDir, log });
 }
 
 async function send(url: string, sessionId: string, text: string): Promise<void> {
@@ -273,8 +263,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
   });
 
   it("continues after a host restart with the unanswered question sent back as an ASK_ABORTED error result", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "parley-openai-host-"));
-    dirs.push(dataDir);
+    const dataDir = tempDir();
     const first = await startHost(dataDir);
     const sessionId = await createSession(first.server.url);
     fake.enqueue(
@@ -284,9 +273,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     await send(first.server.url, sessionId, "Set up the project");
     await nextQuestion(first.client, sessionId, 0);
     await first.client.close();
-    await first.server.close();
-    clients.splice(clients.indexOf(first.client), 1);
-    servers.splice(servers.indexOf(first.server), 1);
+    await hosts.stop(first.server);
 
     const second = await startHost(dataDir);
     const from = second.client.frames.length;

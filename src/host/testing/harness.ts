@@ -104,3 +104,39 @@ export async function createSession(base: string, title?: string): Promise<strin
   const result = await api(base, "/api/sessions", { json: title === undefined ? {} : { title } });
   return (result.body as { session: { id: string } }).session.id;
 }
+
+/** The hosts a test file starts and the sockets it opens, each socket returned once `synced` arrived; `closeAll` after each test. */
+export function createTestHosts() {
+  const servers: RunningServer[] = [];
+  const clients: FrameClient[] = [];
+  async function start(overrides: Partial<ServerOptions> = {}): Promise<RunningServer> {
+    const server = await startTestServer(overrides);
+    servers.push(server);
+    return server;
+  }
+  async function open(url: string, headers: Record<string, string> = {}): Promise<FrameClient> {
+    const client = await connect(url, headers);
+    clients.push(client);
+    await client.waitFor((frame) => frame.type === "synced");
+    return client;
+  }
+  return {
+    start,
+    open,
+    /** A host and one synced socket on it. */
+    async startSynced(overrides: Partial<ServerOptions> = {}): Promise<{ server: RunningServer; client: FrameClient }> {
+      const server = await start(overrides);
+      return { server, client: await open(server.url) };
+    },
+    /** Closes one host now (as a restart does); `closeAll` will not close it again. */
+    async stop(server: RunningServer): Promise<void> {
+      const at = servers.indexOf(server);
+      if (at >= 0) servers.splice(at, 1);
+      await server.close();
+    },
+    async closeAll(): Promise<void> {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+    },
+  };
+}
