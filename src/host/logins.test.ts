@@ -4,10 +4,16 @@ import { openStore } from "./store";
 
 const TOKEN = "a-token-of-enough-length";
 
+/** A store in memory and the logins of TOKEN on a clock the test moves by setting `clock.now` (ms). */
+function setup(start = 0) {
+  const store = openStore(":memory:");
+  const clock = { now: start };
+  return { store, clock, logins: createLogins(store, TOKEN, () => clock.now) };
+}
+
 describe("createLogins", () => {
   it("issues random values and stores only their digests", async () => {
-    const store = openStore(":memory:");
-    const logins = createLogins(store, TOKEN, () => 0);
+    const { store, logins } = setup();
     const first = await logins.issue();
     const second = await logins.issue();
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -17,34 +23,30 @@ describe("createLogins", () => {
   });
 
   it("rotates a login older than a day: a new value, the old one valid only for the grace period", async () => {
-    const store = openStore(":memory:");
-    let now = 1_000;
-    const logins = createLogins(store, TOKEN, () => now);
+    const { clock, logins } = setup(1_000);
     const old = await logins.issue();
-    now += LOGIN_ROTATE_MS;
+    clock.now += LOGIN_ROTATE_MS;
     const check = await logins.check(old);
     expect(check.ok && check.replacement).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const replacement = (check as { replacement: string }).replacement;
     expect(await logins.check(replacement)).toEqual({ ok: true, replacement: null });
-    now += LOGIN_ROTATION_GRACE_MS - 1;
+    clock.now += LOGIN_ROTATION_GRACE_MS - 1;
     expect((await logins.check(old)).ok).toBe(true);
-    now += 1;
+    clock.now += 1;
     expect(await logins.check(old)).toEqual({ ok: false });
     expect(await logins.check(replacement)).toEqual({ ok: true, replacement: null });
   });
 
   it("expires a login after its lifetime, ends it on revoke, and refuses logins of another token", async () => {
-    const store = openStore(":memory:");
-    let now = 0;
-    const logins = createLogins(store, TOKEN, () => now);
+    const { store, clock, logins } = setup();
     const expiring = await logins.issue();
     const revoked = await logins.issue();
     expect(await logins.revoke(revoked)).toBe(true);
     expect(await logins.revoke(revoked)).toBe(false);
     expect(await logins.check(revoked)).toEqual({ ok: false });
-    expect(await createLogins(store, "another-token-of-length", () => now).check(expiring)).toEqual({ ok: false });
-    now = LOGIN_TTL_MS;
+    expect(await createLogins(store, "another-token-of-length", () => clock.now).check(expiring)).toEqual({ ok: false });
+    clock.now = LOGIN_TTL_MS;
     expect(await logins.check(expiring)).toEqual({ ok: false });
-    expect(await store.purgeLogins(now)).toBe(1);
+    expect(await store.purgeLogins(clock.now)).toBe(1);
   });
 });
