@@ -82,33 +82,22 @@ describe("userInteraction.ask", () => {
     expect((await rejection(seam.ask({ questions: tooMany }))).code).toBe("INVALID_QUESTIONS");
   });
 
-  it("rejects an intent whose approve names none of its question's options with BAD_INTENT", async () => {
-    const seam = createUserInteraction();
-    const question: QuestionItem = { ...pkg, detail: "plan", intent: { kind: "plan-review", approve: "Approve" } };
-    expect(await rejection(seam.ask({ questions: [question] }))).toEqual({
-      name: "UserInteractionError",
+  it.each<{ name: string; questions: QuestionItem[]; code: string; message: string }>([
+    {
+      name: "rejects an intent whose approve names none of its question's options with BAD_INTENT",
+      questions: [{ ...pkg, detail: "plan", intent: { kind: "plan-review", approve: "Approve" } }],
       code: "BAD_INTENT",
       message: 'intent of question "pkg" approves "Approve", which is not one of its options',
-    });
-  });
-
-  it("rejects an intent on a question without detail with BAD_INTENT, before NO_PROVIDER", async () => {
-    const seam = createUserInteraction();
-    const question: QuestionItem = { ...pkg, intent: { kind: "plan-review", approve: "pnpm" } };
-    expect(await rejection(seam.ask({ questions: [question] }))).toEqual({
-      name: "UserInteractionError",
+    },
+    {
+      name: "rejects an intent on a question without detail with BAD_INTENT, before NO_PROVIDER",
+      questions: [{ ...pkg, intent: { kind: "plan-review", approve: "pnpm" } }],
       code: "BAD_INTENT",
       message: 'question "pkg" has a plan-review intent but no detail',
-    });
-  });
-
-  it("rejects with NO_PROVIDER when no provider is registered", async () => {
-    const seam = createUserInteraction();
-    expect(await rejection(seam.ask({ questions: [pkg] }))).toEqual({
-      name: "UserInteractionError",
-      code: "NO_PROVIDER",
-      message: "no user-interaction provider is registered",
-    });
+    },
+    { name: "rejects with NO_PROVIDER when no provider is registered", questions: [pkg], code: "NO_PROVIDER", message: "no user-interaction provider is registered" },
+  ])("$name", async ({ questions, code, message }) => {
+    expect(await rejection(createUserInteraction().ask({ questions }))).toEqual({ name: "UserInteractionError", code, message });
   });
 
   it("never calls the provider when a check fails", async () => {
