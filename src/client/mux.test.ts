@@ -1,8 +1,9 @@
 import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { createMux, muxUrl, type ConnectionStatus, type MuxConnection, type MuxSocketConstructor, type MuxTimers } from "./mux";
+import { createMux, muxUrl, type ConnectionStatus, type MuxConnection, type MuxSocketConstructor } from "./mux";
 import type { DownFrame } from "../protocol/schemas";
+import { manualTimers } from "./testing/manual-timers";
 
 const HELLO = { type: "hello", protocol: 2, hostId: "host-a" } as const;
 const SYNCED = { type: "synced" } as const;
@@ -50,30 +51,6 @@ function open(url: string, extra: Partial<Pick<Parameters<typeof createMux>[0], 
   });
   muxes.push(mux);
   return { mux, recorder };
-}
-
-/** Timers that only fire when the test says so, recording each requested delay. */
-function manualTimers() {
-  const pending = new Map<number, () => void>();
-  const delays: number[] = [];
-  let next = 1;
-  const timers: MuxTimers = {
-    setTimeout(callback, delayMs) {
-      delays.push(delayMs);
-      const handle = next++;
-      pending.set(handle, callback);
-      return handle;
-    },
-    clearTimeout(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  const fireAll = () => {
-    const callbacks = [...pending.values()];
-    pending.clear();
-    callbacks.forEach((callback) => callback());
-  };
-  return { timers, delays, pending, fireAll };
 }
 
 afterEach(async () => {

@@ -1,25 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createUndoableDeletes, type DeleteTimers } from "./undoable-delete";
-
-function manualTimers() {
-  const pending = new Map<number, () => void>();
-  let next = 1;
-  const timers: DeleteTimers = {
-    setTimeout(callback) {
-      pending.set(next, callback);
-      return next++;
-    },
-    clearTimeout(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  const fire = () => {
-    const callbacks = [...pending.values()];
-    pending.clear();
-    callbacks.forEach((callback) => callback());
-  };
-  return { timers, fire, pending };
-}
+import { manualTimers } from "./testing/manual-timers";
+import { createUndoableDeletes } from "./undoable-delete";
 
 function setup(fail: string | null = null) {
   const clock = manualTimers();
@@ -46,7 +27,7 @@ describe("createUndoableDeletes", () => {
     deletes.request("a");
     expect(hiddenSets).toEqual([["a"]]);
     expect(removed).toEqual([]);
-    clock.fire();
+    clock.fireAll();
     await settle();
     expect(removed).toEqual(["a"]);
     expect(hiddenSets).toEqual([["a"], []]);
@@ -56,7 +37,7 @@ describe("createUndoableDeletes", () => {
     const { clock, removed, hiddenSets, deletes } = setup();
     deletes.request("a");
     expect(deletes.undo("a")).toBe(true);
-    clock.fire();
+    clock.fireAll();
     await settle();
     expect(removed).toEqual([]);
     expect(hiddenSets).toEqual([["a"], []]);
@@ -66,7 +47,7 @@ describe("createUndoableDeletes", () => {
   it("shows the session again and reports the error when the host refuses", async () => {
     const { clock, hiddenSets, errors, deletes } = setup("a");
     deletes.request("a");
-    clock.fire();
+    clock.fireAll();
     await settle();
     expect(hiddenSets).toEqual([["a"], []]);
     expect(errors).toEqual([["a", "host said no"]]);
