@@ -79,14 +79,20 @@ function engineWith(api: Api, options: { store?: SessionStore; retireDraft?: (rp
   return { engine, store, link, events, drafts };
 }
 
+/** A draft-forgetting callback that records each rpcId and reports no draft kept. */
+function recordingForget() {
+  const forgotten: string[] = [];
+  const forget = (rpcId: string) => {
+    forgotten.push(rpcId);
+    return false;
+  };
+  return { forgotten, forget };
+}
+
 describe("applyFrameAndForgetDrafts", () => {
   it("forgets the draft of a request that question/resolved removed, and only that one", () => {
     const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
+    const { forgotten, forget } = recordingForget();
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r2") }, forget);
     expect(applyFrameAndForgetDrafts(store, { type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" }, forget)).toEqual([]);
@@ -96,11 +102,7 @@ describe("applyFrameAndForgetDrafts", () => {
 
   it("forgets drafts of requests a synced drops, and keeps them across a hello from the same host", () => {
     const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
+    const { forgotten, forget } = recordingForget();
     for (const frame of [
       { type: "hello", protocol: 2, hostId: "h" },
       { type: "question/requested", ...request("r1") },
@@ -118,11 +120,7 @@ describe("applyFrameAndForgetDrafts", () => {
 
   it("forgets every draft when a new host says hello", () => {
     const store = createSessionStore();
-    const forgotten: string[] = [];
-    const forget = (rpcId: string) => {
-      forgotten.push(rpcId);
-      return false;
-    };
+    const { forgotten, forget } = recordingForget();
     applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h1" }, forget);
     applyFrameAndForgetDrafts(store, { type: "question/requested", ...request("r1") }, forget);
     applyFrameAndForgetDrafts(store, { type: "hello", protocol: 2, hostId: "h2" }, forget);

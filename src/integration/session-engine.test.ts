@@ -86,17 +86,28 @@ function open(base: string, api?: Api, keepDrafts?: boolean): EngineTab {
   return tab;
 }
 
+async function startHost() {
+  const server = await startTestServer({ rateLimits: false });
+  cleanup.servers.push(server);
+  return server;
+}
+
+/** A host and two started tabs on it. */
+async function hostWithTwoTabs() {
+  const server = await startHost();
+  const first = open(server.url);
+  const second = open(server.url);
+  await Promise.all([first.start(), second.start()]);
+  return { server, first, second };
+}
+
 const ASK = {
   questions: [{ id: "color", question: "Which colour?", options: [{ label: "Red" }, { label: "Blue" }] }],
 };
 
 describe("the session engine against a real host", () => {
   it("sends a first message, streams the reply into the store, answers a question, and a second tab sees it resolved", async () => {
-    const server = await startTestServer({ rateLimits: false });
-    cleanup.servers.push(server);
-    const first = open(server.url);
-    const second = open(server.url);
-    await Promise.all([first.start(), second.start()]);
+    const { first, second } = await hostWithTwoTabs();
 
     const texts: string[] = [];
     first.store.subscribe((state) => {
@@ -134,8 +145,7 @@ describe("the session engine against a real host", () => {
   });
 
   it("keeps what frames brought over a session fetch that started before them and answered after", async () => {
-    const server = await startTestServer({ rateLimits: false });
-    cleanup.servers.push(server);
+    const server = await startHost();
     const real = createApi({ baseUrl: server.url });
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -169,11 +179,7 @@ describe("the session engine against a real host", () => {
   });
 
   it("navigates away from the open session when another tab deletes it", async () => {
-    const server = await startTestServer({ rateLimits: false });
-    cleanup.servers.push(server);
-    const first = open(server.url);
-    const second = open(server.url);
-    await Promise.all([first.start(), second.start()]);
+    const { server, first, second } = await hostWithTwoTabs();
     const sessionId = (await createApi({ baseUrl: server.url }).createSession("Doomed")).id;
     first.engine.open(sessionId);
     await first.until(() => first.events.some((event) => event.type === "loaded"), "the session to load");
