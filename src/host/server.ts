@@ -220,6 +220,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     });
   } catch (error) {
+    await cluster?.close();
     await store.close();
     throw error;
   }

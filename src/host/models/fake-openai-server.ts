@@ -201,3 +201,11 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     },
   };
 }
+
+/** The messages a model is sent back for one ask_user_question call and its result: the assistant's call, then the tool message. */
+export function askRound(callId: string, args: string, result: string) {
+  return [
+    { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name: "ask_user_question", arguments: args } }] },
+    { role: "tool", tool_call_id: callId, content: result },
+  ];
+}

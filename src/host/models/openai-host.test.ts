@@ -7,7 +7,7 @@ import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask
 import { createPresentPlanTool, PresentPlanArgs } from "../tools/present-plan";
 import { toolParameters } from "../tools/registry";
 import { createUserInteraction } from "../user-interaction";
-import { startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer } from "./fake-openai-server";
+import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer } from "./fake-openai-server";
 import { createOpenAIModel } from "./openai";
 import { SYSTEM_PROMPT } from "./system-prompt";
 
@@ -122,12 +122,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
         messages: [
           { role: "system", content: SYSTEM_PROMPT },
           { role: "user", content: "Set up the project" },
-          {
-            role: "assistant",
-            content: null,
-            tool_calls: [{ id: "call_pkg", type: "function", function: { name: "ask_user_question", arguments: ASK_ARGS } }],
-          },
-          { role: "tool", tool_call_id: "call_pkg", content: answerText },
+          ...askRound("call_pkg", ASK_ARGS, answerText),
         ],
         tools: TOOLS_WIRE,
         stream: true,
@@ -187,33 +182,12 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
       [{ role: "user", content: "Greet me" }],
       [
         { role: "user", content: "Greet me" },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: "call_bad", type: "function", function: { name: "ask_user_question", arguments: '{"questions":[]}' } }],
-        },
-        { role: "tool", tool_call_id: "call_bad", content: invalidText },
+        ...askRound("call_bad", '{"questions":[]}', invalidText),
       ],
       [
         { role: "user", content: "Greet me" },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: "call_bad", type: "function", function: { name: "ask_user_question", arguments: '{"questions":[]}' } }],
-        },
-        { role: "tool", tool_call_id: "call_bad", content: invalidText },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "call_good",
-              type: "function",
-              function: { name: "ask_user_question", arguments: '{"questions":[{"id":"name","question":"Your name?"}]}' },
-            },
-          ],
-        },
-        { role: "tool", tool_call_id: "call_good", content: '{"answers":[{"id":"name","selected":[],"custom":"Ada"}]}' },
+        ...askRound("call_bad", '{"questions":[]}', invalidText),
+        ...askRound("call_good", '{"questions":[{"id":"name","question":"Your name?"}]}', '{"answers":[{"id":"name","selected":[],"custom":"Ada"}]}'),
       ],
     ]);
     expect(shape(await transcript(server.url, sessionId)).at(-1)).toEqual({ role: "assistant", text: "Hi Ada." });
@@ -283,12 +257,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     const abortedText = 'Error: web user-interaction provider was disposed\n{"name":"UserInteractionError","code":"ASK_ABORTED"}';
     expect((fake.requests[1]!.body as { messages: unknown[] }).messages.slice(1)).toEqual([
       { role: "user", content: "Set up the project" },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [{ id: "call_lost", type: "function", function: { name: "ask_user_question", arguments: ASK_ARGS } }],
-      },
-      { role: "tool", tool_call_id: "call_lost", content: abortedText },
+      ...askRound("call_lost", ASK_ARGS, abortedText),
       { role: "user", content: "Where were we?" },
     ]);
   });

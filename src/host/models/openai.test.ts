@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer, type FakeReply } from "./fake-openai-server";
+import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer, type FakeReply } from "./fake-openai-server";
 import { createOpenAIModel, type OpenAIModelOptions, type RetryTiming } from "./openai";
 import { SYSTEM_PROMPT } from "./system-prompt";
 import { ModelError, type HistoryItem, type ModelEvent, type ToolSpec } from "./types";
@@ -113,18 +113,7 @@ describe("createOpenAIModel", () => {
         authorization: `Bearer ${API_KEY}`,
         body: requestBody([
           { role: "user", content: "Pick a package manager" },
-          {
-            role: "assistant",
-            content: null,
-            tool_calls: [
-              {
-                id: "call_1",
-                type: "function",
-                function: { name: "ask_user_question", arguments: '{"questions":[{"id":"pm","question":"Which?"}]}' },
-              },
-            ],
-          },
-          { role: "tool", tool_call_id: "call_1", content: '{"answers":[{"id":"pm","selected":["pnpm"]}]}' },
+          ...askRound("call_1", '{"questions":[{"id":"pm","question":"Which?"}]}', '{"answers":[{"id":"pm","selected":["pnpm"]}]}'),
           { role: "assistant", content: "Using pnpm." },
           { role: "user", content: "Thanks" },
         ]),
