@@ -1,5 +1,6 @@
+import { documentWatcher } from "./document-watcher";
+
 let pressed = false;
-let listening = false;
 
 function press(): void {
   pressed = true;
@@ -10,13 +11,11 @@ function release(): void {
 }
 
 /** Starts watching pointer presses; the module does this when it loads, and it is safe to call again. */
-export function watchPresses(): void {
-  if (listening || typeof document === "undefined") return;
-  listening = true;
-  document.addEventListener("pointerdown", press, true);
-  document.addEventListener("pointerup", release, true);
-  document.addEventListener("pointercancel", release, true);
-}
+export const watchPresses = documentWatcher([
+  ["pointerdown", press],
+  ["pointerup", release],
+  ["pointercancel", release],
+]);
 
 /**
  * Runs `run` now, or, while a pointer is pressed, once the press is over and its click has landed:

@@ -1,3 +1,5 @@
+import { documentWatcher } from "./document-watcher";
+
 /** How long after a keystroke elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;
 
@@ -5,7 +7,6 @@ const PANEL_SELECTOR = "[data-question-panel]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
 
 let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
-let listening = false;
 
 function isInsidePanel(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
@@ -16,13 +17,11 @@ function recordKeystroke(event: Event): void {
 }
 
 /** Starts watching keystrokes outside the panel; the module does this when it loads, and it is safe to call again. */
-export function watchTyping(): void {
-  if (listening || typeof document === "undefined") return;
-  listening = true;
-  document.addEventListener("keydown", recordKeystroke, true);
-  document.addEventListener("beforeinput", recordKeystroke, true);
-  document.addEventListener("compositionupdate", recordKeystroke, true);
-}
+export const watchTyping = documentWatcher([
+  ["keydown", recordKeystroke],
+  ["beforeinput", recordKeystroke],
+  ["compositionupdate", recordKeystroke],
+]);
 
 /** Whether an element takes typed text: a text-like input, a textarea, or an editable element. */
 export function isTextField(element: Element | null): boolean {
