@@ -1,6 +1,6 @@
 import { inputProblem, type InputProblem } from "../../protocol/answers";
 import { NO_LABEL, YES_LABEL } from "../../protocol/elicitation";
-import type { AnswerInput, QuestionItem, QuestionOrigin } from "../../protocol/schemas";
+import type { AnswerInput, AnswerInputKind, QuestionItem, QuestionOrigin } from "../../protocol/schemas";
 import { draftOf, isAnswered, type DraftState, type QuestionDraft } from "./draft";
 
 /**
@@ -51,27 +51,19 @@ export interface FieldInput {
   spellCheck: boolean;
 }
 
+const FIELD_INPUTS: Readonly<Record<AnswerInputKind, FieldInput>> = {
+  text: { type: "text", inputMode: undefined, spellCheck: true },
+  email: { type: "email", inputMode: "email", spellCheck: false },
+  url: { type: "url", inputMode: "url", spellCheck: false },
+  date: { type: "date", inputMode: undefined, spellCheck: false },
+  // Not datetime-local: that picker writes no offset, and a server's date-time needs one (RFC 3339).
+  "date-time": { type: "text", inputMode: undefined, spellCheck: false },
+  number: { type: "text", inputMode: "decimal", spellCheck: false },
+  integer: { type: "text", inputMode: "numeric", spellCheck: false },
+};
+
 export function fieldInput(input: AnswerInput | undefined): FieldInput {
-  const kind = input?.kind ?? "text";
-  switch (kind) {
-    case "text":
-      return { type: "text", inputMode: undefined, spellCheck: true };
-    case "email":
-      return { type: "email", inputMode: "email", spellCheck: false };
-    case "url":
-      return { type: "url", inputMode: "url", spellCheck: false };
-    case "date":
-      return { type: "date", inputMode: undefined, spellCheck: false };
-    // Not datetime-local: that picker writes no offset, and a server's date-time needs one (RFC 3339).
-    case "date-time":
-      return { type: "text", inputMode: undefined, spellCheck: false };
-    case "number":
-      return { type: "text", inputMode: "decimal", spellCheck: false };
-    case "integer":
-      return { type: "text", inputMode: "numeric", spellCheck: false };
-    default:
-      return kind satisfies never;
-  }
+  return FIELD_INPUTS[input?.kind ?? "text"];
 }
 
 /**
