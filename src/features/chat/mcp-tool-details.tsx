@@ -51,6 +51,18 @@ function ResultBlock({ block, tool, t }: { block: ToolResultBlock; tool: string;
   }
 }
 
+/** One term of the facts list; the value is a server's own name, isolated from the text around it. */
+function Fact({ term, value }: { term: string; value: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>
+        <bdi>{value}</bdi>
+      </dd>
+    </div>
+  );
+}
+
 /** The details of a call to an MCP server's tool: server, tool, how it was approved, the arguments (collapsible), the result and any error. */
 export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolCall; t: T }) {
   const approval = approvalLine(mcp, t);
@@ -58,18 +70,8 @@ export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolC
   return (
     <div className="mcp-tool">
       <dl className="mcp-tool__facts">
-        <div>
-          <dt>{t("mcpServer")}</dt>
-          <dd>
-            <bdi>{mcp.server}</bdi>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("mcpTool")}</dt>
-          <dd>
-            <bdi>{mcp.tool}</bdi>
-          </dd>
-        </div>
+        <Fact term={t("mcpServer")} value={mcp.server} />
+        <Fact term={t("mcpTool")} value={mcp.tool} />
       </dl>
       {approval && (
         <p className="mcp-tool__approval" dir="auto">
