@@ -6,6 +6,7 @@ import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
 import { isEmptyArguments, prettyArguments } from "./pretty-arguments";
+import "../../ui/composer-card.css";
 import "./approval.css";
 
 export interface ApprovalCardProps {
@@ -81,7 +82,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   ]);
 
   return (
-    <section role="region" className="approval-card" aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+    <section role="region" className="composer-card approval-card" aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         <span className="approval-card__origin">{withNames(t("askedBy", { server: SERVER_SLOT }), names)}</span>
@@ -103,7 +104,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
         </label>
         <textarea
           id={reasonId}
-          className="approval-card__reason"
+          className="composer-card__field approval-card__reason"
           placeholder={t("reasonPlaceholder")}
           rows={2}
           value={reason}
@@ -111,7 +112,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
           onChange={(event) => setReason(event.target.value)}
         />
       </div>
-      <div className="approval-card__footer">
+      <div className="composer-card__footer">
         <p role="status" className="approval-card__status" data-kind={status.kind}>
           {status.kind === "sending" && t("sending")}
           {status.kind === "sent" && t("sent")}

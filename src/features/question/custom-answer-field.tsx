@@ -52,7 +52,7 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
   };
 
   const shared = {
-    className: "question-panel__custom",
+    className: "composer-card__field question-panel__custom",
     ...stepPart("custom"),
     "aria-label": t("customLabel"),
     placeholder: t("customPlaceholder"),

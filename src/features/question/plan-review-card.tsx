@@ -51,7 +51,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
         </label>
         <textarea
           id={noteId}
-          className="question-panel__custom"
+          className="composer-card__field question-panel__custom"
           placeholder={t("planNotePlaceholder")}
           rows={2}
           value={feedback}
@@ -59,7 +59,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
           onChange={(event) => props.onFeedback(event.target.value)}
         />
       </div>
-      <div className="question-panel__footer">
+      <div className="composer-card__footer question-panel__footer">
         <StatusLine status={props.status} />
         <div className="question-panel__footer-row">
           <button type="button" className="question-panel__button" disabled={disabled} onClick={() => props.onChat(feedback)}>

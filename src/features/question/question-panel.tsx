@@ -18,6 +18,7 @@ import { useRespond } from "./use-respond";
 import { focusStep, isPanelEscape, useAnswerShortcut } from "./step-keys";
 import { useSheetHeight } from "./use-sheet-height";
 import { useVisualViewport } from "./use-visual-viewport";
+import "../../ui/composer-card.css";
 import "./question-panel.css";
 
 /** In the panel's bundle, which is loaded by the time a request can retire: a host that just went away cannot serve a chunk. */
@@ -160,7 +161,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
       <section
         ref={rootRef}
         role="region"
-        className="question-panel"
+        className="composer-card question-panel"
         aria-labelledby={state.collapsed ? barTextId : headingId}
         data-question-panel=""
         data-busy={busy ?? "none"}

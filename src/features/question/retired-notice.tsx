@@ -6,6 +6,7 @@ import type { DraftState } from "./draft";
 import { deleteDraft, loadDraft } from "./draft-storage";
 import { questionCopy, type QuestionMessageKey } from "./copy";
 import { ModelText } from "./model-text";
+import "../../ui/composer-card.css";
 import "./question-panel.css";
 
 const REASON_KEYS = new Map<RetireReason, QuestionMessageKey>([
@@ -87,7 +88,7 @@ export function RetiredNotice({ retired, onDismiss }: RetiredNoticeProps) {
   };
 
   return (
-    <section role="region" aria-labelledby={titleId} className="question-notice" data-question-panel="" data-reason={retired.reason}>
+    <section role="region" aria-labelledby={titleId} className="composer-card question-notice" data-question-panel="" data-reason={retired.reason}>
       <h2 id={titleId} ref={headingRef} tabIndex={-1} className="question-notice__title">
         {t(REASON_KEYS.get(retired.reason)!)}
       </h2>

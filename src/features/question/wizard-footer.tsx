@@ -42,7 +42,7 @@ export function WizardFooter(props: WizardFooterProps) {
   const t = useCopy(questionCopy);
   const primaryLabel = submitting ? t("submitting") : t(primaryKey(step, props.reviewNext));
   return (
-    <div className="question-panel__footer">
+    <div className="composer-card__footer question-panel__footer">
       <StatusLine status={status} />
       {props.showPager && (
         <div className="question-panel__pager" {...stepPart("pager")}>
