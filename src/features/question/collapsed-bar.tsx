@@ -3,6 +3,7 @@ import type { QuestionItem } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { draftOf, isComplete, type DraftState } from "./draft";
 import { questionCopy } from "./copy";
+import { IconButton } from "./icon-button";
 
 interface CollapsedBarProps {
   questions: readonly QuestionItem[];
@@ -29,15 +30,7 @@ export function CollapsedBar({ questions, state, textId, onExpand, ref }: Collap
       <button type="button" className="question-panel__button question-panel__button--primary" onClick={onExpand} ref={ref}>
         {t("answer")}
       </button>
-      <button
-        type="button"
-        className="question-panel__icon-button question-panel__bar-expand"
-        aria-label={t("expand")}
-        aria-expanded={false}
-        onClick={onExpand}
-      >
-        <span aria-hidden="true">▴</span>
-      </button>
+      <IconButton className="question-panel__bar-expand" label={t("expand")} glyph="▴" expanded={false} onClick={onExpand} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { QuestionOrigin } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
+import { IconButton } from "./icon-button";
 
 interface PanelHeaderProps {
   eyebrow: string | undefined;
@@ -49,26 +50,8 @@ export function PanelHeader({ eyebrow, origin, position, disabled, onCollapse, o
           </span>
         )}
       </div>
-      <button
-        type="button"
-        className="question-panel__icon-button"
-        aria-label={t("collapse")}
-        aria-expanded={true}
-        disabled={disabled}
-        onClick={onCollapse}
-      >
-        <span aria-hidden="true">▾</span>
-      </button>
-      <button
-        type="button"
-        className="question-panel__icon-button"
-        aria-label={t("dismiss")}
-        data-action="dismiss"
-        disabled={disabled}
-        onClick={onDismiss}
-      >
-        <span aria-hidden="true">✕</span>
-      </button>
+      <IconButton label={t("collapse")} glyph="▾" expanded={true} disabled={disabled} onClick={onCollapse} />
+      <IconButton label={t("dismiss")} glyph="✕" action="dismiss" disabled={disabled} onClick={onDismiss} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
 import { stepPart } from "./step-keys";
+import { IconButton } from "./icon-button";
 
 /** Which kind of step the footer serves. */
 export type FooterStep = "question" | "last" | "review";
@@ -46,25 +47,14 @@ export function WizardFooter(props: WizardFooterProps) {
       <StatusLine status={status} />
       {props.showPager && (
         <div className="question-panel__pager" {...stepPart("pager")}>
-          <button
-            type="button"
-            className="question-panel__icon-button"
-            aria-label={t("previousQuestion")}
-            disabled={disabled || (step !== "review" && index === 0)}
-            onClick={props.onPrevious}
-          >
-            <span aria-hidden="true">‹</span>
-          </button>
+          <IconButton label={t("previousQuestion")} glyph="‹" disabled={disabled || (step !== "review" && index === 0)} onClick={props.onPrevious} />
           {props.stepper}
-          <button
-            type="button"
-            className="question-panel__icon-button"
-            aria-label={t("nextQuestion")}
+          <IconButton
+            label={t("nextQuestion")}
+            glyph="›"
             disabled={disabled || step !== "question" || index >= count - 1 || props.forwardBlocked}
             onClick={props.onNext}
-          >
-            <span aria-hidden="true">›</span>
-          </button>
+          />
         </div>
       )}
       <div className="question-panel__footer-row">
