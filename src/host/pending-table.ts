@@ -19,9 +19,17 @@ interface Entry {
   check: ((answers: readonly AnswerItem[]) => string | null) | undefined;
 }
 
+/** What the shared store made of an abort: it won, or a response had claimed the question first. */
+export type AbortClaim = { won: true } | { won: false; response: unknown };
+
 export interface PendingTableOptions {
   broadcast(frame: DownFrame): void;
   log: Logger;
+  /**
+   * In a cluster an abort claims the question where answers are claimed, so exactly one of them wins
+   * (docs/protocol.md, cluster-abort); without it an abort settles at once.
+   */
+  claimAbort?(rpcId: string): Promise<AbortClaim>;
 }
 
 /** The Web user-interaction provider: host memory is the authority on what is pending. */
@@ -64,6 +72,17 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     return entry;
   }
 
+  function respond(body: unknown): Receipt {
+    const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
+    if (!verdict.accepted) return verdict.receipt;
+    const problem = verdict.outcome === "answered" ? entries.get(verdict.rpcId)?.check?.(verdict.answers) : null;
+    if (problem) return { accepted: false, reason: "bad-response", detail: problem };
+    const entry = claim(verdict.rpcId, verdict.outcome)!;
+    if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
+    else entry.resolve({ answers: verdict.answers });
+    return { accepted: true };
+  }
+
   return {
     onChange(listener) {
       listeners.add(listener);
@@ -87,8 +106,28 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         ...(request.approval ? { approval: request.approval } : {}),
       };
       return new Promise<AskResult>((resolve, reject) => {
-        const onAbort = () => {
+        const abortNow = () => {
           if (claim(rpcId, "aborted")) reject(new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE));
+        };
+        const onAbort = () => {
+          if (!options.claimAbort) {
+            abortNow();
+            return;
+          }
+          options.claimAbort(rpcId).then(
+            (verdict) => {
+              if (verdict.won) return abortNow();
+              if (!entries.has(rpcId)) return;
+              const receipt = respond(verdict.response);
+              if (receipt.accepted) return;
+              options.log({ event: "question/abort-response-refused", rpcId, sessionId, reason: receipt.reason });
+              abortNow();
+            },
+            (error: unknown) => {
+              options.log({ event: "question/abort-unconfirmed", rpcId, sessionId, error: error instanceof Error ? error.message : String(error) });
+              abortNow();
+            },
+          );
         };
         entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, check: request.check });
         count(sessionId, 1);
@@ -100,16 +139,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
       });
     },
 
-    respond(body) {
-      const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
-      if (!verdict.accepted) return verdict.receipt;
-      const problem = verdict.outcome === "answered" ? entries.get(verdict.rpcId)?.check?.(verdict.answers) : null;
-      if (problem) return { accepted: false, reason: "bad-response", detail: problem };
-      const entry = claim(verdict.rpcId, verdict.outcome)!;
-      if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
-      else entry.resolve({ answers: verdict.answers });
-      return { accepted: true };
-    },
+    respond,
 
     replay() {
       return [...entries.values()].map((entry) => entry.frame);

@@ -106,7 +106,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): Promise<FenceVerdict> => auth!.authenticate(request) }),
   };
   const bus = createFrameBus();
-  const pending = createPendingTable({ broadcast: bus.publish, log });
+  const pending = createPendingTable({ broadcast: bus.publish, log, ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}) });
   const shared = cluster ? createClusterPendingTable(pending, cluster, log) : null;
   const userInteraction = createUserInteraction();
   userInteraction.registerProvider(pending);

@@ -2,6 +2,7 @@ import pg from "pg";
 import { DownFrame, type Message, type QuestionRequestedFrame, type Session } from "../../protocol/schemas";
 import { STOPPED_TOOL_TEXT } from "../history";
 import type { Logger } from "../log";
+import type { AbortClaim } from "../pending-table";
 import { ABORTED_MESSAGE } from "../user-interaction";
 import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 
@@ -48,6 +49,11 @@ export interface Cluster {
   fetchPending(rpcId: string): Promise<QuestionRequestedFrame | undefined>;
   /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
   claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
+  /**
+   * Claims one of this host's questions for an abort with the same conditional UPDATE as a response:
+   * won when it was still pending (or was already aborted), else the response that claimed it first.
+   */
+  claimAbort(rpcId: string): Promise<AbortClaim>;
   /** Tells the owner of a question that a response claimed it here. */
   sendAnswer(owner: string, body: unknown): Promise<void>;
   /** Waits until every frame published so far reached the database. */
@@ -400,6 +406,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     async claim(rpcId, outcome, body) {
       const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);
       return claimed.rows[0]?.owner ?? null;
+    },
+    async claimAbort(rpcId) {
+      // The question's row is written by the publish queue: an abort is claimed only once it is there.
+      await outgoing.idle();
+      const aborted = await store.query("UPDATE pending SET state = 'aborted' WHERE rpc_id = $1 AND owner = $2 AND state = 'pending'", [rpcId, instance], false);
+      if ((aborted.rowCount ?? 0) > 0) return { won: true };
+      const row = await store.query<{ state: string; response: string | null }>("SELECT state, response FROM pending WHERE rpc_id = $1", [rpcId], false);
+      const stored = row.rows[0];
+      // No row (it was never written) or aborted already (adopted, reconciled): nothing can claim it any more.
+      if (!stored || stored.state === "aborted" || stored.response === null) return { won: true };
+      return { won: false, response: JSON.parse(stored.response) as unknown };
     },
     async sendAnswer(owner, body) {
       await notify(JSON.stringify({ s: instance, to: owner, answer: body } satisfies Envelope));
