@@ -35,6 +35,12 @@ const HOST_ACTION_KEYS = {
   restart: "hostRestart",
 } as const satisfies Record<HostAction, string>;
 
+const THEME_KEYS = { light: "themeLight", dark: "themeDark", system: "themeSystem" } as const satisfies Record<ThemeChoice, string>;
+const THEMES: readonly ThemeChoice[] = ["light", "dark", "system"];
+
+const WIDTH_KEYS = { phone: "widthPhone", tablet: "widthTablet", desktop: "widthDesktop" } as const satisfies Record<PreviewWidth, string>;
+const WIDTHS: readonly PreviewWidth[] = ["phone", "tablet", "desktop"];
+
 /** Each language is named in itself, the same in every catalogue. */
 const LOCALE_NAME_KEYS = { en: "languageEnglish", "zh-CN": "languageChinese" } as const satisfies Record<Locale, string>;
 
@@ -89,22 +95,14 @@ export function DemoControls(props: DemoControlsProps) {
         name="demo-theme"
         value={props.theme}
         onChange={props.onTheme}
-        options={[
-          { value: "light", label: t("themeLight") },
-          { value: "dark", label: t("themeDark") },
-          { value: "system", label: t("themeSystem") },
-        ]}
+        options={THEMES.map((theme) => ({ value: theme, label: t(THEME_KEYS[theme]) }))}
       />
       <Segmented
         legend={t("width")}
         name="demo-width"
         value={props.width}
         onChange={props.onWidth}
-        options={[
-          { value: "phone", label: t("widthPhone") },
-          { value: "tablet", label: t("widthTablet") },
-          { value: "desktop", label: t("widthDesktop") },
-        ]}
+        options={WIDTHS.map((width) => ({ value: width, label: t(WIDTH_KEYS[width]) }))}
       />
       <label className="demo__reply">
         <span className="demo__control-label">{t("reply")}</span>
