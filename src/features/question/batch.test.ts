@@ -4,15 +4,8 @@ import { checkAnswers } from "../../protocol/answers";
 import type { QuestionItem } from "../../protocol/schemas";
 import { buildAnswers } from "./batch";
 import { chooseOption, createDraftState, goToQuestion, skipQuestion, toggleOption, typeCustom, type DraftState } from "./draft";
+import { multi, open, single } from "./testing/draft-questions";
 
-const single: QuestionItem = { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] };
-const multi: QuestionItem = {
-  id: "tools",
-  question: "Which tools?",
-  multiSelect: true,
-  options: [{ label: "eslint" }, { label: "prettier" }, { label: "vitest" }],
-};
-const open: QuestionItem = { id: "name", question: "Project name?" };
 
 describe("buildAnswers", () => {
   it("sends the full label, text as typed and skips in question order", () => {

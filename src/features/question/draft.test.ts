@@ -14,15 +14,8 @@ import {
   toggleOption,
   typeCustom,
 } from "./draft";
+import { multi, open, single } from "./testing/draft-questions";
 
-const single: QuestionItem = { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] };
-const multi: QuestionItem = {
-  id: "tools",
-  question: "Which tools?",
-  multiSelect: true,
-  options: [{ label: "eslint" }, { label: "prettier" }, { label: "vitest" }],
-};
-const open: QuestionItem = { id: "name", question: "Project name?" };
 const questions = [single, open, multi];
 
 describe("draft transitions", () => {
