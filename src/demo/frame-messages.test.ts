@@ -16,22 +16,11 @@ describe("preview frame address", () => {
     expect(settingsFromLocation(new URL(url, "http://127.0.0.1"))).toEqual(settings);
   });
 
-  it("keeps the story's own reply when the address names none", () => {
-    expect(settingsFromLocation(new URL("http://127.0.0.1/demo?frame#plan-review"))).toEqual({
-      storyId: "plan-review",
-      locale: "en",
-      theme: "system",
-      reply: null,
-    });
-  });
-
-  it("ignores values it does not know", () => {
-    expect(settingsFromLocation(new URL("http://127.0.0.1/demo?frame&locale=fr&theme=sepia&reply=maybe#x"))).toEqual({
-      storyId: "x",
-      locale: "en",
-      theme: "system",
-      reply: null,
-    });
+  it.each([
+    { name: "keeps the story's own reply when the address names none", url: "http://127.0.0.1/demo?frame#plan-review", storyId: "plan-review" },
+    { name: "ignores values it does not know", url: "http://127.0.0.1/demo?frame&locale=fr&theme=sepia&reply=maybe#x", storyId: "x" },
+  ])("$name", ({ url, storyId }) => {
+    expect(settingsFromLocation(new URL(url))).toEqual({ storyId, locale: "en", theme: "system", reply: null });
   });
 
   it("opens no story for a hash that cannot be decoded", () => {

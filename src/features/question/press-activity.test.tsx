@@ -1,5 +1,5 @@
 import { fireEvent } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { afterPress } from "./press-activity";
 
 describe("afterPress", () => {
@@ -9,9 +9,15 @@ describe("afterPress", () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
-  it("waits for the press to be released, and for its click, before running once", async () => {
-    vi.useFakeTimers();
-    try {
+  describe("with a pointer pressed", () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("waits for the press to be released, and for its click, before running once", async () => {
       const run = vi.fn();
       fireEvent.pointerDown(document.body);
       afterPress(run);
@@ -24,22 +30,15 @@ describe("afterPress", () => {
       fireEvent.pointerUp(document.body);
       await vi.runAllTimersAsync();
       expect(run).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    });
 
-  it("runs when the press is cancelled instead", async () => {
-    vi.useFakeTimers();
-    try {
+    it("runs when the press is cancelled instead", async () => {
       const run = vi.fn();
       fireEvent.pointerDown(document.body);
       afterPress(run);
       fireEvent.pointerCancel(document.body);
       await vi.runAllTimersAsync();
       expect(run).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 });
