@@ -34,58 +34,17 @@ describe("plan-review decision card", () => {
     expect(screen.queryByRole("radio")).not.toBeInTheDocument();
   });
 
-  it("approves with the intent's approve label and the note skipped", async () => {
+  it.each([
+    { name: "approves with the intent's approve label and the note skipped", button: "Approve", note: null },
+    { name: "approves with the typed note as the note question's answer", button: "Approve", note: "Ship on Monday" },
+    { name: "keeps planning with the other option's label", button: "Keep planning", note: null },
+    { name: "keeps planning with the typed note as the feedback", button: "Keep planning", note: "Add tests first" },
+  ])("$name", async ({ button, note }) => {
     const { respond, user } = renderCard();
-    await user.click(screen.getByRole("button", { name: "Approve" }));
-    expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Approve"] }, skippedNote] }],
-    ]);
-  });
-
-  it("approves with the typed note as the note question's answer", async () => {
-    const { respond, user } = renderCard();
-    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Ship on Monday");
-    await user.click(screen.getByRole("button", { name: "Approve" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-plan",
-          sessionId: "session-1",
-          answers: [
-            { id: "plan-review", selected: ["Approve"] },
-            { id: "plan-note", selected: [], custom: "Ship on Monday" },
-          ],
-        },
-      ],
-    ]);
-  });
-
-  it("keeps planning with the other option's label", async () => {
-    const { respond, user } = renderCard();
-    await user.click(screen.getByRole("button", { name: "Keep planning" }));
-    expect(respond.mock.calls).toEqual([
-      [{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: ["Keep planning"] }, skippedNote] }],
-    ]);
-  });
-
-  it("keeps planning with the typed note as the feedback", async () => {
-    const { respond, user } = renderCard();
-    await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Add tests first");
-    await user.click(screen.getByRole("button", { name: "Keep planning" }));
-    expect(respond.mock.calls).toEqual([
-      [
-        {
-          type: "answer",
-          rpcId: "rpc-plan",
-          sessionId: "session-1",
-          answers: [
-            { id: "plan-review", selected: ["Keep planning"] },
-            { id: "plan-note", selected: [], custom: "Add tests first" },
-          ],
-        },
-      ],
-    ]);
+    if (note !== null) await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), note);
+    await user.click(screen.getByRole("button", { name: button }));
+    const noteAnswer = note === null ? skippedNote : { id: "plan-note", selected: [], custom: note };
+    expect(respond.mock.calls).toEqual([[{ type: "answer", rpcId: "rpc-plan", sessionId: "session-1", answers: [{ id: "plan-review", selected: [button] }, noteAnswer] }]]);
   });
 
   it("only cancels on Chat about it when the app gives it nothing more to do", async () => {
