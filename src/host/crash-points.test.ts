@@ -74,8 +74,9 @@ describe(`kill -9 at random points of a turn (CRASH_SEED=${SEED})`, () => {
         expect(reply!.text!.length).toBeGreaterThan(0);
         expect(seen.startsWith(reply!.text!), `${JSON.stringify(reply!.text)} is not a prefix of ${JSON.stringify(seen)}`).toBe(true);
       } else {
-        const tool = rows.find((row) => row.role === "tool")!.tool!;
-        if (tool.status === "stopped") expect(tool.error?.code).toBe("ASK_ABORTED");
+        const toolRow = rows.find((row) => row.role === "tool")!;
+        const tool = toolRow.tool!;
+        if (tool.status === "stopped") expect({ code: tool.error?.code, interrupted: toolRow.interrupted }).toEqual({ code: "ASK_ABORTED", interrupted: true });
         else expect({ point, status: tool.status, result: tool.result }).toEqual({ point: "answer-accepted", status: "ok", result: '{"answers":[{"id":"constructor","selected":["Yes"]}]}' });
       }
       const usable = await connect(host.url);

@@ -77,7 +77,7 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       ]).toEqual([["s2", "s1", "s0"], ["s2", "s1"], ["s0"], ["s2", "s0"], ["s1"]]);
     });
 
-    it("marks rows a dead turn left: streaming replies interrupted, running tools stopped", async () => {
+    it("marks rows a dead turn left: streaming replies interrupted, running tools stopped and interrupted", async () => {
       await store.insertSession(session);
       const reply: StoredMessage = { id: "r", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", step: "step-1", streaming: true };
       await store.insertMessage(running);
@@ -85,7 +85,7 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       const error = { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } as const;
       expect([await store.stopRunningTools(error, "stopped"), await store.interruptStreaming(), await store.interruptStreaming()]).toEqual([1, 1, 0]);
       expect(await store.listMessages("s1")).toEqual([
-        { ...running, tool: { ...running.tool!, status: "stopped", result: "stopped", error } },
+        { ...running, interrupted: true, tool: { ...running.tool!, status: "stopped", result: "stopped", error } },
         { id: "r", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", step: "step-1", interrupted: true },
       ]);
     });
@@ -147,7 +147,7 @@ describe("the SQLite store on disk", () => {
     await second.close();
   });
 
-  it("turns tool rows left running into stopped rows naming ASK_ABORTED when the host starts", async () => {
+  it("turns tool rows left running into stopped, interrupted rows naming ASK_ABORTED when the host starts", async () => {
     const dataDir = tempDir();
     const store = openStore(dataDir);
     await store.insertSession(session);
@@ -162,6 +162,7 @@ describe("the SQLite store on disk", () => {
           sessionId: "s1",
           role: "tool",
           createdAt: "2026-01-01T00:00:01.000Z",
+          interrupted: true,
           tool: {
             callId: "call_1",
             name: "ask_user_question",

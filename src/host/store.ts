@@ -80,7 +80,7 @@ export interface Store {
   updateMessage(message: StoredMessage): Promise<void>;
   /** Marks every assistant row still streaming as interrupted; returns how many changed. */
   interruptStreaming(): Promise<number>;
-  /** Marks every tool row still `running` as `stopped` with `error`; returns how many changed. */
+  /** Marks every tool row still `running` as `stopped` with `error` and `interrupted` (the host lost it); returns how many changed. */
   stopRunningTools(error: ToolError, result: string): Promise<number>;
   insertLogin(login: StoredLogin): Promise<void>;
   getLogin(digest: string): Promise<StoredLogin | null>;
@@ -322,7 +322,7 @@ function createStore(db: Database.Database, location: string): Store {
     for (const row of rows) {
       const message = toMessage(row);
       if (!message.tool) continue;
-      statements.updateMessage.run(messageParams({ ...message, tool: { ...message.tool, status: "stopped", result, error } }));
+      statements.updateMessage.run(messageParams({ ...message, interrupted: true, tool: { ...message.tool, status: "stopped", result, error } }));
     }
     return rows.length;
   });

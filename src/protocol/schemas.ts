@@ -224,7 +224,7 @@ export const Message = z.object({
   createdAt: z.string(),
   text: z.optional(z.string()),
   tool: z.optional(ToolCall),
-  /** An assistant reply cut off by a host crash or a failed write: its text is what arrived before. */
+  /** An assistant reply cut off by a host crash or a failed write (its text is what arrived before), or a tool row whose call the host lost (restart, lease adopted). */
   interrupted: z.optional(z.boolean()),
   /** Set on the row the host writes when a turn fails (the model failed, the store failed, the step limit): what went wrong, as data. */
   failure: z.optional(z.object({ code: z.string() })),

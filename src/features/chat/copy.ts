@@ -28,6 +28,7 @@ export type ChatKey =
   | "toolAnswered"
   | "toolCancelled"
   | "toolInterrupted"
+  | "toolHostStopped"
   | "toolFailed"
   | "toolDone"
   | "toolRunning"
@@ -132,6 +133,7 @@ export const chatCopy: Catalog<ChatKey> = {
     toolAnswered: "{answered}/{total} answered",
     toolCancelled: "cancelled",
     toolInterrupted: "interrupted",
+    toolHostStopped: "Interrupted: the host running this call stopped before it finished.",
     toolFailed: "failed: {code}",
     toolDone: "done",
     toolRunning: "running",
@@ -234,6 +236,7 @@ export const chatCopy: Catalog<ChatKey> = {
     toolAnswered: "已回答 {answered}/{total}",
     toolCancelled: "已取消",
     toolInterrupted: "已中断",
+    toolHostStopped: "已中断：运行此调用的主机在调用完成前停止了。",
     toolFailed: "失败：{code}",
     toolDone: "完成",
     toolRunning: "运行中",

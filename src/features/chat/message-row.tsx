@@ -42,7 +42,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
     case "tool":
       return (
         <div className="message message--tool" data-message-id={message.id}>
-          {message.tool ? <ToolRow tool={message.tool} /> : null}
+          {message.tool ? <ToolRow tool={message.tool} interrupted={message.interrupted === true} /> : null}
         </div>
       );
     default:

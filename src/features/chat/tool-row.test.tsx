@@ -103,6 +103,23 @@ describe("ToolRow", () => {
     expect(screen.getByText("ship Monday")).toBeInTheDocument();
   });
 
+  it("notes under a stopped row that the host running the call stopped, only when the row is marked interrupted", () => {
+    const stopped = ask({ status: "stopped", error: { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } });
+    const { rerender } = render(<ToolRow tool={stopped} interrupted />);
+    expect([screen.getByRole("button", { name: /Ask question\s*interrupted/ }).textContent, screen.getByText(/^Interrupted:/).textContent]).toEqual([
+      "▸Ask questioninterrupted",
+      "Interrupted: the host running this call stopped before it finished.",
+    ]);
+    rerender(<ToolRow tool={stopped} />);
+    expect(screen.queryByText(/^Interrupted:/)).toBeNull();
+    rerender(
+      <LocaleProvider initial="zh-CN">
+        <ToolRow tool={stopped} interrupted />
+      </LocaleProvider>,
+    );
+    expect(screen.getByText(/^已中断：/).textContent).toBe("已中断：运行此调用的主机在调用完成前停止了。");
+  });
+
   it("speaks Chinese in the Chinese locale", () => {
     render(
       <LocaleProvider initial="zh-CN">

@@ -132,8 +132,8 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
   return <pre className="tool-row__raw" dir="auto">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
 }
 
-/** A transcript row for a tool call; expandable once the call has ended. */
-export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
+/** A transcript row for a tool call; expandable once the call has ended. `interrupted`: the host running the call stopped (Message.interrupted). */
+export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { tool: ToolCall; interrupted?: boolean }) {
   const t = useCopy(chatCopy);
   const [open, setOpen] = useState(false);
   const detailsId = useId();
@@ -166,6 +166,7 @@ export const ToolRow = memo(function ToolRow({ tool }: { tool: ToolCall }) {
       ) : (
         <div className="tool-row__line">{line}</div>
       )}
+      {interrupted && <p className="tool-row__note">{t("toolHostStopped")}</p>}
       {expandable && (
         <div id={detailsId} className="tool-row__details" hidden={!open}>
           {open && <ToolDetails tool={tool} t={t} />}

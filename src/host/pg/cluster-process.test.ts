@@ -208,7 +208,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     expect(cuts).toBeGreaterThan(0);
   });
 
-  it("[cluster-lease] kill -9 of the host that owns pending questions: they resolve aborted on the others' sockets within the lease bound, its tool rows stop", { timeout: 120_000 }, async () => {
+  it("[cluster-lease] kill -9 of the host that owns pending questions: they resolve aborted on the others' sockets within the lease bound, its tool rows stop interrupted", { timeout: 120_000 }, async () => {
     const [owner, second, third] = await startHosts(3);
     const watchers = await Promise.all([second!, third!].map((host) => observe(host.url)));
     const sessionIds = [await ask(owner!.url, "127.0.0.1", "kill-1"), await ask(owner!.url, "127.0.0.1", "kill-2")];
@@ -227,10 +227,12 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     for (const sessionId of sessionIds) {
       const from = watchers[1]!.frames.findIndex((frame) => frame.type === "question/resolved" && frame.sessionId === sessionId);
       await watchers[1]!.waitFor((frame, index) => index > from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle");
+      const adopted = watchers[1]!.frames.filter((frame, index) => index > from && frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.role === "tool");
+      expect(adopted.map((frame) => (frame.type === "message/upserted" ? [frame.message.tool?.status, frame.message.interrupted] : []))).toEqual([["stopped", true]]);
     }
     for (const sessionId of sessionIds) {
-      const detail = (await call(third!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { session: { state: string }; messages: { role: string; tool?: { status: string; error?: { code: string } } }[] };
-      expect([detail.session.state, detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.tool?.error?.code])]).toEqual(["idle", [["stopped", "ASK_ABORTED"]]]);
+      const detail = (await call(third!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { session: { state: string }; messages: { role: string; interrupted?: boolean; tool?: { status: string; error?: { code: string } } }[] };
+      expect([detail.session.state, detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.tool?.error?.code, message.interrupted])]).toEqual(["idle", [["stopped", "ASK_ABORTED", true]]]);
     }
     const health = await pollHealth(second!.url, (body) => body.cluster?.instances === 2, (LEASE_S * 1000) / 6 + 2000);
     expect([health.status, health.body.cluster?.state]).toEqual([200, "ok"]);
@@ -250,8 +252,8 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     const health = await pollHealth(sleeper!.url, (body) => body.cluster?.state === "lost", 10_000);
     expect([health.status, health.body.ok, health.body.cluster?.state]).toEqual([503, false, "lost"]);
     expect((await call(sleeper!.url, "/api/respond", answer, "127.0.0.1")).status).toBe(503);
-    const detail = (await call(awake!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { messages: { role: string; tool?: { status: string } }[] };
-    expect(detail.messages.filter((message) => message.role === "tool").map((message) => message.tool?.status)).toEqual(["stopped"]);
+    const detail = (await call(awake!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { messages: { role: string; interrupted?: boolean; tool?: { status: string } }[] };
+    expect(detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.interrupted])).toEqual([["stopped", true]]);
     expect(watcher.frames.filter((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId)).toHaveLength(1);
   });
 

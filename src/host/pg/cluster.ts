@@ -162,7 +162,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
   }
 
-  /** Takes over every host whose lease expired: its questions resolve aborted, its running rows stop, its sessions go idle. */
+  /** Takes over every host whose lease expired: its questions resolve aborted, its running tool rows stop interrupted, its sessions go idle. */
   async function adopt() {
     const dead = await store.query<{ instance: string }>("DELETE FROM hosts WHERE lease_until < now() RETURNING instance", [], false);
     for (const { instance: owner } of dead.rows) {
@@ -170,7 +170,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
       const error = JSON.stringify({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
       const stopped = await store.query<MessageRow>(
-        `UPDATE messages SET tool_status = 'stopped', tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
+        `UPDATE messages SET tool_status = 'stopped', interrupted = TRUE, tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
          WHERE owner = $1 AND tool_status = 'running' RETURNING id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure`,
         [owner, STOPPED_TOOL_TEXT, error],
         false,

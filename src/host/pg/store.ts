@@ -158,7 +158,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
         const message = toMessage(row);
         if (!message.tool) continue;
         const tool = { ...message.tool, status: "stopped" as const, result, error };
-        await client.query("UPDATE messages SET tool = $2, tool_status = 'stopped' WHERE id = $1", [message.id, JSON.stringify(tool)]);
+        await client.query("UPDATE messages SET tool = $2, tool_status = 'stopped', interrupted = TRUE WHERE id = $1", [message.id, JSON.stringify(tool)]);
       }
       await client.query("COMMIT");
       trouble = null;
