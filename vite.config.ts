@@ -1,7 +1,29 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { postgresBinDir } from "./src/host/testing/postgres";
 
 const hostPort = Number(process.env.PARLEY_DEV_HOST_PORT ?? 8787);
+
+/**
+ * The host suite a second time with every test host on Postgres (PARLEY_TEST_STORE=postgres, one throwaway cluster
+ * per run, a database per host). Left out, each for its reason:
+ */
+const SQLITE_ONLY = [
+  // kill -9 mid-turn and PRAGMA integrity_check of the SQLite file in the data dir.
+  "src/host/crash-points.test.ts",
+  // a full tmpfs under the SQLite data dir and a fault-injecting wrapper around an SQLite store.
+  "src/host/storage-faults.test.ts",
+  // opening, corrupting, and migrating SQLite files; its Postgres half (store contract, migrations) already runs on its own cluster.
+  "src/host/store.test.ts",
+  // the cluster tests start their own Postgres (restarted under load, so it cannot be the shared one).
+  "src/host/pg/**",
+  // runs one SQLite host and three hosts on its own Postgres already.
+  "src/integration/chaos.test.ts",
+];
+const postgresBin = postgresBinDir();
+if (process.env.VITEST && postgresBin === null) {
+  console.warn("node-postgres: skipped: no Postgres binaries (initdb, postgres) found; install Debian's postgresql to run the host suite on Postgres too");
+}
 
 export default defineConfig({
   plugins: [react()],
@@ -31,6 +53,21 @@ export default defineConfig({
           setupFiles: ["src/test/setup-dom.ts"],
         },
       },
+      ...(postgresBin === null
+        ? []
+        : [
+            {
+              extends: true,
+              test: {
+                name: "node-postgres",
+                environment: "node",
+                include: ["src/host/**/*.test.ts", "src/integration/**/*.test.ts"],
+                exclude: SQLITE_ONLY,
+                env: { PARLEY_TEST_STORE: "postgres" },
+                globalSetup: ["src/host/testing/pg-global-setup.ts"],
+              },
+            },
+          ]),
     ],
   },
 });

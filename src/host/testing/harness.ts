@@ -1,11 +1,52 @@
+import { inject } from "vitest";
 import { WebSocket } from "ws";
 import { DownFrame, HeartbeatFrame } from "../../protocol/schemas";
 import { createScriptedModel } from "../models/scripted";
 import { startServer, type RunningServer, type ServerOptions } from "../server";
+import { createDatabaseAt, dropDatabaseAt } from "./postgres";
+
+/**
+ * PARLEY_TEST_STORE picks the store of every test host that is not given one: `sqlite` (default) or `postgres`
+ * (the node-postgres project: a fresh database on the run's one throwaway cluster, see pg-global-setup.ts).
+ */
+export const TEST_STORE = testStore(process.env.PARLEY_TEST_STORE);
+
+function testStore(value: string | undefined): "sqlite" | "postgres" {
+  if (value === undefined || value === "" || value === "sqlite") return "sqlite";
+  if (value === "postgres") return "postgres";
+  throw new Error(`PARLEY_TEST_STORE must be sqlite or postgres, not ${JSON.stringify(value)}`);
+}
+
+/** With Postgres: the database of each data dir a test gave, so a host restarted on the same dir finds the same database. */
+const databasesByDataDir = new Map<string, string>();
 
 /** A real host on 127.0.0.1:0 with an in-memory database and the scripted model, unless overridden. */
-export function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<RunningServer> {
-  return startServer({ host: "127.0.0.1", port: 0, dataDir: ":memory:", model: createScriptedModel(), staticDir: "/nonexistent-parley-dist", ...overrides });
+export async function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  const options: ServerOptions = { host: "127.0.0.1", port: 0, dataDir: ":memory:", model: createScriptedModel(), staticDir: "/nonexistent-parley-dist", ...overrides };
+  if (TEST_STORE === "sqlite" || options.store !== undefined || options.databaseUrl !== undefined) return startServer(options);
+  const admin = inject("parleyPostgresUrl");
+  if (options.dataDir !== ":memory:") {
+    let databaseUrl = databasesByDataDir.get(options.dataDir);
+    if (databaseUrl === undefined) {
+      databaseUrl = await createDatabaseAt(admin);
+      databasesByDataDir.set(options.dataDir, databaseUrl);
+    }
+    return startServer({ ...options, databaseUrl });
+  }
+  // An in-memory database ends with its host: so does this one.
+  const databaseUrl = await createDatabaseAt(admin);
+  const server = await startServer({ ...options, databaseUrl }).catch(async (error: unknown) => {
+    await dropDatabaseAt(admin, databaseUrl);
+    throw error;
+  });
+  let dropped: Promise<void> | null = null;
+  return {
+    ...server,
+    close() {
+      dropped ??= server.close().then(() => dropDatabaseAt(admin, databaseUrl));
+      return dropped;
+    },
+  };
 }
 
 export interface ApiResult {

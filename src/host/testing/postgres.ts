@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -48,6 +49,34 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** Creates a fresh, empty database in the cluster at `adminUrl` (a name no other worker can pick) and resolves with its URL. */
+export async function createDatabaseAt(adminUrl: string): Promise<string> {
+  const name = `parley_test_${randomUUID().replaceAll("-", "")}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops a database made by `createDatabaseAt`, cutting off any connection still open to it. */
+export async function dropDatabaseAt(adminUrl: string, databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^parley_test_[0-9a-f]{32}$/.test(name)) throw new Error(`not a test database: ${name}`);
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -91,7 +120,6 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let child: ChildProcess | null = null;
   let output = "";
-  let databases = 0;
 
   async function startServer() {
     output = "";
@@ -118,17 +146,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   return {
     port,
     url,
-    async createDatabase() {
-      const name = `parley_test_${process.pid}_${++databases}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
+    createDatabase: () => createDatabaseAt(url),
     stopServer,
     startServer,
     async stop() {
