@@ -4,18 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import type { RunningServer } from "./server";
-import { api, connect, createSession, startTestServer } from "./testing/harness";
+import { api, connect, createSession, createTestHosts, startTestServer } from "./testing/harness";
 
-const servers: RunningServer[] = [];
-async function start(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer(overrides);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const hosts = createTestHosts();
+const { start, open } = hosts;
+afterEach(() => hosts.closeAll());
 
 /** Sends a raw WebSocket upgrade and returns the status line the host answered with. */
 function rawUpgrade(url: string, headers: Record<string, string>): Promise<{ status: number; upgraded: boolean }> {
@@ -214,9 +207,7 @@ describe("trust fence", () => {
     expect((await api(server.url, "/api/health", { headers: { cookie } })).status).toBe(200);
     expect((await api(server.url, "/api/health", { headers: { cookie: `parley_token=${token}` } })).status).toBe(401);
     expect((await api(server.url, "/api/health", { headers: { cookie: `parley_login_1=${login}` } })).status).toBe(401);
-    const client = await connect(server.url, { cookie });
-    await client.waitFor((frame) => frame.type === "synced");
-    await client.close();
+    await (await open(server.url, { cookie })).close();
   });
 
   it("gives every login its own random value, and ends one at once on logout", async () => {
@@ -257,16 +248,14 @@ describe("trust fence", () => {
 describe("mux downlink", () => {
   it("sends hello then synced on open", async () => {
     const server = await start();
-    const client = await connect(server.url);
-    await client.waitFor((frame) => frame.type === "synced");
+    const client = await open(server.url);
     expect(client.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, { type: "synced" }]);
     await client.close();
   });
 
   it("mux-heartbeat: announces the heartbeat interval in hello and sends a heartbeat frame on every interval", async () => {
     const server = await start({ heartbeatIntervalMs: 40 });
-    const client = await connect(server.url);
-    await client.waitFor((frame) => frame.type === "synced");
+    const client = await open(server.url);
     expect(client.frames[0]).toEqual({ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 40 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(client.heartbeats).toBeGreaterThanOrEqual(3);
