@@ -19,6 +19,11 @@ const SQLITE_ONLY = [
   "src/host/pg/**",
   // runs one SQLite host and three hosts on its own Postgres already.
   "src/integration/chaos.test.ts",
+  // host processes (src/host/testing/host-process.ts) take their store from PARLEY_DATA_DIR: a second run would be SQLite again;
+  // main.test.ts also feeds a corrupt SQLite file to the process.
+  "src/host/main.test.ts",
+  "src/host/raw-socket.fuzz.test.ts",
+  "src/host/mcp-client/host.test.ts",
 ];
 const postgresBin = postgresBinDir();
 if (process.env.VITEST && postgresBin === null) {
@@ -57,7 +62,7 @@ export default defineConfig({
         ? []
         : [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: "node-postgres",
                 environment: "node",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { api, connect, createSession, createTestHosts, startTestServer } from "./testing/harness";
+import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer } from "./testing/harness";
 
 const hosts = createTestHosts();
 const { start, open } = hosts;
@@ -189,7 +189,7 @@ describe("trust fence", () => {
   it("requires the token on the API and the upgrade when one is set, by bearer header or by the login cookie the link sets", async () => {
     const token = "s3cret-token-of-24-chars";
     const server = await start({ token });
-    const cookieName = `parley_login_${server.port}`;
+    const cookieName = loginCookieName(server);
     expect(await api(server.url, "/api/health")).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
     expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
     expect((await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -199,7 +199,7 @@ describe("trust fence", () => {
     expect(link.status).toBe(302);
     expect(link.headers.get("location")).toBe("/");
     const setCookie = link.headers.get("set-cookie") ?? "";
-    const login = /^parley_login_\d+=([A-Za-z0-9_-]{43}); Path=\/; HttpOnly; SameSite=Strict; Max-Age=2592000$/.exec(setCookie)?.[1];
+    const login = new RegExp(`^${cookieName}=([A-Za-z0-9_-]{43}); Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000$`).exec(setCookie)?.[1];
     expect(setCookie.startsWith(`${cookieName}=`)).toBe(true);
     expect(login).toBeDefined();
     expect(setCookie).not.toContain(token);
@@ -220,7 +220,7 @@ describe("trust fence", () => {
     const logout = await api(server.url, "/api/logout", { method: "POST", headers: { cookie: first } });
     expect(logout.status).toBe(200);
     expect(logout.body).toEqual({ loggedOut: true });
-    expect(logout.headers.get("set-cookie")).toBe(`parley_login_${server.port}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    expect(logout.headers.get("set-cookie")).toBe(`${loginCookieName(server)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
     expect((await api(server.url, "/api/health", { headers: { cookie: first } })).status).toBe(401);
     expect((await api(server.url, "/api/health", { headers: { cookie: second } })).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message, QuestionRequestedFrame } from "../../protocol/schemas";
 import { silentLogger, type LogEntry, type Logger } from "../log";
-import { api, createSession, createTestHosts, type FrameClient } from "../testing/harness";
+import { api, createSession, createTestHosts, storeHealth, type FrameClient } from "../testing/harness";
 import { createTempDirs } from "../testing/temp-dirs";
 import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask-user-question";
 import { createPresentPlanTool, PresentPlanArgs } from "../tools/present-plan";
@@ -153,7 +153,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
       },
       { role: "assistant", text: "pnpm it is." },
     ]);
-    expect((await api(server.url, "/api/health")).body).toEqual({ ok: true, hostId: server.hostId, protocol: 2, model: "openai:fake-model", store: "sqlite", storage: { state: "ok" } });
+    expect((await api(server.url, "/api/health")).body).toEqual({ ok: true, hostId: server.hostId, protocol: 2, model: "openai:fake-model", ...storeHealth(server), storage: { state: "ok" } });
   });
 
   it("sends invalid tool arguments back as INVALID_ARGS and lets the model try again", async () => {

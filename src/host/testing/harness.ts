@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { WebSocket } from "ws";
 import { DownFrame, HeartbeatFrame } from "../../protocol/schemas";
 import { createScriptedModel } from "../models/scripted";
@@ -15,6 +15,17 @@ function testStore(value: string | undefined): "sqlite" | "postgres" {
   if (value === undefined || value === "" || value === "sqlite") return "sqlite";
   if (value === "postgres") return "postgres";
   throw new Error(`PARLEY_TEST_STORE must be sqlite or postgres, not ${JSON.stringify(value)}`);
+}
+
+/** The login cookie a test host sets: named per port on SQLite, per cluster on Postgres (its hosts share one origin behind a proxy). */
+export function loginCookieName(server: RunningServer): string {
+  return TEST_STORE === "postgres" ? `parley_login_${server.hostId.slice(0, 8)}` : `parley_login_${server.port}`;
+}
+
+/** The store fields of a test host's `GET /api/health`: a Postgres host is a cluster of one. */
+export function storeHealth(server: RunningServer): Record<string, unknown> {
+  if (TEST_STORE === "sqlite") return { store: "sqlite" };
+  return { store: "postgres", cluster: { id: server.hostId, instance: expect.any(String) as string, instances: 1, state: "ok" } };
 }
 
 /** With Postgres: the database of each data dir a test gave, so a host restarted on the same dir finds the same database. */
