@@ -121,13 +121,13 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
           {status.kind === "failed" && t("failed", { message: status.message })}
         </p>
         <div className="approval-card__actions">
-          <button type="button" className="approval-card__button approval-card__button--deny" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>
+          <button type="button" className="composer-card__button composer-card__button--danger" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>
             {t("deny")}
           </button>
-          <button type="button" className="approval-card__button" disabled={busy} onClick={() => void decide({ kind: "allow-for-chat" })}>
+          <button type="button" className="composer-card__button" disabled={busy} onClick={() => void decide({ kind: "allow-for-chat" })}>
             {t("allowForChat")}
           </button>
-          <button type="button" className="approval-card__button approval-card__button--primary" disabled={busy} onClick={() => void decide({ kind: "allow-once" })}>
+          <button type="button" className="composer-card__button composer-card__button--primary" disabled={busy} onClick={() => void decide({ kind: "allow-once" })}>
             {t("allowOnce")}
           </button>
         </div>

@@ -5,6 +5,7 @@ import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
 import { approvalCopy } from "./copy";
+import "../../ui/composer-card.css";
 import "./approval.css";
 
 /** How the menu reads and revokes the chat's grants (src/client/grants-api.ts in the app). */
@@ -79,7 +80,7 @@ export function GrantsMenu({ sessionId, source }: { sessionId: string; source: G
                   <span className="grants-menu__name">
                     <bdi>{grant.server}</bdi> · <bdi>{grant.tool}</bdi>
                   </span>
-                  <button type="button" className="approval-card__button" aria-label={t("revokeLabel", { server: grant.server, tool: grant.tool })} onClick={() => void revoke(grant)}>
+                  <button type="button" className="composer-card__button" aria-label={t("revokeLabel", { server: grant.server, tool: grant.tool })} onClick={() => void revoke(grant)}>
                     {t("revoke")}
                   </button>
                 </li>

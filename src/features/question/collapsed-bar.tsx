@@ -27,7 +27,7 @@ export function CollapsedBar({ questions, state, textId, onExpand, ref }: Collap
       <span className="question-panel__bar-dot" aria-hidden="true">
         ·
       </span>
-      <button type="button" className="question-panel__button question-panel__button--primary" onClick={onExpand} ref={ref}>
+      <button type="button" className="composer-card__button composer-card__button--primary" onClick={onExpand} ref={ref}>
         {t("answer")}
       </button>
       <IconButton className="question-panel__bar-expand" label={t("expand")} glyph="▴" expanded={false} onClick={onExpand} />

@@ -21,10 +21,10 @@ export function DismissConfirm({ onKeep, onDiscard }: DismissConfirmProps) {
         {t("discardPrompt")}
       </p>
       <div className="question-panel__actions">
-        <button type="button" className="question-panel__button" onClick={onKeep} ref={keepRef}>
+        <button type="button" className="composer-card__button" onClick={onKeep} ref={keepRef}>
           {t("keepAnswering")}
         </button>
-        <button type="button" className="question-panel__button question-panel__button--danger" onClick={onDiscard}>
+        <button type="button" className="composer-card__button composer-card__button--danger" onClick={onDiscard}>
           {t("discard")}
         </button>
       </div>

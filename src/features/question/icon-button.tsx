@@ -16,7 +16,7 @@ export function IconButton({ label, glyph, onClick, disabled, expanded, action, 
   return (
     <button
       type="button"
-      className={className === undefined ? "question-panel__icon-button" : `question-panel__icon-button ${className}`}
+      className={className === undefined ? "composer-card__button question-panel__icon-button" : `composer-card__button question-panel__icon-button ${className}`}
       aria-label={label}
       aria-expanded={expanded}
       data-action={action}

@@ -62,18 +62,18 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
       <div className="composer-card__footer question-panel__footer">
         <StatusLine status={props.status} />
         <div className="question-panel__footer-row">
-          <button type="button" className="question-panel__button" disabled={disabled} onClick={() => props.onChat(feedback)}>
+          <button type="button" className="composer-card__button" disabled={disabled} onClick={() => props.onChat(feedback)}>
             {t("chatAboutIt")}
           </button>
           <div className="question-panel__actions">
             {refuseLabel !== null && (
-              <button type="button" className="question-panel__button" disabled={disabled} onClick={() => props.onAnswer(planReviewAnswers(review, refuseLabel, feedback))}>
+              <button type="button" className="composer-card__button" disabled={disabled} onClick={() => props.onAnswer(planReviewAnswers(review, refuseLabel, feedback))}>
                 {t("refuse")}
               </button>
             )}
             <button
               type="button"
-              className="question-panel__button question-panel__button--primary"
+              className="composer-card__button composer-card__button--primary"
               disabled={disabled}
               onClick={() => props.onAnswer(planReviewAnswers(review, review.approveLabel, feedback))}
             >

@@ -110,10 +110,10 @@ export function RetiredNotice({ retired, onDismiss }: RetiredNoticeProps) {
           {copy === "copied" && t("copied")}
           {copy === "manual" && t("copyManually")}
         </p>
-        <button type="button" className="question-panel__button" onClick={() => void onCopy()}>
+        <button type="button" className="composer-card__button" onClick={() => void onCopy()}>
           {t("copyAnswers")}
         </button>
-        <button type="button" className="question-panel__button question-panel__button--primary" onClick={dismiss}>
+        <button type="button" className="composer-card__button composer-card__button--primary" onClick={dismiss}>
           {t("dismissNotice")}
         </button>
       </div>

@@ -60,13 +60,13 @@ export function WizardFooter(props: WizardFooterProps) {
       <div className="question-panel__footer-row">
         <div className="question-panel__actions">
           {step !== "review" && (
-            <button type="button" className="question-panel__button" disabled={disabled || !props.canSkip} onClick={props.onSkip}>
+            <button type="button" className="composer-card__button" disabled={disabled || !props.canSkip} onClick={props.onSkip}>
               {t("skip")}
             </button>
           )}
           <button
             type="button"
-            className="question-panel__button question-panel__button--primary"
+            className="composer-card__button composer-card__button--primary"
             data-action="primary"
             disabled={disabled || !props.primaryEnabled}
             onClick={props.onPrimary}
