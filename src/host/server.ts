@@ -28,7 +28,7 @@ import { openStore, type Store } from "./store";
 import { startCluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
-import { clusterChat, wireCluster } from "./pg/wire";
+import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
 import { createAskUserQuestionTool } from "./tools/ask-user-question";
 import { createPresentPlanTool } from "./tools/present-plan";
 import { createToolRegistry } from "./tools/registry";
@@ -162,6 +162,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const verdict = await checkFence(request, fence);
     if (!verdict.ok) return refuse(response, verdict);
     if (verdict.setCookie) response.setHeader("Set-Cookie", verdict.setCookie);
+    if (cluster && request.method !== "GET" && request.method !== "HEAD") endAfterFrames(response, () => cluster.flush());
     await dispatch(routes, request, response, target);
   }
 

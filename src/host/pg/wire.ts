@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { SessionState } from "../../protocol/schemas";
 import type { Chat } from "../chat";
 import type { Downlink } from "../downlink";
@@ -59,4 +60,19 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
       return true;
     },
   };
+}
+
+/**
+ * In a cluster a host's own frames reach its sockets once written (docs/protocol.md, cluster-fanout): the
+ * response to a change waits for the frames published so far, so it never overtakes the frames it caused,
+ * as on a single host. A failed write does not hold the response; it is reported where it failed.
+ */
+export function endAfterFrames(response: ServerResponse, flush: () => Promise<void>): void {
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  const held = (...args: unknown[]) => {
+    const finish = () => void end(...args);
+    flush().then(finish, finish);
+    return response;
+  };
+  response.end = held as ServerResponse["end"];
 }
