@@ -31,7 +31,6 @@ const SQLITE_ONLY = [
  * its hosts; elicitation-panel: a refused elicitation answer; faults: 1,000 concurrent /mcp calls end in "Connection closed".
  */
 const FAILING_ON_POSTGRES = [
-
   "src/host/mcp-client/elicitation-panel.test.ts",
   "src/integration/session-engine.test.ts",
   "src/host/mcp/faults.test.ts",
