@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { STOPPED_TOOL_TEXT } from "./history";
 import { redactUrl } from "./pg/errors";
 import { PG_SCHEMA_VERSION } from "./pg/migrations";
@@ -9,7 +9,8 @@ import { openPgStore } from "./pg/store";
 import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
 import { api, startTestServer } from "./testing/harness";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "./testing/postgres";
+import { postgresBinDir } from "./testing/postgres";
+import { useTestPostgres } from "./testing/postgres-suite";
 import { createTempDirs } from "./testing/temp-dirs";
 
 const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-store-");
@@ -262,18 +263,12 @@ describe("migration from schema 2", () => {
 const postgresBin = postgresBinDir();
 
 describe.skipIf(postgresBin === null)("the Postgres store", () => {
-  let cluster: TestPostgres;
-  beforeAll(async () => {
-    cluster = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = useTestPostgres();
 
-  storeContract("Postgres", async () => openPgStore({ url: await cluster.createDatabase(), instance: "test-host" }));
+  storeContract("Postgres", async () => openPgStore({ url: await postgres().createDatabase(), instance: "test-host" }));
 
   it("[pg-migrations] migrates once when several hosts open the same new database at once, and all get the one cluster id", async () => {
-    const url = await cluster.createDatabase();
+    const url = await postgres().createDatabase();
     const stores = await Promise.all(Array.from({ length: 6 }, (_, index) => openPgStore({ url, instance: `host-${index}` })));
     const ids = new Set(stores.map((store) => store.clusterId));
     const schema = await stores[0]!.query<{ value: string }>("SELECT value FROM parley_meta WHERE key = 'schema'", [], false);
@@ -284,7 +279,7 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
   });
 
   it("refuses a database written by a newer schema, naming it without its password", async () => {
-    const url = await cluster.createDatabase();
+    const url = await postgres().createDatabase();
     const store = await openPgStore({ url, instance: "a" });
     await store.query("UPDATE parley_meta SET value = $1 WHERE key = 'schema'", [String(PG_SCHEMA_VERSION + 1)]);
     await store.close();
@@ -296,7 +291,7 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
   });
 
   it("[store-kind] backs a host given a database URL: health says postgres, and chats and the host id outlive the host", async () => {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = await postgres().createDatabase();
     const first = await startTestServer({ databaseUrl });
     const created = await api(first.url, "/api/sessions", { json: { title: "Kept in Postgres" } });
     const health = await api(first.url, "/api/health");
@@ -316,12 +311,12 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
   });
 
   it("reports an unreachable database as STORAGE_BUSY, and recovers when it is back", { timeout: 60_000 }, async () => {
-    const store = await openPgStore({ url: await cluster.createDatabase(), instance: "a" });
+    const store = await openPgStore({ url: await postgres().createDatabase(), instance: "a" });
     try {
-      await cluster.stopServer();
+      await postgres().stopServer();
       await expect(store.listSessions()).rejects.toMatchObject({ name: "StorageError", code: "STORAGE_BUSY" });
       expect(store.trouble?.code).toBe("STORAGE_BUSY");
-      await cluster.startServer();
+      await postgres().startServer();
       expect([await store.listSessions(), store.trouble]).toEqual([[], null]);
     } finally {
       await store.close();

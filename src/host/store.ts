@@ -198,7 +198,8 @@ interface SessionRow {
   agent: string | null;
 }
 
-interface MessageRow {
+/** A messages row as a driver returns it; `Flag` is how the driver reads a boolean column (SQLite: 0/1). */
+export interface MessageRowOf<Flag> {
   id: string;
   session_id: string;
   role: Message["role"];
@@ -207,10 +208,12 @@ interface MessageRow {
   tool: string | null;
   step: string | null;
   raw_args: string | null;
-  streaming: number;
-  interrupted: number;
+  streaming: Flag;
+  interrupted: Flag;
   failure: string | null;
 }
+
+type MessageRow = MessageRowOf<number>;
 
 export const DATABASE_FILE = "parley.sqlite3";
 

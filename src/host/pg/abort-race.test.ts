@@ -1,9 +1,10 @@
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionResolvedFrame } from "../../protocol/schemas";
 import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer } from "../testing/harness";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+import { postgresBinDir } from "../testing/postgres";
+import { useTestPostgres } from "../testing/postgres-suite";
 import { UserInteractionError } from "../user-interaction";
 
 const ROUNDS = 60;
@@ -17,16 +18,10 @@ afterEach(() => cleanup.closeAll());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(postgresBinDir() === null)("an abort racing a claim (in one process, two hosts)", () => {
-  let postgres: TestPostgres;
-  beforeAll(async () => {
-    postgres = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await postgres?.stop();
-  });
+  const postgres = useTestPostgres();
 
   it("[cluster-abort] settles each question once: either the answer is accepted or the call aborts, and every socket sees that outcome", { timeout: 120_000 }, async () => {
-    const databaseUrl = await postgres.createDatabase();
+    const databaseUrl = await postgres().createDatabase();
     const owner = await startTestServer({ databaseUrl });
     const other = await startTestServer({ databaseUrl });
     cleanup.servers.push(owner, other);

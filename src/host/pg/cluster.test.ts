@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer } from "../testing/harness";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+import { postgresBinDir } from "../testing/postgres";
+import { useTestPostgres } from "../testing/postgres-suite";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
 
 const cleanup = createCleanup();
@@ -11,16 +12,10 @@ afterEach(() => cleanup.closeAll());
 const ask = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }] })}`;
 
 describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one process)", () => {
-  let cluster: TestPostgres;
-  beforeAll(async () => {
-    cluster = await startTestPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = useTestPostgres();
 
   async function hosts(count: number) {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = await postgres().createDatabase();
     const started = [];
     for (let index = 0; index < count; index++) started.push(await startTestServer({ databaseUrl }));
     cleanup.servers.push(...started);
@@ -97,7 +92,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     const socket = await connect(a!.url);
     cleanup.sockets.push(socket);
     const asked = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
-    await cluster.stopServer();
+    await postgres().stopServer();
     try {
       const respond = await api(a!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "lost", selected: ["Yes"] }] } });
       const closed = await socket.closed;
@@ -105,7 +100,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
       const health = await api(a!.url, "/api/health");
       expect([respond.status, (respond.body as { error: { code: string } }).error.code, closed.code, health.status, (health.body as { cluster: { state: string } }).cluster.state]).toEqual([503, "STORAGE_BUSY", 1012, 503, "disconnected"]);
     } finally {
-      await cluster.startServer();
+      await postgres().startServer();
     }
     await waitHealthy(a!.url);
     const again = await connect(a!.url);
@@ -116,9 +111,9 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
   it("[cluster-lease] after the database comes back, a question asked while it was down reaches every host and is answered through another", { timeout: 60_000 }, async () => {
     const [a, b] = await hosts(2);
     const sessionId = await createSession(a!.url);
-    await cluster.stopServer();
+    await postgres().stopServer();
     const answered = a!.userInteraction.ask({ questions: [{ id: "outage", question: "Still there?", options: [{ label: "Yes" }, { label: "No" }] }], sessionId });
-    await cluster.startServer();
+    await postgres().startServer();
     for (const host of [a!, b!]) await waitHealthy(host.url);
     const socket = await connect(b!.url);
     cleanup.sockets.push(socket);
@@ -144,7 +139,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
   });
 
   it("keeps a browser logged in on every host: the login cookie is the cluster's, not a port's", async () => {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = await postgres().createDatabase();
     const token = "a-cluster-token-long-enough";
     const a = await startTestServer({ databaseUrl, token });
     const b = await startTestServer({ databaseUrl, token });

@@ -1,7 +1,7 @@
 import pg from "pg";
-import { SessionAgent, type Message, type ToolCall, type ToolError } from "../../protocol/schemas";
+import { SessionAgent, type ToolCall, type ToolError } from "../../protocol/schemas";
 import { StorageError } from "../storage-error";
-import { StoreOpenError, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
+import { StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
 import { redactUrl, toPgStorageError } from "./errors";
 import { migrate } from "./migrations";
 
@@ -40,19 +40,7 @@ export interface SessionRow {
   agent: string | null;
 }
 
-export interface MessageRow {
-  id: string;
-  session_id: string;
-  role: Message["role"];
-  created_at: string;
-  text: string | null;
-  tool: string | null;
-  step: string | null;
-  raw_args: string | null;
-  streaming: boolean;
-  interrupted: boolean;
-  failure: string | null;
-}
+export type MessageRow = MessageRowOf<boolean>;
 
 const BIGINT_OID = 20;
 /** Login times are milliseconds since the epoch: within 2^53, so numbers, not strings. */
