@@ -27,12 +27,10 @@ const SQLITE_ONLY = [
 ];
 /**
  * Host tests that still fail on Postgres, kept out of node-postgres until fixed so the run stays green; each passes
- * on SQLite. session-engine: its restart case expects the retire reason of a new host, but a cluster's id outlives
- * its hosts; elicitation-panel: a refused elicitation answer; faults: 1,000 concurrent /mcp calls end in "Connection closed".
+ * on SQLite. elicitation-panel: a refused elicitation answer; faults: 1,000 concurrent /mcp calls end in "Connection closed".
  */
 const FAILING_ON_POSTGRES = [
   "src/host/mcp-client/elicitation-panel.test.ts",
-  "src/integration/session-engine.test.ts",
   "src/host/mcp/faults.test.ts",
 ];
 const postgresBin = postgresBinDir();
