@@ -27,10 +27,9 @@ const SQLITE_ONLY = [
 ];
 /**
  * Host tests that still fail on Postgres, kept out of node-postgres until fixed so the run stays green; each passes
- * on SQLite. elicitation-panel: a refused elicitation answer; faults: 1,000 concurrent /mcp calls end in "Connection closed".
+ * on SQLite. faults: 1,000 concurrent /mcp calls end in "Connection closed".
  */
 const FAILING_ON_POSTGRES = [
-  "src/host/mcp-client/elicitation-panel.test.ts",
   "src/host/mcp/faults.test.ts",
 ];
 const postgresBin = postgresBinDir();

@@ -166,3 +166,21 @@ describe("pending table", () => {
     );
   });
 });
+
+describe("pending table preview", () => {
+  it("gives the receipt respond would give, the ask's own rule included, without claiming", async () => {
+    const { table, frames } = setup();
+    const asked = table.ask({ questions: [question], sessionId: "s1", check: (answers) => (answers[0]?.selected[0] === "npm" ? "npm is not allowed here" : null) });
+    const requested = frames.find((frame) => frame.type === "question/requested")!;
+    const rpcId = requested.type === "question/requested" ? requested.rpcId : "";
+    const body = (label: string) => ({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: [label] }] });
+    expect([
+      table.preview({ ...body("pnpm"), rpcId: "unknown" }),
+      table.preview(body("npm")),
+      table.preview(body("pnpm")),
+      table.replay().map((frame) => frame.rpcId),
+    ]).toEqual([null, { accepted: false, reason: "bad-response", detail: "npm is not allowed here" }, { accepted: true }, [rpcId]]);
+    expect(table.respond(body("pnpm"))).toEqual({ accepted: true });
+    expect(await settled(asked)).toEqual({ value: { answers: [{ id: "pkg", selected: ["pnpm"] }] } });
+  });
+});

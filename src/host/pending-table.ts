@@ -36,6 +36,8 @@ export interface PendingTableOptions {
 export interface PendingTable extends UserInteractionProvider {
   /** Checks a response in PROTOCOL order and claims the question when it is valid. */
   respond(body: unknown): Receipt;
+  /** The receipt `respond` would give, without claiming; null when the question is not in this table. */
+  preview(body: unknown): Receipt | null;
   /** Every pending `question/requested` frame, oldest first, as first sent. */
   replay(): QuestionRequestedFrame[];
   countFor(sessionId: string): number;
@@ -72,11 +74,18 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     return entry;
   }
 
-  function respond(body: unknown): Receipt {
+  /** Judges a response in docs/protocol.md order, then the ask's own extra rule; the verdict and, when refused, its receipt. */
+  function judge(body: unknown): { refusal: Receipt } | { verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }> } {
     const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
-    if (!verdict.accepted) return verdict.receipt;
+    if (!verdict.accepted) return { refusal: verdict.receipt };
     const problem = verdict.outcome === "answered" ? entries.get(verdict.rpcId)?.check?.(verdict.answers) : null;
-    if (problem) return { accepted: false, reason: "bad-response", detail: problem };
+    return problem ? { refusal: { accepted: false, reason: "bad-response", detail: problem } } : { verdict };
+  }
+
+  function respond(body: unknown): Receipt {
+    const judged = judge(body);
+    if ("refusal" in judged) return judged.refusal;
+    const { verdict } = judged;
     const entry = claim(verdict.rpcId, verdict.outcome)!;
     if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
     else entry.resolve({ answers: verdict.answers });
@@ -140,6 +149,12 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     },
 
     respond,
+    preview(body) {
+      const rpcId = (body as { rpcId?: unknown } | null)?.rpcId;
+      if (typeof rpcId !== "string" || !entries.has(rpcId)) return null;
+      const judged = judge(body);
+      return "refusal" in judged ? judged.refusal : { accepted: true };
+    },
 
     replay() {
       return [...entries.values()].map((entry) => entry.frame);

@@ -6,7 +6,7 @@ import { StorageError } from "../storage-error";
 import type { Cluster } from "./cluster";
 
 /** The pending table of a cluster host: this host's questions live in its own table; answers are claimed in Postgres. */
-export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
+export interface ClusterPendingTable extends Omit<PendingTable, "respond" | "preview"> {
   /** Claims the question cluster-wide with one conditional UPDATE; the owner's waiting call settles once (docs/protocol.md, cluster-respond). */
   respond(body: unknown): Promise<Receipt>;
   /** Pending questions of this session on other hosts. */
@@ -44,6 +44,9 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
       const fetched = typeof rpcId === "string" && !frameOf(rpcId) ? await cluster.fetchPending(rpcId) : undefined;
       const verdict = judgeResponse(body, (id) => frameOf(id) ?? (id === rpcId ? fetched : undefined));
       if (!verdict.accepted) return verdict.receipt;
+      // A question asked on this host is also judged by its ask's own rule (an elicitation's schema) before it is claimed.
+      const own = local.preview(body);
+      if (own && !own.accepted) return own;
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
       if (owner === cluster.instance) {
