@@ -1,9 +1,9 @@
 import { checkAnswers, inputProblem, isSkip, parseNumberAnswer, describeInputProblem } from "./answers";
 import { AnswerItem, LIMITS, Questions, type AnswerDefaults, type AnswerInput, type AnswerInputKind, type QuestionItem } from "./schemas";
 
-/** The labels a boolean property is offered as, on the wire (docs/protocol.md, rule elicitation-mapping). */
-export const YES_LABEL = "Yes";
-export const NO_LABEL = "No";
+import { NO_LABEL, YES_LABEL } from "./yes-no";
+
+export { NO_LABEL, YES_LABEL };
 
 /** A value an accepted elicitation carries per property, as the MCP spec allows. */
 export type ElicitationValue = string | number | boolean | string[];

@@ -1,5 +1,5 @@
 import { inputProblem, type InputProblem } from "../../protocol/answers";
-import { NO_LABEL, YES_LABEL } from "../../protocol/elicitation";
+import { NO_LABEL, YES_LABEL } from "../../protocol/yes-no";
 import type { AnswerInput, AnswerInputKind, QuestionItem, QuestionOrigin } from "../../protocol/schemas";
 import { draftOf, isAnswered, type DraftState, type QuestionDraft } from "./draft";
 
