@@ -1,25 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { TEST_MCP_STDIO_ARGS } from "../src/host/testing/test-mcp-server";
-import { startHost, type TestHost } from "./host";
+import { startHostWithTestMcp, type TestHost } from "./host";
 
 let host: TestHost;
-let configDir: string;
 
 test.beforeAll(async () => {
-  configDir = mkdtempSync(path.join(tmpdir(), "parley-e2e-mcp-"));
-  const file = path.join(configDir, "parley.mcp.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: TEST_MCP_STDIO_ARGS } } }));
-  host = await startHost({ PARLEY_MCP_CONFIG: file });
-  await expect.poll(async () => ((await (await fetch(`${host.url}/api/health`)).json()) as { mcp?: { state: string }[] }).mcp?.[0]?.state, { timeout: 20_000 }).toBe("ready");
+  host = await startHostWithTestMcp("notes");
 });
 
 test.afterAll(async () => {
   await host.dispose();
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 const WRITE = { name: "plan", text: "ship it\non Monday" };

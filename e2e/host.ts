@@ -1,7 +1,9 @@
-import { mkdtempSync } from "node:fs";
+import { expect } from "@playwright/test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { removeDataDir, startHostProcess, type HostProcess } from "../src/host/testing/host-process";
+import { TEST_MCP_STDIO_ARGS } from "../src/host/testing/test-mcp-server";
 
 /** A real Parley host process for one test, on a free loopback port with its own data dir. */
 export interface TestHost {
@@ -36,5 +38,25 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<TestHost> 
       removeDataDir(dataDir);
     },
   };
+  return host;
+}
+
+/** A host whose agent has the test MCP server over stdio as `server`; resolves once health says it is ready. */
+export async function startHostWithTestMcp(server: string): Promise<TestHost> {
+  const configDir = mkdtempSync(path.join(tmpdir(), "parley-e2e-mcp-"));
+  const file = path.join(configDir, "parley.mcp.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { [server]: { command: process.execPath, args: TEST_MCP_STDIO_ARGS } } }));
+  const host = await startHost({ PARLEY_MCP_CONFIG: file });
+  const dispose = host.dispose;
+  host.dispose = async () => {
+    await dispose();
+    rmSync(configDir, { recursive: true, force: true });
+  };
+  await expect
+    .poll(async () => {
+      const health = (await (await fetch(`${host.url}/api/health`)).json()) as { mcp?: { name: string; state: string }[] };
+      return health.mcp?.map((entry) => [entry.name, entry.state]);
+    }, { timeout: 20_000 })
+    .toEqual([[server, "ready"]]);
   return host;
 }

@@ -1,10 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { TEST_MCP_STDIO_ARGS } from "../src/host/testing/test-mcp-server";
-import { startHost, type TestHost } from "./host";
+import { startHostWithTestMcp, type TestHost } from "./host";
 
 // The real host with the test MCP server over stdio as "files": `/tool mcp__files__ask_<form> {}`
 // makes the server send one of its form elicitations, which the host maps to questions
@@ -12,24 +8,13 @@ import { startHost, type TestHost } from "./host";
 // is the ElicitResult the server received.
 
 let host: TestHost;
-let configDir: string;
 
 test.beforeAll(async () => {
-  configDir = mkdtempSync(path.join(tmpdir(), "parley-fields-"));
-  const config = path.join(configDir, "parley.mcp.json");
-  writeFileSync(config, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: TEST_MCP_STDIO_ARGS } } }));
-  host = await startHost({ PARLEY_MCP_CONFIG: config });
-  await expect
-    .poll(async () => {
-      const health = (await (await fetch(`${host.url}/api/health`)).json()) as { mcp?: { name: string; state: string }[] };
-      return health.mcp?.map((server) => [server.name, server.state]);
-    })
-    .toEqual([["files", "ready"]]);
+  host = await startHostWithTestMcp("files");
 });
 
 test.afterAll(async () => {
   await host.dispose();
-  rmSync(configDir, { recursive: true, force: true });
 });
 
 async function violations(page: Page) {
