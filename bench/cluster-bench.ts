@@ -3,6 +3,7 @@ import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer, type RunningServer } from "../src/host/server";
 import { startTestPostgres } from "../src/host/testing/postgres";
 import { median, progress, quantile } from "./stats";
+import { medianReplayMs } from "./replay";
 
 /**
  * Three hosts on one Postgres against one SQLite host, in the same run and the same process
@@ -150,24 +151,7 @@ async function main() {
       pending.push(cluster[0]!.userInteraction.ask({ questions: QUESTIONS, sessionId: clusterSession, onRequested: (id) => (last = id) }).catch(() => undefined));
     }
     await clusterWatchers[2]!.until("question/requested", last);
-    const replays: number[] = [];
-    for (let index = 0; index < 11; index++) {
-      const started = performance.now();
-      const socket = new WebSocket(`${cluster[2]!.url.replace(/^http/, "ws")}/api/mux`);
-      let replayed = 0;
-      await new Promise<void>((resolve, reject) => {
-        socket.on("message", (data: Buffer) => {
-          const frame = JSON.parse(data.toString("utf8")) as { type: string };
-          if (frame.type === "question/requested") replayed++;
-          if (frame.type === "synced") resolve();
-        });
-        socket.once("error", reject);
-      });
-      socket.terminate();
-      if (replayed !== 1000) throw new Error(`replayed ${replayed} questions, expected 1000`);
-      if (index > 0) replays.push(performance.now() - started);
-    }
-    metrics["cluster.replay.ms_per_1000"] = median(replays);
+metrics["cluster.replay.ms_per_1000"] = await medianReplayMs(cluster[2]!.url, 11, 1000);
 
     for (const watcher of [...clusterWatchers, ...singleWatchers]) watcher.socket.terminate();
     await single.close();

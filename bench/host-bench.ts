@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer, type RunningServer } from "../src/host/server";
 import { median, progress, quantile } from "./stats";
+import { medianReplayMs } from "./replay";
 
 const TYPICAL_BATCH = JSON.stringify([
   { id: "pkg", header: "Tooling", question: "Which package manager should the project use?", options: [{ label: "pnpm (Recommended)", description: "Fast, strict, disk-efficient" }, { label: "npm" }, { label: "yarn" }] },
@@ -198,24 +199,7 @@ async function roundTripMetrics(results: HostResults) {
       ),
     );
   }
-  const replays: number[] = [];
-  for (let index = 0; index < 21; index++) {
-    const started = performance.now();
-    const socket = new WebSocket(`${host.url.replace(/^http/, "ws")}/api/mux`);
-    let replayed = 0;
-    await new Promise<void>((resolve, reject) => {
-      socket.on("message", (data: Buffer) => {
-        const frame = JSON.parse(data.toString("utf8")) as { type: string };
-        if (frame.type === "question/requested") replayed++;
-        if (frame.type === "synced") resolve();
-      });
-      socket.once("error", reject);
-    });
-    if (replayed !== 1000) throw new Error(`replayed ${replayed} questions, expected 1000`);
-    if (index > 0) replays.push(performance.now() - started);
-    socket.terminate();
-  }
-  results.metrics["host.replay.ms_per_1000"] = median(replays);
+results.metrics["host.replay.ms_per_1000"] = await medianReplayMs(host.url, 21, 1000);
   await host.close();
   await Promise.all(pending);
   if (aborted !== 1000) throw new Error(`${aborted} of 1000 pending questions were aborted at shutdown`);
