@@ -215,6 +215,23 @@ export interface MessageRowOf<Flag> {
 
 type MessageRow = MessageRowOf<number>;
 
+/** A stored message from its row, for either driver: a flag is set when its column is true (Postgres) or 1 (SQLite). */
+export function messageFromRow(row: MessageRowOf<number | boolean>): StoredMessage {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role,
+    createdAt: row.created_at,
+    ...(row.text === null ? {} : { text: row.text }),
+    ...(row.tool === null ? {} : { tool: JSON.parse(row.tool) as ToolCall }),
+    ...(row.step === null ? {} : { step: row.step }),
+    ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
+    ...(row.streaming === true || row.streaming === 1 ? { streaming: true } : {}),
+    ...(row.interrupted === true || row.interrupted === 1 ? { interrupted: true } : {}),
+    ...(row.failure === null ? {} : { failure: { code: row.failure } }),
+  };
+}
+
 export const DATABASE_FILE = "parley.sqlite3";
 
 /** The SQLite store (better-sqlite3, WAL): opens (creating if needed) the database in `dataDir`, or an in-memory one for ":memory:". */
@@ -292,19 +309,7 @@ function createStore(db: Database.Database, location: string): Store {
     updated_at: session.updatedAt,
     agent: session.agent ? JSON.stringify(session.agent) : null,
   });
-  const toMessage = (row: MessageRow): StoredMessage => ({
-    id: row.id,
-    sessionId: row.session_id,
-    role: row.role,
-    createdAt: row.created_at,
-    ...(row.text === null ? {} : { text: row.text }),
-    ...(row.tool === null ? {} : { tool: JSON.parse(row.tool) as ToolCall }),
-    ...(row.step === null ? {} : { step: row.step }),
-    ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
-    ...(row.streaming === 1 ? { streaming: true } : {}),
-    ...(row.interrupted === 1 ? { interrupted: true } : {}),
-    ...(row.failure === null ? {} : { failure: { code: row.failure } }),
-  });
+  const toMessage = (row: MessageRow) => messageFromRow(row);
   const messageParams = (message: StoredMessage) => ({
     id: message.id,
     session_id: message.sessionId,

@@ -1,7 +1,7 @@
 import pg from "pg";
-import { SessionAgent, type ToolCall, type ToolError } from "../../protocol/schemas";
+import { SessionAgent, type ToolError } from "../../protocol/schemas";
 import { StorageError } from "../storage-error";
-import { StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
+import { messageFromRow, StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
 import { redactUrl, toPgStorageError } from "./errors";
 import { migrate } from "./migrations";
 
@@ -55,19 +55,7 @@ export const toSession = (row: SessionRow): StoredSession => ({
   ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
 });
 
-export const toMessage = (row: MessageRow): StoredMessage => ({
-  id: row.id,
-  sessionId: row.session_id,
-  role: row.role,
-  createdAt: row.created_at,
-  ...(row.text === null ? {} : { text: row.text }),
-  ...(row.tool === null ? {} : { tool: JSON.parse(row.tool) as ToolCall }),
-  ...(row.step === null ? {} : { step: row.step }),
-  ...(row.raw_args === null ? {} : { rawArgs: row.raw_args }),
-  ...(row.streaming ? { streaming: true } : {}),
-  ...(row.interrupted ? { interrupted: true } : {}),
-  ...(row.failure === null ? {} : { failure: { code: row.failure } }),
-});
+export const toMessage = (row: MessageRow): StoredMessage => messageFromRow(row);
 
 /** The columns a message is written with, in the order of MESSAGE_COLUMNS; computed at the call, so later changes to the object do not leak in. */
 const messageValues = (message: StoredMessage) => [
