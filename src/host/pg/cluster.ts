@@ -235,6 +235,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await store.query("INSERT INTO pending (rpc_id, session_id, owner, frame) VALUES ($1, $2, $3, $4) ON CONFLICT (rpc_id) DO NOTHING", [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame)], false);
       } else if (frame.type === "question/resolved") {
         await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
+      } else if (frame.type === "session/upserted" && frame.session.state === "idle") {
+        // The turn ended: its row goes before any host sees the session idle, so a message posted anywhere next is taken.
+        await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [frame.session.id, instance], false);
       }
       notes.push(await notePayload(JSON.stringify({ s: instance, f: frame } satisfies Envelope)));
     }

@@ -23,13 +23,7 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
       if (frame.session.state === "idle") states.delete(frame.session.id);
       else states.set(frame.session.id, frame.session.state);
     } else if (frame.type === "session/deleted") states.delete(frame.sessionId);
-    else if (frame.type === "session/upserted") {
-      states.delete(frame.session.id);
-      // This host's turn in the session ended: another host may start the next one.
-      if (frame.session.state === "idle") {
-        cluster.releaseTurn(frame.session.id).catch((error: unknown) => parts.log({ event: "cluster/release-failed", sessionId: frame.session.id, error: error instanceof Error ? error.message : String(error) }));
-      }
-    }
+    else if (frame.type === "session/upserted") states.delete(frame.session.id);
     parts.downlink.broadcast(frame);
   });
   cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
