@@ -13,6 +13,9 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** How long a host that left its cluster waits for its shutdown before it exits anyway. */
+const LEAVE_TIMEOUT_MS = 10_000;
+
 function fail(message: string): never {
   process.stderr.write(`parley: ${message}\n`);
   process.exit(1);
@@ -81,6 +84,15 @@ async function main() {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  // Its work was adopted elsewhere: it closes its sockets and exits 1, so a proxy sends no one to it and a supervisor starts it afresh.
+  server.onClusterLost((reason) => {
+    if (stopping) return;
+    stopping = true;
+    log({ event: "stopping", reason: "cluster-lost" });
+    const leave = () => fail(reason);
+    server.close().then(leave, leave);
+    setTimeout(leave, LEAVE_TIMEOUT_MS).unref();
+  });
 }
 
 void main();

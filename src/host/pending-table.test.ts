@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DownFrame, QuestionItem } from "../protocol/schemas";
+import type { AnswerRule } from "./answer-rule";
 import { createPendingTable } from "./pending-table";
 import { answeredBatch, mutate, mutation } from "./testing/answer-arbitraries";
 import { UserInteractionError, type AskResult } from "./user-interaction";
@@ -167,20 +168,23 @@ describe("pending table", () => {
   });
 });
 
-describe("pending table preview", () => {
-  it("gives the receipt respond would give, the ask's own rule included, without claiming", async () => {
+describe("pending table, an ask's own rule", () => {
+  it("refuses an answer the rule fails as bad-response with the rule's sentence, keeps the question pending, then takes one that passes", async () => {
     const { table, frames } = setup();
-    const asked = table.ask({ questions: [question], sessionId: "s1", check: (answers) => (answers[0]?.selected[0] === "npm" ? "npm is not allowed here" : null) });
+    const requestedSchema = { type: "object", properties: { mail: { type: "string", title: "Mail", format: "email" } }, required: ["mail"] };
+    const rule: AnswerRule = { kind: "elicitation-schema", requestedSchema };
+    const mail: QuestionItem = { id: "mail", question: "Mail", required: true, input: { kind: "email" } };
+    const asked = table.ask({ questions: [mail], sessionId: "s1", rule });
     const requested = frames.find((frame) => frame.type === "question/requested")!;
     const rpcId = requested.type === "question/requested" ? requested.rpcId : "";
-    const body = (label: string) => ({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: [label] }] });
-    expect([
-      table.preview({ ...body("pnpm"), rpcId: "unknown" }),
-      table.preview(body("npm")),
-      table.preview(body("pnpm")),
-      table.replay().map((frame) => frame.rpcId),
-    ]).toEqual([null, { accepted: false, reason: "bad-response", detail: "npm is not allowed here" }, { accepted: true }, [rpcId]]);
-    expect(table.respond(body("pnpm"))).toEqual({ accepted: true });
-    expect(await settled(asked)).toEqual({ value: { answers: [{ id: "pkg", selected: ["pnpm"] }] } });
+    const body = (custom: string) => ({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "mail", selected: [], custom }] });
+    expect([table.ruleOf(rpcId), table.ruleOf("unknown"), table.respond(body("a..b@example.com")), table.replay().map((frame) => frame.rpcId)]).toEqual([
+      rule,
+      undefined,
+      { accepted: false, reason: "bad-response", detail: `"mail" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` },
+      [rpcId],
+    ]);
+    expect(table.respond(body("a.b@example.com"))).toEqual({ accepted: true });
+    expect(await settled(asked)).toEqual({ value: { answers: [{ id: "mail", selected: [], custom: "a.b@example.com" }] } });
   });
 });

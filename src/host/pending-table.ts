@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../protocol/response-verdict";
-import type { AnswerItem, DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
+import type { DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
+import { ruleProblem, type AnswerRule } from "./answer-rule";
 import type { Logger } from "./log";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
 import {
@@ -16,7 +17,7 @@ interface Entry {
   reject(error: UserInteractionError): void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
-  check: ((answers: readonly AnswerItem[]) => string | null) | undefined;
+  rule: AnswerRule | undefined;
 }
 
 /** What the shared store made of an abort: it won, or a response had claimed the question first. */
@@ -36,15 +37,25 @@ export interface PendingTableOptions {
 export interface PendingTable extends UserInteractionProvider {
   /** Checks a response in PROTOCOL order and claims the question when it is valid. */
   respond(body: unknown): Receipt;
-  /** The receipt `respond` would give, without claiming; null when the question is not in this table. */
-  preview(body: unknown): Receipt | null;
+  /** The extra rule the question with this rpcId was asked with, if it is pending here and has one. */
+  ruleOf(rpcId: string): AnswerRule | undefined;
   /** Every pending `question/requested` frame, oldest first, as first sent. */
   replay(): QuestionRequestedFrame[];
   countFor(sessionId: string): number;
   /** Calls `listener` after a session's set of pending questions changed; returns the unsubscribe. */
   onChange(listener: (sessionId: string) => void): () => void;
-  /** Settles every pending question with ASK_ABORTED "web user-interaction provider was disposed". */
-  dispose(): void;
+  /**
+   * Settles every pending question with ASK_ABORTED "web user-interaction provider was disposed" (at once without a
+   * cluster; in one, each abort is claimed first, and a response that claimed the question before it settles it instead).
+   */
+  dispose(): Promise<void>;
+}
+
+/** An accepted verdict judged by the question's own rule (docs/protocol.md, elicitation-content): the refusal, or null. */
+export function refusalByRule(verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }>, asked: { frame: QuestionRequestedFrame; rule?: AnswerRule | undefined } | undefined): Receipt | null {
+  if (verdict.outcome !== "answered" || asked?.rule === undefined) return null;
+  const problem = ruleProblem(asked.rule, asked.frame.questions, verdict.answers);
+  return problem === null ? null : { accepted: false, reason: "bad-response", detail: problem };
 }
 
 export function createPendingTable(options: PendingTableOptions): PendingTable {
@@ -78,8 +89,28 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
   function judge(body: unknown): { refusal: Receipt } | { verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }> } {
     const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
     if (!verdict.accepted) return { refusal: verdict.receipt };
-    const problem = verdict.outcome === "answered" ? entries.get(verdict.rpcId)?.check?.(verdict.answers) : null;
-    return problem ? { refusal: { accepted: false, reason: "bad-response", detail: problem } } : { verdict };
+    const refusal = refusalByRule(verdict, entries.get(verdict.rpcId));
+    return refusal ? { refusal } : { verdict };
+  }
+
+  /**
+   * Settles a pending question as aborted with `message`. In a cluster the abort is claimed like a response first
+   * (docs/protocol.md, cluster-abort): when a response claimed the question before it, that response settles it instead.
+   */
+  async function abort(rpcId: string, message: string): Promise<void> {
+    const abortNow = () => claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", message));
+    if (!options.claimAbort) return abortNow();
+    const sessionId = entries.get(rpcId)?.frame.sessionId;
+    try {
+      const verdict = await options.claimAbort(rpcId);
+      if (verdict.won || !entries.has(rpcId)) return abortNow();
+      const receipt = respond(verdict.response);
+      if (receipt.accepted) return;
+      options.log({ event: "question/abort-response-refused", rpcId, sessionId, reason: receipt.reason });
+    } catch (error) {
+      options.log({ event: "question/abort-unconfirmed", rpcId, sessionId, error: error instanceof Error ? error.message : String(error) });
+    }
+    abortNow();
   }
 
   function respond(body: unknown): Receipt {
@@ -115,30 +146,8 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
         ...(request.approval ? { approval: request.approval } : {}),
       };
       return new Promise<AskResult>((resolve, reject) => {
-        const abortNow = () => {
-          if (claim(rpcId, "aborted")) reject(new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE));
-        };
-        const onAbort = () => {
-          if (!options.claimAbort) {
-            abortNow();
-            return;
-          }
-          options.claimAbort(rpcId).then(
-            (verdict) => {
-              if (verdict.won) return abortNow();
-              if (!entries.has(rpcId)) return;
-              const receipt = respond(verdict.response);
-              if (receipt.accepted) return;
-              options.log({ event: "question/abort-response-refused", rpcId, sessionId, reason: receipt.reason });
-              abortNow();
-            },
-            (error: unknown) => {
-              options.log({ event: "question/abort-unconfirmed", rpcId, sessionId, error: error instanceof Error ? error.message : String(error) });
-              abortNow();
-            },
-          );
-        };
-        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, check: request.check });
+        const onAbort = () => void abort(rpcId, ABORTED_MESSAGE);
+        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, rule: request.rule });
         count(sessionId, 1);
         request.signal?.addEventListener("abort", onAbort, { once: true });
         request.onRequested?.(rpcId);
@@ -149,12 +158,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     },
 
     respond,
-    preview(body) {
-      const rpcId = (body as { rpcId?: unknown } | null)?.rpcId;
-      if (typeof rpcId !== "string" || !entries.has(rpcId)) return null;
-      const judged = judge(body);
-      return "refusal" in judged ? judged.refusal : { accepted: true };
-    },
+    ruleOf: (rpcId) => entries.get(rpcId)?.rule,
 
     replay() {
       return [...entries.values()].map((entry) => entry.frame);
@@ -164,12 +168,9 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
       return perSession.get(sessionId) ?? 0;
     },
 
-    dispose() {
+    async dispose() {
       disposed = true;
-      for (const rpcId of [...entries.keys()]) {
-        const entry = claim(rpcId, "aborted");
-        entry?.reject(new UserInteractionError("ASK_ABORTED", DISPOSED_MESSAGE));
-      }
+      await Promise.all([...entries.keys()].map((rpcId) => abort(rpcId, DISPOSED_MESSAGE)));
     },
   };
 }

@@ -25,7 +25,7 @@ import { createStaticHandler } from "./static";
 import { StorageError, storageStatus } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./rate-limit";
 import { openStore, type Store } from "./store";
-import { startCluster } from "./pg/cluster";
+import { CLUSTER_LOST_MESSAGE, startCluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
@@ -76,6 +76,11 @@ export interface RunningServer {
   mcpTools: McpTools;
   /** Graceful shutdown: stop accepting, settle pending questions, close sockets with 1001, close the database. */
   close(): Promise<void>;
+  /**
+   * Called once, with the reason, when this host's lease in its cluster expired and another host adopted its work: it can
+   * write nothing more, so its process should stop and be started afresh (docs/protocol.md, cluster-lease). Never on SQLite.
+   */
+  onClusterLost(listener: (reason: string) => void): void;
 }
 
 function formatUrl(host: string, port: number): string {
@@ -115,7 +120,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   tools.register(createPresentPlanTool(userInteraction));
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, {
     log,
-    ask: ({ server, sessionId, questions, signal, check }) => userInteraction.ask({ questions, sessionId, signal, check, origin: { kind: "mcp-server", name: server } }),
+    ask: ({ server, sessionId, questions, signal, rule }) => userInteraction.ask({ questions, sessionId, signal, rule, origin: { kind: "mcp-server", name: server } }),
   });
   const chat = createChat({
     store,
@@ -213,6 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const host = options.host ?? "127.0.0.1";
   try {
+    await remote?.load();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, host, () => {
@@ -236,11 +242,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hostId,
     userInteraction,
     mcpTools,
+    onClusterLost(listener) {
+      cluster?.onUnhealthy((state) => {
+        if (state === "lost") listener(CLUSTER_LOST_MESSAGE);
+      });
+    },
     close() {
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        pending.dispose();
+        await pending.dispose();
         await mcp.close();
         await chat.stop();
         await mcpTools.close();

@@ -1,5 +1,6 @@
 import { approvalQuestions, readApprovalAnswer, type ApprovalDecision } from "../protocol/approval";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
+import type { AnswerRule } from "./answer-rule";
 import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval } from "../protocol/schemas";
 
 /** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
@@ -26,8 +27,8 @@ export interface AskRequest {
   origin?: QuestionOrigin;
   /** Set when the request asks to allow a tool call; sent on the question/requested frame (docs/protocol.md, approval-request). */
   approval?: ToolApproval;
-  /** A rule beyond the answer rules (an elicitation's schema): a sentence refuses the answer as bad-response, null takes it. */
-  check?(answers: readonly AnswerItem[]): string | null;
+  /** A rule beyond the answer rules (an elicitation's schema): an answer it refuses is refused as bad-response. */
+  rule?: AnswerRule;
 }
 
 export interface AskResult {

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ruleProblem } from "../answer-rule";
 import type { LogEntry } from "../log";
 import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../testing/test-mcp-server";
 import { UserInteractionError, type AskResult } from "../user-interaction";
@@ -235,7 +236,7 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     const result = await tools.call(`mcp__notes__ask_${kind}`, {}, context("session-7"));
     expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content });
     expect(asked.map(({ server, sessionId, signal }) => ({ server, sessionId, aborted: signal.aborted }))).toEqual([{ server: "notes", sessionId: "session-7", aborted: false }]);
-    expect(asked[0]!.check(answers)).toBe(null);
+    expect([asked[0]!.rule, ruleProblem(asked[0]!.rule, asked[0]!.questions, answers)]).toEqual([{ kind: "elicitation-schema", requestedSchema: expect.any(Object) as object }, null]);
     expect(logs.filter((entry) => entry.event.startsWith("mcp/elicitation"))).toEqual([
       { event: "mcp/elicitation-requested", server: "notes", sessionId: "session-7", questions: answers.length },
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-7", action: "accept" },

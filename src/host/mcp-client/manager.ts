@@ -8,6 +8,7 @@ import { z } from "zod/mini";
 import { backoffDelay } from "../../protocol/backoff";
 import { elicitationQuestions } from "../../protocol/elicitation";
 import type { McpServerHealth, QuestionItem } from "../../protocol/schemas";
+import type { AnswerRule } from "../answer-rule";
 import type { Logger } from "../log";
 import type { AskResult } from "../user-interaction";
 import type { McpConfig, McpServerConfig } from "./config";
@@ -44,8 +45,8 @@ export interface ElicitationAsk {
   questions: QuestionItem[];
   /** Aborts on the call's abort (Stop, session deletion), the server's cancellation, or shutdown. */
   signal: AbortSignal;
-  /** A rule beyond checkAnswers: the content must match the requested schema; null when it does. A provider may refuse answers it fails. */
-  check(answers: readonly unknown[]): string | null;
+  /** A rule beyond checkAnswers: the content must match the requested schema. A provider refuses answers it fails. */
+  rule: AnswerRule;
 }
 
 export interface CallContext {
@@ -342,13 +343,10 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     if (!mapped.ok) return decline(connection, mapped.reason);
     const { questions } = mapped;
     const signal = AbortSignal.any([call.signal, requestSignal, shutdown.signal]);
-    const check = (answers: readonly unknown[]) => {
-      const content = elicitationReply(params.requestedSchema, questions, answers);
-      return content.ok ? null : content.problem;
-    };
+    const rule: AnswerRule = { kind: "elicitation-schema", requestedSchema: params.requestedSchema };
     log({ event: "mcp/elicitation-requested", server, sessionId: call.sessionId, questions: questions.length });
     try {
-      const { answers } = await options.ask({ server, sessionId: call.sessionId, message: params.message ?? "", questions, signal, check });
+      const { answers } = await options.ask({ server, sessionId: call.sessionId, message: params.message ?? "", questions, signal, rule });
       const content = elicitationReply(params.requestedSchema, questions, answers);
       if (!content.ok) {
         log({ event: "mcp/elicitation-refused", server, sessionId: call.sessionId, problem: content.problem });

@@ -4,23 +4,71 @@ import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer } from "../testing/harness";
 import { postgresBinDir } from "../testing/postgres";
 import { useTestPostgres } from "../testing/postgres-suite";
+import type { ServerOptions } from "../server";
+import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
 
 const cleanup = createCleanup();
 afterEach(() => cleanup.closeAll());
+
+const NOTES: ServerOptions["mcpServers"] = { file: null, servers: [{ name: "notes", transport: "stdio", command: process.execPath, args: TEST_MCP_STDIO_ARGS, env: {}, autoApprove: [], disabled: false }] };
 
 const ask = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }] })}`;
 
 describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one process)", () => {
   const postgres = useTestPostgres();
 
-  async function hosts(count: number) {
+  async function hosts(count: number, first: Partial<ServerOptions> = {}) {
     const databaseUrl = await postgres().createDatabase();
     const started = [];
-    for (let index = 0; index < count; index++) started.push(await startTestServer({ databaseUrl }));
+    for (let index = 0; index < count; index++) started.push(await startTestServer({ databaseUrl, ...(index === 0 ? first : {}) }));
     cleanup.servers.push(...started);
     return started;
   }
+
+  it("[elicitation-content] judges an answer on B to an elicitation asked on A by the requested schema: a failing one is refused there and nothing is sent", async () => {
+    const [a, b] = await hosts(2, { mcpServers: NOTES });
+    await expect.poll(() => a!.mcpTools.status()[0]?.state, { timeout: 20_000 }).toBe("ready");
+    const watcher = await connect(b!.url);
+    cleanup.sockets.push(watcher);
+    const sessionId = await createSession(a!.url);
+    const call = a!.mcpTools.call("mcp__notes__ask_string", {}, { sessionId, signal: new AbortController().signal });
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    const answer = (email: string) => ({
+      type: "answer",
+      rpcId: asked.rpcId,
+      sessionId,
+      answers: [{ id: "email", selected: [], custom: email }, ...["site", "born", "meet", "nick"].map((id) => ({ id, selected: [] }))],
+    });
+    const refused = await api(b!.url, "/api/respond", { json: answer("a..b@example.com") });
+    expect([refused.body, watcher.frames.filter((frame) => frame.type === "question/resolved")]).toEqual([
+      { accepted: false, reason: "bad-response", detail: `"email" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` },
+      [],
+    ]);
+    expect((await api(b!.url, "/api/respond", { json: answer("a.b@example.com") })).body).toEqual({ accepted: true });
+    const [first] = (await call).content as { text: string }[];
+    expect(JSON.parse(first!.text)).toEqual({ action: "accept", content: { email: "a.b@example.com" } });
+  });
+
+  it("[cluster-turns] shows a host that starts while another host's turn runs that session running, and the session idle once it ends", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const a = await startTestServer({ databaseUrl, mcpServers: NOTES });
+    cleanup.servers.push(a);
+    await expect.poll(() => a.mcpTools.status()[0]?.state, { timeout: 20_000 }).toBe("ready");
+    const watcher = await connect(a.url);
+    cleanup.sockets.push(watcher);
+    const sessionId = await createSession(a.url);
+    await api(a.url, `/api/sessions/${sessionId}/messages`, { json: { text: '/tool mcp__notes__slow {"ms":60000}' } });
+    await watcher.waitFor((frame) => frame.type === "message/upserted" && frame.message.role === "tool" && frame.message.tool?.status === "running");
+    const b = await startTestServer({ databaseUrl });
+    cleanup.servers.push(b);
+    const stateOn = async (url: string) => ((await api(url, `/api/sessions/${sessionId}`)).body as { session: { state: string } }).session.state;
+    expect([await stateOn(a.url), await stateOn(b.url)]).toEqual(["running", "running"]);
+    const from = watcher.frames.length;
+    expect((await api(b.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
+    await watcher.waitIdle(sessionId, from);
+    await expect.poll(() => stateOn(b.url)).toBe("idle");
+  });
 
   it("[cluster-health] gives every host the cluster's id and counts the live ones in health", async () => {
     const [a, b] = await hosts(2);

@@ -3,6 +3,7 @@ import { DownFrame, type Message, type QuestionRequestedFrame, type Session } fr
 import { STOPPED_TOOL_TEXT } from "../history";
 import type { Logger } from "../log";
 import type { AbortClaim } from "../pending-table";
+import { readRule, type AnswerRule } from "../answer-rule";
 import { ABORTED_MESSAGE } from "../user-interaction";
 import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 
@@ -31,12 +32,17 @@ export interface Cluster {
   onFrame(listener: (frame: DownFrame, owner: string) => void): void;
   /** An answer claimed on another host for a question this host owns. */
   onAnswer(listener: (body: unknown) => void): void;
-  /** Where the cluster reads this host's own pending questions, to reconcile them with the database after an outage. */
-  setOwnPending(read: () => QuestionRequestedFrame[]): void;
+  /**
+   * Where the cluster reads this host's own pending questions, to reconcile them with the database after an outage,
+   * and the rule each was asked with, written beside it so that every host judges an answer by it.
+   */
+  setOwnPending(source: OwnPending): void;
   /** Takes the session's turn for this host: false while a live host other than this one holds it. */
   claimTurn(sessionId: string): Promise<boolean>;
   /** Gives the session's turn back (its turn ended here). */
   releaseTurn(sessionId: string): Promise<void>;
+  /** The sessions whose turns run on other live hosts now. */
+  turnsElsewhere(): Promise<string[]>;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
@@ -44,9 +50,11 @@ export interface Cluster {
   /** This host became unhealthy (disconnected or lost): its sockets should move to a healthy host. */
   onUnhealthy(listener: (state: ClusterState) => void): void;
   /** Every pending question of the cluster, oldest first, with its owner. */
-  pending(): { frame: QuestionRequestedFrame; owner: string }[];
+  pending(): ClusterQuestion[];
+  /** The pending question with this rpcId, as this host knows it. */
+  question(rpcId: string): ClusterQuestion | undefined;
   /** A question still pending in the database that this host may not have heard of yet. */
-  fetchPending(rpcId: string): Promise<QuestionRequestedFrame | undefined>;
+  fetchPending(rpcId: string): Promise<ClusterQuestion | undefined>;
   /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
   claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
   /**
@@ -64,6 +72,19 @@ export interface Cluster {
 
 export type ClusterState = "ok" | "disconnected" | "lost";
 
+/** A pending question of the cluster: its frame, the host that asked it, and the rule its answer must also pass. */
+export interface ClusterQuestion {
+  frame: QuestionRequestedFrame;
+  owner: string;
+  rule?: AnswerRule;
+}
+
+/** This host's own pending questions, as its pending table holds them. */
+export interface OwnPending {
+  replay(): QuestionRequestedFrame[];
+  ruleOf(rpcId: string): AnswerRule | undefined;
+}
+
 export interface ClusterOptions {
   store: PgStore;
   log: Logger;
@@ -74,6 +95,8 @@ export interface ClusterOptions {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** Why a host whose lease was adopted stops: what it held is settled elsewhere, and it rejoins as a new host when started again. */
+export const CLUSTER_LOST_MESSAGE = "this host's lease in the cluster expired and another host adopted its work: it stops; start it again to rejoin the cluster";
 const CHANNEL = "parley";
 /** Postgres refuses a NOTIFY payload of 8000 bytes or more; larger frames travel as a row whose id is notified. */
 export const NOTIFY_LIMIT_BYTES = 7900;
@@ -81,7 +104,21 @@ const LARGE_FRAME_TTL = "5 minutes";
 /** Notifications sent by one statement when frames queue up. */
 const NOTIFY_BATCH = 64;
 
-type Envelope = { s: string; f: DownFrame } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
+type Envelope = { s: string; f: DownFrame; rule?: AnswerRule } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
+
+interface PendingRow {
+  owner: string;
+  frame: string;
+  rule: string | null;
+}
+
+/** A pending row as the question it holds (undefined when its frame is not a question). */
+function questionOf(row: PendingRow): ClusterQuestion | undefined {
+  const frame = DownFrame.parse(JSON.parse(row.frame));
+  if (frame.type !== "question/requested") return undefined;
+  const rule = readRule(row.rule === null ? null : JSON.parse(row.rule));
+  return { frame, owner: row.owner, ...(rule ? { rule } : {}) };
+}
 
 /** Runs async jobs one after another; a failed job is reported and the next one still runs. */
 function serial(onError: (error: unknown) => void) {
@@ -104,11 +141,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let live = 1;
   let lastRenewed = performance.now();
   let closed = false;
-  const mirror = new Map<string, { frame: QuestionRequestedFrame; owner: string }>();
+  const mirror = new Map<string, ClusterQuestion>();
   const frameListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
-  let ownPending: () => QuestionRequestedFrame[] = () => [];
+  let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined };
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
   const outgoing = serial((error) => {
@@ -126,8 +163,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 
   /** Keeps the mirror of the cluster's pending questions in step with the frames, whoever produced them. */
-  function track(frame: DownFrame, owner: string) {
-    if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner });
+  function track(frame: DownFrame, owner: string, rule: AnswerRule | undefined) {
+    if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner, ...(rule ? { rule } : {}) });
     else if (frame.type === "question/resolved") mirror.delete(frame.rpcId);
   }
 
@@ -204,8 +241,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** A frame made by this host on another's behalf (adoption). */
   const emit = (frame: DownFrame) => publish(frame);
 
-  function deliver(frame: DownFrame, owner: string) {
-    track(frame, owner);
+  function deliver(frame: DownFrame, owner: string, rule: AnswerRule | undefined) {
+    track(frame, owner, rule);
     for (const listener of frameListeners) listener(frame, owner);
   }
 
@@ -221,7 +258,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await send(frames);
       } finally {
         // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
-        for (const sent of frames) deliver(sent, instance);
+        for (const sent of frames) deliver(sent, instance, sent.type === "question/requested" ? ownPending.ruleOf(sent.rpcId) : undefined);
       }
     });
   }
@@ -231,15 +268,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (state === "lost") return;
     const notes: string[] = [];
     for (const frame of frames) {
+      const rule = frame.type === "question/requested" ? ownPending.ruleOf(frame.rpcId) : undefined;
       if (frame.type === "question/requested") {
-        await store.query("INSERT INTO pending (rpc_id, session_id, owner, frame) VALUES ($1, $2, $3, $4) ON CONFLICT (rpc_id) DO NOTHING", [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame)], false);
+        await store.query(
+          "INSERT INTO pending (rpc_id, session_id, owner, frame, rule) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rpc_id) DO NOTHING",
+          [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null],
+          false,
+        );
       } else if (frame.type === "question/resolved") {
         await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
       } else if (frame.type === "session/upserted" && frame.session.state === "idle") {
         // The turn ended: its row goes before any host sees the session idle, so a message posted anywhere next is taken.
         await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [frame.session.id, instance], false);
       }
-      notes.push(await notePayload(JSON.stringify({ s: instance, f: frame } satisfies Envelope)));
+      notes.push(await notePayload(JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope)));
     }
     for (let start = 0; start < notes.length; start += NOTIFY_BATCH) {
       const chunk = notes.slice(start, start + NOTIFY_BATCH);
@@ -276,7 +318,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     if (!("f" in envelope)) return;
     const frame = DownFrame.parse(envelope.f);
-    deliver(frame, envelope.s);
+    deliver(frame, envelope.s, readRule(envelope.rule));
   }
 
   /**
@@ -285,7 +327,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
    * and one claimed elsewhere whose notice was missed is settled here with the stored response.
    */
   async function reconcile() {
-    const own = new Map(ownPending().map((frame) => [frame.rpcId, frame]));
+    const own = new Map(ownPending.replay().map((frame) => [frame.rpcId, frame]));
     const rows = await store.query<{ rpc_id: string; session_id: string; state: string; response: string | null }>("SELECT rpc_id, session_id, state, response FROM pending WHERE owner = $1 AND (state = 'pending' OR rpc_id = ANY($2))", [instance, [...own.keys()]], false);
     const known = new Set(rows.rows.map((row) => row.rpc_id));
     for (const row of rows.rows) {
@@ -302,11 +344,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   /** Reloads the pending questions from the database (at start, and after the listener missed notifications). */
   async function reload() {
-    const rows = await store.query<{ owner: string; frame: string }>("SELECT owner, frame FROM pending WHERE state = 'pending' ORDER BY seq", [], false);
+    const rows = await store.query<PendingRow>("SELECT owner, frame, rule FROM pending WHERE state = 'pending' ORDER BY seq", [], false);
     mirror.clear();
     for (const row of rows.rows) {
-      const frame = DownFrame.parse(JSON.parse(row.frame));
-      if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner: row.owner });
+      const question = questionOf(row);
+      if (question) mirror.set(question.frame.rpcId, question);
     }
   }
 
@@ -378,8 +420,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     publish,
     onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
-    setOwnPending(read) {
-      ownPending = read;
+    setOwnPending(source) {
+      ownPending = source;
     },
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),
@@ -397,14 +439,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       );
       return (claimed.rowCount ?? 0) > 0;
     },
+    async turnsElsewhere() {
+      const rows = await store.query<{ session_id: string }>("SELECT session_id FROM turns WHERE owner <> $1 AND owner IN (SELECT instance FROM hosts WHERE lease_until > now())", [instance], false);
+      return rows.rows.map((row) => row.session_id);
+    },
     async releaseTurn(sessionId) {
       await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);
     },
+    question: (rpcId) => mirror.get(rpcId),
     async fetchPending(rpcId) {
-      const row = await store.query<{ frame: string }>("SELECT frame FROM pending WHERE rpc_id = $1 AND state = 'pending'", [rpcId], false);
-      if (!row.rows[0]) return undefined;
-      const frame = DownFrame.parse(JSON.parse(row.rows[0].frame));
-      return frame.type === "question/requested" ? frame : undefined;
+      const row = await store.query<PendingRow>("SELECT owner, frame, rule FROM pending WHERE rpc_id = $1 AND state = 'pending'", [rpcId], false);
+      return row.rows[0] ? questionOf(row.rows[0]) : undefined;
     },
     async claim(rpcId, outcome, body) {
       const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);

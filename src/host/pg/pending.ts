@@ -1,12 +1,12 @@
 import { judgeResponse } from "../../protocol/response-verdict";
-import type { QuestionRequestedFrame, Receipt } from "../../protocol/schemas";
+import type { Receipt } from "../../protocol/schemas";
 import type { Logger } from "../log";
-import type { PendingTable } from "../pending-table";
+import { refusalByRule, type PendingTable } from "../pending-table";
 import { StorageError } from "../storage-error";
 import type { Cluster } from "./cluster";
 
 /** The pending table of a cluster host: this host's questions live in its own table; answers are claimed in Postgres. */
-export interface ClusterPendingTable extends Omit<PendingTable, "respond" | "preview"> {
+export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
   /** Claims the question cluster-wide with one conditional UPDATE; the owner's waiting call settles once (docs/protocol.md, cluster-respond). */
   respond(body: unknown): Promise<Receipt>;
   /** Pending questions of this session on other hosts. */
@@ -19,9 +19,7 @@ export interface ClusterPendingTable extends Omit<PendingTable, "respond" | "pre
  * claimed by `UPDATE … WHERE state = 'pending' RETURNING owner`, and handed to the owner to settle.
  */
 export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger): ClusterPendingTable {
-  const frameOf = (rpcId: string): QuestionRequestedFrame | undefined => cluster.pending().find((entry) => entry.frame.rpcId === rpcId)?.frame;
-
-  cluster.setOwnPending(() => local.replay());
+  cluster.setOwnPending(local);
   cluster.onAnswer((body) => {
     const receipt = local.respond(body);
     if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
@@ -34,19 +32,21 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
     onChange: (listener) => local.onChange(listener),
     dispose: () => local.dispose(),
     replay: () => cluster.pending().map((entry) => entry.frame),
+    ruleOf: (rpcId) => local.ruleOf(rpcId),
 
     async respond(body) {
       const refusal = cluster.refusal();
       if (refusal !== null) throw new StorageError("STORAGE_BUSY", refusal, null);
       // A response can reach this host before the question's notification does (no sticky sessions): ask the database then.
       const rpcId = (body as { rpcId?: unknown } | null)?.rpcId;
-      if (typeof rpcId === "string" && !frameOf(rpcId)) await cluster.flush();
-      const fetched = typeof rpcId === "string" && !frameOf(rpcId) ? await cluster.fetchPending(rpcId) : undefined;
-      const verdict = judgeResponse(body, (id) => frameOf(id) ?? (id === rpcId ? fetched : undefined));
+      if (typeof rpcId === "string" && !cluster.question(rpcId)) await cluster.flush();
+      const fetched = typeof rpcId === "string" && !cluster.question(rpcId) ? await cluster.fetchPending(rpcId) : undefined;
+      const asked = (id: string) => cluster.question(id) ?? (id === rpcId ? fetched : undefined);
+      const verdict = judgeResponse(body, (id) => asked(id)?.frame);
       if (!verdict.accepted) return verdict.receipt;
-      // A question asked on this host is also judged by its ask's own rule (an elicitation's schema) before it is claimed.
-      const own = local.preview(body);
-      if (own && !own.accepted) return own;
+      // Judged by the ask's own rule too (an elicitation's schema), wherever it was asked, before it is claimed.
+      const refused = refusalByRule(verdict, asked(verdict.rpcId));
+      if (refused) return refused;
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
       if (owner === cluster.instance) {

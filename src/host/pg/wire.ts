@@ -9,6 +9,8 @@ import type { Cluster } from "./cluster";
 /** What a cluster host knows of sessions whose turns run on other hosts: their last published state. */
 export interface RemoteSessions {
   stateOf(sessionId: string): SessionState | undefined;
+  /** Learns which sessions' turns already run on other live hosts, so a host that just started shows them running. */
+  load(): Promise<void>;
 }
 
 /**
@@ -17,8 +19,12 @@ export interface RemoteSessions {
  */
 export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: Downlink; log: Logger }): RemoteSessions {
   const states = new Map<string, SessionState>();
+  /** Sessions a frame has told this host about since it started: newer than what load() reads. */
+  const told = new Set<string>();
   parts.bus.subscribe((frame) => cluster.publish(frame));
   cluster.onFrame((frame, owner) => {
+    if (frame.type === "session/upserted") told.add(frame.session.id);
+    else if (frame.type === "session/deleted") told.add(frame.sessionId);
     if (frame.type === "session/upserted" && owner !== cluster.instance) {
       if (frame.session.state === "idle") states.delete(frame.session.id);
       else states.set(frame.session.id, frame.session.state);
@@ -27,7 +33,12 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
     parts.downlink.broadcast(frame);
   });
   cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
-  return { stateOf: (sessionId) => states.get(sessionId) };
+  return {
+    stateOf: (sessionId) => states.get(sessionId),
+    async load() {
+      for (const sessionId of await cluster.turnsElsewhere()) if (!told.has(sessionId)) states.set(sessionId, "running");
+    },
+  };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface HostProcess {
   /** Every JSON line the process wrote to stdout, parsed. */
   readonly logs: Record<string, unknown>[];
   stderr(): string;
+  /** Resolves with the exit code or signal once the process has exited. */
+  readonly exited: Promise<number | NodeJS.Signals | null>;
   /** Whether the process is still running. */
   alive(): boolean;
   /** Sends `signal` and waits for the exit; resolves with the exit code or signal. */
@@ -62,6 +64,7 @@ export function startHostProcess(options: HostProcessOptions = {}): Promise<Host
           port: Number(new URL(url).port),
           dataDir,
           child,
+          exited,
           logs,
           stderr: () => stderr,
           alive: () => child.exitCode === null && child.signalCode === null,
