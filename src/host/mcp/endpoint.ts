@@ -60,7 +60,8 @@ interface McpSession {
   clientName: string;
   connectedAt: Date;
   transport: StreamableHTTPServerTransport;
-  parleySessionId: string | null;
+  /** The Parley session its calls run in, once asked for: one creation however many calls start at once. */
+  parleySession: Promise<string> | null;
   /** In-flight calls by JSON-RPC id; aborting one settles its question. */
   calls: Map<string, AbortController>;
   tickets: Map<string, Ticket>;
@@ -173,15 +174,24 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   /** Runs the call in the session's Parley session, creating it on the first call (or again if the human deleted it). */
   async function run(session: McpSession, name: string, args: unknown, signal: AbortSignal, onRequested: (rpcId: string) => void): Promise<ToolOutcome> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (session.parleySessionId === null) {
-        const created = await options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName });
-        session.parleySessionId = created.id;
-      }
-      const outcome = await options.chat.callTool(session.parleySessionId, { callId: randomUUID(), name, args }, { signal, onRequested, origin: { kind: "mcp-client", name: session.clientName } });
+      const parleySession = parleySessionOf(session);
+      const outcome = await options.chat.callTool(await parleySession, { callId: randomUUID(), name, args }, { signal, onRequested, origin: { kind: "mcp-client", name: session.clientName } });
       if (outcome) return outcome;
-      session.parleySessionId = null;
+      // The human deleted it: the next call, this one's retry or another's, creates a new one.
+      if (session.parleySession === parleySession) session.parleySession = null;
     }
     throw new RpcError(ErrorCode.InternalError, "the Parley session for this client could not be created");
+  }
+
+  /** The MCP session's Parley session, created on its first call; calls that start together share one creation, and a failed one is not kept. */
+  function parleySessionOf(session: McpSession): Promise<string> {
+    if (session.parleySession !== null) return session.parleySession;
+    const creating = options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName }).then((created) => created.id);
+    session.parleySession = creating;
+    creating.catch(() => {
+      if (session.parleySession === creating) session.parleySession = null;
+    });
+    return creating;
   }
 
   function progressFor(extra: Extra): () => void {
@@ -292,7 +302,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           log({ event: "mcp/opened", mcpSessionId: id, sessions: sessions.size });
         },
       }),
-      parleySessionId: null,
+      parleySession: null,
       calls: new Map(),
       tickets: new Map(),
       openRequests: 0,
