@@ -19,18 +19,6 @@ const SQLITE_ONLY = [
   "src/host/pg/**",
   // runs one SQLite host and three hosts on its own Postgres already.
   "src/integration/chaos.test.ts",
-  // host processes (src/host/testing/host-process.ts) take their store from PARLEY_DATA_DIR: a second run would be SQLite again;
-  // main.test.ts also feeds a corrupt SQLite file to the process.
-  "src/host/main.test.ts",
-  "src/host/raw-socket.fuzz.test.ts",
-  "src/host/mcp-client/host.test.ts",
-];
-/**
- * Host tests that still fail on Postgres, kept out of node-postgres until fixed so the run stays green; each passes
- * on SQLite. faults: 1,000 concurrent /mcp calls end in "Connection closed".
- */
-const FAILING_ON_POSTGRES = [
-  "src/host/mcp/faults.test.ts",
 ];
 const postgresBin = postgresBinDir();
 if (process.env.VITEST && postgresBin === null) {
@@ -74,7 +62,7 @@ export default defineConfig({
                 name: "node-postgres",
                 environment: "node",
                 include: ["src/host/**/*.test.ts", "src/integration/**/*.test.ts"],
-                exclude: [...SQLITE_ONLY, ...FAILING_ON_POSTGRES],
+                exclude: SQLITE_ONLY,
                 env: { PARLEY_TEST_STORE: "postgres" },
                 globalSetup: ["src/host/testing/pg-global-setup.ts"],
               },

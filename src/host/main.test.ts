@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame } from "../protocol/schemas";
 import { DATABASE_FILE } from "./store";
-import { api, connect, createSession } from "./testing/harness";
+import { api, connect, createSession, storeHealth, testStoreEnv } from "./testing/harness";
 import { createTempDirs } from "./testing/temp-dirs";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
@@ -27,8 +27,16 @@ interface Launched {
   listening: () => Promise<{ url: string; hostId: string }>;
 }
 
-function launch(env: Record<string, string>): Launched {
-  const child = spawn(TSX, [MAIN], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", PARLEY_MODEL: "scripted", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the host on the run's store (src/host/testing/harness.ts, testStoreEnv). */
+async function launch(env: Record<string, string>): Promise<Launched> {
+  return launchOn(env, await testStoreEnv());
+}
+
+/** Starts the host on SQLite in its data dir, for what only an SQLite file can show. */
+const launchOnSqlite = (env: Record<string, string>): Launched => launchOn(env, {});
+
+function launchOn(env: Record<string, string>, store: Record<string, string>): Launched {
+  const child = spawn(TSX, [MAIN], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", PARLEY_MODEL: "scripted", ...store, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -58,11 +66,11 @@ function launch(env: Record<string, string>): Launched {
 
 describe("main", { timeout: 30_000 }, () => {
   it("prints the listening line with the real port for PORT=0, logs JSON lines without message or answer text, and exits 0 on SIGTERM", async () => {
-    const host = launch({ PARLEY_DATA_DIR: tempDir() });
+    const host = await launch({ PARLEY_DATA_DIR: tempDir() });
     const { url, hostId } = await host.listening();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url.endsWith(":0")).toBe(false);
-    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 2, model: "scripted", store: "sqlite", storage: { state: "ok" } });
+    expect((await api(url, "/api/health")).body).toEqual({ ok: true, hostId, protocol: 2, model: "scripted", ...storeHealth({ hostId }), storage: { state: "ok" } });
 
     const client = await connect(url);
     const id = await createSession(url);
@@ -92,7 +100,7 @@ describe("main", { timeout: 30_000 }, () => {
   });
 
   it("settles a pending question as aborted and exits 0 on SIGINT", async () => {
-    const host = launch({ PARLEY_DATA_DIR: tempDir() });
+    const host = await launch({ PARLEY_DATA_DIR: tempDir() });
     const { url } = await host.listening();
     const client = await connect(url);
     const id = await createSession(url);
@@ -108,7 +116,7 @@ describe("main", { timeout: 30_000 }, () => {
   it("refuses a corrupt database with one clear line on stderr and exit code 1", async () => {
     const dataDir = tempDir();
     writeFileSync(path.join(dataDir, DATABASE_FILE), "not a database ".repeat(100));
-    const host = launch({ PARLEY_DATA_DIR: dataDir });
+    const host = launchOnSqlite({ PARLEY_DATA_DIR: dataDir });
     const code = await host.exited;
     expect({ code, stderr: host.stderr() }).toEqual({ code: 1, stderr: `parley: cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: file is not a database\n` });
   });
@@ -116,13 +124,13 @@ describe("main", { timeout: 30_000 }, () => {
   it("refuses a data dir it cannot create with one line on stderr and exit code 1", async () => {
     const blocker = path.join(tempDir(), "file");
     writeFileSync(blocker, "");
-    const host = launch({ PARLEY_DATA_DIR: path.join(blocker, "data") });
+    const host = launchOnSqlite({ PARLEY_DATA_DIR: path.join(blocker, "data") });
     expect(await host.exited).toBe(1);
     expect(host.stderr()).toMatch(/^parley: cannot open the database at .*: ENOTDIR[^\n]*\n$/);
   });
 
   it("never logs the token, even when it arrives in the link that sets the cookie", async () => {
-    const host = launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_TOKEN: "Tok-Quokka-77-long-enough" });
+    const host = await launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_TOKEN: "Tok-Quokka-77-long-enough" });
     const { url } = await host.listening();
     expect((await api(url, "/?token=Tok-Quokka-77-long-enough")).status).toBe(302);
     expect((await api(url, "/api/health", { headers: { authorization: "Bearer Tok-Quokka-77-long-enough" } })).status).toBe(200);
@@ -138,7 +146,7 @@ describe("main", { timeout: 30_000 }, () => {
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
     try {
       const port = (blocker.address() as AddressInfo).port;
-      const host = launch({ PARLEY_DATA_DIR: tempDir(), PORT: String(port) });
+      const host = await launch({ PARLEY_DATA_DIR: tempDir(), PORT: String(port) });
       const code = await host.exited;
       expect({ code, stderr: host.stderr(), stdout: host.stdout() }).toEqual({
         code: 1,

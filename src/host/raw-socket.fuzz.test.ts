@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { connect as tcpConnect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownFrame, QuestionRequestedFrame } from "../protocol/schemas";
-import { api, connect } from "./testing/harness";
+import { api, connect, testStoreEnv } from "./testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "./testing/host-process";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -126,7 +126,7 @@ for (const mode of ["open", "token"] as const) {
     }
 
     beforeAll(async () => {
-      host = await startHostProcess({ env: mode === "token" ? { PARLEY_TOKEN: TOKEN } : {} });
+      host = await startHostProcess({ env: { ...(await testStoreEnv()), ...(mode === "token" ? { PARLEY_TOKEN: TOKEN } : {}) } });
       const created = await api(host.url, "/api/sessions", { json: {}, headers: auth });
       const sessionId = (created.body as { session: { id: string } }).session.id;
       const watcher = await connect(host.url, auth);

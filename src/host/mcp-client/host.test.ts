@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { api } from "../testing/harness";
+import { api, testStoreEnv } from "../testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
 import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
 
@@ -40,7 +40,7 @@ async function healthUntil(url: string, done: (body: Health) => boolean): Promis
 describe("the host with an MCP config", { timeout: 30_000 }, () => {
   it("stops at start-up naming the file and the wrong field [mcp-config]", async () => {
     const file = configFile({ mcpServers: { notes: { args: ["server.js"] } } });
-    await expect(startHostProcess({ env: { PARLEY_MCP_CONFIG: file } })).rejects.toThrow(
+    await expect(startHostProcess({ env: { ...(await testStoreEnv()), PARLEY_MCP_CONFIG: file } })).rejects.toThrow(
       `host exited with 1 before listening\nparley: MCP config ${file}: mcpServers.notes.command: expected string\n`,
     );
   });
@@ -53,7 +53,7 @@ describe("the host with an MCP config", { timeout: 30_000 }, () => {
         off: { command: "never-started", disabled: true },
       },
     });
-    const host = await startHostProcess({ env: { PARLEY_MCP_CONFIG: file } });
+    const host = await startHostProcess({ env: { ...(await testStoreEnv()), PARLEY_MCP_CONFIG: file } });
     hosts.push(host);
     const body = await healthUntil(host.url, (health) => health.mcp?.[0]?.state === "ready" && health.mcp[1]?.state === "failed");
     expect(body.mcp).toEqual([

@@ -23,7 +23,7 @@ export function loginCookieName(server: RunningServer): string {
 }
 
 /** The store fields of a test host's `GET /api/health`: a Postgres host is a cluster of one. */
-export function storeHealth(server: RunningServer): Record<string, unknown> {
+export function storeHealth(server: Pick<RunningServer, "hostId">): Record<string, unknown> {
   if (TEST_STORE === "sqlite") return { store: "sqlite" };
   return { store: "postgres", cluster: { id: server.hostId, instance: expect.any(String) as string, instances: 1, state: "ok" } };
 }
@@ -31,19 +31,29 @@ export function storeHealth(server: RunningServer): Record<string, unknown> {
 /** With Postgres: the database of each data dir a test gave, so a host restarted on the same dir finds the same database. */
 const databasesByDataDir = new Map<string, string>();
 
+/**
+ * The environment that gives a test host, in this process or in its own (src/host/testing/host-process.ts), the run's
+ * store: nothing on SQLite (its PARLEY_DATA_DIR holds the database), a fresh database of the run's cluster on Postgres, the same one again for a data dir
+ * seen before, so a process restarted on it finds what the last one wrote.
+ */
+export async function testStoreEnv(dataDir?: string): Promise<Record<string, string>> {
+  if (TEST_STORE === "sqlite") return {};
+  const admin = inject("parleyPostgresUrl");
+  if (dataDir === undefined) return { PARLEY_DATABASE_URL: await createDatabaseAt(admin) };
+  let databaseUrl = databasesByDataDir.get(dataDir);
+  if (databaseUrl === undefined) {
+    databaseUrl = await createDatabaseAt(admin);
+    databasesByDataDir.set(dataDir, databaseUrl);
+  }
+  return { PARLEY_DATABASE_URL: databaseUrl };
+}
+
 /** A real host on 127.0.0.1:0 with an in-memory database and the scripted model, unless overridden. */
 export async function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<RunningServer> {
   const options: ServerOptions = { host: "127.0.0.1", port: 0, dataDir: ":memory:", model: createScriptedModel(), staticDir: "/nonexistent-parley-dist", ...overrides };
   if (TEST_STORE === "sqlite" || options.store !== undefined || options.databaseUrl !== undefined) return startServer(options);
   const admin = inject("parleyPostgresUrl");
-  if (options.dataDir !== ":memory:") {
-    let databaseUrl = databasesByDataDir.get(options.dataDir);
-    if (databaseUrl === undefined) {
-      databaseUrl = await createDatabaseAt(admin);
-      databasesByDataDir.set(options.dataDir, databaseUrl);
-    }
-    return startServer({ ...options, databaseUrl });
-  }
+  if (options.dataDir !== ":memory:") return startServer({ ...options, databaseUrl: (await testStoreEnv(options.dataDir)).PARLEY_DATABASE_URL! });
   // An in-memory database ends with its host: so does this one.
   const databaseUrl = await createDatabaseAt(admin);
   const server = await startServer({ ...options, databaseUrl }).catch(async (error: unknown) => {
