@@ -20,6 +20,8 @@ export interface DownlinkOptions {
   heartbeatIntervalMs?: number;
   /** Whether upgrades are taken now; a cluster host that lost its database answers 503 so the browser tries another. */
   accepting?(): boolean;
+  /** Awaited before a socket opens: in a cluster, until this host's own frames so far are written, so its replay holds its own questions. */
+  beforeOpen?(): Promise<void>;
 }
 
 /** The downlink: one WebSocket per tab at `/api/mux`, host → browser only. */
@@ -84,7 +86,12 @@ export function createDownlink(options: DownlinkOptions): Downlink {
       const target = parseRequestTarget(request.url);
       if (target === null) return refuse(socket, 400);
       if (target.pathname !== "/api/mux") return refuse(socket, 404);
-      checkFence(request, options.fence).then(
+      const opening = async () => {
+        const verdict = await checkFence(request, options.fence);
+        if (verdict.ok) await options.beforeOpen?.();
+        return verdict;
+      };
+      opening().then(
         (verdict) => {
           if (!verdict.ok) {
             options.log({ event: "mux/refused", status: verdict.status });

@@ -49,7 +49,9 @@ async function main() {
       host,
       port,
       dataDir,
-      ...(env.PARLEY_DATABASE_URL ? { databaseUrl: env.PARLEY_DATABASE_URL, leaseMs: integer("PARLEY_LEASE_S", 30, 1) * 1000 } : {}),
+      ...(env.PARLEY_DATABASE_URL
+        ? { databaseUrl: env.PARLEY_DATABASE_URL, leaseMs: integer("PARLEY_LEASE_S", 30, 1) * 1000, ...(env.PARLEY_PEER_URL ? { peerUrl: env.PARLEY_PEER_URL } : {}) }
+        : {}),
       model,
       token: exposed.token,
       allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],

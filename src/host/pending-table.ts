@@ -98,7 +98,8 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
    * (docs/protocol.md, cluster-abort): when a response claimed the question before it, that response settles it instead.
    */
   async function abort(rpcId: string, message: string): Promise<void> {
-    const abortNow = () => claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", message));
+    // Once the table is disposed (shutdown), a turn stopped meanwhile is told so too, whichever abort settles first.
+    const abortNow = () => claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", disposed ? DISPOSED_MESSAGE : message));
     if (!options.claimAbort) return abortNow();
     const sessionId = entries.get(rpcId)?.frame.sessionId;
     try {

@@ -60,6 +60,11 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** With Postgres: how long a host's lease lasts without renewal (PARLEY_LEASE_S); default 30 s. */
   leaseMs?: number;
+  /**
+   * With Postgres: where the other hosts reach this one (PARLEY_PEER_URL), to pass on `/mcp` requests of the MCP sessions
+   * it holds; default its own URL, with the machine's name in place of an address that listens on every interface.
+   */
+  peerUrl?: string;
   /** The `/mcp` front door: wait tickets (PARLEY_MCP_WAIT_S), progress and idle intervals, limits. */
   mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
   /** The MCP servers whose tools the agent uses (PARLEY_MCP_CONFIG); none when absent. */
@@ -140,7 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hostId,
     fence,
     replay: () => (shared ?? pending).replay(),
-    ...(cluster ? { accepting: () => cluster.state() === "ok" } : {}),
+    ...(cluster ? { accepting: () => cluster.state() === "ok", beforeOpen: () => cluster.flush() } : {}),
     log,
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
@@ -148,7 +153,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // In a cluster every frame, this host's too, reaches the sockets through the cluster (pg/wire.ts).
   if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
   const remote = cluster ? wireCluster(cluster, { bus, downlink, log }) : null;
-  const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log });
+  const peers = cluster ? { instance: cluster.instance, urlOf: (instance: string) => cluster.peerUrl(instance) } : undefined;
+  const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log, ...(peers ? { peers } : {}) });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
   const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {
     const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");
@@ -226,7 +232,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         resolve();
       });
     });
+    const listening = (server.address() as AddressInfo).port;
+    await cluster?.advertise(options.peerUrl ?? formatUrl(host === "0.0.0.0" || host === "::" ? hostname() : host, listening));
   } catch (error) {
+    if (server.listening) server.close();
     await cluster?.close();
     await store.close();
     throw error;
@@ -251,10 +260,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await pending.dispose();
+        // Settled now where no cluster is asked (the turns see it before they are stopped); in a cluster as each abort is claimed.
+        const disposed = pending.dispose();
         await mcp.close();
         await chat.stop();
         await mcpTools.close();
+        // The sockets see every question settle (in a cluster, once its frame went round) before they close.
+        await disposed;
+        await cluster?.flush();
         await downlink.close();
         server.closeAllConnections();
         await serverClosed;

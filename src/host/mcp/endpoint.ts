@@ -13,6 +13,7 @@ import { describeIssues } from "../user-interaction";
 import { PROGRESS_INTERVAL_MS, startProgress } from "./progress";
 import { mcpToolList, toMcpResult, unknownTicketError, WAIT_TOOL_NAME, WaitArgs, waitingText, type McpToolResult } from "./tools";
 import { HttpError, readBody } from "../http";
+import { FORWARDED_HEADER, forwardMcp } from "./forward";
 
 /** An MCP session nobody used for this long is closed, aborting what it left pending. */
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -38,6 +39,18 @@ export interface McpEndpointOptions {
   maxCallsPerSession?: number;
   /** The clock that stamps a session's title. */
   now?: () => Date;
+  /** In a cluster: where the other hosts are, so a request for an MCP session another host holds reaches it. */
+  peers?: McpPeers;
+}
+
+/**
+ * The hosts of a cluster as `/mcp` needs them: an MCP session lives in the memory of the host that opened it, so its
+ * id starts with that host's instance and a dot, and any other host passes its requests there (docs/protocol.md, mcp-cluster).
+ */
+export interface McpPeers {
+  instance: string;
+  /** Where the live host `instance` is reached; null when it is this host or holds no live lease. */
+  urlOf(instance: string): Promise<string | null>;
 }
 
 /** `/mcp`: the Streamable HTTP front door for outside agents, one MCP server and transport per MCP session. */
@@ -294,7 +307,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       clientName: (info.title ?? info.name).trim() || "MCP client",
       connectedAt: now(),
       transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
+        sessionIdGenerator: () => (options.peers ? `${options.peers.instance}.${randomUUID()}` : randomUUID()),
         maxRequestBodySize: LIMITS.httpBodyBytes,
         onsessioninitialized: (id) => {
           session.id = id;
@@ -313,6 +326,20 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     await serve(session, request, response, body);
   }
 
+  /** Passes the request to the live host that holds MCP session `id`, if another one does; whether it was passed on (or answered). */
+  async function forwardToHolder(request: IncomingMessage, response: ServerResponse, id: string, raw: Buffer | null): Promise<boolean> {
+    const dot = id.indexOf(".");
+    if (!options.peers || dot <= 0 || request.headers[FORWARDED_HEADER] !== undefined) return false;
+    const holder = id.slice(0, dot);
+    const target = await options.peers.urlOf(holder);
+    if (target === null) return false;
+    const failed = await forwardMcp(request, response, raw, target);
+    if (failed === null) return true;
+    log({ event: "mcp/forward-failed", holder, error: failed.message });
+    sendRpcError(response, 502, SERVER_ERROR, "the Parley host that holds this MCP session cannot be reached; start a new session");
+    return true;
+  }
+
   return {
     async handle(request, response) {
       const verdict = await checkFence(request, options.fence);
@@ -325,8 +352,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         return sendRpcError(response, 405, SERVER_ERROR, "Method not allowed.", { Allow: "GET, POST, DELETE" });
       }
       let body: unknown = undefined;
+      let raw: Buffer | null = null;
       if (method === "POST") {
-        let raw: Buffer;
         try {
           raw = await readBody(request);
         } catch (error) {
@@ -345,6 +372,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         return sendRpcError(response, 400, SERVER_ERROR, "Bad Request: Mcp-Session-Id header is required");
       }
       const session = typeof header === "string" ? sessions.get(header) : undefined;
+      if (!session && typeof header === "string" && (await forwardToHolder(request, response, header, raw))) return;
       if (!session || session.principal !== principalOf(request)) return sendRpcError(response, 404, SESSION_NOT_FOUND, "Session not found");
       await serve(session, request, response, body);
     },

@@ -4,6 +4,8 @@ import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer } from "../testing/harness";
 import { postgresBinDir } from "../testing/postgres";
 import { useTestPostgres } from "../testing/postgres-suite";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ServerOptions } from "../server";
 import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
@@ -68,6 +70,27 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect((await api(b.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
     await watcher.waitIdle(sessionId, from);
     await expect.poll(() => stateOn(b.url)).toBe("idle");
+  });
+
+  it("[mcp-cluster] carries an MCP session opened on A through B: its calls run on A, are answered through B, and end with A", async () => {
+    const [a, b] = await hosts(2);
+    const watcher = await connect(b!.url);
+    cleanup.sockets.push(watcher);
+    const opened = new Client({ name: "cluster-agent", version: "1.0.0" });
+    const first = new StreamableHTTPClientTransport(new URL("/mcp", a!.url));
+    await opened.connect(first);
+    const sessionId = first.sessionId!;
+    const resumed = new Client({ name: "cluster-agent", version: "1.0.0" });
+    await resumed.connect(new StreamableHTTPClientTransport(new URL("/mcp", b!.url), { sessionId }));
+    cleanup.clients.push(opened, resumed);
+    const listed = await resumed.listTools();
+    const call = resumed.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "via", question: "Through B?", options: [{ label: "Yes" }, { label: "No" }] }] } });
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    expect([sessionId.split(".").length, listed.tools.map((tool) => tool.name), asked.origin]).toEqual([2, ["ask_user_question", "present_plan"], { kind: "mcp-client", name: "cluster-agent" }]);
+    expect((await api(b!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId: asked.sessionId, answers: [{ id: "via", selected: ["Yes"] }] } })).body).toEqual({ accepted: true });
+    expect(((await call).content as { text: string }[])[0]!.text).toBe(`{"answers":[{"id":"via","selected":["Yes"]}]}`);
+    await a!.close();
+    await expect(resumed.listTools()).rejects.toThrow("Session not found");
   });
 
   it("[cluster-health] gives every host the cluster's id and counts the live ones in health", async () => {

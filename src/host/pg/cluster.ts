@@ -43,6 +43,10 @@ export interface Cluster {
   releaseTurn(sessionId: string): Promise<void>;
   /** The sessions whose turns run on other live hosts now. */
   turnsElsewhere(): Promise<string[]>;
+  /** Records where the other hosts reach this one (its URL once it listens). */
+  advertise(url: string): Promise<void>;
+  /** Where another live host is reached; null when `instance` is this host or holds no live lease. */
+  peerUrl(instance: string): Promise<string | null>;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
@@ -442,6 +446,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     async turnsElsewhere() {
       const rows = await store.query<{ session_id: string }>("SELECT session_id FROM turns WHERE owner <> $1 AND owner IN (SELECT instance FROM hosts WHERE lease_until > now())", [instance], false);
       return rows.rows.map((row) => row.session_id);
+    },
+    async advertise(url) {
+      await store.query("UPDATE hosts SET url = $2 WHERE instance = $1", [instance, url], false);
+    },
+    async peerUrl(other) {
+      if (other === instance) return null;
+      const row = await store.query<{ url: string }>("SELECT url FROM hosts WHERE instance = $1 AND lease_until > now()", [other], false);
+      return row.rows[0]?.url ?? null;
     },
     async releaseTurn(sessionId) {
       await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);
