@@ -71,6 +71,8 @@ export interface Chat {
   refresh(sessionId: string): Promise<void>;
   /** Aborts every turn and waits for them to end. */
   stop(): Promise<void>;
+  /** The sessions whose turn this host is starting or running now (its agent's turns, not outside calls). */
+  turnSessions(): string[];
 }
 
 interface Turn {
@@ -520,6 +522,8 @@ export function createChat(options: ChatOptions): Chat {
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },
+
+    turnSessions: () => [...new Set([...turns.keys(), ...posting])],
 
     async refresh(sessionId) {
       const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);

@@ -88,7 +88,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
       if (target.pathname !== "/api/mux") return refuse(socket, 404);
       const opening = async () => {
         const verdict = await checkFence(request, options.fence);
-        if (verdict.ok) await options.beforeOpen?.();
+        if (verdict.ok && !closing && options.accepting?.() !== false) await options.beforeOpen?.();
         return verdict;
       };
       opening().then(

@@ -90,6 +90,7 @@ async function main() {
   server.onClusterLost((reason) => {
     if (stopping) return;
     stopping = true;
+    process.exitCode = 1;
     log({ event: "stopping", reason: "cluster-lost" });
     const leave = () => fail(reason);
     server.close().then(leave, leave);

@@ -88,6 +88,13 @@ export interface RunningServer {
   onClusterLost(listener: (reason: string) => void): void;
 }
 
+/** PARLEY_PEER_URL as a URL: http or https, nothing else. */
+export function peerUrlOf(value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) throw new Error(`PARLEY_PEER_URL=${value} is not an http or https URL`);
+  return url;
+}
+
 function formatUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
@@ -233,7 +240,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     });
     const listening = (server.address() as AddressInfo).port;
-    await cluster?.advertise(options.peerUrl ?? formatUrl(host === "0.0.0.0" || host === "::" ? hostname() : host, listening));
+    await cluster?.advertise(peerUrlOf(options.peerUrl ?? formatUrl(host === "0.0.0.0" || host === "::" ? hostname() : host, listening)));
   } catch (error) {
     if (server.listening) server.close();
     await cluster?.close();

@@ -50,7 +50,7 @@ export interface McpEndpointOptions {
 export interface McpPeers {
   instance: string;
   /** Where the live host `instance` is reached; null when it is this host or holds no live lease. */
-  urlOf(instance: string): Promise<string | null>;
+  urlOf(instance: string): Promise<URL | null>;
 }
 
 /** `/mcp`: the Streamable HTTP front door for outside agents, one MCP server and transport per MCP session. */

@@ -1,32 +1,43 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { pipeline } from "node:stream";
 
 /** Set on a request one host passes to another, which then never passes it on again. */
 export const FORWARDED_HEADER = "x-parley-forwarded";
-/** Headers of one connection, not of the request or the answer (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"];
+/** Headers of one connection, not of the request or the answer (RFC 9110 §7.6.1), and `expect`, which the body already read answers. */
+const HOP_BY_HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "expect", "content-length"];
+/** How long a host waits to connect to the host that holds a session before it gives up. */
+export const FORWARD_CONNECT_TIMEOUT_MS = 5_000;
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const kept = { ...headers };
-  for (const name of HOP_BY_HOP) delete kept[name];
+  const listed = typeof headers.connection === "string" ? headers.connection.split(",").map((name) => name.trim().toLowerCase()) : [];
+  for (const name of [...HOP_BY_HOP, ...listed]) delete kept[name];
   return kept;
 }
 
 /**
- * Passes an `/mcp` request to the host at `target` that holds its MCP session, with its headers (Host and
- * Authorization included, so that host's fence judges the same request) and the body already read, and streams
- * the answer back as it comes, an SSE stream included. Either side closing early closes the other, so a client
- * that goes away aborts its call there as it would here. Resolves with null once the answer is passed on, or
- * with the error when `target` could not be reached before anything was sent.
+ * Passes an `/mcp` request to the host at `target` (an http or https URL; `/mcp` is added to its path) that holds its
+ * MCP session, with its headers (Host and Authorization included, so that host's fence judges the same request) and
+ * the body already read (none but for a POST), and streams the answer back as it comes, an SSE stream included.
+ * Either side closing early closes the other, so a client that goes away aborts its call there as it would here.
+ * Resolves with null once the answer is passed on (or the client went away), or with the error when `target` could
+ * not be reached before anything was sent.
  */
-export function forwardMcp(request: IncomingMessage, response: ServerResponse, body: Buffer | null, target: string): Promise<Error | null> {
+export function forwardMcp(request: IncomingMessage, response: ServerResponse, body: Buffer | null, target: URL): Promise<Error | null> {
   return new Promise((resolve) => {
-    const url = new URL("/mcp", target);
-    const headers = { ...endToEnd(request.headers), [FORWARDED_HEADER]: "1", ...(body ? { "content-length": String(body.length) } : {}) };
-    const outgoing = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: request.method, headers }, (incoming) => {
+    if (request.socket.destroyed || response.destroyed) return resolve(null);
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const path = `${target.pathname.replace(/\/$/, "")}/mcp`;
+    const headers = { ...endToEnd(request.headers), [FORWARDED_HEADER]: "1", "content-length": String(body?.length ?? 0) };
+    const outgoing = send({ protocol: target.protocol, hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"), port: target.port, path, method: request.method, headers }, (incoming) => {
       response.writeHead(incoming.statusCode ?? 502, endToEnd(incoming.headers));
-      incoming.pipe(response);
-      incoming.on("error", () => response.destroy());
-      incoming.on("aborted", () => response.destroy());
+      pipeline(incoming, response, () => undefined);
+    });
+    outgoing.on("socket", (socket) => {
+      if (!socket.connecting) return;
+      socket.setTimeout(FORWARD_CONNECT_TIMEOUT_MS, () => outgoing.destroy(new Error(`no connection within ${FORWARD_CONNECT_TIMEOUT_MS} ms`)));
+      socket.once("connect", () => socket.setTimeout(0));
     });
     outgoing.on("error", (error) => {
       if (response.headersSent) response.destroy();

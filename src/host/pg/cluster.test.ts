@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import { createCleanup } from "../testing/cleanup";
@@ -9,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { ServerOptions } from "../server";
 import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
+import { openPgStore, type PgStore } from "./store";
 
 const cleanup = createCleanup();
 afterEach(() => cleanup.closeAll());
@@ -89,6 +91,13 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([sessionId.split(".").length, listed.tools.map((tool) => tool.name), asked.origin]).toEqual([2, ["ask_user_question", "present_plan"], { kind: "mcp-client", name: "cluster-agent" }]);
     expect((await api(b!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId: asked.sessionId, answers: [{ id: "via", selected: ["Yes"] }] } })).body).toEqual({ accepted: true });
     expect(((await call).content as { text: string }[])[0]!.text).toBe(`{"answers":[{"id":"via","selected":["Yes"]}]}`);
+    // A request whose body the holder does not read (a DELETE with one) leaves the connection between the hosts usable.
+    const spare = new StreamableHTTPClientTransport(new URL("/mcp", a!.url));
+    const spareClient = new Client({ name: "spare", version: "1.0.0" });
+    await spareClient.connect(spare);
+    cleanup.clients.push(spareClient);
+    const deleted = await fetch(`${b!.url}/mcp`, { method: "DELETE", headers: { "mcp-session-id": spare.sessionId!, "content-type": "application/json" }, body: '{"padding":"' + "x".repeat(200) + '"}' });
+    expect([deleted.status, (await resumed.listTools()).tools.length]).toEqual([200, 2]);
     await a!.close();
     await expect(resumed.listTools()).rejects.toThrow("Session not found");
   });
@@ -139,6 +148,29 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     await socket.waitIdle(sessionId, socket.frames.indexOf(asked));
     const next = posted[0]!.status === 202 ? b! : a!;
     expect((await api(next.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo after" } })).status).toBe(202);
+  });
+
+  it("[cluster-turns] keeps a turn's row while the turn starts, whatever idle frames of the session go out meanwhile: another host still gets 409", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    // A's store takes its time to write the user's message, so a rename lands between the row's claim and the turn's start.
+    const store = await openPgStore({ url: databaseUrl, instance: randomUUID() });
+    const slow: PgStore = { ...store, insertMessage: async (message) => (await new Promise((resolve) => setTimeout(resolve, 300)), store.insertMessage(message)) };
+    const a = await startTestServer({ store: slow });
+    const b = await startTestServer({ databaseUrl });
+    cleanup.servers.push(a, b);
+    const watcher = await connect(a.url);
+    cleanup.sockets.push(watcher);
+    const sessionId = await createSession(a.url);
+    const posting = api(a.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("kept") } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await api(a.url, `/api/sessions/${sessionId}`, { method: "PATCH", json: { title: "Renamed" } })).status).toBe(200);
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    const other = await api(b.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo second" } });
+    expect([(await posting).status, other.status]).toEqual([202, 409]);
+    expect((await api(b.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "kept", selected: ["Yes"] }] } })).body).toEqual({ accepted: true });
+    await watcher.waitIdle(sessionId, watcher.frames.indexOf(asked));
+    // No host holds the session's row now: the next message is taken on A as well.
+    expect((await api(a.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo after" } })).status).toBe(202);
   });
 
   it("[cluster-stop] stops through B a turn waiting on A: its question resolves aborted everywhere and the session goes idle", async () => {

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import pg from "pg";
 import { DownFrame, type Message, type QuestionRequestedFrame, type Session } from "../../protocol/schemas";
 import { STOPPED_TOOL_TEXT } from "../history";
@@ -41,12 +42,17 @@ export interface Cluster {
   claimTurn(sessionId: string): Promise<boolean>;
   /** Gives the session's turn back (its turn ended here). */
   releaseTurn(sessionId: string): Promise<void>;
+  /** Where the cluster reads which sessions' turns this host holds, so that only a turn's end gives its row back. */
+  setOwnTurns(read: () => string[]): void;
   /** The sessions whose turns run on other live hosts now. */
   turnsElsewhere(): Promise<string[]>;
-  /** Records where the other hosts reach this one (its URL once it listens). */
-  advertise(url: string): Promise<void>;
-  /** Where another live host is reached; null when `instance` is this host or holds no live lease. */
-  peerUrl(instance: string): Promise<string | null>;
+  /** Records where the other hosts reach this one (its URL once it listens) and the machine it runs on. */
+  advertise(url: URL): Promise<void>;
+  /**
+   * Where another live host is reached; null when `instance` is this host, holds no live lease, or advertised a
+   * loopback address from another machine (logged: it needs PARLEY_PEER_URL).
+   */
+  peerUrl(instance: string): Promise<URL | null>;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
@@ -99,6 +105,7 @@ export interface ClusterOptions {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** Why a host whose lease was adopted stops: what it held is settled elsewhere, and it rejoins as a new host when started again. */
 export const CLUSTER_LOST_MESSAGE = "this host's lease in the cluster expired and another host adopted its work: it stops; start it again to rejoin the cluster";
 const CHANNEL = "parley";
@@ -120,7 +127,13 @@ interface PendingRow {
 function questionOf(row: PendingRow): ClusterQuestion | undefined {
   const frame = DownFrame.parse(JSON.parse(row.frame));
   if (frame.type !== "question/requested") return undefined;
-  const rule = readRule(row.rule === null ? null : JSON.parse(row.rule));
+  let stored: unknown = null;
+  try {
+    stored = row.rule === null ? null : JSON.parse(row.rule);
+  } catch {
+    stored = { kind: "not JSON" };
+  }
+  const rule = readRule(stored);
   return { frame, owner: row.owner, ...(rule ? { rule } : {}) };
 }
 
@@ -150,6 +163,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
   let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined };
+  let ownTurns: () => string[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
   const outgoing = serial((error) => {
@@ -281,8 +295,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         );
       } else if (frame.type === "question/resolved") {
         await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
-      } else if (frame.type === "session/upserted" && frame.session.state === "idle") {
-        // The turn ended: its row goes before any host sees the session idle, so a message posted anywhere next is taken.
+      } else if (frame.type === "session/upserted" && frame.session.state === "idle" && !ownTurns().includes(frame.session.id)) {
+        // No turn of the session is starting or running here: its row goes before any host sees the session idle,
+        // so a message posted anywhere next is taken. (An idle frame of a rename, say, while a turn is starting keeps it.)
         await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [frame.session.id, instance], false);
       }
       notes.push(await notePayload(JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope)));
@@ -343,6 +358,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     for (const [rpcId, frame] of own) if (!known.has(rpcId)) publish(frame);
     await outgoing.idle();
+    // A turn that ended while the database was away could not give its row back.
+    await store.query("DELETE FROM turns WHERE owner = $1 AND NOT (session_id = ANY($2))", [instance, ownTurns()], false);
     log({ event: "cluster/reconciled", questions: own.size, rows: rows.rowCount });
   }
 
@@ -424,6 +441,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     publish,
     onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
+    setOwnTurns(read) {
+      ownTurns = read;
+    },
     setOwnPending(source) {
       ownPending = source;
     },
@@ -448,12 +468,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return rows.rows.map((row) => row.session_id);
     },
     async advertise(url) {
-      await store.query("UPDATE hosts SET url = $2 WHERE instance = $1", [instance, url], false);
+      await store.query("UPDATE hosts SET url = $2, machine = $3 WHERE instance = $1", [instance, url.href, hostname()], false);
     },
     async peerUrl(other) {
       if (other === instance) return null;
-      const row = await store.query<{ url: string }>("SELECT url FROM hosts WHERE instance = $1 AND lease_until > now()", [other], false);
-      return row.rows[0]?.url ?? null;
+      const row = await store.query<{ url: string; machine: string | null }>("SELECT url, machine FROM hosts WHERE instance = $1 AND lease_until > now()", [other], false);
+      const found = row.rows[0];
+      if (!found || !URL.canParse(found.url)) return null;
+      const url = new URL(found.url);
+      if (found.machine !== hostname() && LOOPBACK_HOSTS.has(url.hostname)) {
+        log({ event: "cluster/peer-unreachable", instance: other, url: found.url, reason: "a loopback address on another machine: set PARLEY_PEER_URL on that host" });
+        return null;
+      }
+      return url;
     },
     async releaseTurn(sessionId) {
       await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);

@@ -81,7 +81,8 @@ export const PG_MIGRATIONS: readonly (readonly string[])[] = [
   // 2: which host runs each session's turn, so a message posted through another host cannot start a second one.
   ["CREATE TABLE turns (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, started_at TIMESTAMPTZ NOT NULL DEFAULT now())"],
   // 3: the rule a question was asked with beyond the answer rules (an elicitation's schema), so every host judges its answers.
-  ["ALTER TABLE pending ADD COLUMN rule TEXT"],
+  // and the machine each host runs on, so a loopback address another machine advertised is never dialled.
+  ["ALTER TABLE pending ADD COLUMN rule TEXT", "ALTER TABLE hosts ADD COLUMN machine TEXT"],
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -21,10 +21,11 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
   const states = new Map<string, SessionState>();
   /** Sessions a frame has told this host about since it started: newer than what load() reads. */
   const told = new Set<string>();
+  let loaded = false;
   parts.bus.subscribe((frame) => cluster.publish(frame));
   cluster.onFrame((frame, owner) => {
-    if (frame.type === "session/upserted") told.add(frame.session.id);
-    else if (frame.type === "session/deleted") told.add(frame.sessionId);
+    if (!loaded && frame.type === "session/upserted") told.add(frame.session.id);
+    else if (!loaded && frame.type === "session/deleted") told.add(frame.sessionId);
     if (frame.type === "session/upserted" && owner !== cluster.instance) {
       if (frame.session.state === "idle") states.delete(frame.session.id);
       else states.set(frame.session.id, frame.session.state);
@@ -37,6 +38,8 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
     stateOf: (sessionId) => states.get(sessionId),
     async load() {
       for (const sessionId of await cluster.turnsElsewhere()) if (!told.has(sessionId)) states.set(sessionId, "running");
+      told.clear();
+      loaded = true;
     },
   };
 }
@@ -46,6 +49,9 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
  * sent to every host, and the one running it aborts it (docs/protocol.md, cluster-stop).
  */
 export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions, log: Logger): Chat {
+  /** Sessions whose `turns` row this host is taking or has just taken, before the chat counts the turn as its own. */
+  const claiming = new Set<string>();
+  cluster.setOwnTurns(() => [...new Set([...claiming, ...chat.turnSessions()])]);
   cluster.onStop((sessionId) => {
     chat.abort(sessionId).catch((error: unknown) => log({ event: "cluster/stop-failed", sessionId, error: error instanceof Error ? error.message : String(error) }));
   });
@@ -53,10 +59,17 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
     ...chat,
     /** One turn per session cluster-wide: the `turns` row is taken first (docs/protocol.md, cluster-turns). */
     async postMessage(sessionId, text) {
-      if (!(await cluster.claimTurn(sessionId))) return (await chat.getSession(sessionId)) ? { ok: false, reason: "turn-running" } : { ok: false, reason: "not-found" };
-      const result = await chat.postMessage(sessionId, text);
-      if (!result.ok && result.reason !== "turn-running") await cluster.releaseTurn(sessionId);
-      return result;
+      if (claiming.has(sessionId)) return { ok: false, reason: "turn-running" };
+      claiming.add(sessionId);
+      try {
+        if (!(await cluster.claimTurn(sessionId))) return (await chat.getSession(sessionId)) ? { ok: false, reason: "turn-running" } : { ok: false, reason: "not-found" };
+        const result = await chat.postMessage(sessionId, text);
+        // Not taken, and no turn of it runs here (another host's does, as its frames said): the row is not this host's to keep.
+        if (!result.ok && !chat.turnSessions().includes(sessionId)) await cluster.releaseTurn(sessionId);
+        return result;
+      } finally {
+        claiming.delete(sessionId);
+      }
     },
     async abort(sessionId) {
       const local = await chat.abort(sessionId);
