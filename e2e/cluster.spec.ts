@@ -1,58 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
-import { connect as tcpConnect, createServer, type Server, type Socket } from "node:net";
 import { removeDataDir, startHostProcess, type HostProcess } from "../src/host/testing/host-process";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "../src/host/testing/postgres";
+import { startTcpProxy, type TcpProxy } from "../src/host/testing/tcp-proxy";
 
 // Two hosts on one Postgres, as a browser meets them through a proxy: the question asked on one host, the page on the other.
 test.skip(postgresBinDir() === null, "no Postgres binaries (initdb, postgres): install Debian's postgresql to run the cluster in a browser");
 
-/** A TCP proxy that sends every new connection to the one host it is pointed at; `point` moves it, as a proxy does when a host dies. */
-interface Proxy {
-  url: string;
-  point(port: number): void;
-  /** How many connections it has sent to `port`. */
-  sent(port: number): number;
-  close(): Promise<void>;
-}
-
-function startProxy(port: number): Promise<Proxy> {
-  let target = port;
-  const open = new Set<Socket>();
-  const counts = new Map<number, number>();
-  const server: Server = createServer((client) => {
-    counts.set(target, (counts.get(target) ?? 0) + 1);
-    const upstream = tcpConnect({ host: "127.0.0.1", port: target });
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on("error", () => undefined);
-      socket.on("close", () => {
-        open.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve({
-        url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-        point: (next) => void (target = next),
-        sent: (to) => counts.get(to) ?? 0,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of open) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
-
 let postgres: TestPostgres;
 const hosts: HostProcess[] = [];
-let proxy: Proxy | null = null;
+let proxy: TcpProxy | null = null;
 
 test.beforeAll(async () => {
   postgres = await startTestPostgres();
@@ -111,13 +67,15 @@ test("a question a turn asks on one host is answered in a page served by the oth
 
 test("the host a page is on dies: the page moves to the other host through the proxy and keeps the panel and its drafts", async ({ page }) => {
   const [owner, doomed] = await startHosts(2);
-  proxy = await startProxy(doomed!.port);
+  // The proxy sends every connection to the one host it points at, and moves on when that host dies, as a proxy's health check would.
+  let pointed = doomed!.port;
+  proxy = await startTcpProxy(() => [pointed]);
   const sessionId = await askOn(owner!);
   await page.goto(`${proxy.url}/#session=${encodeURIComponent(sessionId)}`);
   await draftAnswers(page);
 
   await doomed!.kill("SIGKILL");
-  proxy.point(owner!.port);
+  pointed = owner!.port;
   const note = page.getByRole("region", { name: "Any note for the painter?" });
   // Back online through the other host (the page reconnects there by itself): nothing says connecting or offline, and the batch is as it was left.
   await expect.poll(() => proxy!.sent(owner!.port), { timeout: 20_000 }).toBeGreaterThan(0);

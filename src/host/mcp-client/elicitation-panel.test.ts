@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import type { RunningServer } from "../server";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
-import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
+import { testMcpConfig } from "../testing/test-mcp-server";
 
 const servers: RunningServer[] = [];
 const clients: FrameClient[] = [];
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 async function start() {
   const server = await startTestServer({
-    mcpServers: { file: null, servers: [{ name: "notes", transport: "stdio", command: process.execPath, args: TEST_MCP_STDIO_ARGS, env: {}, autoApprove: [], disabled: false }] },
+    mcpServers: testMcpConfig(),
   });
   servers.push(server);
   const client = await connect(server.url);

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { request } from "node:http";
-import { connect as tcpConnect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import { connect, type FrameClient } from "../testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy";
 import { CLUSTER_LOST_MESSAGE } from "./cluster";
 
 const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 100_000);
@@ -42,62 +42,13 @@ function call(base: string, path: string, json: unknown | undefined, from: strin
   });
 }
 
-/** The round-robin TCP proxy in front of the hosts: no stickiness; every pair it carries can be cut. */
-interface Proxy {
-  url: string;
-  cutRandom(pick: () => number): number;
-  close(): Promise<void>;
-}
-
-function startProxy(targets: () => number[]): Promise<Proxy> {
-  let next = 0;
-  const pairs = new Set<[Socket, Socket]>();
-  const server: Server = createServer((client) => {
-    const ports = targets();
-    const upstream = tcpConnect({ host: "127.0.0.1", port: ports[next++ % ports.length]! });
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    const drop = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("error", drop).on("close", drop);
-    upstream.on("error", drop).on("close", drop);
-    client.pipe(upstream).pipe(client);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        cutRandom(pick) {
-          const all = [...pairs];
-          const chosen = all[Math.floor(pick() * all.length)];
-          chosen?.[0].destroy();
-          return all.length;
-        },
-        close: () =>
-          new Promise<void>((done) => {
-            for (const [client, upstream] of pairs) {
-              client.destroy();
-              upstream.destroy();
-            }
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
-
 const askText = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }, { label: "Maybe" }, { label: "Later" }] }] })}`;
 const LABELS = ["Yes", "No", "Maybe", "Later"];
 
 describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres behind a round-robin proxy (CLUSTER_SEED=${SEED})`, () => {
   let postgres: TestPostgres;
   let hosts: HostProcess[] = [];
-  let proxy: Proxy | null = null;
+  let proxy: TcpProxy | null = null;
   const sockets: FrameClient[] = [];
 
   beforeAll(async () => {
@@ -145,7 +96,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
   it(`[cluster-respond] answers ${QUESTIONS} questions through random hosts with ${RACERS} racing responses each: exactly one accepted every time, none lost or doubled`, { timeout: 240_000 }, async () => {
     await startHosts(3);
     const next = random(SEED);
-    proxy = await startProxy(() => hosts.map((host) => host.port));
+    proxy = await startTcpProxy(() => hosts.map((host) => host.port));
     const watchers = await Promise.all(hosts.map((host) => observe(host.url)));
     let proxied = await Promise.all([0, 1, 2].map(() => observe(proxy!.url)));
     const address = (index: number) => `127.0.${1 + (index % 200)}.${1 + Math.floor(index / 200)}`;

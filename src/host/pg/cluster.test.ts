@@ -8,14 +8,13 @@ import { useTestPostgres } from "../testing/postgres-suite";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ServerOptions } from "../server";
-import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
+import { testMcpConfig } from "../testing/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
 import { openPgStore, type PgStore } from "./store";
 
 const cleanup = createCleanup();
 afterEach(() => cleanup.closeAll());
 
-const NOTES: ServerOptions["mcpServers"] = { file: null, servers: [{ name: "notes", transport: "stdio", command: process.execPath, args: TEST_MCP_STDIO_ARGS, env: {}, autoApprove: [], disabled: false }] };
 
 const ask = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }] })}`;
 
@@ -31,7 +30,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
   }
 
   it("[elicitation-content] judges an answer on B to an elicitation asked on A by the requested schema: a failing one is refused there and nothing is sent", async () => {
-    const [a, b] = await hosts(2, { mcpServers: NOTES });
+    const [a, b] = await hosts(2, { mcpServers: testMcpConfig() });
     await expect.poll(() => a!.mcpTools.status()[0]?.state, { timeout: 20_000 }).toBe("ready");
     const watcher = await connect(b!.url);
     cleanup.sockets.push(watcher);
@@ -56,7 +55,7 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
 
   it("[cluster-turns] shows a host that starts while another host's turn runs that session running, and the session idle once it ends", async () => {
     const databaseUrl = await postgres().createDatabase();
-    const a = await startTestServer({ databaseUrl, mcpServers: NOTES });
+    const a = await startTestServer({ databaseUrl, mcpServers: testMcpConfig() });
     cleanup.servers.push(a);
     await expect.poll(() => a.mcpTools.status()[0]?.state, { timeout: 20_000 }).toBe("ready");
     const watcher = await connect(a.url);

@@ -6,10 +6,16 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitResultSchema, type CallToolResult, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { McpConfig } from "../mcp-client/config";
 
 /** The stdio entry point, for `StdioClientTransport({ command: process.execPath, args: TEST_MCP_STDIO_ARGS })`. */
 export const TEST_MCP_STDIO_ENTRY = path.resolve(import.meta.dirname, "test-mcp-server-stdio.ts");
 export const TEST_MCP_STDIO_ARGS = ["--import", "tsx", TEST_MCP_STDIO_ENTRY];
+
+/** A host's MCP config with the test server over stdio as `name`, nothing auto-approved. */
+export function testMcpConfig(name = "notes"): McpConfig {
+  return { file: null, servers: [{ name, transport: "stdio", command: process.execPath, args: TEST_MCP_STDIO_ARGS, env: {}, autoApprove: [], disabled: false }] };
+}
 
 /** A 1×1 transparent PNG. */
 export const TINY_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
