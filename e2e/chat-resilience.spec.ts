@@ -65,6 +65,32 @@ test("text typed right after Enter is kept while the POST is slow, and a failing
   await expect(composer).toHaveValue("/echo lost?\nand more");
 });
 
+test("an Enter pressed after the reply streamed in but before its POST answered sends once the answer is in", async ({ page }) => {
+  const composer = await openChat(page);
+  const transcript = page.getByRole("region", { name: "Messages" });
+  let answer: () => void = () => undefined;
+  let held = 0;
+  await page.route(MESSAGES_ROUTE, async (route) => {
+    if (route.request().method() !== "POST" || held++ > 0) return route.continue();
+    const response = await route.fetch();
+    await new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await route.fulfill({ response });
+  });
+  await composer.fill("/echo first");
+  await composer.press("Enter");
+  await expect(transcript.getByText("first", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+  await composer.fill("/echo second");
+  await composer.press("Enter");
+  await expect(composer).toHaveValue("/echo second");
+  answer();
+  await expect(transcript.getByText("second", { exact: true })).toBeVisible();
+  await expect(composer).toHaveValue("");
+  await expect(transcript.getByRole("listitem")).toHaveText([/\/echo ready/, /ready/, /\/echo first/, /first/, /\/echo second/, /second/]);
+});
+
 test("with the host stopped a translated banner says so, a send says it failed, and after the restart the banner goes and Retry sends", async ({ page }) => {
   const composer = await openChat(page);
   await host.stop();

@@ -122,6 +122,59 @@ describe("Composer", () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
+  it("sends what Enter confirmed while the previous message was in flight, once that one is through, in order", async () => {
+    const user = userEvent.setup();
+    const pending: { text: string; settle: (error?: Error) => void }[] = [];
+    const onSend = (text: string) =>
+      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    render(<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={onSend} />);
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await user.type(input, "first{Enter}");
+    await user.type(input, "second{Enter}");
+    expect(pending.map((call) => call.text)).toEqual(["first"]);
+    expect(input).toHaveValue("second");
+    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
+
+    await act(async () => pending[0]!.settle());
+    expect(pending.map((call) => call.text)).toEqual(["first", "second"]);
+    expect(input).toHaveValue("");
+    await act(async () => pending[1]!.settle());
+    expect(pending.map((call) => call.text)).toEqual(["first", "second"]);
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("drops a waiting Enter when the text changes after it, when the message in flight fails, or when a turn starts meanwhile", async () => {
+    const user = userEvent.setup();
+    const pending: { text: string; settle: (error?: Error) => void }[] = [];
+    const onSend = (text: string) =>
+      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    const drafts = new Map<string, string>();
+    const view = render(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await user.type(input, "first{Enter}");
+    await user.type(input, "second{Enter} edited");
+    await act(async () => pending[0]!.settle());
+    expect(pending.map((call) => call.text)).toEqual(["first"]);
+    expect(input).toHaveValue("second edited");
+
+    await user.clear(input);
+    await user.type(input, "third{Enter}");
+    await user.type(input, "fourth{Enter}");
+    await act(async () => pending[1]!.settle(new Error("the host is busy")));
+    expect(pending.map((call) => call.text)).toEqual(["first", "third"]);
+    expect(input).toHaveValue("third\nfourth");
+    expect(screen.getByRole("alert")).toHaveTextContent("Your message was not sent and is back in the box. The host said: the host is busy");
+
+    await user.clear(input);
+    await user.type(input, "fifth{Enter}");
+    await user.type(input, "sixth{Enter}");
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason="You can send when the assistant has finished, or press Stop." onSend={onSend} />);
+    await act(async () => pending[2]!.settle());
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    expect(pending.map((call) => call.text)).toEqual(["first", "third", "fifth"]);
+    expect(input).toHaveValue("sixth");
+  });
+
   it("says the failure in Chinese under a Chinese UI", async () => {
     const user = userEvent.setup();
     render(

@@ -33,7 +33,8 @@ export function restoreSent(sent: string, typedSince: string): string {
 /**
  * The normal composer. On desktop Enter sends and Shift+Enter is a newline; on touch devices
  * (no Shift on most keyboards) Enter is a newline and the Send button sends. IME-safe. The box
- * is cleared the moment a message is sent, so text typed while the request is in flight stays.
+ * is cleared the moment a message is sent, so text typed while the request is in flight stays;
+ * an Enter on that text sends it as soon as the request is through, unless the text changes first.
  */
 export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken }: ComposerProps) {
   const t = useCopy(chatCopy);
@@ -41,6 +42,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
   const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
   const [shownKey, setShownKey] = useState(draftKey);
   const [sending, setSending] = useState(false);
+  // An Enter while the previous message is still in flight: it sends once that one is through.
+  const [queued, setQueued] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [imeGuard] = useState(createImeGuard);
   const formRef = useRef<HTMLFormElement>(null);
@@ -54,6 +57,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
   const errorId = useId();
 
   if (shownKey !== draftKey) {
+    // A new chat's first send moves its text to the session it created; leaving any other chat drops a waiting Enter.
+    if (shownKey !== NEW_CHAT_DRAFT) setQueued(false);
     setShownKey(draftKey);
     setText(drafts.get(draftKey) ?? "");
     setError(null);
@@ -74,7 +79,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
 
   const tooLong = text.length > LIMITS.messageChars;
   const reason = blockedReason ?? (tooLong ? t("messageTooLong", { count: text.length, max: LIMITS.messageChars }) : null);
-  const canSend = !sending && reason === null && text.trim() !== "";
+  const ready = reason === null && text.trim() !== "";
+  const canSend = !sending && ready;
 
   const store = (key: string, next: string) => {
     if (next === "") drafts.delete(key);
@@ -83,10 +89,16 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
 
   const update = (next: string) => {
     setText(next);
+    setQueued(false);
     store(draftKey, next);
   };
 
   const send = async () => {
+    if (sending && ready) {
+      setQueued(true);
+      return;
+    }
+    setQueued(false);
     if (!canSend) return;
     const sent = text;
     const sentKey = draftKey;
@@ -99,6 +111,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
       const active = document.activeElement;
       if (active === document.body || formRef.current?.contains(active)) inputRef.current?.focus();
     } catch (failure) {
+      setQueued(false);
       // A new chat's draft moved to the session it created; anywhere else the text goes back where it was typed.
       const targetKey = sentKey === NEW_CHAT_DRAFT ? keyRef.current : sentKey;
       const restored = restoreSent(sent, drafts.get(targetKey) ?? "");
@@ -111,6 +124,14 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
       setSending(false);
     }
   };
+
+  const sendLatest = useRef(send);
+  useLayoutEffect(() => {
+    sendLatest.current = send;
+  });
+  useEffect(() => {
+    if (queued && !sending) void sendLatest.current();
+  }, [queued, sending]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== "Enter" || event.shiftKey || touch) return;
@@ -158,7 +179,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
             </Button>
           </div>
         )}
-        <Button type="submit" variant="primary" disabled={!canSend} aria-describedby={reason ? reasonId : undefined}>
+        <Button type="submit" variant="primary" disabled={!ready} aria-describedby={reason ? reasonId : undefined}>
           {t("send")}
         </Button>
       </div>
