@@ -68,6 +68,13 @@ async function postMessage(page: Page, sessionId: string, text: string) {
   expect(response.status()).toBe(202);
 }
 
+/** What the host stored after the user's message: tool rows as status and result, replies as text. */
+async function repliesOf(page: Page, sessionId: string) {
+  const response = await page.request.get(`${host.url}/api/sessions/${sessionId}`);
+  const { messages } = (await response.json()) as { messages: { role: string; text?: string; tool?: { status: string; result?: string } }[] };
+  return messages.filter((message) => message.role !== "user").map((message) => (message.tool ? { tool: message.tool.status, result: message.tool.result } : { text: message.text }));
+}
+
 async function expectNothingRan(page: Page, seen: Watch) {
   await page.waitForLoadState("networkidle");
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
@@ -115,9 +122,20 @@ test("hostile text in question text, headers, option labels and descriptions is 
     if (index < CORPUS.length - 1) await panel.getByRole("radio", { name: payload.slice(0, 200) }).click();
     else await panel.getByRole("radio", { name: `plain ${index}` }).click();
   }
-  await page.getByRole("button", { name: "Submit" }).click();
   const expected = CORPUS.map((payload, index) => ({ id: `q${index}`, selected: [index < CORPUS.length - 1 ? payload.slice(0, 200) : `plain ${index}`] }));
-  await expect(page.getByText(`Answers: ${JSON.stringify({ answers: expected })}`)).toBeVisible();
+  const posted = page.waitForRequest((request) => request.url().endsWith("/api/respond"));
+  await page.getByRole("button", { name: "Submit" }).click();
+  expect((await posted).postDataJSON()).toEqual({ type: "answer", rpcId: expect.any(String), sessionId, answers: expected });
+  const answered = JSON.stringify({ answers: expected });
+  await expect.poll(() => repliesOf(page, sessionId)).toEqual([{ tool: "ok", result: answered }, { text: `Answers: ${answered}` }]);
+
+  // The reply renders as markdown: its backslash escapes go, its raw HTML shows as text, its image becomes a link that loads nothing.
+  const transcript = page.getByRole("region", { name: "Messages" });
+  await expect(transcript.getByRole("listitem").last()).toContainText(`Answers: {"answers":[{"id":"q0","selected":["${CORPUS[0]}"]}`);
+  await transcript.getByRole("button", { name: /Ask question/ }).click();
+  await expect(transcript.locator(".tool-row__answers dd")).toHaveText(expected.map((answer) => answer.selected[0]!));
+  await expect(transcript.locator("img, iframe, svg[onload], script:not([src])")).toHaveCount(0);
+  await expect(transcript.locator('a[href^="javascript:"], a[href^="data:"]')).toHaveCount(0);
   await expectNothingRan(page, seen);
 });
 
@@ -250,11 +268,7 @@ test("question ids named after Object.prototype members, bidi controls, lone sur
   expect((await posted).postDataJSON()).toEqual({ type: "answer", rpcId: expect.any(String), sessionId, answers: expected });
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
 
-  await expect.poll(async () => {
-    const response = await page.request.get(`${host.url}/api/sessions/${sessionId}`);
-    const { messages } = (await response.json()) as { messages: { role: string; text?: string; tool?: { status: string; result?: string } }[] };
-    return messages.filter((message) => message.role !== "user").map((message) => message.tool ? { tool: message.tool.status, result: message.tool.result } : { text: message.text });
-  }).toEqual([{ tool: "ok", result: JSON.stringify({ answers: expected }) }, { text: `Answers: ${JSON.stringify({ answers: expected })}` }]);
+  await expect.poll(() => repliesOf(page, sessionId)).toEqual([{ tool: "ok", result: JSON.stringify({ answers: expected }) }, { text: `Answers: ${JSON.stringify({ answers: expected })}` }]);
 
   const transcript = page.getByRole("region", { name: "Messages" });
   await transcript.getByRole("button", { name: /Ask question/ }).click();
