@@ -16,6 +16,13 @@ function setup(options: { blockedReason?: string | null; fail?: string } = {}) {
   return { sent, drafts, input, view, onSend };
 }
 
+/** An onSend whose calls stay in flight until the test settles each one, resolved or failed. */
+function sendsInFlight() {
+  const pending: { text: string; settle: (error?: Error) => void }[] = [];
+  const onSend = (text: string) => new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+  return { pending, onSend };
+}
+
 describe("Composer", () => {
   it("sends the text on Enter and clears the box", async () => {
     const user = userEvent.setup();
@@ -98,9 +105,7 @@ describe("Composer", () => {
 
   it("keeps what is typed while the message is in flight, and puts the sent text back in front of it when the send fails", async () => {
     const user = userEvent.setup();
-    const pending: { text: string; settle: (error?: Error) => void }[] = [];
-    const onSend = (text: string) =>
-      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    const { pending, onSend } = sendsInFlight();
     render(<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={onSend} />);
     const input = screen.getByRole("textbox", { name: "Message" });
     await user.type(input, "first{Enter}");
@@ -124,9 +129,7 @@ describe("Composer", () => {
 
   it("sends what Enter confirmed while the previous message was in flight, once that one is through, in order", async () => {
     const user = userEvent.setup();
-    const pending: { text: string; settle: (error?: Error) => void }[] = [];
-    const onSend = (text: string) =>
-      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    const { pending, onSend } = sendsInFlight();
     render(<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={onSend} />);
     const input = screen.getByRole("textbox", { name: "Message" });
     await user.type(input, "first{Enter}");
@@ -145,9 +148,7 @@ describe("Composer", () => {
 
   it("drops a waiting Enter when the text changes after it, when the message in flight fails, or when a turn starts meanwhile", async () => {
     const user = userEvent.setup();
-    const pending: { text: string; settle: (error?: Error) => void }[] = [];
-    const onSend = (text: string) =>
-      new Promise<void>((resolve, reject) => pending.push({ text, settle: (error) => (error ? reject(error) : resolve()) }));
+    const { pending, onSend } = sendsInFlight();
     const drafts = new Map<string, string>();
     const view = render(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
     const input = screen.getByRole("textbox", { name: "Message" });
