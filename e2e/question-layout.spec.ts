@@ -139,6 +139,31 @@ for (const viewport of [
 test.describe("at 360×640 with an on-screen keyboard", () => {
   test.use({ viewport: { width: 360, height: 640 } });
 
+  test("a panel that arrives while the composer has focus waits in flow with its notice, and the composer and the panel's footer stay on screen", async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(manyOptions)}`);
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    const panel = page.getByRole("region", { name: manyOptions.questions[0]!.question });
+    await expect(panel.getByText("The agent asks 2 questions. Press Alt+Q to answer.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    const stop = await boxOf(page.getByRole("button", { name: "Stop" }));
+    const panelBox = await boxOf(panel);
+    expectStacked(stop, panelBox, "turn bar and panel");
+    expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(640.5);
+    for (const control of [panel.getByRole("textbox", { name: "Type your answer" }), panel.getByRole("button", { name: "Next", exact: true }), panel.getByRole("button", { name: "Skip this question" })]) {
+      const box = await boxOf(control);
+      expect(box.y).toBeGreaterThanOrEqual(panelBox.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(panelBox.y + panelBox.height + 0.5);
+    }
+    const composer = page.getByRole("textbox", { name: "Message" });
+    await expect(composer).toBeFocused();
+    for (const control of [composer, page.getByRole("button", { name: "Send" }), page.getByText("You can send when the assistant has finished, or press Stop.")]) {
+      const box = await boxOf(control);
+      expect(box.y).toBeGreaterThanOrEqual(panelBox.y + panelBox.height - 0.5);
+      expect(box.y + box.height).toBeLessThanOrEqual(640.5);
+    }
+  });
+
   test("the bottom sheet stays above the keyboard with the custom field and the primary button visible", async ({ page }) => {
     await page.addInitScript(() => {
       const real = window.visualViewport!;
