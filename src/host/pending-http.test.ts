@@ -54,7 +54,10 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
     const requestedTwo = await askAndWait(server.url, first, two, '/ask {"questions":[{"id":"b","question":"Name?"}]}');
     const late = await open(server.url);
     expect(late.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedOne, requestedTwo, { type: "synced" }]);
+    const beforeCancel = first.frames.length;
     expect(await respond(server.url, { type: "cancel", rpcId: requestedOne.rpcId, sessionId: one })).toEqual({ accepted: true });
+    // The cancelled turn goes on to its reply; the next socket opens once it has ended, so it sees the replay alone.
+    await first.waitIdle(one, beforeCancel);
     const afterCancel = await open(server.url);
     expect(afterCancel.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, requestedTwo, { type: "synced" }]);
   });
