@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CreateSessionBody, PostMessageBody, RenameSessionBody } from "../protocol/schemas";
 import type { Chat } from "./chat";
 import { API_HEADERS, HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
@@ -14,6 +15,18 @@ const notFound = (sessionId: string) => new HttpError(404, "NOT_FOUND", `no sess
 
 /** Image types a browser shows as they are; anything else a tool returned is served as a download. SVG is not among them: it can carry script. */
 const SHOWN_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"]);
+
+/** A stored image's validator: a hash of its bytes, so a cached copy is only reused while the host still holds the same bytes. */
+export function mediaEtag(data: Buffer): string {
+  return `"${createHash("sha256").update(data).digest("base64url")}"`;
+}
+
+/** Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks of it) or is `*`. */
+export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const tags = (Array.isArray(header) ? header.join(",") : header).split(",").map((tag) => tag.trim());
+  return tags.some((tag) => tag === "*" || tag.replace(/^W\//, "") === etag);
+}
 
 /** `/api/sessions…`: the chat list, one chat, its messages and Stop (docs/protocol.md, Uplink). */
 export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
@@ -103,13 +116,21 @@ export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
     {
       pattern: /^\/api\/media\/([^/]+)$/,
       methods: {
-        async GET({ response, params: [id] }) {
+        async GET({ request, response, params: [id] }) {
           const media = await chat.getMedia(id!);
           if (!media) throw new HttpError(404, "NOT_FOUND", `no media ${id!}`);
           const shown = SHOWN_MEDIA_TYPES.has(media.mimeType);
+          const etag = mediaEtag(media.data);
+          // Revalidated on every use: once its chat is deleted the host answers 404 and the browser drops its copy.
+          const caching = { "Cache-Control": "private, no-cache", ETag: etag };
+          if (matchesEtag(request.headers["if-none-match"], etag)) {
+            response.writeHead(304, { ...API_HEADERS, ...caching });
+            response.end();
+            return;
+          }
           response.writeHead(200, {
             ...API_HEADERS,
-            "Cache-Control": "private, max-age=31536000, immutable",
+            ...caching,
             "Content-Type": shown ? media.mimeType : "application/octet-stream",
             "Content-Length": media.data.byteLength,
             "Content-Security-Policy": "default-src 'none'; sandbox",
