@@ -27,10 +27,22 @@ export function useUndoDelete(engine: SessionEngine, store: SessionStore) {
     return () => clearTimeout(timer);
   }, [lastDeleted]);
 
+  // The page may be going away: on pagehide, and on hidden (the last event a phone surely sends before it
+  // discards a tab), what waits in the undo window is deleted at once, and Undo goes with it.
   useEffect(() => {
-    const flush = () => engine.flushDeletes();
+    const flush = () => {
+      engine.flushDeletes();
+      setLastDeleted(null);
+    };
+    const flushWhenHidden = () => {
+      if (document.visibilityState === "hidden") flush();
+    };
     window.addEventListener("pagehide", flush);
-    return () => window.removeEventListener("pagehide", flush);
+    document.addEventListener("visibilitychange", flushWhenHidden);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      document.removeEventListener("visibilitychange", flushWhenHidden);
+    };
   }, [engine]);
 
   const toast = lastDeleted && (

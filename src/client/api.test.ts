@@ -34,6 +34,23 @@ describe("createApi", () => {
     expect(calls).toEqual([{ url: "http://host/api/sessions/a%2Fb", method: "PATCH", body: '{"title":"Renamed"}' }]);
   });
 
+  it("deletes a session with a keepalive DELETE, so one sent as the page unloads is not cancelled with it, and other calls without keepalive", async () => {
+    const inits: (RequestInit | undefined)[] = [];
+    const api = createApi({
+      baseUrl: "http://host",
+      fetch: async (_input, init) => {
+        inits.push(init);
+        return init?.method === "DELETE" ? new Response(null, { status: 204 }) : Response.json({ session });
+      },
+    });
+    await api.deleteSession("a/b");
+    await api.renameSession("a/b", "Chat");
+    expect(inits.map((init) => [init?.method, init?.keepalive])).toEqual([
+      ["DELETE", true],
+      ["PATCH", undefined],
+    ]);
+  });
+
   it("turns an error body into an ApiError with its status and code", async () => {
     const { api } = recording(() => Response.json({ error: { code: "INVALID_QUERY", message: "limit must be 1..200" } }, { status: 400 }));
     const failure = await api.listSessions({ limit: 0 }).catch((error: unknown) => error);

@@ -53,6 +53,7 @@ export interface Api {
   listSessions(query?: SessionsQuery): Promise<SessionsPage>;
   createSession(title?: string): Promise<Session>;
   getSession(sessionId: string): Promise<{ session: Session; messages: Message[] }>;
+  /** Sent with `keepalive`: a delete sent as the page goes away (the undo window's flush) still reaches the host. */
   deleteSession(sessionId: string): Promise<void>;
   renameSession(sessionId: string, title: string): Promise<Session>;
   postMessage(sessionId: string, text: string): Promise<Message>;
@@ -65,8 +66,9 @@ export function createApi(options: ApiOptions = {}): Api {
   const baseUrl = options.baseUrl ?? "";
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  async function call(method: string, path: string, body?: unknown, keepalive = false): Promise<Response> {
     const init: RequestInit = { method, headers: { accept: "application/json" }, credentials: "same-origin" };
+    if (keepalive) init.keepalive = true;
     if (body !== undefined) {
       init.headers = { accept: "application/json", "content-type": "application/json" };
       init.body = JSON.stringify(body);
@@ -112,7 +114,7 @@ export function createApi(options: ApiOptions = {}): Api {
       return parsed(SessionDetailResponse, await call("GET", `/api/sessions/${id(sessionId)}`));
     },
     async deleteSession(sessionId) {
-      await call("DELETE", `/api/sessions/${id(sessionId)}`);
+      await call("DELETE", `/api/sessions/${id(sessionId)}`, undefined, true);
     },
     async renameSession(sessionId, title) {
       return (await parsed(SessionResponse, await call("PATCH", `/api/sessions/${id(sessionId)}`, { title }))).session;
