@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bearerToken, readCookie, tokenMatches, type FenceVerdict } from "./fence";
+import { bearerToken, readCookie, fromAnotherOrigin, tokenMatches, type FenceVerdict } from "./fence";
 import { loginCookieName, LOGIN_TTL_MS, type Logins } from "./logins";
 import { API_HEADERS, HttpError, readJson, refuse, sendJson, type Route } from "./http";
 import type { RouteLimiter } from "./rate-limit";
@@ -21,7 +21,10 @@ export interface AuthOptions {
 export interface Auth {
   readonly cookieName: string;
   authenticate(request: IncomingMessage): Promise<FenceVerdict>;
-  /** Whether a token offered in a login link is right; wrong ones count against the address like any failed credential. */
+  /**
+   * Whether a token offered in a login link is right. A wrong one counts against the address like any failed
+   * credential, unless another site's page sent it: then it is refused without counting, so no page can brake the owner.
+   */
   checkLink(request: IncomingMessage, offered: string): FenceVerdict;
   /** `Set-Cookie` for a new login, or for clearing one. */
   newLogin(): Promise<string>;
@@ -37,15 +40,11 @@ export function createAuth(options: AuthOptions): Auth {
   const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
   const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
 
-  /** A request that offers a credential is braked per address; one that offers none is simply refused. */
-  function braked(request: IncomingMessage): FenceVerdict | null {
-    const verdict = options.limit("authFailures", address(request), "peek");
-    return verdict.ok ? null : { ok: false, status: 429, code: "RATE_LIMITED", message: `too many wrong tokens from this address; retry in ${verdict.retryAfterSeconds} s`, retryAfterSeconds: verdict.retryAfterSeconds };
-  }
-
+  /** A wrong credential counts against its address; past the budget it is answered 429 instead of 401. Right ones are never braked. */
   function failed(request: IncomingMessage, message: string): FenceVerdict {
-    options.limit("authFailures", address(request));
-    return { ...UNAUTHORIZED, message };
+    const verdict = options.limit("authFailures", address(request));
+    if (verdict.ok) return { ...UNAUTHORIZED, message };
+    return { ok: false, status: 429, code: "RATE_LIMITED", message: `too many wrong tokens from this address; retry in ${verdict.retryAfterSeconds} s`, retryAfterSeconds: verdict.retryAfterSeconds };
   }
 
   return {
@@ -54,17 +53,15 @@ export function createAuth(options: AuthOptions): Auth {
       const bearer = bearerToken(request);
       const login = readCookie(request, cookieName);
       if (bearer === null && login === null) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
-      const brake = braked(request);
-      if (brake) return brake;
       if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
       const check = await options.logins.check(login!);
       if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
       return check.replacement === null ? { ok: true } : { ok: true, setCookie: loginCookie(check.replacement) };
     },
     checkLink(request, offered) {
-      const brake = braked(request);
-      if (brake) return brake;
-      return tokenMatches(offered, options.token) ? { ok: true } : failed(request, "the token in the link is not valid");
+      if (tokenMatches(offered, options.token)) return { ok: true };
+      const message = "the token in the link is not valid";
+      return fromAnotherOrigin(request) ? { ...UNAUTHORIZED, message } : failed(request, message);
     },
     newLogin: async () => loginCookie(await options.logins.issue()),
     clearCookie: () => `${cookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,

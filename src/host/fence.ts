@@ -68,6 +68,15 @@ export function bearerToken(request: IncomingMessage): string | null {
   return authorization?.startsWith("Bearer ") ? authorization.slice("Bearer ".length).trim() : null;
 }
 
+/**
+ * Whether a browser sent the request for a page of another site or origin (an image, a frame, a link followed from
+ * there): `Sec-Fetch-Site` other than `none` (typed, pasted, scanned, a bookmark) or `same-origin`. Programs send none.
+ */
+export function fromAnotherOrigin(request: IncomingMessage): boolean {
+  const site = request.headers["sec-fetch-site"];
+  return site !== undefined && site !== "none" && site !== "same-origin";
+}
+
 /** The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. */
 export async function checkFence(request: IncomingMessage, options: FenceOptions): Promise<FenceVerdict> {
   if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };

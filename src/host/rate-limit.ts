@@ -10,7 +10,7 @@ export interface RateLimits {
   messages: BucketLimits;
   /** `POST /api/sessions`. */
   sessions: BucketLimits;
-  /** Requests that offered a token or login that was wrong: the brake on guessing. */
+  /** Requests that offered a token or login that was wrong; a right one is never braked. */
   authFailures: BucketLimits;
 }
 
@@ -27,8 +27,6 @@ export type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 export interface RateLimiter {
   /** Takes one token for `key`, or says how many whole seconds until one is available. */
   take(key: string): Verdict;
-  /** Whether `take` would succeed now, without taking. */
-  peek(key: string): Verdict;
   readonly size: number;
 }
 
@@ -51,12 +49,6 @@ export function createRateLimiter(limits: BucketLimits, now: () => number = () =
   const wait = (tokens: number): Verdict => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / limits.perSecond)) });
 
   return {
-    peek(key) {
-      const bucket = buckets.get(key);
-      if (!bucket) return { ok: true };
-      const tokens = refill(bucket, now());
-      return tokens >= 1 ? { ok: true } : wait(tokens);
-    },
     take(key) {
       const at = now();
       if (buckets.size >= SWEEP_AT_KEYS) sweep(at);
@@ -78,13 +70,13 @@ export function createRateLimiter(limits: BucketLimits, now: () => number = () =
 
 export type RateLimitedRoute = keyof RateLimits;
 
-/** Takes (or, with `peek`, checks) a token of a route's bucket for a client. */
-export type RouteLimiter = (route: RateLimitedRoute, key: string, mode?: "take" | "peek") => Verdict;
+/** Takes a token of a route's bucket for a client. */
+export type RouteLimiter = (route: RateLimitedRoute, key: string) => Verdict;
 
 /** Per-route buckets keyed by client, the defaults filling routes `limits` leaves out; with `false`, every request passes. */
 export function createRouteLimiter(limits: Partial<RateLimits> | false, now?: () => number): RouteLimiter {
   if (limits === false) return () => ({ ok: true });
   const merged: RateLimits = { ...DEFAULT_RATE_LIMITS, ...limits };
   const limiters = new Map((Object.keys(merged) as RateLimitedRoute[]).map((route) => [route, createRateLimiter(merged[route], now)]));
-  return (route, key, mode = "take") => limiters.get(route)![mode](key);
+  return (route, key) => limiters.get(route)!.take(key);
 }

@@ -229,19 +229,35 @@ describe("trust fence", () => {
     await expect(start({ token: "short-token" })).rejects.toThrow("PARLEY_TOKEN must be at least 16 characters long (it has 11)");
   });
 
-  it("brakes wrong tokens per client address with 429 and Retry-After, and leaves requests that offer none alone", async () => {
+  it("brakes wrong tokens per client address with 429 and Retry-After, never a right one, and leaves requests that offer none alone", async () => {
     const token = "s3cret-token-of-24-chars";
     const server = await start({ token, rateLimits: { authFailures: { burst: 3, perSecond: 0.01 } } });
     const wrong = { authorization: "Bearer guess" };
     const statuses = [];
     for (let attempt = 0; attempt < 5; attempt++) statuses.push((await api(server.url, "/api/health", { headers: wrong })).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    const braked = await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } });
-    expect(braked.status).toBe(429);
+    const braked = await api(server.url, "/api/health", { headers: wrong });
     expect(braked.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect((await api(server.url, `/?token=${token}`)).status).toBe(429);
+    expect((await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await api(server.url, `/?token=${token}`)).status).toBe(302);
+    expect((await api(server.url, "/?token=wrong")).status).toBe(429);
     expect(await rawUpgrade(server.url, { Authorization: "Bearer guess" })).toEqual({ status: 429, upgraded: false });
+    expect(await rawUpgrade(server.url, { Authorization: `Bearer ${token}` })).toEqual({ status: 101, upgraded: true });
     expect((await api(server.url, "/api/health")).status).toBe(401);
+  });
+
+  it("does not count wrong login links that another site's page sent against the address", async () => {
+    const token = "s3cret-token-of-24-chars";
+    const server = await start({ token, rateLimits: { authFailures: { burst: 3, perSecond: 0.01 } } });
+    const statuses = new Set<number>();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.add((await api(server.url, `/?token=w${attempt}`, { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" } })).status);
+      statuses.add((await api(server.url, `/?token=n${attempt}`, { headers: { "sec-fetch-site": "same-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } })).status);
+    }
+    expect([...statuses]).toEqual([401]);
+    const typed = [];
+    for (let attempt = 0; attempt < 4; attempt++) typed.push((await api(server.url, `/?token=t${attempt}`, { headers: { "sec-fetch-site": "none", "sec-fetch-mode": "navigate" } })).status);
+    expect(typed).toEqual([401, 401, 401, 429]);
   });
 });
 
