@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DownFrame, McpToolCall, Message, QuestionOrigin, Session, SessionAgent, SessionState, ToolCall, ToolStatus } from "../protocol/schemas";
-import { buildHistory } from "./history";
+import { answeredRow, buildHistory } from "./history";
 import type { Logger } from "./log";
 import type { Model, ModelToolCall } from "./models/types";
 import { StorageError } from "./storage-error";
@@ -9,6 +9,7 @@ import type { McpTools } from "./mcp-client/manager";
 import type { SessionPage, Store, StoredMedia, StoredMessage, StoredSession } from "./store";
 import { createMcpCalls, MCP_TOOL_PREFIX } from "./tools/mcp-calls";
 import { errorOutcome, type ToolOutcome, type ToolRegistry } from "./tools/registry";
+import type { AcceptedAnswer } from "./pending-table";
 import type { UserInteraction } from "./user-interaction";
 
 export const DEFAULT_TITLE = "New chat";
@@ -73,6 +74,14 @@ export interface Chat {
   stop(): Promise<void>;
   /** The sessions whose turn this host is starting or running now (its agent's turns, not outside calls). */
   turnSessions(): string[];
+  /**
+   * Writes an accepted answer into the tool row that asked, marked interrupted until the tool returns, so a crash before then
+   * keeps it (docs/protocol.md, respond-durable); rejects with the StorageError when the write failed. Nothing for a row
+   * that is not running here or a tool whose result is more than the answer.
+   */
+  commitAnswer(answer: AcceptedAnswer): Promise<void>;
+  /** Rows whose last write failed and is retried until storage takes it. */
+  unsettledRows(): number;
 }
 
 interface Turn {
@@ -107,6 +116,9 @@ const COMMAND_WITH_ARGUMENTS = /^\/(?:ask|plan|tool)\s/;
 
 /** How often a streaming reply's text is written while it arrives, so a crash loses at most this much of what was shown. */
 export const STREAM_FLUSH_MS = 1000;
+/** How often rows whose write failed are written again, until storage takes them. */
+export const RETRY_WRITES_MS = 1000;
+
 
 /** The transcript text of a turn that ended on a failure the model did not cause. */
 export function turnFailureText(error: unknown): string {
@@ -166,6 +178,11 @@ export function createChat(options: ChatOptions): Chat {
   const posting = new Set<string>();
   /** Assistant rows still streaming: the store holds their text only once the step ends. */
   const streaming = new Map<string, StoredMessage>();
+  /** Tool rows whose call runs here now, by id: where an accepted answer is written. */
+  const runningTools = new Map<string, StoredMessage>();
+  /** Rows whose last write failed, by id, with how to write them again (docs/protocol.md, storage-errors). */
+  const unsettled = new Map<string, { message: StoredMessage; insert: boolean }>();
+  let retryTimer: NodeJS.Timeout | null = null;
 
   const now = () => new Date().toISOString();
   const mcpCalls = options.mcp
@@ -219,10 +236,16 @@ export function createChat(options: ChatOptions): Chat {
     }
   }
 
-  /** Writes a row, then publishes it whether or not the write worked: no tab is left showing a state the turn has moved past. */
-  async function record(message: StoredMessage, write: (message: StoredMessage) => Promise<void>) {
+  /**
+   * Writes a row, then publishes it whether or not the write worked: no tab is left showing a state the turn has moved past.
+   * A failed write is rethrown, and written again once storage takes it, so the store ends up holding what the tabs saw.
+   */
+  async function record(message: StoredMessage, insert: boolean) {
     try {
-      await write(message);
+      await (insert ? store.insertMessage(message) : store.updateMessage(message));
+    } catch (error) {
+      keepTrying(message, insert);
+      throw error;
     } finally {
       publishMessage(message);
     }
@@ -231,7 +254,7 @@ export function createChat(options: ChatOptions): Chat {
   /** An assistant row the host writes itself; `failure` marks the one that ends a failed turn. */
   async function addAssistant(sessionId: string, text: string, failure?: string) {
     const message: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID(), ...(failure ? { failure: { code: failure } } : {}) };
-    await record(message, store.insertMessage);
+    await record(message, true);
   }
 
   /** Names a chat still titled automatically after the first question or plan its agent asks. */
@@ -260,11 +283,12 @@ export function createChat(options: ChatOptions): Chat {
     let mcp: McpToolCall | undefined = row.tool!.mcp;
     const updateMcp = async (next: McpToolCall) => {
       mcp = next;
-      await record({ ...row, tool: { ...row.tool!, mcp: next } }, store.updateMessage);
+      await record({ ...row, tool: { ...row.tool!, mcp: next } }, false);
     };
     let finished: StoredMessage | null = null;
+    runningTools.set(row.id, row);
     try {
-      await record(row, store.insertMessage);
+      await record(row, true);
       log({ event: "tool/started", sessionId, tool: call.name, callId: call.callId });
       if (parsed.ok) await titleFromCall(sessionId, call.name, parsed.value);
 
@@ -272,11 +296,11 @@ export function createChat(options: ChatOptions): Chat {
         ? errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: parsed.problem })
         : mcpCall
           ? await mcpCalls.run(call.name, parsed.value, { sessionId, signal, update: updateMcp })
-          : await tools.execute(call.name, parsed.value, { signal, sessionId, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) });
+          : await tools.execute(call.name, parsed.value, { signal, sessionId, messageId: row.id, ...(onRequested ? { onRequested } : {}), ...(origin ? { origin } : {}) });
       const status: ToolStatus = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
       const ended: ToolCall = { ...row.tool!, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}), ...(mcp ? { mcp } : {}) };
       finished = { ...row, tool: ended };
-      await record(finished, store.updateMessage);
+      await record(finished, false);
       log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
       return outcome;
     } catch (error) {
@@ -284,9 +308,11 @@ export function createChat(options: ChatOptions): Chat {
         const code = error instanceof StorageError ? error.code : "INTERNAL";
         const failed: StoredMessage = { ...row, tool: { ...row.tool!, ...(mcp ? { mcp } : {}), status: "error", error: { name: "HostError", code, message: error instanceof Error ? error.message : String(error) } } };
         publishMessage(failed);
-        await attempt(sessionId, "tool/close-failed", () => store.updateMessage(failed));
+        await attempt("tool/close-failed", failed, false);
       }
       throw error;
+    } finally {
+      runningTools.delete(row.id);
     }
   }
 
@@ -296,15 +322,43 @@ export function createChat(options: ChatOptions): Chat {
     const code = error instanceof StorageError ? error.code : "INTERNAL";
     const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID(), failure: { code } };
     publishMessage(row);
-    await attempt(sessionId, "turn/error-row-failed", () => store.insertMessage(row));
+    await attempt("turn/error-row-failed", row, true);
   }
 
-  /** Runs a write whose failure is already being reported to the user; the failure is logged, not thrown. */
-  async function attempt(sessionId: string, event: string, write: () => Promise<void>) {
+  /**
+   * Writes a row whose failure is already being reported to the user: a failure is logged, and the row is written again every
+   * RETRY_WRITES_MS until storage takes it, so a row a failed turn left running is settled as soon as storage works again.
+   */
+  async function attempt(event: string, message: StoredMessage, insert: boolean) {
     try {
-      await write();
+      await (insert ? store.insertMessage(message) : store.updateMessage(message));
     } catch (error) {
-      log({ event, sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
+      log({ event, sessionId: message.sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
+      keepTrying(message, insert);
+    }
+  }
+
+  function keepTrying(message: StoredMessage, insert: boolean) {
+    const earlier = unsettled.get(message.id);
+    unsettled.set(message.id, { message, insert: insert || (earlier?.insert ?? false) });
+    if (retryTimer !== null) return;
+    retryTimer = setInterval(() => void retryWrites(), RETRY_WRITES_MS);
+    retryTimer.unref();
+  }
+
+  async function retryWrites() {
+    for (const [id, { message, insert }] of [...unsettled]) {
+      try {
+        await (insert ? store.insertMessage(message) : store.updateMessage(message));
+      } catch {
+        return;
+      }
+      if (unsettled.get(id)?.message === message) unsettled.delete(id);
+      log({ event: "message/written-late", sessionId: message.sessionId, messageId: id });
+    }
+    if (unsettled.size === 0 && retryTimer !== null) {
+      clearInterval(retryTimer);
+      retryTimer = null;
     }
   }
 
@@ -312,30 +366,47 @@ export function createChat(options: ChatOptions): Chat {
   function createReplyWriter(sessionId: string, stepId: string) {
     let row: StoredMessage | null = null;
     let flushedAt = 0;
+    /** Writes text shown and not yet written once STREAM_FLUSH_MS have passed, also while the model pauses between deltas. */
+    let flushTimer: NodeJS.Timeout | null = null;
+    /** The row's flushes, one after another, so an older text never lands after a newer one or after the final row. */
+    let flushes: Promise<void> = Promise.resolve();
+    const flush = (): Promise<void> => {
+      if (flushTimer !== null) clearTimeout(flushTimer);
+      flushTimer = null;
+      flushedAt = performance.now();
+      const text: StoredMessage = { ...row! };
+      flushes = flushes.catch(() => undefined).then(() => store.updateMessage(text));
+      return flushes;
+    };
     return {
       async append(delta: string) {
         if (!row) {
           row = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: "", step: stepId, streaming: true };
           streaming.set(row.id, row);
-          await record(row, store.insertMessage);
+          await record(row, true);
           flushedAt = performance.now();
         }
         row.text += delta;
         options.broadcast({ type: "message/delta", sessionId, messageId: row.id, text: delta });
-        if (performance.now() - flushedAt >= STREAM_FLUSH_MS) {
-          await store.updateMessage(row);
-          flushedAt = performance.now();
+        if (performance.now() - flushedAt >= STREAM_FLUSH_MS) await flush();
+        else if (flushTimer === null) {
+          flushTimer = setTimeout(() => {
+            flush().catch((error: unknown) => log({ event: "message/flush-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
+          }, flushedAt + STREAM_FLUSH_MS - performance.now());
         }
       },
       /** Writes the final text; after a storage failure the row is published as interrupted and its write only attempted. */
       async close(failure: unknown) {
         if (!row) return;
+        if (flushTimer !== null) clearTimeout(flushTimer);
+        flushTimer = null;
+        await flushes.catch(() => undefined);
         streaming.delete(row.id);
         const final: StoredMessage = { ...row, streaming: false, ...(failure instanceof StorageError ? { interrupted: true } : {}) };
         if (failure instanceof StorageError) {
           publishMessage(final);
-          await attempt(sessionId, "message/close-failed", () => store.updateMessage(final));
-        } else await record(final, store.updateMessage);
+          await attempt("message/close-failed", final, false);
+        } else await record(final, false);
       },
     };
   }
@@ -525,6 +596,15 @@ export function createChat(options: ChatOptions): Chat {
 
     turnSessions: () => [...new Set([...turns.keys(), ...posting])],
 
+    async commitAnswer(answer) {
+      const row = runningTools.get(answer.messageId);
+      const outcome = row ? tools.settle(row.tool!.name, row.tool!.args, answer.given) : null;
+      if (!row || !outcome) return;
+      await store.updateMessage(answeredRow(row, outcome));
+    },
+
+    unsettledRows: () => unsettled.size,
+
     async refresh(sessionId) {
       const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);
       if (unchanged()) return;
@@ -537,6 +617,9 @@ export function createChat(options: ChatOptions): Chat {
       const running = [...turns.values(), ...[...outside.values()].flatMap((calls) => [...calls])];
       for (const turn of running) turn.controller.abort();
       await Promise.all(running.map((turn) => turn.done));
+      if (unsettled.size > 0) await retryWrites();
+      if (retryTimer !== null) clearInterval(retryTimer);
+      retryTimer = null;
     },
   };
 }

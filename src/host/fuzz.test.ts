@@ -199,13 +199,13 @@ describe("fuzzing every POST route over real HTTP", () => {
 });
 
 describe("pending table under random asks and responses", () => {
-  it("counts each session's pending questions exactly as a model of the table does", () => {
+  it("counts each session's pending questions exactly as a model of the table does", async () => {
     const step = fc.oneof(
       fc.record({ kind: fc.constant("ask" as const), session: fc.integer({ min: 0, max: 4 }) }),
       fc.record({ kind: fc.constantFrom("answer" as const, "cancel" as const, "abort" as const), pick: fc.nat() }),
     );
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps) => {
         const table = createPendingTable({ broadcast: () => undefined, log: silentLogger });
         const live: { rpcId: string; session: string; controller: AbortController }[] = [];
         const question = [{ id: "q", question: "Q?" }];
@@ -224,7 +224,7 @@ describe("pending table under random asks and responses", () => {
             if (item.kind === "abort") target!.controller.abort();
             else {
               const body = item.kind === "cancel" ? { type: "cancel", rpcId: target!.rpcId, sessionId: target!.session } : { type: "answer", rpcId: target!.rpcId, sessionId: target!.session, answers: [{ id: "q", selected: [] }] };
-              expect(table.respond(body)).toEqual({ accepted: true });
+              expect(await table.respond(body)).toEqual({ accepted: true });
             }
           }
           for (let session = 0; session < 5; session++) {

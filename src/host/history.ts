@@ -1,10 +1,21 @@
+import type { ToolCall } from "../protocol/schemas";
 import type { HistoryItem } from "./models/types";
 import type { StoredMessage } from "./store";
-import { formatToolErrorText } from "./tools/registry";
+import { formatToolErrorText, type ToolOutcome } from "./tools/registry";
 import { ASK_ABORTED_ERROR } from "../protocol/tool-messages";
 
 /** The text a model sees for a tool row that never finished: an error naming ASK_ABORTED. */
 export const STOPPED_TOOL_TEXT = formatToolErrorText(ASK_ABORTED_ERROR);
+
+/**
+ * A tool row whose question was answered: the answer's outcome as its result, marked interrupted until the agent reads it
+ * (docs/protocol.md, respond-durable); a row still marked so once its host is gone reads "answered; the host stopped before
+ * the agent read it", and the model reads the answer in its history.
+ */
+export function answeredRow(row: StoredMessage, outcome: ToolOutcome): StoredMessage {
+  const tool: ToolCall = { ...row.tool!, status: outcome.isError ? "error" : "ok", result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) };
+  return { ...row, tool, interrupted: true };
+}
 
 /**
  * Rebuilds the conversation for the model from the transcript: each model step becomes one

@@ -54,31 +54,31 @@ describe("pending table", () => {
     const { table, frames, changes } = setup();
     const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
     const rpcId = table.replay()[0]!.rpcId;
-    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({ accepted: true });
+    expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({ accepted: true });
     expect(table.replay()).toEqual([]);
     expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "answered" });
     expect(await result).toEqual({ value: { answers: [{ id: "pkg", selected: ["npm"] }] } });
     expect(changes).toEqual(["s1", "s1"]);
-    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({
+    expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({
       accepted: false,
       reason: "not-pending",
       detail: `question ${rpcId} is not pending (unknown, already answered, cancelled or aborted)`,
     });
   });
 
-  it("checks shape, then pending, then session, then the rules", () => {
+  it("checks shape, then pending, then session, then the rules", async () => {
     const { table } = setup();
     void settled(table.ask({ questions: [question], sessionId: "s1" }));
     const rpcId = table.replay()[0]!.rpcId;
-    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2" })).toMatchObject({ accepted: false, reason: "bad-response" });
-    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: "nope" })).toMatchObject({ accepted: false, reason: "bad-response" });
-    expect(table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: [] })).toMatchObject({ accepted: false, reason: "not-pending" });
-    expect(table.respond({ type: "answer", rpcId, sessionId: "s2", answers: [] })).toEqual({
+    expect(await table.respond({ type: "answer", rpcId: "x", sessionId: "s2" })).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect(await table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: "nope" })).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect(await table.respond({ type: "answer", rpcId: "x", sessionId: "s2", answers: [] })).toMatchObject({ accepted: false, reason: "not-pending" });
+    expect(await table.respond({ type: "answer", rpcId, sessionId: "s2", answers: [] })).toEqual({
       accepted: false,
       reason: "bad-response",
       detail: `question ${rpcId} does not belong to session s2`,
     });
-    expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [] })).toEqual({
+    expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [] })).toEqual({
       accepted: false,
       reason: "bad-response",
       detail: "expected 1 answer item(s), one per question, got 0",
@@ -90,7 +90,7 @@ describe("pending table", () => {
     const { table, frames } = setup();
     const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
     const rpcId = table.replay()[0]!.rpcId;
-    expect(table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toEqual({ accepted: true });
+    expect(await table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toEqual({ accepted: true });
     expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "cancelled" });
     expect(await result).toEqual({ error: { code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } });
   });
@@ -103,7 +103,7 @@ describe("pending table", () => {
     controller.abort();
     expect(frames.at(-1)).toEqual({ type: "question/resolved", rpcId, sessionId: "s1", outcome: "aborted" });
     expect(await result).toEqual({ error: { code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" } });
-    expect(table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toMatchObject({ accepted: false, reason: "not-pending" });
+    expect(await table.respond({ type: "cancel", rpcId, sessionId: "s1" })).toMatchObject({ accepted: false, reason: "not-pending" });
   });
 
   it("settles every pending question on dispose with the disposal message, oldest first", async () => {
@@ -122,45 +122,45 @@ describe("pending table", () => {
     expect(await settled(table.ask({ questions: [question], sessionId: "s1" }))).toEqual(disposed);
   });
 
-  it("accepts any answer batch built by the rules", () => {
-    fc.assert(
-      fc.property(answeredBatch, ([questions, answers]) => {
+  it("accepts any answer batch built by the rules", async () => {
+    await fc.assert(
+      fc.asyncProperty(answeredBatch, async ([questions, answers]) => {
         const { table } = setup();
         void table.ask({ questions, sessionId: "s1" });
         const rpcId = table.replay()[0]!.rpcId;
-        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
+        expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
         expect(table.replay()).toEqual([]);
       }),
       { numRuns: 300 },
     );
   });
 
-  it("rejects any single rule-breaking mutation with bad-response and leaves the question pending and answerable", () => {
-    fc.assert(
-      fc.property(answeredBatch, mutation, fc.nat(), ([questions, answers], kind, at) => {
+  it("rejects any single rule-breaking mutation with bad-response and leaves the question pending and answerable", async () => {
+    await fc.assert(
+      fc.asyncProperty(answeredBatch, mutation, fc.nat(), async ([questions, answers], kind, at) => {
         const broken = mutate(questions, answers, kind, at);
         fc.pre(broken !== null);
         const { table, frames } = setup();
         void table.ask({ questions, sessionId: "s1" });
         const rpcId = table.replay()[0]!.rpcId;
-        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: broken })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: broken })).toMatchObject({ accepted: false, reason: "bad-response" });
         expect(table.replay().map((frame) => frame.rpcId)).toEqual([rpcId]);
         expect(frames.length).toBe(1);
-        expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
+        expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers })).toEqual({ accepted: true });
       }),
       { numRuns: 500 },
     );
   });
 
-  it("rejects a valid answer sent for the wrong session with bad-response and leaves the question pending", () => {
-    fc.assert(
-      fc.property(answeredBatch, fc.string({ minLength: 1 }), ([questions, answers], other) => {
+  it("rejects a valid answer sent for the wrong session with bad-response and leaves the question pending", async () => {
+    await fc.assert(
+      fc.asyncProperty(answeredBatch, fc.string({ minLength: 1 }), async ([questions, answers], other) => {
         fc.pre(other !== "s1");
         const { table } = setup();
         void table.ask({ questions, sessionId: "s1" });
         const rpcId = table.replay()[0]!.rpcId;
-        expect(table.respond({ type: "answer", rpcId, sessionId: other, answers })).toMatchObject({ accepted: false, reason: "bad-response" });
-        expect(table.respond({ type: "cancel", rpcId, sessionId: other })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(await table.respond({ type: "answer", rpcId, sessionId: other, answers })).toMatchObject({ accepted: false, reason: "bad-response" });
+        expect(await table.respond({ type: "cancel", rpcId, sessionId: other })).toMatchObject({ accepted: false, reason: "bad-response" });
         expect(table.replay().length).toBe(1);
       }),
       { numRuns: 200 },
@@ -184,7 +184,7 @@ describe("pending table, an ask's own rule", () => {
       { accepted: false, reason: "bad-response", detail: `"mail" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` },
       [rpcId],
     ]);
-    expect(table.respond(body("a.b@example.com"))).toEqual({ accepted: true });
+    expect(await table.respond(body("a.b@example.com"))).toEqual({ accepted: true });
     expect(await settled(asked)).toEqual({ value: { answers: [{ id: "mail", selected: [], custom: "a.b@example.com" }] } });
   });
 });

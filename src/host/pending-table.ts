@@ -4,6 +4,7 @@ import type { DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from
 import { ruleProblem, type AnswerRule } from "./answer-rule";
 import type { Logger } from "./log";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
+import type { GivenAnswer } from "./tools/registry";
 import {
   DISPOSED_MESSAGE,
   UserInteractionError,
@@ -18,6 +19,15 @@ interface Entry {
   signal: AbortSignal | undefined;
   onAbort: () => void;
   rule: AnswerRule | undefined;
+  messageId: string | undefined;
+}
+
+/** An answer or dismissal the table is about to accept, for the question asked for the transcript row `messageId`. */
+export interface AcceptedAnswer {
+  rpcId: string;
+  sessionId: string;
+  messageId: string;
+  given: GivenAnswer;
 }
 
 /** What the shared store made of an abort: it won, or a response had claimed the question first. */
@@ -31,12 +41,25 @@ export interface PendingTableOptions {
    * (docs/protocol.md, cluster-abort); without it an abort settles at once.
    */
   claimAbort?(rpcId: string): Promise<AbortClaim>;
+  /**
+   * Writes an answer where a restart finds it, before the response is accepted (docs/protocol.md, respond-durable): when it
+   * throws, the response fails with that error and the question stays pending. Only for questions asked for a transcript row.
+   */
+  commit?(answer: AcceptedAnswer): Promise<void>;
+  /** At most this many questions wait at once (PARLEY_MAX_PENDING); one more is refused with TOO_MANY_PENDING. Default 1,000. */
+  maxPending?: number;
 }
 
 /** The Web user-interaction provider: host memory is the authority on what is pending. */
 export interface PendingTable extends UserInteractionProvider {
-  /** Checks a response in PROTOCOL order and claims the question when it is valid. */
-  respond(body: unknown): Receipt;
+  /**
+   * Checks a response in PROTOCOL order, writes it where a restart finds it, and claims the question; rejects with the
+   * StorageError when the write failed (the question stays pending). `durable` says the answer is already kept elsewhere
+   * (a cluster's pending row): a failed write is then logged, not returned, and the row is settled when storage is back.
+   */
+  respond(body: unknown, durable?: boolean): Promise<Receipt>;
+  /** The transcript row the question with this rpcId was asked for, if it is pending here and has one. */
+  messageOf(rpcId: string): string | undefined;
   /** The extra rule the question with this rpcId was asked with, if it is pending here and has one. */
   ruleOf(rpcId: string): AnswerRule | undefined;
   /** Every pending `question/requested` frame, oldest first, as first sent. */
@@ -58,8 +81,18 @@ export function refusalByRule(verdict: Extract<ReturnType<typeof judgeResponse>,
   return problem === null ? null : { accepted: false, reason: "bad-response", detail: problem };
 }
 
+export const DEFAULT_MAX_PENDING = 1000;
+
+/** Why a question was refused because this host holds the most it may. */
+export function tooManyPendingMessage(max: number): string {
+  return `this host already holds ${max} pending questions (PARLEY_MAX_PENDING): answer or stop some, then ask again`;
+}
+
 export function createPendingTable(options: PendingTableOptions): PendingTable {
   const entries = new Map<string, Entry>();
+  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+  /** Responses being written: a second response to the same question waits for the first, then finds it settled. */
+  const committing = new Map<string, Promise<unknown>>();
   const perSession = new Map<string, number>();
   const count = (sessionId: string, delta: number) => {
     const next = (perSession.get(sessionId) ?? 0) + delta;
@@ -100,12 +133,15 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
   async function abort(rpcId: string, message: string): Promise<void> {
     // Once the table is disposed (shutdown), a turn stopped meanwhile is told so too, whichever abort settles first.
     const abortNow = () => claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", disposed ? DISPOSED_MESSAGE : message));
+    // An answer being written when the abort came was first: it settles the question if its write works.
+    const writing = committing.get(rpcId);
+    if (writing) await writing.catch(() => undefined);
     if (!options.claimAbort) return abortNow();
     const sessionId = entries.get(rpcId)?.frame.sessionId;
     try {
       const verdict = await options.claimAbort(rpcId);
       if (verdict.won || !entries.has(rpcId)) return abortNow();
-      const receipt = respond(verdict.response);
+      const receipt = await respond(verdict.response, true);
       if (receipt.accepted) return;
       options.log({ event: "question/abort-response-refused", rpcId, sessionId, reason: receipt.reason });
     } catch (error) {
@@ -114,14 +150,37 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     abortNow();
   }
 
-  function respond(body: unknown): Receipt {
-    const judged = judge(body);
-    if ("refusal" in judged) return judged.refusal;
-    const { verdict } = judged;
-    const entry = claim(verdict.rpcId, verdict.outcome)!;
+  /** Claims a judged question and settles its waiting call. */
+  function settle(verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }>): Receipt {
+    const entry = claim(verdict.rpcId, verdict.outcome);
+    if (!entry) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
     if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
     else entry.resolve({ answers: verdict.answers });
     return { accepted: true };
+  }
+
+  async function respond(body: unknown, durable = false): Promise<Receipt> {
+    const rpcId = (body as { rpcId?: unknown } | null)?.rpcId;
+    const earlier = typeof rpcId === "string" ? committing.get(rpcId) : undefined;
+    if (earlier) await earlier.catch(() => undefined);
+    const judged = judge(body);
+    if ("refusal" in judged) return judged.refusal;
+    const { verdict } = judged;
+    const entry = entries.get(verdict.rpcId)!;
+    if (options.commit && entry.messageId !== undefined) {
+      const answer: AcceptedAnswer = { rpcId: verdict.rpcId, sessionId: entry.frame.sessionId, messageId: entry.messageId, given: verdict.outcome === "cancelled" ? "cancelled" : { answers: verdict.answers } };
+      const write = options.commit(answer);
+      committing.set(verdict.rpcId, write);
+      try {
+        await write;
+      } catch (error) {
+        if (!durable) throw error;
+        options.log({ event: "question/commit-failed", rpcId: verdict.rpcId, sessionId: answer.sessionId, error: error instanceof Error ? error.message : String(error) });
+      } finally {
+        committing.delete(verdict.rpcId);
+      }
+    }
+    return settle(verdict);
   }
 
   return {
@@ -135,6 +194,10 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
       }
       if (disposed) return Promise.reject(new UserInteractionError("ASK_ABORTED", DISPOSED_MESSAGE));
       if (request.signal?.aborted) return Promise.reject(new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE));
+      if (entries.size >= maxPending) {
+        options.log({ event: "question/refused-full", sessionId: request.sessionId, max: maxPending });
+        return Promise.reject(new UserInteractionError("TOO_MANY_PENDING", tooManyPendingMessage(maxPending)));
+      }
       const sessionId = request.sessionId;
       const rpcId = randomUUID();
       const frame: QuestionRequestedFrame = {
@@ -148,7 +211,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
       };
       return new Promise<AskResult>((resolve, reject) => {
         const onAbort = () => void abort(rpcId, ABORTED_MESSAGE);
-        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, rule: request.rule });
+        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, rule: request.rule, messageId: request.messageId });
         count(sessionId, 1);
         request.signal?.addEventListener("abort", onAbort, { once: true });
         request.onRequested?.(rpcId);
@@ -160,6 +223,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
 
     respond,
     ruleOf: (rpcId) => entries.get(rpcId)?.rule,
+    messageOf: (rpcId) => entries.get(rpcId)?.messageId,
 
     replay() {
       return [...entries.values()].map((entry) => entry.frame);

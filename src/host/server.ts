@@ -69,6 +69,8 @@ export interface ServerOptions {
   mcp?: Omit<McpEndpointOptions, "fence" | "tools" | "chat" | "log">;
   /** The MCP servers whose tools the agent uses (PARLEY_MCP_CONFIG); none when absent. */
   mcpServers?: McpConfig;
+  /** At most this many questions wait on this host at once, from every source (PARLEY_MAX_PENDING); default 1,000. */
+  maxPending?: number;
 }
 
 export interface RunningServer {
@@ -123,7 +125,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): Promise<FenceVerdict> => auth!.authenticate(request) }),
   };
   const bus = createFrameBus();
-  const pending = createPendingTable({ broadcast: bus.publish, log, ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}) });
+  const pending = createPendingTable({
+    broadcast: bus.publish,
+    log,
+    commit: (answer) => chat.commitAnswer(answer),
+    ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
+    ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}),
+  });
   const shared = cluster ? createClusterPendingTable(pending, cluster, log) : null;
   const userInteraction = createUserInteraction();
   userInteraction.registerProvider(pending);
@@ -145,6 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     mcp: { tools: mcpTools, interaction: userInteraction },
   });
+  cluster?.setSettler((tool, given) => tools.settle(tool.name, tool.args, given));
   pending.onChange((sessionId) => {
     chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
   });

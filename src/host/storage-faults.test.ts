@@ -12,8 +12,8 @@ import { api, connect, createSession, startTestServer } from "./testing/harness"
 
 const ASK = `/ask ${JSON.stringify({ questions: [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }] })}`;
 const STATUS: Record<StorageCode, number> = { STORAGE_FULL: 507, STORAGE_READONLY: 503, STORAGE_BUSY: 503, STORAGE_FAILED: 500 };
-/** Transcript writes of one whole `/ask` turn with an answer (8), and one past the end, where nothing fails. */
-const WRITES_IN_TURN = 9;
+/** Transcript writes of one whole `/ask` turn with an answer (9, the answer's own write among them), and one past the end, where nothing fails. */
+const WRITES_IN_TURN = 10;
 
 const cleanup = createCleanup();
 afterEach(() => cleanup.closeAll());
@@ -46,7 +46,7 @@ describe("a store that fails at any write of a turn", () => {
     [5, "STORAGE_BUSY"],
   ];
 
-  it.each(cases)("fails at write %i with %s: the user is told, no row stays running, the session ends idle, health reports it", async (index, code) => {
+  it.each(cases)("fails at write %i with %s: the user is told, an answer is refused unless written, no row stays running once storage is back", async (index, code) => {
     const faulty = createFaultyStore(openStore(":memory:"));
     const server = await startTestServer({ store: faulty.store });
     cleanup.servers.push(server);
@@ -54,6 +54,8 @@ describe("a store that fails at any write of a turn", () => {
     cleanup.sockets.push(client);
     const sessionId = await createSession(server.url);
     faulty.failFrom(index, code);
+    /** The answer was refused because its write failed: storage was healed, and the same question was answered again. */
+    let refusedAnswer = false;
 
     const posted = await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: ASK } });
     if (posted.status !== 202) {
@@ -65,7 +67,16 @@ describe("a store that fails at any write of a turn", () => {
         const idle = whatTabsSee(client.frames, sessionId).session?.state === "idle";
         if (asked && !idle && !client.frames.some((frame) => frame.type === "question/resolved")) {
           const receipt = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["pnpm"] }] } });
-          expect(receipt.body).toEqual({ accepted: true });
+          if (receipt.status === 200) expect(receipt.body).toEqual({ accepted: true });
+          else {
+            // Not written, so not accepted: the storage error, and the question still waits for the same answer.
+            expect([refusedAnswer, receipt.status, receipt.body]).toEqual([false, STATUS[code], { error: { code, message: expect.any(String) } }]);
+            const replay = await connect(server.url);
+            await replay.close();
+            expect(replay.frames.filter((frame) => frame.type === "question/requested").map((frame) => (frame as QuestionRequestedFrame).rpcId)).toEqual([asked.rpcId]);
+            refusedAnswer = true;
+            faulty.heal();
+          }
         }
         return idle;
       }, "the turn to end");
@@ -73,16 +84,18 @@ describe("a store that fails at any write of a turn", () => {
       expect(seen.rows.filter((row) => row.tool?.status === "running")).toEqual([]);
       expect(seen.session?.state).toBe("idle");
       const errorRows = seen.rows.filter((row) => row.role === "assistant" && row.failure?.code === code && row.text?.startsWith(`Error: ${code}: `));
-      expect(errorRows.length, faulty.writes.join(" ")).toBe(faulty.failures > 0 ? 1 : 0);
+      expect(errorRows.length, faulty.writes.join(" ")).toBe(faulty.failures > 0 && !refusedAnswer ? 1 : 0);
     }
     const health = await api(server.url, "/api/health");
-    if (faulty.failures > 0) {
+    if (faulty.failures > 0 && !refusedAnswer) {
       expect(health.status).toBe(503);
       expect(health.body).toMatchObject({ ok: false, storage: { state: "failing", code } });
     } else {
       expect(health.status).toBe(200);
     }
     faulty.heal();
+    // A row the failed turn left running or streaming is written as the tabs saw it as soon as storage works again.
+    await waitFor(async () => (await faulty.store.listMessages(sessionId)).every((row) => row.tool?.status !== "running" && row.streaming !== true), "the stored rows to settle");
     expect((await api(server.url, "/api/sessions", { json: {} })).status).toBe(201);
     expect((await api(server.url, "/api/health")).body).toMatchObject({ ok: true, storage: { state: "ok" } });
   });
@@ -105,29 +118,35 @@ function canMountTmpfs(): boolean {
 describe("a real full disk (a small tmpfs data dir; needs root)", () => {
   const mountable = canMountTmpfs();
 
-  it.runIf(mountable)("accepts the answer, then ends the turn with STORAGE_FULL naming the data dir, and no row stays running", async () => {
+  it.runIf(mountable)("refuses an answer it cannot write with STORAGE_FULL, keeps the question pending, and takes it once space is freed, across a restart", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "parley-full-"));
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dataDir]);
-    const server = await startTestServer({ dataDir });
-    const client = await connect(server.url);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dataDir]);
+    let server = await startTestServer({ dataDir });
+    let client = await connect(server.url);
     try {
       const sessionId = await createSession(server.url);
       await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: ASK } });
       const asked = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
       const filler = path.join(dataDir, "filler");
       try {
-        writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+        writeFileSync(filler, Buffer.alloc(8 * 1024 * 1024));
       } catch (error) {
         expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
       }
-      const receipt = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["npm"] }] } });
-      expect(receipt.body).toEqual({ accepted: true });
+      const answer = { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["npm"] }] };
+      const refused = await api(server.url, "/api/respond", { json: answer });
+      expect([refused.status, refused.body]).toEqual([507, { error: { code: "STORAGE_FULL", message: `the disk holding the data dir (${dataDir}) is full: free some space; what was not saved is lost` } }]);
+      expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([]);
+      rmSync(filler);
+      expect((await api(server.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
       await client.waitIdle(sessionId, 0);
-      const seen = whatTabsSee(client.frames, sessionId);
-      expect(seen.rows.filter((row) => row.tool?.status === "running")).toEqual([]);
-      const errors = seen.rows.filter((row) => row.role === "assistant" && row.text?.startsWith("Error: STORAGE_FULL: "));
-      expect(errors.map((row) => row.text)).toEqual([`Error: STORAGE_FULL: the disk holding the data dir (${dataDir}) is full: free some space; what was not saved is lost`]);
-      expect((await api(server.url, "/api/health")).body).toMatchObject({ ok: false, storage: { state: "failing", code: "STORAGE_FULL" } });
+      await client.close();
+      await server.close();
+      server = await startTestServer({ dataDir });
+      client = await connect(server.url);
+      const stored = await api(server.url, `/api/sessions/${sessionId}`);
+      const tools = (stored.body as { messages: Message[] }).messages.filter((row) => row.role === "tool");
+      expect(tools.map((row) => [row.tool?.status, row.tool?.result, row.interrupted ?? false])).toEqual([["ok", '{"answers":[{"id":"pkg","selected":["npm"]}]}', false]]);
     } finally {
       await client.close();
       await server.close();

@@ -182,17 +182,17 @@ describe("askApproval", () => {
     for (const decision of decisions) {
       const asked = askApproval(seam, call);
       const rpcId = table.replay()[0]!.rpcId;
-      expect(table.respond({ type: "answer", rpcId, sessionId: "s1", answers: approvalAnswer(decision) })).toEqual({ accepted: true });
+      expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: approvalAnswer(decision) })).toEqual({ accepted: true });
       results.push(await asked);
     }
     expect(results).toEqual([{ kind: "allow-once" }, { kind: "allow-for-chat" }, { kind: "deny", reason: "not that file" }, { kind: "deny" }]);
   });
 
-  it("refuses an answer that types its own words instead of a decision, and keeps the request pending", () => {
+  it("refuses an answer that types its own words instead of a decision, and keeps the request pending", async () => {
     const { table, seam } = setup();
     void askApproval(seam, call);
     const rpcId = table.replay()[0]!.rpcId;
-    const receipt = table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "approval", selected: [], custom: "sure" }, { id: "approval-reason", selected: [] }] });
+    const receipt = await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "approval", selected: [], custom: "sure" }, { id: "approval-reason", selected: [] }] });
     expect(receipt).toMatchObject({ accepted: false, reason: "bad-response" });
     expect(table.replay().map((frame) => frame.rpcId)).toEqual([rpcId]);
   });
@@ -204,7 +204,7 @@ describe("askApproval", () => {
     controller.abort();
     expect(await aborted).toEqual({ name: "UserInteractionError", code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" });
     const cancelled = rejection(askApproval(seam, call));
-    table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
+    await table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
     expect(await cancelled).toEqual({ name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" });
   });
 });

@@ -29,6 +29,8 @@ export interface AskRequest {
   approval?: ToolApproval;
   /** A rule beyond the answer rules (an elicitation's schema): an answer it refuses is refused as bad-response. */
   rule?: AnswerRule;
+  /** The transcript row of the tool call that asks: an accepted answer is written into it before it is confirmed (docs/protocol.md, respond-durable). */
+  messageId?: string;
 }
 
 export interface AskResult {

@@ -20,9 +20,13 @@ export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
  */
 export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger): ClusterPendingTable {
   cluster.setOwnPending(local);
-  cluster.onAnswer((body) => {
-    const receipt = local.respond(body);
+  const settleHere = async (body: unknown) => {
+    // The answer is kept in its pending row already: a failed write of the tool row is retried by the chat, not refused.
+    const receipt = await local.respond(body, true);
     if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
+  };
+  cluster.onAnswer((body) => {
+    settleHere(body).catch((error: unknown) => log({ event: "cluster/answer-failed", error: error instanceof Error ? error.message : String(error) }));
   });
 
   return {
@@ -33,6 +37,7 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
     dispose: () => local.dispose(),
     replay: () => cluster.pending().map((entry) => entry.frame),
     ruleOf: (rpcId) => local.ruleOf(rpcId),
+    messageOf: (rpcId) => local.messageOf(rpcId),
 
     async respond(body) {
       const refusal = cluster.refusal();
@@ -49,10 +54,8 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
       if (refused) return refused;
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
-      if (owner === cluster.instance) {
-        const receipt = local.respond(body);
-        if (!receipt.accepted) log({ event: "cluster/answer-dropped", reason: receipt.reason });
-      } else await cluster.sendAnswer(owner, body);
+      if (owner === cluster.instance) await settleHere(body);
+      else await cluster.sendAnswer(owner, body);
       return { accepted: true };
     },
   };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS, type AnswerItem, type QuestionItem } from "../../protocol/schemas";
 import type { UserInteraction } from "../user-interaction";
-import type { ToolDefinition } from "./registry";
+import type { ToolDefinition, ToolResult } from "./registry";
 
 const OptionArgs = z.strictObject({
   label: z.string().min(1).max(LIMITS.labelChars).describe("Shown to the user and returned as the answer. Append ' (Recommended)' to the option you recommend and put it first."),
@@ -52,14 +52,19 @@ export function formatAnswers(answers: readonly AnswerItem[]): string {
   });
 }
 
+function askResult(answers: AnswerItem[]): ToolResult {
+  return { text: formatAnswers(answers), value: { answers }, outcome: { kind: "answered", answers } };
+}
+
 export function createAskUserQuestionTool(userInteraction: UserInteraction): ToolDefinition<AskUserQuestionArgs> {
   return {
     name: "ask_user_question",
     description: ASK_USER_QUESTION_DESCRIPTION,
     args: AskUserQuestionArgs,
     async run(args, context) {
-      const result = await userInteraction.ask({ questions: toQuestionItems(args), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested, origin: context.origin });
-      return { text: formatAnswers(result.answers), value: { answers: result.answers }, outcome: { kind: "answered", answers: result.answers } };
+      const result = await userInteraction.ask({ questions: toQuestionItems(args), sessionId: context.sessionId, signal: context.signal, onRequested: context.onRequested, origin: context.origin, messageId: context.messageId });
+      return askResult(result.answers);
     },
+    answered: (_args, answers) => askResult(answers),
   };
 }

@@ -63,7 +63,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
     const { mcp, table, calls, updates, context } = setup();
     const running = mcp.run("mcp__notes__write", { a: 1 }, context());
     await new Promise((resolve) => setImmediate(resolve));
-    table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
+    await table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
     const error = { name: "ToolError", code: "TOOL_DENIED", message: "the human dismissed the approval request without allowing this call" };
     expect(await running).toEqual({ isError: true, text: formatToolErrorText(error), error });
     expect(calls).toEqual([]);
@@ -89,7 +89,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const request = table.replay()[0]!;
     expect(request.approval).toEqual({ server: "notes", tool: "write", arguments: '{"a":1}' });
-    table.respond({ type: "answer", rpcId: request.rpcId, sessionId: "s1", answers: approvalAnswer({ kind: "allow-for-chat" }) });
+    await table.respond({ type: "answer", rpcId: request.rpcId, sessionId: "s1", answers: approvalAnswer({ kind: "allow-for-chat" }) });
     expect((await running).isError).toBe(false);
     expect([...granted]).toEqual(["s1/notes/write"]);
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { QuestionOrigin, ToolError, ToolRowOutcome } from "../../protocol/schemas";
+import type { AnswerItem, QuestionOrigin, ToolError, ToolRowOutcome } from "../../protocol/schemas";
+import { ASK_CANCELLED_ERROR } from "../../protocol/tool-messages";
 import type { ToolSpec } from "../models/types";
 import { describeIssues } from "../user-interaction";
 
@@ -10,6 +11,18 @@ export interface ToolContext {
   onRequested?(rpcId: string): void;
   /** Passed on to the seam: who asks, when it is not the session's own agent. */
   origin?: QuestionOrigin;
+  /** Passed on to the seam: the transcript row of this call, so an accepted answer is written into it before it is confirmed. */
+  messageId?: string;
+}
+
+/** What the human gave a waiting question: the answers, or a dismissal. */
+export type GivenAnswer = { answers: AnswerItem[] } | "cancelled";
+
+/** What a tool made of its arguments and the human's answers: the result the model reads and the transcript's data. */
+export interface ToolResult {
+  text: string;
+  value?: unknown;
+  outcome?: ToolRowOutcome;
 }
 
 /** A tool: its model-facing name, description and argument schema, and what it does. */
@@ -17,7 +30,12 @@ export interface ToolDefinition<Args> {
   name: string;
   description: string;
   args: z.ZodType<Args>;
-  run(args: Args, context: ToolContext): Promise<{ text: string; value?: unknown; outcome?: ToolRowOutcome }>;
+  run(args: Args, context: ToolContext): Promise<ToolResult>;
+  /**
+   * For a tool whose whole work is one question to the human: its result for the answers, without asking. The host writes it
+   * when it accepts an answer (so it survives a crash before the tool returns) and when it adopts a dead host's answered question.
+   */
+  answered?(args: Args, answers: AnswerItem[]): ToolResult;
 }
 
 /** What one tool call produced: `text` is exactly what the model sees. */
@@ -45,6 +63,8 @@ export interface ToolRegistry {
   register<Args>(tool: ToolDefinition<Args>): void;
   list(): ToolSpec[];
   execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
+  /** The outcome a call of `name` with `args` has once the human gave `given`; null when the tool's result is more than the answer. */
+  settle(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
 }
 
 export function createToolRegistry(): ToolRegistry {
@@ -68,13 +88,23 @@ export function createToolRegistry(): ToolRegistry {
         return errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `invalid arguments: ${describeIssues(parsed.error.issues)}` });
       }
       try {
-        const result = await tool.run(parsed.data, context);
-        return { isError: false, text: result.text, ...(result.value === undefined ? {} : { value: result.value }), ...(result.outcome ? { outcome: result.outcome } : {}) };
+        return resultOutcome(await tool.run(parsed.data, context));
       } catch (error) {
         return errorOutcome(toToolError(error));
       }
     },
+
+    settle(name, args, given) {
+      const tool = tools.get(name);
+      const parsed = tool?.answered ? tool.args.safeParse(args) : null;
+      if (!tool?.answered || !parsed?.success) return null;
+      return given === "cancelled" ? errorOutcome(ASK_CANCELLED_ERROR) : resultOutcome(tool.answered(parsed.data, given.answers));
+    },
   };
+}
+
+function resultOutcome(result: ToolResult): ToolOutcome {
+  return { isError: false, text: result.text, ...(result.value === undefined ? {} : { value: result.value }), ...(result.outcome ? { outcome: result.outcome } : {}) };
 }
 
 /** The JSON Schema the model sees, generated from the zod definition that validates the arguments. */
