@@ -5,6 +5,7 @@ import { createJsonLogger } from "./log";
 import { loadMcpConfig } from "./mcp-client/config";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
+import { DEFAULT_MAX_PENDING } from "./pending-table";
 
 function list(value: string | undefined): string[] {
   return (value ?? "")
@@ -57,6 +58,7 @@ async function main() {
       allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],
       allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
       maxSteps,
+      maxPending: integer("PARLEY_MAX_PENDING", DEFAULT_MAX_PENDING, 1),
       heartbeatIntervalMs: integer("PARLEY_HEARTBEAT_MS", HEARTBEAT_INTERVAL_MS, 100),
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       mcpServers,

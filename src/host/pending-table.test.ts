@@ -2,14 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DownFrame, QuestionItem } from "../protocol/schemas";
 import type { AnswerRule } from "./answer-rule";
-import { createPendingTable } from "./pending-table";
+import { createPendingTable, type AcceptedAnswer, type PendingTableOptions } from "./pending-table";
+import { StorageError } from "./storage-error";
 import { answeredBatch, mutate, mutation } from "./testing/answer-arbitraries";
 import { UserInteractionError, type AskResult } from "./user-interaction";
 
-function setup() {
+function setup(options: Partial<PendingTableOptions> = {}) {
   const frames: DownFrame[] = [];
   const changes: string[] = [];
-  const table = createPendingTable({ broadcast: (frame) => frames.push(frame), log: () => undefined });
+  const table = createPendingTable({ broadcast: (frame) => frames.push(frame), log: () => undefined, ...options });
   table.onChange((sessionId) => changes.push(sessionId));
   return { table, frames, changes };
 }
@@ -64,6 +65,53 @@ describe("pending table", () => {
       reason: "not-pending",
       detail: `question ${rpcId} is not pending (unknown, already answered, cancelled or aborted)`,
     });
+  });
+
+  it("refuses a question past PARLEY_MAX_PENDING with TOO_MANY_PENDING naming the cap, and takes one again once one settled", async () => {
+    const { table, frames } = setup({ maxPending: 2 });
+    void settled(table.ask({ questions: [question], sessionId: "s1" }));
+    void settled(table.ask({ questions: [question], sessionId: "s2" }));
+    expect(await settled(table.ask({ questions: [question], sessionId: "s3" }))).toEqual({
+      error: { code: "TOO_MANY_PENDING", message: "this host already holds 2 pending questions (PARLEY_MAX_PENDING): answer or stop some, then ask again" },
+    });
+    expect(frames.map((frame) => frame.type)).toEqual(["question/requested", "question/requested"]);
+    const first = table.replay()[0]!;
+    expect(await table.respond({ type: "cancel", rpcId: first.rpcId, sessionId: "s1" })).toEqual({ accepted: true });
+    void settled(table.ask({ questions: [question], sessionId: "s3" }));
+    expect(table.replay().map((frame) => frame.sessionId)).toEqual(["s2", "s3"]);
+  });
+
+  it("writes an answer before it accepts it: a failed write is the response's error and the question stays pending for the next answer", async () => {
+    const written: AcceptedAnswer[] = [];
+    let failing = true;
+    const { table, frames } = setup({
+      commit: async (answer) => {
+        if (failing) throw new StorageError("STORAGE_FULL", "the disk is full", "SQLITE_FULL");
+        written.push(answer);
+      },
+    });
+    const result = settled(table.ask({ questions: [question], sessionId: "s1", messageId: "row-1" }));
+    const rpcId = table.replay()[0]!.rpcId;
+    const body = { type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] };
+    await expect(table.respond(body)).rejects.toEqual(new StorageError("STORAGE_FULL", "the disk is full", "SQLITE_FULL"));
+    expect([table.replay().map((frame) => frame.rpcId), frames.map((frame) => frame.type), written]).toEqual([[rpcId], ["question/requested"], []]);
+    failing = false;
+    // Two answers at once: the first is written and wins, the second finds the question settled.
+    const [one, two] = await Promise.all([table.respond(body), table.respond({ ...body, answers: [{ id: "pkg", selected: ["pnpm"] }] })]);
+    expect([one, two.accepted, written]).toEqual([{ accepted: true }, false, [{ rpcId, sessionId: "s1", messageId: "row-1", given: { answers: [{ id: "pkg", selected: ["npm"] }] } }]]);
+    expect(await result).toEqual({ value: { answers: [{ id: "pkg", selected: ["npm"] }] } });
+  });
+
+  it("lets an answer whose write is under way win over an abort that comes meanwhile", async () => {
+    let release: () => void = () => undefined;
+    const { table } = setup({ commit: () => new Promise<void>((resolve) => (release = resolve)) });
+    const controller = new AbortController();
+    const result = settled(table.ask({ questions: [question], sessionId: "s1", messageId: "row-1", signal: controller.signal }));
+    const rpcId = table.replay()[0]!.rpcId;
+    const receipt = table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] });
+    controller.abort();
+    release();
+    expect([await receipt, await result]).toEqual([{ accepted: true }, { value: { answers: [{ id: "pkg", selected: ["npm"] }] } }]);
   });
 
   it("checks shape, then pending, then session, then the rules", async () => {
@@ -178,7 +226,7 @@ describe("pending table, an ask's own rule", () => {
     const requested = frames.find((frame) => frame.type === "question/requested")!;
     const rpcId = requested.type === "question/requested" ? requested.rpcId : "";
     const body = (custom: string) => ({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "mail", selected: [], custom }] });
-    expect([table.ruleOf(rpcId), table.ruleOf("unknown"), table.respond(body("a..b@example.com")), table.replay().map((frame) => frame.rpcId)]).toEqual([
+    expect([table.ruleOf(rpcId), table.ruleOf("unknown"), await table.respond(body("a..b@example.com")), table.replay().map((frame) => frame.rpcId)]).toEqual([
       rule,
       undefined,
       { accepted: false, reason: "bad-response", detail: `"mail" must be an email address (letters, digits and !#$%&'*+/=?^_\`{|}~- before the @)` },

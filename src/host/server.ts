@@ -170,7 +170,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
   const remote = cluster ? wireCluster(cluster, { bus, downlink, log }) : null;
   const peers = cluster ? { instance: cluster.instance, urlOf: (instance: string) => cluster.peerUrl(instance) } : undefined;
-  const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log, ...(peers ? { peers } : {}) });
+  const throttleSession = (request: IncomingMessage) => {
+    const verdict = rateLimit("sessions", request.socket.remoteAddress ?? "unknown");
+    return verdict.ok ? null : verdict.retryAfterSeconds;
+  };
+  const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log, throttleSession, ...(peers ? { peers } : {}) });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
   const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {
     const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");

@@ -41,6 +41,11 @@ export interface McpEndpointOptions {
   now?: () => Date;
   /** In a cluster: where the other hosts are, so a request for an MCP session another host holds reaches it. */
   peers?: McpPeers;
+  /**
+   * The brake on creating sessions (POST /api/sessions' bucket): opening an MCP session counts as creating one. Returns the
+   * seconds to wait when the client is over its limit, else null.
+   */
+  throttleSession?(request: IncomingMessage): number | null;
 }
 
 /**
@@ -300,6 +305,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (sessions.size >= maxSessions) {
       return sendRpcError(response, 503, SERVER_ERROR, `Parley already holds ${maxSessions} MCP sessions; end one with DELETE /mcp or let idle ones expire`);
     }
+    const retryAfter = options.throttleSession?.(request) ?? null;
+    if (retryAfter !== null) return sendRpcError(response, 429, SERVER_ERROR, `too many sessions created from this client; retry in ${retryAfter} s`, { "Retry-After": String(retryAfter) });
     const info = body.params.clientInfo;
     const session: McpSession = {
       id: "",
