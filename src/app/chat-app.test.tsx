@@ -74,6 +74,35 @@ describe("ChatApp", () => {
     await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
   });
 
+  it("says the host turns requests away, and for how long, when the list load gets 429, never that there are no chats", async () => {
+    let refusing = true;
+    const { hello } = renderApp(
+      fakeApi({
+        listSessions: () =>
+          refusing ? Promise.reject(new ApiError(429, "RATE_LIMITED", "too many wrong tokens from this address; retry in 17 s", 17)) : Promise.resolve({ sessions: [], next: null }),
+      }),
+    );
+    hello();
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Could not load the chats. The host is turning away requests from this address for now: too many came from it. Try again in 17 s.",
+    );
+    const nav = screen.getByRole("navigation", { name: "Chats" });
+    expect(nav).toHaveTextContent("The chats could not be loaded.");
+    expect(nav).not.toHaveTextContent("No chats yet.");
+    refusing = false;
+    hello();
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    expect(nav).toHaveTextContent("No chats yet.");
+  });
+
+  it("says so in Chinese, and without a wait when the host gave none", async () => {
+    const { hello } = renderApp(fakeApi({ listSessions: () => Promise.reject(new ApiError(429, "RATE_LIMITED", "too many requests")) }), "zh-CN");
+    hello();
+    expect(await screen.findByRole("alert")).toHaveTextContent("无法加载对话。来自此地址的请求过多，主机暂时拒绝处理。请稍后再试。");
+    expect(screen.getByRole("navigation", { name: "对话" })).toHaveTextContent("无法加载对话列表。");
+    expect(screen.getByRole("navigation", { name: "对话" })).not.toHaveTextContent("还没有对话。");
+  });
+
   it("says a delete failed and shows the chat again when the host refuses it", async () => {
     const user = userEvent.setup();
     const { hello } = renderApp(

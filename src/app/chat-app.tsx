@@ -75,6 +75,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           onSearch={search}
           onRename={rename}
           onDelete={requestDelete}
+          listFailed={loadProblem?.type === "load-failed"}
           hiddenSessionIds={hiddenSessions}
           footer={
             <>

@@ -1,6 +1,7 @@
+import { ApiError } from "../client/api";
 import type { SessionEngineEvent } from "../client/session-engine";
 import { chatCopy } from "../features/chat/copy";
-import { describeFailure } from "../features/chat/failure";
+import { classifyFailure, describeFailure } from "../features/chat/failure";
 import { useCopy } from "../i18n/i18n";
 import { appCopy } from "./copy";
 
@@ -12,13 +13,18 @@ export function LoadProblemAlert({ problem }: { problem: LoadProblem }) {
   const t = useCopy(appCopy);
   const tChat = useCopy(chatCopy);
   if (problem === null) return null;
+  const reason = (error: unknown) => {
+    if (classifyFailure(error) !== "rate-limited") return describeFailure(error, tChat);
+    const seconds = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+    return seconds === undefined ? t("rateLimited") : t("rateLimitedFor", { seconds });
+  };
   return (
     <p role="alert" className="shell__error">
       {problem.type === "session-missing"
         ? t("sessionMissing")
         : problem.type === "delete-failed"
-          ? t("deleteFailed", { reason: describeFailure(problem.error, tChat) })
-          : t("loadFailed", { reason: describeFailure(problem.error, tChat) })}
+          ? t("deleteFailed", { reason: reason(problem.error) })
+          : t("loadFailed", { reason: reason(problem.error) })}
     </p>
   );
 }

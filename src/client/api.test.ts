@@ -57,4 +57,19 @@ describe("createApi", () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect({ ...(failure as ApiError), message: (failure as ApiError).message }).toEqual({ name: "ApiError", status: 400, code: "INVALID_QUERY", message: "limit must be 1..200" });
   });
+
+  it("keeps the seconds of a 429's Retry-After on the ApiError, and none when the host gave no number of seconds", async () => {
+    const refusal = (retryAfter: string | null) => () =>
+      Response.json(
+        { error: { code: "RATE_LIMITED", message: "too many wrong tokens from this address; retry in 17 s" } },
+        { status: 429, headers: retryAfter === null ? {} : { "retry-after": retryAfter } },
+      );
+    const failure = async (retryAfter: string | null) => (await recording(refusal(retryAfter)).api.listSessions().catch((error: unknown) => error)) as ApiError;
+    expect(await failure("17")).toMatchObject({ status: 429, code: "RATE_LIMITED", retryAfterSeconds: 17 });
+    expect((await failure(null)).retryAfterSeconds).toBeUndefined();
+    expect((await failure("Wed, 21 Oct 2026 07:28:00 GMT")).retryAfterSeconds).toBeUndefined();
+    expect((await failure("-3")).retryAfterSeconds).toBeUndefined();
+    const plain = await recording(() => new Response("slow down", { status: 429, headers: { "retry-after": "4" } })).api.health().catch((error: unknown) => error);
+    expect(plain).toMatchObject({ status: 429, code: "HTTP_429", message: "slow down", retryAfterSeconds: 4 });
+  });
 });

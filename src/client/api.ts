@@ -17,11 +17,14 @@ export class ApiError extends Error {
   override readonly name = "ApiError";
   readonly status: number;
   readonly code: string;
+  /** Whole seconds the host asked to wait before trying again (`Retry-After` of a 429 or 503); undefined when it did not say. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -131,6 +134,12 @@ export function createApi(options: ApiOptions = {}): Api {
   };
 }
 
+/** `Retry-After` as whole seconds; the host sends only those, so a date or anything else counts as unsaid. */
+function retryAfterOf(response: Response): number | undefined {
+  const value = response.headers.get("retry-after")?.trim();
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+}
+
 export async function toApiError(response: Response): Promise<ApiError> {
   const text = await response.text();
   let json: unknown = null;
@@ -139,9 +148,10 @@ export async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     json = null;
   }
+  const retryAfter = retryAfterOf(response);
   const body = ErrorBody.safeParse(json);
-  if (body.success) return new ApiError(response.status, body.data.error.code, body.data.error.message);
-  return new ApiError(response.status, `HTTP_${response.status}`, text.trim() || response.statusText || `HTTP ${response.status}`);
+  if (body.success) return new ApiError(response.status, body.data.error.code, body.data.error.message, retryAfter);
+  return new ApiError(response.status, `HTTP_${response.status}`, text.trim() || response.statusText || `HTTP ${response.status}`, retryAfter);
 }
 
 /** The app's API, on the page's own origin. */

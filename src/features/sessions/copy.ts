@@ -7,6 +7,7 @@ export type SessionsKey =
   | "planBadge"
   | "untitled"
   | "noSessions"
+  | "listFailed"
   | "language"
   | "languageEnglish"
   | "languageChinese"
@@ -32,6 +33,7 @@ export const sessionsCopy: Catalog<SessionsKey> = {
     planBadge: "Plan awaiting review",
     untitled: "Untitled chat",
     noSessions: "No chats yet.",
+    listFailed: "The chats could not be loaded.",
     language: "Language",
     languageEnglish: "English",
     languageChinese: "简体中文",
@@ -55,6 +57,7 @@ export const sessionsCopy: Catalog<SessionsKey> = {
     planBadge: "计划待审阅",
     untitled: "未命名对话",
     noSessions: "还没有对话。",
+    listFailed: "无法加载对话列表。",
     language: "语言",
     languageEnglish: "English",
     languageChinese: "简体中文",

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { act, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { planReviewQuestions } from "../../protocol/plan-review";
 import type { PendingRequest, Session } from "../../protocol/schemas";
@@ -94,6 +94,17 @@ describe("Sidebar", () => {
     await user.selectOptions(screen.getByRole("combobox", { name: "Language" }), "zh-CN");
     expect(screen.getByRole("button", { name: "新对话" })).toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "语言" })).toHaveValue("zh-CN");
+  });
+
+  it("says the chats could not be loaded, not that there are none, while the list failed, and keeps a list it has", () => {
+    renderSidebar(null, { listFailed: true });
+    const nav = screen.getByRole("navigation", { name: "Chats" });
+    expect(nav).toHaveTextContent("The chats could not be loaded.");
+    expect(nav).not.toHaveTextContent("No chats yet.");
+    cleanup();
+    renderSidebar([session("a", "Kept", "2026-11-30T08:00:00.000Z")], { listFailed: true });
+    expect(chatTitles()).toEqual(["Kept"]);
+    expect(screen.getByRole("navigation", { name: "Chats" })).not.toHaveTextContent("The chats could not be loaded.");
   });
 
   it("isolates each chat title so bidi controls in one cannot reorder its badge or the next title", () => {

@@ -23,6 +23,8 @@ export interface SidebarProps {
   onLoadMore?: () => void;
   /** Searches titles and message text on the host; `before` is the cursor of a further page. Without it there is no search field. */
   onSearch?: (query: string, before?: string) => Promise<SearchPage>;
+  /** The list could not be loaded (the app says why): an empty list then says so rather than that there are no chats. */
+  listFailed?: boolean;
   /** Sessions to leave out (deleted, waiting for the undo to lapse). */
   hiddenSessionIds?: ReadonlySet<string>;
   /** Extra preferences shown under the language switch. */
@@ -131,7 +133,7 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
   return { result: state !== null && state.query === trimmed ? state : null, loadMore };
 }
 
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, hiddenSessionIds = NONE_HIDDEN, footer }: SidebarProps) {
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer }: SidebarProps) {
   const t = useCopy(sessionsCopy);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
@@ -182,7 +184,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
         {status}
       </p>
       {visible.length === 0 && !searching ? (
-        <p className="sidebar__empty">{t("noSessions")}</p>
+        <p className="sidebar__empty">{listFailed ? t("listFailed") : t("noSessions")}</p>
       ) : (
         <ul className="sidebar__list" ref={listRef}>
           {visible.map((session) => (
