@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatToolErrorText } from "../tools/registry";
-import { chunk, createScriptedModel, INTERVIEW_ARGUMENTS } from "./scripted";
+import { chunk, createScriptedModel, INTERVIEW_ARGUMENTS, streamPauses, words } from "./scripted";
 import type { HistoryItem, ModelEvent } from "./types";
 
 async function run(history: HistoryItem[]): Promise<ModelEvent[]> {
@@ -83,6 +83,60 @@ describe("scripted model", () => {
     expect(events.length).toBe(3);
   });
 
+  it("streams /stream text back a word at a time, the words joining back to the text exactly", async () => {
+    const events = await run([{ role: "user", text: "/stream 0  one  two\nthree 👋🏽 " }]);
+    expect(events).toEqual(["one  ", "two\n", "three ", "👋🏽 "].map((delta) => ({ type: "text", delta })));
+    expect(text(await run(afterTool("/stream 5 x", "ask_user_question", "result")))).toBe("result");
+  });
+
+  it("says the pauses after /stream are invalid instead of streaming", async () => {
+    for (const pauses of ["fast", "-1", "10001", "1.5", "100,", "100,,200"]) {
+      expect(text(await run([{ role: "user", text: `/stream ${pauses} a b` }]))).toBe(`Invalid pauses after /stream: ${pauses} is not a comma-separated list of whole milliseconds from 0 to 10000`);
+    }
+    expect(streamPauses("0,10000,250")).toEqual([0, 10_000, 250]);
+  });
+
+  describe("pauses", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Starts a step and records when each of its events arrives, on fake timers. */
+    function timed(textOfUser: string, signal = new AbortController().signal) {
+      vi.useFakeTimers();
+      const arrivals: { at: number; delta: string }[] = [];
+      const done = (async () => {
+        for await (const event of createScriptedModel().step({ history: [{ role: "user", text: textOfUser }], tools: [], signal })) {
+          if (event.type === "text") arrivals.push({ at: Date.now(), delta: event.delta });
+        }
+      })();
+      return { arrivals, done, start: Date.now() };
+    }
+
+    it("pauses after each word of /stream, taking a list of pauses in turn and repeating it", async () => {
+      const { arrivals, done, start } = timed("/stream 100,300 a b c d e");
+      await vi.advanceTimersByTimeAsync(2000);
+      await done;
+      expect(arrivals.map(({ at, delta }) => [at - start, delta])).toEqual([
+        [0, "a "],
+        [100, "b "],
+        [400, "c "],
+        [500, "d "],
+        [800, "e"],
+      ]);
+    });
+
+    it("ends a pause of /stream at once when the turn is stopped", async () => {
+      const controller = new AbortController();
+      const { arrivals, done, start } = timed("/stream 10000 a b", controller.signal);
+      await vi.advanceTimersByTimeAsync(50);
+      controller.abort();
+      await done;
+      expect(arrivals.map(({ delta }) => delta)).toEqual(["a "]);
+      expect(Date.now() - start).toBe(50);
+    });
+  });
+
   it("decides from the last user message, ignoring earlier turns", async () => {
     const history: HistoryItem[] = [...afterTool("/plan x", "present_plan", "approved"), { role: "assistant", text: "Plan approved.", toolCalls: [] }, { role: "user", text: "/echo hi" }];
     expect(text(await run(history))).toBe("hi");
@@ -98,6 +152,13 @@ describe("scripted model", () => {
       [0, false],
     ]);
     expect(questions[0]!.options![0]!.label).toMatch(/ \(Recommended\)$/);
+  });
+
+  it("splits words without losing or moving a character", () => {
+    expect(words("")).toEqual([]);
+    expect(words("   ")).toEqual(["   "]);
+    expect(words("a")).toEqual(["a"]);
+    for (const sample of ["  lead and trail  ", "tabs\tand\nlines", "流 👋🏽x  y"]) expect(words(sample).join("")).toBe(sample);
   });
 
   it("chunks text without splitting a code point", () => {

@@ -36,11 +36,20 @@ const INTERVIEW_TOPICS: ReadonlyMap<string, string> = new Map([
   ["details", "Details"],
 ]);
 
-type Command = { kind: "ask" | "plan" | "echo"; argument: string } | { kind: "tool"; name: string; argument: string } | { kind: "interview" };
+type Command =
+  | { kind: "ask" | "plan" | "echo"; argument: string }
+  | { kind: "tool"; name: string; argument: string }
+  | { kind: "stream"; pause: string; argument: string }
+  | { kind: "interview" };
+
+/** The longest pause `/stream` takes after a word, as for PARLEY_SCRIPTED_CHUNK_MS. */
+export const MAX_STREAM_PAUSE_MS = 10_000;
 
 function parseCommand(text: string): Command {
   const tool = /^\/tool\s+(\S+)(?:\s+([\s\S]*))?$/.exec(text);
   if (tool) return { kind: "tool", name: tool[1]!, argument: tool[2]?.trim() || "{}" };
+  const stream = /^\/stream\s+(\S+)(?:\s+([\s\S]*))?$/.exec(text);
+  if (stream) return { kind: "stream", pause: stream[1]!, argument: stream[2] ?? "" };
   const match = /^\/(ask|plan|echo)(?:\s+([\s\S]*))?$/.exec(text);
   if (!match) return { kind: "interview" };
   return { kind: match[1] as "ask" | "plan" | "echo", argument: match[2] ?? "" };
@@ -54,6 +63,17 @@ export function chunk(text: string, parts = 3): string[] {
   const pieces: string[] = [];
   for (let start = 0; start < points.length; start += size) pieces.push(points.slice(start, start + size).join(""));
   return pieces;
+}
+
+/** Splits text into words, each with the whitespace before and after it, so the pieces join back to the text exactly. */
+export function words(text: string): string[] {
+  return text.match(/\s*\S+\s*/gu) ?? (text === "" ? [] : [text]);
+}
+
+/** The pauses of `/stream <ms>[,<ms>…]`: whole numbers of milliseconds from 0 to MAX_STREAM_PAUSE_MS; null when one is not. */
+export function streamPauses(raw: string): number[] | null {
+  const pauses = raw.split(",").map((part) => (/^\d{1,5}$/.test(part) ? Number(part) : NaN));
+  return pauses.every((ms) => ms <= MAX_STREAM_PAUSE_MS) ? pauses : null;
 }
 
 function summarise(resultText: string): string {
@@ -82,6 +102,7 @@ function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>)
     case "interview":
       return summarise(result.text);
     case "echo":
+    case "stream":
       return result.text;
     case "tool":
       return `Tool result: ${result.text}`;
@@ -90,8 +111,25 @@ function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>)
   }
 }
 
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+/** Waits `ms`, or less when the turn is stopped meanwhile, so Stop never waits out a long pause. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    let cancel = () => {};
+    const done = () => {
+      cancel();
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    if (ms > 0) {
+      const timer = setTimeout(done, ms);
+      cancel = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(done);
+      cancel = () => clearImmediate(immediate);
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 export interface ScriptedModelOptions {
@@ -102,11 +140,11 @@ export interface ScriptedModelOptions {
 /** The deterministic model of docs/protocol.md; it keeps no state and decides from the history alone. */
 export function createScriptedModel(options: ScriptedModelOptions = {}): Model {
   const delay = options.chunkDelayMs ?? 0;
-  async function* stream(text: string, signal: AbortSignal): AsyncGenerator<ModelEvent> {
-    for (const piece of chunk(text)) {
+  async function* stream(text: string, signal: AbortSignal, pieces = chunk(text), pauses = [delay]): AsyncGenerator<ModelEvent> {
+    for (const [index, piece] of pieces.entries()) {
       if (signal.aborted) return;
       yield { type: "text", delta: piece };
-      await pause(delay);
+      await pause(pauses[index % pauses.length]!, signal);
     }
   }
 
@@ -149,6 +187,12 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Model {
         case "echo":
           yield* stream(command.argument, signal);
           return;
+        case "stream": {
+          const pauses = streamPauses(command.pause);
+          if (pauses === null) yield* stream(`Invalid pauses after /stream: ${command.pause} is not a comma-separated list of whole milliseconds from 0 to ${MAX_STREAM_PAUSE_MS}`, signal);
+          else yield* stream(command.argument, signal, words(command.argument), pauses);
+          return;
+        }
         case "interview":
           yield { type: "tool-call", call: { callId, name: "ask_user_question", arguments: INTERVIEW_ARGUMENTS } };
           return;
