@@ -64,11 +64,12 @@ const PLAIN_TEXT_STYLE = { whiteSpace: "pre-wrap" } as const;
 /**
  * Model-written GitHub-flavoured markdown, sanitised: raw HTML shows as text, only http(s)/mailto
  * links (opened in a new tab), images shown as their alt text and URL, never fetched. The renderer
- * loads lazily; until then (or while it cannot load) the text shows as it is.
+ * loads lazily; until then (or while it cannot load) the text shows as it is. `wrap`: code blocks and
+ * table cells wrap their lines instead of scrolling sideways, for text that must be read whole.
  */
-export function Markdown({ text, className }: { text: string; className?: string }) {
+export function Markdown({ text, className, wrap = false }: { text: string; className?: string; wrap?: boolean }) {
   const Rendered = useRenderer();
-  const classes = className ? `markdown ${className}` : "markdown";
+  const classes = ["markdown", wrap ? "markdown--wrap" : null, className].filter(Boolean).join(" ");
   return (
     <div className={classes} dir="auto">
       {Rendered ? (

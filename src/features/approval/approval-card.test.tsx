@@ -160,6 +160,15 @@ describe("the approval card in the composer slot", () => {
     expect(posted).toEqual([{ type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Allow once"] }, { id: "approval-reason", selected: [] }] }]);
   });
 
+  it("shows bidi controls and other hidden characters in the arguments and the names as visible markers", async () => {
+    const { store } = setup();
+    const approval = { server: "no\u200Btes", tool: "write\u202Efdp.exe", arguments: JSON.stringify({ text: "report\u202Etxt.exe\u202C", note: "ok\u2060" }) };
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", approval) }));
+    const card = await screen.findByRole("region", { name: "Allow no⟨U+200B⟩tes to run write⟨U+202E⟩fdp.exe?" });
+    expect(card).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Arguments" }).textContent).toBe('{\n  "text": "report⟨U+202E⟩txt.exe⟨U+202C⟩",\n  "note": "ok⟨U+2060⟩"\n}');
+  });
+
   it("never renders a server or tool name as markup", async () => {
     const { store } = setup();
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { server: "<b>evil</b>", tool: "<img src=x>", arguments: '{"a":"<script>"}' }) }));

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -29,12 +30,16 @@ type CardStatus =
 const SERVER_SLOT = "\u0000";
 const TOOL_SLOT = "\u0001";
 
-/** Translated text with outside names in their places as isolated text nodes, never markup. */
+/** Translated text with outside names in their places as isolated text nodes with their hidden characters marked, never markup. */
 function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[] {
   const pattern = new RegExp(`([${[...names.keys()].join("")}])`, "u");
   return text.split(pattern).map((part, index) => {
     const name = names.get(part);
-    return name === undefined ? part : <bdi key={index} className="approval-card__name">{name}</bdi>;
+    return name === undefined ? part : (
+      <bdi key={index} className="approval-card__name">
+        {showHiddenCharacters(name)}
+      </bdi>
+    );
   });
 }
 
@@ -47,6 +52,8 @@ function canTakeFocus(): boolean {
 /**
  * The approval card that takes over the composer while a tool call waits for the human: which
  * server and tool, the full arguments, an optional reason, and Allow once, Allow for this chat, Deny.
+ * The arguments show what the tool will receive: hidden characters (a bidi override that turns
+ * `txt.exe` into `exe.txt`, a zero-width space) as markers, and every line wrapped, never cut off sideways.
  */
 export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCardProps) {
   const t = useCopy(approvalCopy);
@@ -96,7 +103,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
           <p className="approval-card__empty">{t("noArguments")}</p>
         ) : (
           <pre className="approval-card__arguments" role="region" aria-label={t("argumentsLabel")} tabIndex={0}>
-            <code>{prettyArguments(argumentText)}</code>
+            <code>{showHiddenCharacters(prettyArguments(argumentText))}</code>
           </pre>
         )}
         <label htmlFor={reasonId} className="approval-card__reason-label">

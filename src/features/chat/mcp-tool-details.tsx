@@ -1,4 +1,5 @@
 import type { McpToolCall, ToolCall, ToolResultBlock } from "../../protocol/schemas";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import type { ChatKey } from "./copy";
 import { prettyArgs } from "./tool-summary";
 import "./mcp-tool-details.css";
@@ -36,14 +37,14 @@ function approvalLine(mcp: McpToolCall, t: T): string | null {
 function ResultBlock({ block, tool, t }: { block: ToolResultBlock; tool: string; t: T }) {
   switch (block.type) {
     case "text":
-      return <pre className="tool-row__raw" dir="auto">{block.text}</pre>;
+      return <pre className="tool-row__raw" dir="auto">{showHiddenCharacters(block.text)}</pre>;
     case "image":
       return <img className="mcp-tool__image" src={mediaUrl(block.mediaId)} alt={t("mcpImage", { tool })} />;
     case "other":
       return (
         <figure className="mcp-tool__block">
-          <figcaption className="mcp-tool__label">{block.label}</figcaption>
-          <pre className="tool-row__raw" dir="auto">{block.text}</pre>
+          <figcaption className="mcp-tool__label">{showHiddenCharacters(block.label)}</figcaption>
+          <pre className="tool-row__raw" dir="auto">{showHiddenCharacters(block.text)}</pre>
         </figure>
       );
     default:
@@ -51,19 +52,22 @@ function ResultBlock({ block, tool, t }: { block: ToolResultBlock; tool: string;
   }
 }
 
-/** One term of the facts list; the value is a server's own name, isolated from the text around it. */
+/** One term of the facts list; the value is a server's own name, isolated from the text around it, its hidden characters marked. */
 function Fact({ term, value }: { term: string; value: string }) {
   return (
     <div>
       <dt>{term}</dt>
       <dd>
-        <bdi>{value}</bdi>
+        <bdi>{showHiddenCharacters(value)}</bdi>
       </dd>
     </div>
   );
 }
 
-/** The details of a call to an MCP server's tool: server, tool, how it was approved, the arguments (collapsible), the result and any error. */
+/**
+ * The details of a call to an MCP server's tool: server, tool, how it was approved, the arguments
+ * (collapsible), the result and any error. Outside text shows its hidden characters as markers and wraps.
+ */
 export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolCall; t: T }) {
   const approval = approvalLine(mcp, t);
   const content = tool.outcome?.kind === "mcp-result" ? tool.outcome.content : [];
@@ -80,7 +84,7 @@ export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolC
       )}
       <details className="mcp-tool__arguments">
         <summary>{t("mcpArguments")}</summary>
-        <pre className="tool-row__raw mcp-tool__json">{prettyArgs(tool)}</pre>
+        <pre className="tool-row__raw mcp-tool__json">{showHiddenCharacters(prettyArgs(tool))}</pre>
       </details>
       {content.length > 0 && (
         <section className="mcp-tool__result" aria-label={t("mcpResult")}>
@@ -92,7 +96,7 @@ export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolC
       {tool.error && (
         <div className="mcp-tool__error">
           <strong>{t("mcpError")}:</strong>
-          <pre className="tool-row__raw" dir="auto">{`${tool.error.code}: ${tool.error.message}`}</pre>
+          <pre className="tool-row__raw" dir="auto">{showHiddenCharacters(`${tool.error.code}: ${tool.error.message}`)}</pre>
         </div>
       )}
       {content.length === 0 && !tool.error && tool.status === "running" && <p className="tool-row__muted">{t("mcpNoResult")}</p>}

@@ -13,6 +13,12 @@ describe("model-written text", () => {
     expect(showBidiControls("Approve שלום \uD800 (Recommended)")).toBe("Approve שלום \uD800 (Recommended)");
   });
 
+  it("shows zero-width and other invisible format characters as markers too", () => {
+    expect(showBidiControls("Allow\u200B once\u2060")).toBe("Allow⟨U+200B⟩ once⟨U+2060⟩");
+    const { container } = render(<ModelText text={"de\u200Blete\uFEFF"} />);
+    expect(container.textContent).toBe("de⟨U+200B⟩lete⟨U+FEFF⟩");
+  });
+
   it("renders the text isolated in a bdi element that picks its own direction", () => {
     const { container } = render(<ModelText text={"\u202EevorppA"} />);
     expect(container.innerHTML).toBe('<bdi dir="auto">⟨U+202E⟩evorppA</bdi>');

@@ -34,6 +34,14 @@ describe("plan-review decision card", () => {
     expect(screen.queryByRole("radio")).not.toBeInTheDocument();
   });
 
+  it("shows hidden characters in the plan as visible markers, and wraps its code instead of scrolling it sideways", async () => {
+    renderCard({ ...planRequest, questions: planReviewQuestions("1. Rename report\u202Etxt.exe\u202C\n\n```sh\nrm -rf build\u200B/\n```") });
+    const item = await screen.findByRole("listitem");
+    expect(item.textContent).toBe("Rename report⟨U+202E⟩txt.exe⟨U+202C⟩");
+    const code = (await screen.findByText("rm -rf build⟨U+200B⟩/", { exact: false })).closest("pre")!;
+    expect(code.closest(".markdown")).toHaveClass("markdown--wrap");
+  });
+
   it.each([
     { name: "approves with the intent's approve label and the note skipped", button: "Approve", note: null },
     { name: "approves with the typed note as the note question's answer", button: "Approve", note: "Ship on Monday" },

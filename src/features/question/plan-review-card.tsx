@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useCopy } from "../../i18n/i18n";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { Markdown } from "../../ui/markdown";
 import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
@@ -22,7 +23,8 @@ interface PlanReviewCardProps {
 /**
  * The decision card for a plan-review request: the plan, an optional note, then Approve, Keep
  * planning or Chat about it. The note goes with either decision as the note question's answer.
- * Its copy is the UI's own, chosen by the intent, not the host's English question text.
+ * Its copy is the UI's own, chosen by the intent, not the host's English question text. The plan
+ * shows its hidden characters as markers and wraps its code, so the whole plan is read before it is approved.
  */
 export function PlanReviewCard(props: PlanReviewCardProps) {
   const { review, feedback, disabled, headingId } = props;
@@ -43,7 +45,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} ref={headingRef}>
           {t("planQuestion")}
         </h2>
-        <Markdown text={review.plan} className="question-panel__detail question-panel__plan" />
+        <Markdown text={showHiddenCharacters(review.plan)} className="question-panel__detail question-panel__plan" wrap />
       </div>
       <div className="question-panel__custom-row">
         <label htmlFor={noteId} className="question-panel__note-label">
