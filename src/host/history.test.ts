@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildHistory, STOPPED_TOOL_TEXT } from "./history";
+import { answeredRow, buildHistory, STOPPED_TOOL_TEXT } from "./history";
 import type { StoredMessage } from "./store";
 
 const base = { sessionId: "s", createdAt: "2026-01-01T00:00:00.000Z" };
@@ -45,5 +45,21 @@ describe("buildHistory", () => {
 
   it("names ASK_ABORTED in the text of a stopped row without a result", () => {
     expect(STOPPED_TOOL_TEXT).toBe('Error: ask_user_question was aborted before the user answered\n{"name":"UserInteractionError","code":"ASK_ABORTED"}');
+  });
+});
+
+describe("answeredRow", () => {
+  it("turns a running row into the answer's result, interrupted, which the model reads as the tool's result on the next message", () => {
+    const running = toolRow("t1", "one", "ok");
+    running.tool = { ...running.tool!, status: "running" };
+    const answers = [{ id: "k", selected: ["yes"] }];
+    const answered = answeredRow(running, { isError: false, text: '{"answers":[{"id":"k","selected":["yes"]}]}', outcome: { kind: "answered", answers } });
+    expect(answered).toEqual({ ...running, interrupted: true, tool: { ...running.tool, status: "ok", result: '{"answers":[{"id":"k","selected":["yes"]}]}', outcome: { kind: "answered", answers } } });
+    expect(buildHistory([{ ...base, id: "u", role: "user", text: "go" }, answered, { ...base, id: "u2", role: "user", text: "and now?" }])).toEqual([
+      { role: "user", text: "go" },
+      { role: "assistant", text: "", toolCalls: [{ callId: "call-t1", name: "t", arguments: '{"n":"t1"}' }] },
+      { role: "tool", callId: "call-t1", name: "t", text: '{"answers":[{"id":"k","selected":["yes"]}]}', isError: false },
+      { role: "user", text: "and now?" },
+    ]);
   });
 });

@@ -29,6 +29,8 @@ export type ChatKey =
   | "toolCancelled"
   | "toolInterrupted"
   | "toolHostStopped"
+  | "toolAnsweredHostStopped"
+  | "toolDismissedHostStopped"
   | "toolFailed"
   | "toolDone"
   | "toolRunning"
@@ -134,6 +136,8 @@ export const chatCopy: Catalog<ChatKey> = {
     toolCancelled: "cancelled",
     toolInterrupted: "interrupted",
     toolHostStopped: "Interrupted: the host running this call stopped before it finished.",
+    toolAnsweredHostStopped: "Answered; the host stopped before the agent read it.",
+    toolDismissedHostStopped: "Dismissed; the host stopped before the agent read it.",
     toolFailed: "failed: {code}",
     toolDone: "done",
     toolRunning: "running",
@@ -237,6 +241,8 @@ export const chatCopy: Catalog<ChatKey> = {
     toolCancelled: "已取消",
     toolInterrupted: "已中断",
     toolHostStopped: "已中断：运行此调用的主机在调用完成前停止了。",
+    toolAnsweredHostStopped: "已回答；主机在智能体读取答案之前停止了。",
+    toolDismissedHostStopped: "已关闭；主机在智能体读取之前停止了。",
     toolFailed: "失败：{code}",
     toolDone: "完成",
     toolRunning: "运行中",

@@ -120,6 +120,23 @@ describe("ToolRow", () => {
     expect(screen.getByText(/^已中断：/).textContent).toBe("已中断：运行此调用的主机在调用完成前停止了。");
   });
 
+  it("says a row answered or dismissed before its host stopped was answered, never that the user did not answer", () => {
+    const answers = [{ id: "pkg", selected: ["pnpm"] }];
+    const answered = ask({ status: "ok", result: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}', outcome: { kind: "answered", answers } });
+    const dismissed = ask({ status: "error", error: { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" } });
+    const { rerender } = render(<ToolRow tool={answered} interrupted />);
+    const notes = () => [...document.querySelectorAll(".tool-row__note")].map((note) => note.textContent);
+    expect(notes()).toEqual(["Answered; the host stopped before the agent read it."]);
+    rerender(<ToolRow tool={dismissed} interrupted />);
+    expect(notes()).toEqual(["Dismissed; the host stopped before the agent read it."]);
+    rerender(
+      <LocaleProvider initial="zh-CN">
+        <ToolRow tool={answered} interrupted />
+      </LocaleProvider>,
+    );
+    expect(notes()).toEqual(["已回答；主机在智能体读取答案之前停止了。"]);
+  });
+
   it("speaks Chinese in the Chinese locale", () => {
     render(
       <LocaleProvider initial="zh-CN">

@@ -132,6 +132,13 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
   return <pre className="tool-row__raw" dir="auto">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
 }
 
+/** Why an interrupted row ended where it did: answered or dismissed before its host stopped, or stopped before that. */
+function hostStoppedNote(tool: ToolCall): "toolAnsweredHostStopped" | "toolDismissedHostStopped" | "toolHostStopped" {
+  if (tool.status === "ok") return "toolAnsweredHostStopped";
+  if (tool.status === "error" && tool.error?.code === "ASK_CANCELLED") return "toolDismissedHostStopped";
+  return "toolHostStopped";
+}
+
 /** A transcript row for a tool call; expandable once the call has ended. `interrupted`: the host running the call stopped (Message.interrupted). */
 export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { tool: ToolCall; interrupted?: boolean }) {
   const t = useCopy(chatCopy);
@@ -166,7 +173,7 @@ export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { to
       ) : (
         <div className="tool-row__line">{line}</div>
       )}
-      {interrupted && <p className="tool-row__note">{t("toolHostStopped")}</p>}
+      {interrupted && <p className="tool-row__note">{t(hostStoppedNote(tool))}</p>}
       {expandable && (
         <div id={detailsId} className="tool-row__details" hidden={!open}>
           {open && <ToolDetails tool={tool} t={t} />}

@@ -18,7 +18,7 @@ afterEach(() => cleanup.closeAll());
 
 const ask = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Pick for ${id}?`, options: [{ label: "Yes" }, { label: "No" }] }] })}`;
 
-describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one process)", () => {
+describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one process)", { timeout: 30_000 }, () => {
   const postgres = useTestPostgres();
 
   async function hosts(count: number, first: Partial<ServerOptions> = {}) {

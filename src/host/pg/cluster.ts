@@ -1,11 +1,13 @@
 import { hostname } from "node:os";
 import pg from "pg";
-import { DownFrame, type Message, type QuestionRequestedFrame, type Session } from "../../protocol/schemas";
-import { STOPPED_TOOL_TEXT } from "../history";
+import { DownFrame, type AnswerItem, type Message, type QuestionRequestedFrame, type ResolvedOutcome, type Session, type ToolCall } from "../../protocol/schemas";
+import { answeredRow, STOPPED_TOOL_TEXT } from "../history";
+import type { GivenAnswer, ToolOutcome } from "../tools/registry";
 import type { Logger } from "../log";
 import type { AbortClaim } from "../pending-table";
 import { readRule, type AnswerRule } from "../answer-rule";
 import { ABORTED_MESSAGE } from "../user-interaction";
+import type { StoredMessage } from "../store";
 import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 
 /**
@@ -38,6 +40,11 @@ export interface Cluster {
    * and the rule each was asked with, written beside it so that every host judges an answer by it.
    */
   setOwnPending(source: OwnPending): void;
+  /**
+   * How a tool's result follows from the answer a dead host's question got: adoption writes it into the tool row that still
+   * runs (docs/protocol.md, cluster-adopt). Without it, or when it gives null, the row is stopped like an unanswered one.
+   */
+  setSettler(settle: (tool: ToolCall, given: GivenAnswer) => ToolOutcome | null): void;
   /** Takes the session's turn for this host: false while a live host other than this one holds it. */
   claimTurn(sessionId: string): Promise<boolean>;
   /** Gives the session's turn back (its turn ended here). */
@@ -93,6 +100,7 @@ export interface ClusterQuestion {
 export interface OwnPending {
   replay(): QuestionRequestedFrame[];
   ruleOf(rpcId: string): AnswerRule | undefined;
+  messageOf(rpcId: string): string | undefined;
 }
 
 export interface ClusterOptions {
@@ -121,6 +129,16 @@ interface PendingRow {
   owner: string;
   frame: string;
   rule: string | null;
+}
+
+const MESSAGE_COLUMNS = "id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure";
+
+/** What a stored response gave the question: its answers, a dismissal, or null when it is neither. */
+function givenAnswer(body: unknown): GivenAnswer | null {
+  const record = body !== null && typeof body === "object" ? (body as { type?: unknown; answers?: unknown }) : null;
+  if (record?.type === "cancel") return "cancelled";
+  if (record?.type === "answer" && Array.isArray(record.answers)) return { answers: record.answers as AnswerItem[] };
+  return null;
 }
 
 /** A pending row as the question it holds (undefined when its frame is not a question). */
@@ -159,10 +177,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let lastRenewed = performance.now();
   let closed = false;
   const mirror = new Map<string, ClusterQuestion>();
+  /** Sessions each host last published as running or waiting: adoption publishes them idle. */
+  const lastStates = new Map<string, Set<string>>();
   const frameListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
-  let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined };
+  let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined, messageOf: () => undefined };
+  let settler: (tool: ToolCall, given: GivenAnswer) => ToolOutcome | null = () => null;
   let ownTurns: () => string[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
@@ -184,6 +205,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   function track(frame: DownFrame, owner: string, rule: AnswerRule | undefined) {
     if (frame.type === "question/requested") mirror.set(frame.rpcId, { frame, owner, ...(rule ? { rule } : {}) });
     else if (frame.type === "question/resolved") mirror.delete(frame.rpcId);
+    else if (frame.type === "session/upserted" || frame.type === "session/deleted") {
+      const sessionId = frame.type === "session/upserted" ? frame.session.id : frame.sessionId;
+      for (const sessions of lastStates.values()) sessions.delete(sessionId);
+      if (frame.type === "session/upserted" && frame.session.state !== "idle") lastStates.set(owner, (lastStates.get(owner) ?? new Set()).add(sessionId));
+    }
   }
 
   async function register() {
@@ -217,34 +243,71 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
   }
 
-  /** Takes over every host whose lease expired: its questions resolve aborted, its running tool rows stop interrupted, its sessions go idle. */
+  /**
+   * Takes over every host whose lease expired, so every live host sees what the database holds (docs/protocol.md,
+   * cluster-adopt): an answer it had claimed becomes its tool row's result (interrupted: the agent never read it); its other
+   * questions resolve aborted, its running tool rows stop interrupted, its streaming rows are interrupted; every question it
+   * owned is resolved on every socket, whatever its state; its turns rows go, and each of its sessions is published idle.
+   */
   async function adopt() {
     const dead = await store.query<{ instance: string }>("DELETE FROM hosts WHERE lease_until < now() RETURNING instance", [], false);
     for (const { instance: owner } of dead.rows) {
       log({ event: "cluster/adopting", owner, instance });
+      const sessions = new Set<string>();
+      const resolved = new Map<string, { sessionId: string; outcome: ResolvedOutcome }>();
+      const changed: MessageRow[] = [];
+      const answered = await store.query<MessageRow & { rpc_id: string; response: string }>(
+        `SELECT p.rpc_id, p.response, m.id, m.session_id, m.role, m.created_at, m.text, m.tool, m.step, m.raw_args, m.streaming, m.interrupted, m.failure
+         FROM pending p JOIN messages m ON m.id = p.message_id
+         WHERE p.owner = $1 AND p.state IN ('answered', 'cancelled') AND p.response IS NOT NULL AND m.tool_status = 'running'`,
+        [owner],
+        false,
+      );
+      for (const row of answered.rows) {
+        const settled = settleAnswered(toMessage(row), row.response);
+        if (!settled) continue;
+        const updated = await store.query<MessageRow>(
+          `UPDATE messages SET tool = $2, tool_status = $3, interrupted = TRUE WHERE id = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
+          [settled.id, JSON.stringify(settled.tool), settled.tool!.status],
+          false,
+        );
+        changed.push(...updated.rows);
+      }
       const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
       const error = JSON.stringify({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
       const stopped = await store.query<MessageRow>(
         `UPDATE messages SET tool_status = 'stopped', interrupted = TRUE, tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
-         WHERE owner = $1 AND tool_status = 'running' RETURNING id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure`,
+         WHERE owner = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
         [owner, STOPPED_TOOL_TEXT, error],
         false,
       );
-      const interrupted = await store.query<MessageRow>(
-        "UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure",
-        [owner],
-        false,
-      );
-      const sessions = new Set<string>();
-      for (const row of aborted.rows) {
-        sessions.add(row.session_id);
-        emit({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
+      const interrupted = await store.query<MessageRow>(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING ${MESSAGE_COLUMNS}`, [owner], false);
+      const turns = await store.query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 RETURNING session_id", [owner], false);
+      for (const row of aborted.rows) resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: "aborted" });
+      // Questions the dead host owned that every host still shows, whatever their row says now (an answer it never settled).
+      const shown = [...mirror.values()].filter((question) => question.owner === owner).map((question) => question.frame.rpcId);
+      if (shown.length > 0) {
+        const states = await store.query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [shown], false);
+        const known = new Map(states.rows.map((row) => [row.rpc_id, row]));
+        for (const rpcId of shown) {
+          if (resolved.has(rpcId)) continue;
+          const row = known.get(rpcId);
+          const state = row?.state === "answered" || row?.state === "cancelled" ? row.state : "aborted";
+          resolved.set(rpcId, { sessionId: row?.session_id ?? mirror.get(rpcId)!.frame.sessionId, outcome: state });
+        }
       }
-      for (const row of [...stopped.rows, ...interrupted.rows]) {
+      for (const [rpcId, { sessionId, outcome }] of resolved) {
+        sessions.add(sessionId);
+        emit({ type: "question/resolved", rpcId, sessionId, outcome });
+      }
+      for (const row of [...changed, ...stopped.rows, ...interrupted.rows]) {
         sessions.add(row.session_id);
         const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
         emit({ type: "message/upserted", message: wire satisfies Message });
       }
+      for (const row of turns.rows) sessions.add(row.session_id);
+      for (const sessionId of lastStates.get(owner) ?? []) sessions.add(sessionId);
+      lastStates.delete(owner);
       if (sessions.size > 0) {
         const rows = await store.query<SessionRow>("SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions WHERE id = ANY($1)", [[...sessions]], false);
         for (const row of rows.rows) {
@@ -252,8 +315,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
         }
       }
-      log({ event: "cluster/adopted", owner, questions: aborted.rows.length, tools: stopped.rows.length, replies: interrupted.rows.length });
+      log({ event: "cluster/adopted", owner, answered: changed.length, questions: resolved.size, tools: stopped.rows.length, replies: interrupted.rows.length, sessions: sessions.size });
     }
+  }
+
+  /** A dead host's running tool row with the answer its question got, as the tool's result; null when the tool cannot say. */
+  function settleAnswered(message: StoredMessage, response: string): StoredMessage | null {
+    if (!message.tool) return null;
+    let body: unknown = null;
+    try {
+      body = JSON.parse(response);
+    } catch {
+      return null;
+    }
+    const given = givenAnswer(body);
+    const outcome = given === null ? null : settler(message.tool, given);
+    return outcome === null ? null : answeredRow(message, outcome);
   }
 
   /** A frame made by this host on another's behalf (adoption). */
@@ -289,8 +366,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const rule = frame.type === "question/requested" ? ownPending.ruleOf(frame.rpcId) : undefined;
       if (frame.type === "question/requested") {
         await store.query(
-          "INSERT INTO pending (rpc_id, session_id, owner, frame, rule) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (rpc_id) DO NOTHING",
-          [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null],
+          "INSERT INTO pending (rpc_id, session_id, owner, frame, rule, message_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (rpc_id) DO NOTHING",
+          [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null, ownPending.messageOf(frame.rpcId) ?? null],
           false,
         );
       } else if (frame.type === "question/resolved") {
@@ -446,6 +523,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     setOwnPending(source) {
       ownPending = source;
+    },
+    setSettler(settle) {
+      settler = settle;
     },
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),

@@ -83,6 +83,8 @@ export const PG_MIGRATIONS: readonly (readonly string[])[] = [
   // 3: the rule a question was asked with beyond the answer rules (an elicitation's schema), so every host judges its answers.
   // and the machine each host runs on, so a loopback address another machine advertised is never dialled.
   ["ALTER TABLE pending ADD COLUMN rule TEXT", "ALTER TABLE hosts ADD COLUMN machine TEXT"],
+  // 4: the transcript row a question was asked for, so a host that adopts a dead one writes an answer it had claimed into it.
+  ["ALTER TABLE pending ADD COLUMN message_id TEXT"],
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

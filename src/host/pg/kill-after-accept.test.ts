@@ -1,0 +1,131 @@
+import fc from "fast-check";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Message, QuestionRequestedFrame, Session } from "../../protocol/schemas";
+import { api, connect, type FrameClient } from "../testing/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+
+/** Replays a run: `KILL_SEED=<seed> npx vitest run src/host/pg/kill-after-accept.test.ts`. */
+const SEED = Number(process.env.KILL_SEED ?? Date.now() % 100_000);
+const ROUNDS = Number(process.env.KILL_ROUNDS ?? 4);
+const LEASE_S = 2;
+/** Within three lease periods of a host's death every live host agrees; plus slack for a loaded machine. */
+const SETTLED_MS = 3 * LEASE_S * 1000 + 8000;
+/** Delays after the accepted answer at which the owner dies: before it heard of the claim, while it writes, after. */
+const DELAYS_MS = [0, 0, 1, 2, 5, 10, 20, 35, 50];
+
+/** A seeded stream of numbers in [0, 1). */
+function random(seed: number): () => number {
+  const values = fc.sample(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { numRuns: 1000, seed });
+  let index = 0;
+  return () => values[index++ % values.length]!;
+}
+
+const askText = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Ship ${id}?`, options: [{ label: "yes" }, { label: "no" }] }] })}`;
+
+async function until<T>(read: () => Promise<T | undefined>, label: string, timeoutMs = SETTLED_MS): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${label} (KILL_SEED=${SEED})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answer was accepted through another host (KILL_SEED=${SEED})`, () => {
+  let postgres: TestPostgres;
+  let hosts: HostProcess[] = [];
+  const sockets: FrameClient[] = [];
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+    for (const host of hosts) {
+      if (host.alive()) host.child.kill("SIGCONT");
+      await host.kill("SIGKILL");
+      removeDataDir(host.dataDir);
+    }
+    hosts = [];
+  });
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+
+  async function observe(url: string): Promise<FrameClient> {
+    const socket = await connect(url);
+    sockets.push(socket);
+    await socket.waitFor((frame) => frame.type === "synced");
+    return socket;
+  }
+
+  it(`[cluster-adopt] keeps every accepted answer in the transcript of every live host, once, and leaves no ghost: ${ROUNDS} seeded rounds`, { timeout: 60_000 + ROUNDS * 45_000 }, async () => {
+    const next = random(SEED);
+    const databaseUrl = await postgres.createDatabase();
+    const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) };
+    hosts.push(await startHostProcess({ env }));
+    hosts.push(...(await Promise.all([0, 1].map(() => startHostProcess({ env })))));
+
+    /** Rounds whose owner died before it wrote the answer itself, so adoption wrote it (logged to show the suite reaches that path). */
+    let interrupted = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const owner = hosts[Math.floor(next() * hosts.length)]!;
+      const others = hosts.filter((host) => host !== owner);
+      const answerer = others[Math.floor(next() * others.length)]!;
+      const stop = next() < 0.25;
+      const delay = DELAYS_MS[Math.floor(next() * DELAYS_MS.length)]!;
+      const label = `round ${round}: ${stop ? "SIGSTOP past the lease" : "kill -9"} ${delay} ms after the accepted answer`;
+      const watchers = await Promise.all(others.map((host) => observe(host.url)));
+
+      const created = await api(owner.url, "/api/sessions", { json: {} });
+      const sessionId = (created.body as { session: Session }).session.id;
+      expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: askText(`k${round}`) } })).status).toBe(202);
+      const asked = await watchers[others.indexOf(answerer)]!.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.sessionId === sessionId);
+      const answer = { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: `k${round}`, selected: ["yes"] }] };
+      expect((await api(answerer.url, "/api/respond", { json: answer })).body, label).toEqual({ accepted: true });
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      owner.child.kill(stop ? "SIGSTOP" : "SIGKILL");
+
+      // Every live host: the question resolved on its sockets, the session idle, the answer in the tool row once.
+      for (const [index, host] of others.entries()) {
+        await watchers[index]!.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId, `${label}: question/resolved on ${host.url}`);
+        const detail = await until(async () => {
+          const read = (await api(host.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
+          const tools = read.messages.filter((message) => message.role === "tool");
+          return read.session.state === "idle" && tools.every((message) => message.tool?.status !== "running") ? read : undefined;
+        }, `${label}: the session idle on ${host.url}`);
+        const tools = detail.messages.filter((message) => message.role === "tool");
+        expect(
+          tools.map((message) => [message.tool?.status, message.tool?.result, message.tool?.outcome]),
+          label,
+        ).toEqual([["ok", `{"answers":[{"id":"k${round}","selected":["yes"]}]}`, { kind: "answered", answers: [{ id: `k${round}`, selected: ["yes"] }] }]]);
+        interrupted += tools[0]!.interrupted === true ? 1 : 0;
+      }
+      // No host replays a question nobody can answer, and every one takes the chat's next message.
+      for (const host of others) {
+        const fresh = await observe(host.url);
+        expect(fresh.frames.filter((frame) => frame.type === "question/requested").map((frame) => frame.type === "question/requested" && frame.sessionId), label).toEqual([]);
+      }
+      const posted = await until(async () => {
+        const result = await api(answerer.url, `/api/sessions/${sessionId}/messages`, { json: { text: `/echo after round ${round}` } });
+        return result.status === 202 ? result : undefined;
+      }, `${label}: the next message accepted`);
+      expect(posted.status).toBe(202);
+      await until(async () => {
+        const read = (await api(answerer.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
+        return read.session.state === "idle" && read.messages.some((message) => message.text === `after round ${round}`) ? true : undefined;
+      }, `${label}: the next turn's reply`);
+
+      if (stop) {
+        owner.child.kill("SIGCONT");
+        expect(await owner.exited, `${label}: the stopped host finds its lease gone and exits`).toBe(1);
+      }
+      removeDataDir(owner.dataDir);
+      hosts = [...others, await startHostProcess({ env })];
+      await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+    }
+    console.info(`kill-after-accept KILL_SEED=${SEED}: ${ROUNDS} rounds, ${interrupted / 2} answers written by the adopting host`);
+  });
+});
