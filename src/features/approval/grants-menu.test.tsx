@@ -58,6 +58,15 @@ describe("GrantsMenu", () => {
     expect(panel).toBeInTheDocument();
   });
 
+  it("shows hidden characters in a grant's server and tool names as visible markers", async () => {
+    const user = userEvent.setup();
+    const { store } = setup([{ server: "no\u200Btes", tool: "write\u202Eeton", grantedAt: "2026-11-30T10:00:00.000Z" }]);
+    act(() => store.getState().applyFrame({ type: "message/upserted", message: toolRow("allowed-for-chat") }));
+    await user.click(screen.getByRole("button", { name: "Allowed tools" }));
+    expect((await screen.findByRole("listitem")).textContent).toBe("no⟨U+200B⟩tes · write⟨U+202E⟩etonRevoke");
+    expect(screen.getByRole("button", { name: "Revoke write⟨U+202E⟩eton from no⟨U+200B⟩tes" })).toBeInTheDocument();
+  });
+
   it("says when no tool is allowed", async () => {
     const user = userEvent.setup();
     const { store } = setup([]);

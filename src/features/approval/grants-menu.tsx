@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import type { Grant } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
@@ -78,9 +79,9 @@ export function GrantsMenu({ sessionId, source }: { sessionId: string; source: G
               {listing.grants.map((grant) => (
                 <li key={`${grant.server}\u0000${grant.tool}`} className="grants-menu__item">
                   <span className="grants-menu__name">
-                    <bdi>{grant.server}</bdi> · <bdi>{grant.tool}</bdi>
+                    <bdi>{showHiddenCharacters(grant.server)}</bdi> · <bdi>{showHiddenCharacters(grant.tool)}</bdi>
                   </span>
-                  <button type="button" className="composer-card__button" aria-label={t("revokeLabel", { server: grant.server, tool: grant.tool })} onClick={() => void revoke(grant)}>
+                  <button type="button" className="composer-card__button" aria-label={t("revokeLabel", { server: showHiddenCharacters(grant.server), tool: showHiddenCharacters(grant.tool) })} onClick={() => void revoke(grant)}>
                     {t("revoke")}
                   </button>
                 </li>
