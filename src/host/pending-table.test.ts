@@ -67,7 +67,7 @@ describe("pending table", () => {
     });
   });
 
-  it("refuses a question past PARLEY_MAX_PENDING with TOO_MANY_PENDING naming the cap, and takes one again once one settled", async () => {
+  it("[pending-cap] refuses a question past PARLEY_MAX_PENDING with TOO_MANY_PENDING naming the cap, and takes one again once one settled", async () => {
     const { table, frames } = setup({ maxPending: 2 });
     void settled(table.ask({ questions: [question], sessionId: "s1" }));
     void settled(table.ask({ questions: [question], sessionId: "s2" }));
@@ -81,7 +81,7 @@ describe("pending table", () => {
     expect(table.replay().map((frame) => frame.sessionId)).toEqual(["s2", "s3"]);
   });
 
-  it("writes an answer before it accepts it: a failed write is the response's error and the question stays pending for the next answer", async () => {
+  it("[respond-durable] writes an answer before it accepts it: a failed write is the response's error and the question stays pending for the next answer", async () => {
     const written: AcceptedAnswer[] = [];
     let failing = true;
     const { table, frames } = setup({
