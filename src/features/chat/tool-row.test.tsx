@@ -146,7 +146,7 @@ describe("ToolRow", () => {
     expect(screen.getByRole("button", { name: /提问\s*已中断/ })).toBeInTheDocument();
   });
 
-  it("isolates every model-written string of an ask row so bidi controls cannot reorder the text around them", async () => {
+  it("isolates every model-written string of an ask row and shows its bidi controls as markers, so they cannot reorder the text around them", async () => {
     const user = userEvent.setup();
     const rlo = "\u202Eevorppa";
     const tool: ToolCall = {
@@ -160,18 +160,19 @@ describe("ToolRow", () => {
     render(<ToolRow tool={tool} />);
     await user.click(screen.getByRole("button", { name: /Ask question/ }));
     const isolates = [...document.querySelectorAll(".tool-row__details bdi, .tool-row__details [dir=auto]")].map((node) => [node.tagName, node.textContent]);
+    const marked = "⟨U+202E⟩evorppa";
     expect(isolates).toEqual([
-      ["SPAN", `${rlo} head`],
-      ["BDI", `${rlo} question?`],
-      ["BDI", rlo],
+      ["SPAN", `${marked} head`],
+      ["BDI", `${marked} question?`],
+      ["BDI", marked],
       ["BDI", "B"],
-      ["BDI", `${rlo} own`],
+      ["BDI", `${marked} own`],
     ]);
   });
 
   it("isolates the name of a tool the model named", () => {
     render(<ToolRow tool={{ callId: "c", name: "\u202Eloot", args: {}, status: "running" }} />);
-    expect(screen.getByText("\u202Eloot").tagName).toBe("BDI");
+    expect(screen.getByText("⟨U+202E⟩loot").tagName).toBe("BDI");
   });
 
   describe("a call of an MCP server's tool", () => {

@@ -2,6 +2,7 @@ import { Fragment, memo, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
+import { showHiddenCharacters as shown } from "../../ui/hidden-characters";
 import { Markdown } from "../../ui/markdown";
 import { chatCopy, type ChatKey } from "./copy";
 import { McpToolDetails } from "./mcp-tool-details";
@@ -42,10 +43,10 @@ function summaryText(summary: ToolSummary, t: T): string {
 /** A chosen option as the panel showed it: a recommended one without its suffix, with a Recommended badge. */
 function ChosenLabel({ label, t }: { label: string; t: T }) {
   const { display, recommended } = parseRecommendation(label);
-  if (!recommended) return <bdi>{label}</bdi>;
+  if (!recommended) return <bdi>{shown(label)}</bdi>;
   return (
     <>
-      <bdi>{display}</bdi> <span className="tool-row__badge">{t("recommended")}</span>
+      <bdi>{shown(display)}</bdi> <span className="tool-row__badge">{t("recommended")}</span>
     </>
   );
 }
@@ -68,7 +69,7 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
           {answer.custom !== undefined && (
             <>
               {answer.selected.length > 0 && ", "}
-              <bdi>{answer.custom}</bdi>
+              <bdi>{shown(answer.custom)}</bdi>
             </>
           )}
         </span>
@@ -86,7 +87,7 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
     return (
       <div className="tool-row__rejected">
         <p>{t("callRejected")}</p>
-        <pre className="tool-row__raw" dir="auto">{`${rejected.code}: ${rejected.message}`}</pre>
+        <pre className="tool-row__raw" dir="auto">{shown(`${rejected.code}: ${rejected.message}`)}</pre>
       </div>
     );
   }
@@ -98,10 +99,10 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
             <dt>
               {item.header && (
                 <span className="tool-row__header" dir="auto">
-                  {item.header}
+                  {shown(item.header)}
                 </span>
               )}
-              <bdi>{item.question}</bdi>
+              <bdi>{shown(item.question)}</bdi>
             </dt>
             <dd>
               <AnswerText answer={item.answer} t={t} />
@@ -115,21 +116,21 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
     const reviewed = reviewedPlan(tool);
     return (
       <div className="tool-row__plan">
-        {reviewed && <Markdown text={reviewed.plan} />}
+        {reviewed && <Markdown text={shown(reviewed.plan)} wrap />}
         {reviewed?.feedback && (
           <p>
-            <strong>{t("answerFeedback")}:</strong> <bdi>{reviewed.feedback}</bdi>
+            <strong>{t("answerFeedback")}:</strong> <bdi>{shown(reviewed.feedback)}</bdi>
           </p>
         )}
         {reviewed?.note && (
           <p>
-            <strong>{t("answerNote")}:</strong> <bdi>{reviewed.note}</bdi>
+            <strong>{t("answerNote")}:</strong> <bdi>{shown(reviewed.note)}</bdi>
           </p>
         )}
       </div>
     );
   }
-  return <pre className="tool-row__raw" dir="auto">{tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? "")}</pre>;
+  return <pre className="tool-row__raw" dir="auto">{shown(tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? ""))}</pre>;
 }
 
 /** Why an interrupted row ended where it did: answered or dismissed before its host stopped, or stopped before that. */
@@ -151,10 +152,10 @@ export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { to
     <>
       {tool.mcp ? (
         <span className="tool-row__title">
-          <bdi>{tool.mcp.server}</bdi> · <bdi>{tool.mcp.tool}</bdi>
+          <bdi>{shown(tool.mcp.server)}</bdi> · <bdi>{shown(tool.mcp.tool)}</bdi>
         </span>
       ) : (
-        <bdi className="tool-row__title">{title}</bdi>
+        <bdi className="tool-row__title">{shown(title)}</bdi>
       )}
       <span className="tool-row__summary" data-state={summary.state}>
         {summaryText(summary, t)}

@@ -220,7 +220,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
         </h2>
         {question.detail && (
           <div dir="auto" className="question-panel__isolate">
-            <Markdown text={question.detail} className="question-panel__detail" />
+            <Markdown text={showBidiControls(question.detail)} className="question-panel__detail" wrap />
           </div>
         )}
         {question.required && <p className="question-panel__hint">{t("requiredHint")}</p>}
