@@ -113,15 +113,26 @@ describe("elicitationQuestions [elicitation-mapping]", () => {
     ]);
   });
 
-  it("takes a property named __proto__ or constructor as any other, but requires it, as validators read Object.prototype [own-keys]", () => {
-    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"boolean"},"constructor":{"type":"string"}},"required":["__proto__"]}') as unknown;
+  it("takes a property named constructor or prototype as any other, but requires one named like an Object.prototype member, as validators read it [own-keys]", () => {
+    const schema = form({ constructor: { type: "boolean" }, prototype: { type: "string" } });
     const questions = questionsOf(schema);
     expect(questions.map(({ id, required }) => ({ id, required }))).toEqual([
-      { id: "__proto__", required: true },
       { id: "constructor", required: true },
+      { id: "prototype", required: undefined },
     ]);
-    const content = elicitationContent(schema, questions, [{ id: "__proto__", selected: ["Yes"] }, { id: "constructor", selected: [], custom: "x" }]);
-    expect(content.ok && JSON.stringify(content.content)).toBe('{"__proto__":true,"constructor":"x"}');
+    const content = elicitationContent(schema, questions, [{ id: "constructor", selected: ["Yes"] }, { id: "prototype", selected: [], custom: "x" }]);
+    expect(content.ok && JSON.stringify(content.content)).toBe('{"constructor":true,"prototype":"x"}');
+  });
+
+  it("refuses a property named __proto__, whose answer the server's SDK would drop, wherever it stands [elicitation-unsupported]", () => {
+    for (const text of [
+      '{"type":"object","properties":{"__proto__":{"type":"boolean"}}}',
+      '{"type":"object","properties":{"name":{"type":"string"},"__proto__":{"type":"string"}},"required":["__proto__"]}',
+    ]) {
+      const schema = JSON.parse(text) as unknown;
+      expect(elicitationQuestions(schema)).toEqual({ ok: false, reason: 'property "__proto__": the server\'s SDK drops a property of this name from the answer' });
+      expect(elicitationContentProblem(schema, JSON.parse('{"__proto__":true}'))).toBe('property "__proto__": the server\'s SDK drops a property of this name from the answer');
+    }
   });
 });
 

@@ -289,6 +289,8 @@ function readForm(requestedSchema: unknown, message: string | undefined): Form {
   const questions = names.map((name) => {
     const where = `property "${name}"`;
     if (name.length === 0 || name.length > LIMITS.idChars) fail(`${where}: a property name is 1 to ${LIMITS.idChars} characters`);
+    // The server's SDK reads the content into a fresh object by assignment, where "__proto__" sets the prototype: the answer would never arrive.
+    if (name === "__proto__") fail(`${where}: the server's SDK drops a property of this name from the answer`);
     const schema = own(properties, name);
     if (!isRecord(schema)) fail(`${where} is not a schema`);
     const field = readField(schema, where);
@@ -381,7 +383,7 @@ export function elicitationContent(requestedSchema: unknown, questions: readonly
   form.names.forEach((name, index) => {
     const answer = AnswerItem.parse(answers[index]);
     if (isSkip(answer)) return;
-    // defineProperty, not assignment: a property may be named "__proto__".
+    // defineProperty, not assignment, so no property name can reach the prototype.
     Object.defineProperty(content, name, { value: typedValue(form.fields.get(name)!, answer), enumerable: true, writable: true, configurable: true });
   });
   const problem = elicitationContentProblem(requestedSchema, content);

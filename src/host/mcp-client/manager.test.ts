@@ -329,3 +329,53 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     ]);
   });
 });
+
+/** A stdio server process of the real SDK whose one tool `ask` elicits the form in its FORM variable and returns what came back. */
+const FORM_SERVER = `
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const server = new McpServer({ name: "forms", version: "1.0.0" });
+server.registerTool("ask", { description: "Elicits the form of FORM", annotations: { readOnlyHint: true } }, async (extra) => {
+  try {
+    const result = await server.server.elicitInput({ mode: "form", message: "Fill in", requestedSchema: JSON.parse(process.env.FORM) }, { relatedRequestId: extra.requestId });
+    return { content: [{ type: "text", text: JSON.stringify(result) }] };
+  } catch (error) {
+    return { content: [{ type: "text", text: "refused: " + error.message }], isError: true };
+  }
+});
+await server.connect(new StdioServerTransport());
+`;
+
+describe("forms whose property names are Object.prototype's", { timeout: 30_000 }, () => {
+  function formServer(form: string): McpServerConfig {
+    return { name: "forms", transport: "stdio", command: process.execPath, args: ["--input-type=module", "-e", FORM_SERVER], env: { FORM: form }, autoApprove: [], disabled: false };
+  }
+  /** Answers every question with its id as text. */
+  function answerWithIds(asked: ElicitationAsk[]) {
+    return (ask: ElicitationAsk): Promise<AskResult> => {
+      asked.push(ask);
+      return Promise.resolve({ answers: ask.questions.map((item) => ({ id: item.id, selected: [], custom: `${item.id} answer` })) });
+    };
+  }
+
+  it("declines a form with a property named __proto__, which the server's SDK would drop from the answer, with a log line and without asking [elicitation-unsupported]", async () => {
+    const asked: ElicitationAsk[] = [];
+    const { tools, logs } = start([formServer('{"type":"object","properties":{"name":{"type":"string"},"__proto__":{"type":"string"}},"required":["__proto__"]}')], answerWithIds(asked));
+    await ready(tools, "forms");
+    expect(await tools.call("mcp__forms__ask", {}, context())).toEqual({ content: [{ type: "text", text: '{"action":"decline"}' }] });
+    expect(asked).toEqual([]);
+    expect(logs.filter((entry) => entry.event.startsWith("mcp/elicitation"))).toEqual([
+      { event: "mcp/elicitation-declined", server: "forms", reason: 'property "__proto__": the server\'s SDK drops a property of this name from the answer' },
+    ]);
+  });
+
+  it("carries answers to properties named constructor and prototype to the server intact", async () => {
+    const asked: ElicitationAsk[] = [];
+    const { tools } = start([formServer('{"type":"object","properties":{"constructor":{"type":"string"},"prototype":{"type":"string"}},"required":["constructor","prototype"]}')], answerWithIds(asked));
+    await ready(tools, "forms");
+    expect(await tools.call("mcp__forms__ask", {}, context())).toEqual({
+      content: [{ type: "text", text: '{"action":"accept","content":{"constructor":"constructor answer","prototype":"prototype answer"}}' }],
+    });
+    expect(asked.map((ask) => ask.questions.map((item) => item.id))).toEqual([["constructor", "prototype"]]);
+  });
+});
