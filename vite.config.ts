@@ -1,4 +1,6 @@
-import { defineConfig } from "vitest/config";
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { defineConfig, type Plugin } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { postgresBinDir } from "./src/host/testing/postgres";
 
@@ -20,14 +22,38 @@ const SQLITE_ONLY = [
   // runs one SQLite host and three hosts on its own Postgres already.
   "src/integration/chaos.test.ts",
 ];
+/**
+ * The service worker is its own entry, written to /sw.js (its scope is the whole app) and never loaded by index.html, so it
+ * stays out of the initial bundle. Its build id is a hash of every other file's name: a new app version is a new worker.
+ */
+const SERVICE_WORKER = "sw";
+function serviceWorkerBuildId(): Plugin {
+  return {
+    name: "parley-service-worker-build-id",
+    generateBundle(_options, bundle) {
+      const others = Object.keys(bundle).filter((file) => file !== "sw.js").sort();
+      const id = createHash("sha256").update(others.join("\n")).digest("hex").slice(0, 16);
+      const worker = bundle["sw.js"];
+      if (worker?.type === "chunk") worker.code = worker.code.replaceAll("__PARLEY_BUILD__", id);
+    },
+  };
+}
+
 const postgresBin = postgresBinDir();
 if (process.env.VITEST && postgresBin === null) {
   console.warn("node-postgres: skipped: no Postgres binaries (initdb, postgres) found; install Debian's postgresql to run the host suite on Postgres too");
 }
 
 export default defineConfig({
-  plugins: [react()],
-  build: { outDir: "dist", sourcemap: false },
+  plugins: [react(), serviceWorkerBuildId()],
+  build: {
+    outDir: "dist",
+    sourcemap: false,
+    rollupOptions: {
+      input: { index: path.resolve(import.meta.dirname, "index.html"), [SERVICE_WORKER]: path.resolve(import.meta.dirname, "src/sw/sw.ts") },
+      output: { entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER ? "sw.js" : "assets/[name]-[hash].js") },
+    },
+  },
   server: {
     host: "127.0.0.1",
     proxy: {

@@ -1,0 +1,59 @@
+import { chromium, expect, test, type Page } from "@playwright/test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CHROMIUM_ARGS } from "../playwright.config";
+import { startHost, type TestHost } from "./host";
+
+let host: TestHost;
+
+test.beforeEach(async () => {
+  host = await startHost();
+});
+
+test.afterEach(async () => {
+  await host.dispose();
+});
+
+async function workerReady(page: Page): Promise<string> {
+  return page.evaluate(async () => (await navigator.serviceWorker.ready).active!.scriptURL);
+}
+
+test("the manifest parses and Chromium reports no installability errors; the worker registers", async () => {
+  // Chromium offers no install in an incognito profile, which every new Playwright context is: use a profile on disk.
+  const profile = mkdtempSync(path.join(tmpdir(), "parley-profile-"));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(host.url);
+    await checkInstallable(page);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+async function checkInstallable(page: Page) {
+  expect(await workerReady(page)).toBe(`${host.url}/sw.js`);
+  const cdp = await page.context().newCDPSession(page);
+  const manifest = (await cdp.send("Page.getAppManifest")) as { url: string; errors: unknown[]; data?: string };
+  expect(manifest.url).toBe(`${host.url}/manifest.webmanifest`);
+  expect(manifest.errors).toEqual([]);
+  const parsed = JSON.parse(manifest.data ?? "{}") as { name: string; short_name: string; display: string; icons: { purpose?: string }[] };
+  expect(parsed).toMatchObject({ name: "Parley", short_name: "Parley", display: "standalone" });
+  expect(parsed.icons.some((icon) => icon.purpose === "maskable")).toBe(true);
+  await expect.poll(async () => ((await cdp.send("Page.getInstallabilityErrors")) as { installabilityErrors: unknown[] }).installabilityErrors).toEqual([]);
+}
+
+test("with the host stopped and the page offline, a reload opens the cached shell saying the host is unreachable", async ({ page, context }) => {
+  await page.goto(host.url);
+  await workerReady(page);
+  await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith("parley-shell-")).length)).toBe(1);
+  await host.stop();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeVisible();
+  await context.setOffline(false);
+  await host.restart();
+  await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeHidden({ timeout: 30_000 });
+});

@@ -1,0 +1,3 @@
+export function DeviceSettings() {
+  return null;
+}

@@ -1,0 +1,87 @@
+import { ALLOW_ONCE_LABEL, APPROVAL_ID, APPROVAL_REASON_ID, DENY_LABEL } from "../../protocol/approval";
+import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
+
+/** Web Push carries at most 4096 bytes of ciphertext; this leaves room for the aes128gcm header, padding delimiter and tag. */
+export const MAX_PAYLOAD_BYTES = 3800;
+/** At most this many actions are offered; the worker offers none when the platform allows fewer than a request needs. */
+export const MAX_PUSH_ACTIONS = 3;
+const BODY_CHARS = 600;
+const HIDDEN_TEXT = "Parley has a question for you";
+
+/** One notification action: its title and the exact answers `POST /api/respond` gets when it is chosen. */
+export interface PushAction {
+  action: string;
+  title: string;
+  answers: AnswerItem[];
+}
+
+/** What a device receives when a request starts waiting (docs/protocol.md, push-payload). */
+export interface RequestPush {
+  v: 1;
+  kind: "request";
+  rpcId: string;
+  sessionId: string;
+  title: string;
+  body: string;
+  actions: PushAction[];
+  /** Requests pending on the host once this one was added: the app badge. */
+  pending: number;
+}
+
+/** What a device receives when the request `rpcId` left the pending table, whatever ended it. */
+export interface ResolvedPush {
+  v: 1;
+  kind: "resolved";
+  rpcId: string;
+  sessionId: string;
+  outcome: QuestionResolvedFrame["outcome"];
+  pending: number;
+}
+
+export type PushPayload = RequestPush | ResolvedPush;
+
+function askerOf(frame: QuestionRequestedFrame): string {
+  if (frame.origin === undefined || frame.origin.kind === "agent") return "Your agent";
+  return frame.origin.name.trim() || (frame.origin.kind === "mcp-server" ? "An MCP server" : "An agent");
+}
+
+function clip(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+/** The actions a request can be answered with from a notification: an approval's Allow once and Deny, or a single single-select question's options. */
+export function actionsFor(frame: QuestionRequestedFrame): PushAction[] {
+  if (frame.approval !== undefined) {
+    return [ALLOW_ONCE_LABEL, DENY_LABEL].map((label, index) => ({
+      action: `a${index}`,
+      title: label,
+      answers: [{ id: APPROVAL_ID, selected: [label] }, { id: APPROVAL_REASON_ID, selected: [] }],
+    }));
+  }
+  const [question, ...others] = frame.questions;
+  if (question === undefined || others.length > 0) return [];
+  const options = question.options ?? [];
+  if (question.multiSelect || question.intent !== undefined || options.length === 0 || options.length > MAX_PUSH_ACTIONS) return [];
+  return options.map((option, index) => ({ action: `a${index}`, title: clip(option.label, 40), answers: [{ id: question.id, selected: [option.label] }] }));
+}
+
+/** The payload of a pending request: asker and header as the title, the first question as the body; `hideText` leaves only a generic line and no actions. */
+export function requestPayload(frame: QuestionRequestedFrame, pending: number, hideText: boolean): RequestPush {
+  const base = { v: 1 as const, kind: "request" as const, rpcId: frame.rpcId, sessionId: frame.sessionId, pending };
+  if (hideText) return { ...base, title: "Parley", body: HIDDEN_TEXT, actions: [] };
+  const first = frame.questions[0]!;
+  const header = frame.approval !== undefined ? "Tool approval" : first.header?.trim() || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
+  const more = frame.questions.length > 1 ? ` (+${frame.questions.length - 1} more)` : "";
+  let payload: RequestPush = { ...base, title: clip(`${askerOf(frame)}: ${header}`, 120), body: `${clip(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
+  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, actions: [] };
+  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, title: clip(payload.title, 40), body: clip(first.question, 200) };
+  return payload;
+}
+
+export function resolvedPayload(frame: QuestionResolvedFrame, pending: number): ResolvedPush {
+  return { v: 1, kind: "resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: frame.outcome, pending };
+}
+
+export function payloadBytes(payload: PushPayload): number {
+  return Buffer.byteLength(JSON.stringify(payload));
+}

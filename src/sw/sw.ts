@@ -1,0 +1,206 @@
+import type { PushAction, PushPayload, RequestPush } from "../host/push/payload";
+
+/**
+ * Parley's service worker: keeps the app shell for offline starts, shows each pushed request as a notification,
+ * answers from a notification's action with the device's login, and closes the notification when the request is resolved.
+ */
+
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(response: Response | Promise<Response>): void;
+}
+interface PushEvent extends ExtendableEvent {
+  data: { json(): unknown } | null;
+}
+interface ShownNotification {
+  tag: string;
+  data: unknown;
+  close(): void;
+}
+interface NotificationEvent extends ExtendableEvent {
+  action: string;
+  notification: ShownNotification;
+}
+interface WindowClient {
+  url: string;
+  visibilityState: DocumentVisibilityState;
+  focus(): Promise<WindowClient>;
+  postMessage(message: unknown): void;
+}
+interface WorkerScope {
+  registration: {
+    showNotification(title: string, options: Record<string, unknown>): Promise<void>;
+    getNotifications(filter?: { tag?: string }): Promise<ShownNotification[]>;
+  };
+  clients: {
+    matchAll(options: { type: "window"; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+    claim(): Promise<void>;
+  };
+  location: Location;
+  navigator: Navigator & { setAppBadge?(count?: number): Promise<void>; clearAppBadge?(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: string, listener: (event: never) => void): void;
+}
+
+const scope = self as unknown as WorkerScope;
+const BUILD = "__PARLEY_BUILD__";
+const SHELL_CACHE = `parley-shell-${BUILD}`;
+const SHELL_FILES = ["/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/maskable-192.png", "/icons/maskable-512.png"];
+
+async function cacheShell(): Promise<void> {
+  const cache = await caches.open(SHELL_CACHE);
+  const page = await fetch("/", { cache: "no-store", credentials: "same-origin" });
+  if (!page.ok) throw new Error(`the app shell answered ${page.status}`);
+  const html = await page.clone().text();
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+  await cache.addAll([...new Set([...assets, ...SHELL_FILES])]);
+  await cache.put("/", page);
+}
+
+scope.addEventListener("install", (event: ExtendableEvent) => event.waitUntil(cacheShell()));
+
+scope.addEventListener("activate", (event: ExtendableEvent) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) if (name.startsWith("parley-shell-") && name !== SHELL_CACHE) await caches.delete(name);
+      await scope.clients.claim();
+    })(),
+  );
+});
+
+scope.addEventListener("message", (event: MessageEvent) => {
+  if ((event.data as { type?: unknown } | null)?.type === "skip-waiting") void scope.skipWaiting();
+});
+
+async function fromShell(request: Request): Promise<Response> {
+  const cache = await caches.open(SHELL_CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+async function navigate(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const shell = await (await caches.open(SHELL_CACHE)).match("/");
+    if (shell) return shell;
+    throw error;
+  }
+}
+
+scope.addEventListener("fetch", (event: FetchEvent) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== scope.location.origin || url.pathname.startsWith("/api/") || url.pathname === "/mcp") return;
+  if (request.mode === "navigate") return event.respondWith(navigate(request));
+  if (url.pathname.startsWith("/assets/") || SHELL_FILES.includes(url.pathname)) event.respondWith(fromShell(request));
+});
+
+async function setBadge(count: number): Promise<void> {
+  const navigator = scope.navigator;
+  try {
+    if (count > 0) await navigator.setAppBadge?.(count);
+    else await navigator.clearAppBadge?.();
+  } catch {
+    return;
+  }
+}
+
+function sessionUrl(sessionId: string): string {
+  return `/#session=${encodeURIComponent(sessionId)}`;
+}
+
+/** Whether a Parley window on this device is on screen: it shows the request itself, so no notification is needed. */
+async function visibleWindow(): Promise<boolean> {
+  const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
+  return windows.some((client) => client.visibilityState === "visible");
+}
+
+function maxActions(): number {
+  const limit = (globalThis as { Notification?: { maxActions?: number } }).Notification?.maxActions;
+  return typeof limit === "number" ? limit : 2;
+}
+
+async function showRequest(push: RequestPush): Promise<void> {
+  await setBadge(push.pending);
+  if (await visibleWindow()) return;
+  const actions = push.actions.length <= maxActions() ? push.actions : [];
+  await scope.registration.showNotification(push.title, {
+    body: push.body,
+    tag: push.rpcId,
+    icon: "/icons/icon-192.png",
+    badge: "/icons/maskable-192.png",
+    requireInteraction: true,
+    data: { rpcId: push.rpcId, sessionId: push.sessionId, actions },
+    actions: actions.map((action) => ({ action: action.action, title: action.title })),
+  });
+}
+
+async function closeRequest(rpcId: string, pending: number): Promise<void> {
+  for (const notification of await scope.registration.getNotifications({ tag: rpcId })) notification.close();
+  await setBadge(pending);
+}
+
+function isPayload(value: unknown): value is PushPayload {
+  const payload = value as Partial<PushPayload> | null;
+  return typeof payload === "object" && payload !== null && payload.v === 1 && typeof payload.rpcId === "string" && typeof payload.sessionId === "string";
+}
+
+scope.addEventListener("push", (event: PushEvent) => {
+  let payload: unknown;
+  try {
+    payload = event.data?.json();
+  } catch {
+    return;
+  }
+  if (!isPayload(payload)) return;
+  event.waitUntil(payload.kind === "request" ? showRequest(payload) : closeRequest(payload.rpcId, payload.pending));
+});
+
+/** Opens Parley at the request's chat: a window already open is focused and told which chat, so nothing typed there is lost. */
+async function openAt(sessionId: string, rpcId: string): Promise<void> {
+  const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((client) => new URL(client.url).origin === scope.location.origin);
+  if (open) {
+    open.postMessage({ type: "parley/open-request", sessionId, rpcId });
+    await open.focus();
+    return;
+  }
+  await scope.clients.openWindow(sessionUrl(sessionId));
+}
+
+async function answer(data: { rpcId: string; sessionId: string }, action: PushAction): Promise<boolean> {
+  try {
+    const response = await fetch("/api/respond", {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "answer", rpcId: data.rpcId, sessionId: data.sessionId, answers: action.answers }),
+    });
+    if (!response.ok) return false;
+    return ((await response.json()) as { accepted?: unknown }).accepted === true;
+  } catch {
+    return false;
+  }
+}
+
+scope.addEventListener("notificationclick", (event: NotificationEvent) => {
+  const data = event.notification.data as { rpcId: string; sessionId: string; actions: PushAction[] } | null;
+  event.notification.close();
+  if (data === null || typeof data !== "object") return;
+  const action = event.action ? data.actions.find((candidate) => candidate.action === event.action) : undefined;
+  event.waitUntil(
+    (async () => {
+      if (action && (await answer(data, action))) return;
+      await openAt(data.sessionId, data.rpcId);
+    })(),
+  );
+});
