@@ -15,9 +15,11 @@ import { api, connect, startTestServer, type FrameClient } from "../host/testing
 import { removeDataDir, startHostProcess, type HostProcess } from "../host/testing/host-process";
 import { createAskUserQuestionTool } from "../host/tools/ask-user-question";
 import { createPresentPlanTool } from "../host/tools/present-plan";
-import { createToolRegistry, toolErrorCode } from "../host/tools/registry";
+import { toolErrorCode } from "../host/tools/registry";
+import { listedBuiltInTools } from "../host/tools/built-in";
 import { createUserInteraction } from "../host/user-interaction";
-import { nestedDeeperThan, startStdioBridge, type Bridge } from "./stdio-bridge";
+import { MAX_ARGUMENT_DEPTH as HOST_MAX_ARGUMENT_DEPTH } from "../host/chat";
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan, startStdioBridge, type Bridge } from "./stdio-bridge";
 
 const BIN = path.resolve("bin/parley.mjs");
 const servers: RunningServer[] = [];
@@ -177,11 +179,7 @@ const textOf = (result: unknown) => (result as CallToolResult).content.map((item
 const TIME_ZONE = { questions: [{ id: "tz", question: "Time zone?", options: [{ label: "UTC" }, { label: "CET" }] }] };
 
 function builtInTools() {
-  const registry = createToolRegistry();
-  const seam = createUserInteraction();
-  registry.register(createAskUserQuestionTool(seam));
-  registry.register(createPresentPlanTool(seam));
-  return registry.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+  return listedBuiltInTools().list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
 }
 
 describe("parley mcp (stdio bridge)", { timeout: 30_000 }, () => {
@@ -366,7 +364,8 @@ describe("parley mcp (stdio bridge)", { timeout: 30_000 }, () => {
     expect(await client.callTool({ name: "ask_user_question", arguments: { questions: [] } })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("INVALID_ARGS") as unknown }] });
   });
 
-  it("counts nesting without recursion: the outermost object is level 1", () => {
+  it("counts nesting without recursion, the outermost object as level 1, to the host's bound", () => {
+    expect(MAX_ARGUMENT_DEPTH).toBe(HOST_MAX_ARGUMENT_DEPTH);
     const nest = (levels: number): unknown => {
       let value: unknown = {};
       for (let level = 1; level < levels; level++) value = level % 2 === 0 ? { a: value } : [value];

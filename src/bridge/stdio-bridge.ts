@@ -8,7 +8,6 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, type ToolError } from "../protocol/schemas";
 import { ABORTED_MESSAGE, ASK_ABORTED_ERROR } from "../protocol/tool-messages";
-import { MAX_ARGUMENT_DEPTH } from "../host/chat";
 import { SERVER_VERSION } from "../host/mcp/endpoint";
 import { mcpToolList, toMcpResult } from "../host/mcp/tools";
 import { createAskUserQuestionTool } from "../host/tools/ask-user-question";
@@ -22,6 +21,8 @@ export const DEFAULT_PARLEY_URL = "http://127.0.0.1:8787";
  * or no answer at all after a call's connection was lost (a restart takes less).
  */
 const UPSTREAM_SILENCE_MS = 60_000;
+/** Arguments nested deeper are refused before they are sent: the bound the host holds model-written arguments to (chat.ts). */
+export const MAX_ARGUMENT_DEPTH = 64;
 const PROBE_EVERY_MS = 250;
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -109,11 +110,7 @@ function lostUnderCall(error: unknown): boolean {
 
 /** The tools as the host lists them; used for `tools/list` while the host is down. */
 function localTools() {
-  const registry = createToolRegistry();
-  const seam = createUserInteraction();
-  registry.register(createAskUserQuestionTool(seam));
-  registry.register(createPresentPlanTool(seam));
-  return mcpToolList(registry, { waitTool: false });
+  return mcpToolList(listedBuiltInTools(), { waitTool: false });
 }
 
 /** The call whose request is being sent: its POST's event stream tells it when it ends. */
