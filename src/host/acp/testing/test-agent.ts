@@ -1,0 +1,441 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  agent,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentApp,
+  type AgentContext,
+  type ContentBlock,
+  type CreateElicitationRequest,
+  type RequestPermissionRequest,
+  type SessionModeState,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
+
+/**
+ * A scripted ACP agent for the tests, built with the SDK's agent side. It is deterministic: what it does
+ * depends only on its environment (TestAgentOptions) and the prompt's text. A prompt that is none of the
+ * commands below is echoed back as `echo: <text>`.
+ *
+ * | prompt | what the agent does |
+ * |---|---|
+ * | `/permission edit` or `/permission execute` | a tool_call, then session/request_permission for it (an edit carries a diff); replies `permission: <response JSON>` |
+ * | `/elicit` | elicitation/create with a single-select (oneOf), a multi-select (items.anyOf) and the paired `question_0_custom`; replies `elicitation: <response JSON>` |
+ * | `/qwen-question` | a Qwen-style user_question permission; replies `answers: <response JSON>`; on session/cancel the turn ends `cancelled` and the request stays open |
+ * | `/withdraw` | session/request_permission, then `$/cancel_request` for it at once; replies `withdrawn: <response JSON>` |
+ * | `/stream` | one of every session/update the client renders, then `done` |
+ * | `/unknown-update` | a session/update of an unknown kind, then `after unknown` |
+ * | `/crash` | a chunk, three lines on stderr, then exits with code 3 mid-turn |
+ * | `/garbage` | non-JSON lines on stdout, then `still here` |
+ * | `/flood N` | N requests and N notifications of unknown methods at once; replies `flood: <errors> errors` |
+ * | `/big N` | a tool_call whose diff's new text is N bytes |
+ * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
+ * | `/env` | replies `env: <sorted names of its environment variables>` |
+ * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
+ *
+ * Sessions start in mode `auto` (as Qwen Code and Claude Code do), where `/permission` acts without
+ * asking (`auto: edit done without asking`); session/set_mode switches between `default` and `auto`.
+ */
+export interface TestAgentOptions {
+  /** Never answer initialize (TEST_AGENT_NO_INIT=1). */
+  noInitialize?: boolean;
+  /** Advertise and serve session/load (default true; TEST_AGENT_LOAD_SESSION=0 turns it off). */
+  loadSession?: boolean;
+  /** Where sessions are kept across processes, for session/load (TEST_AGENT_STATE_DIR); in memory only when unset. */
+  stateDir?: string;
+  /** Write lines of garbage on stdout before anything else (TEST_AGENT_START_GARBAGE=1). */
+  startGarbage?: boolean;
+  /** Writes raw bytes to stdout (the stdio entry passes process.stdout). */
+  writeRaw?: (text: string) => void;
+  /** Writes to stderr. */
+  writeError?: (text: string) => void;
+  /** Ends the process. */
+  exit?: (code: number) => never;
+  /** The environment `/env` reports. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const TEST_AGENT_MODES: SessionModeState = {
+  currentModeId: "auto",
+  availableModes: [
+    { id: "default", name: "Default", description: "Ask before edits and commands" },
+    { id: "auto", name: "Auto", description: "Act without asking" },
+  ],
+};
+
+export const TEST_PERMISSION_OPTIONS = [
+  { optionId: "proceed_always", name: "Always allow", kind: "allow_always" },
+  { optionId: "cancel", name: "Reject", kind: "reject_once" },
+  { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+  { optionId: "never", name: "Never allow", kind: "reject_always" },
+] as const satisfies RequestPermissionRequest["options"];
+
+export const TEST_QWEN_QUESTIONS = [
+  {
+    question: "Which database should the app use?",
+    header: "Database",
+    options: [
+      { label: "SQLite", description: "One file, no server" },
+      { label: "Postgres", description: "A server, several hosts" },
+    ],
+    multiSelect: false,
+  },
+  {
+    question: "Which checks should run?",
+    header: "Checks",
+    options: [
+      { label: "Lint", description: "ESLint" },
+      { label: "Types", description: "tsc" },
+      { label: "Tests", description: "Vitest" },
+    ],
+    multiSelect: true,
+  },
+];
+
+export const TEST_ELICITATION_SCHEMA = {
+  type: "object",
+  properties: {
+    question_0: {
+      type: "string",
+      title: "Colour",
+      description: "Which colour should the button be?",
+      oneOf: [
+        { const: "red", title: "Red", description: "Warm" },
+        { const: "blue", title: "Blue", description: "Calm" },
+      ],
+    },
+    question_0_custom: { type: "string", title: "Other", description: "Type your own answer, or add a note to the option you chose above (optional)." },
+    question_1: {
+      type: "array",
+      title: "Sizes",
+      description: "Which sizes should it come in?",
+      items: { anyOf: [{ const: "s", title: "Small" }, { const: "m", title: "Medium" }, { const: "l", title: "Large" }] },
+    },
+    question_1_custom: { type: "string", title: "Other", description: "Type your own answer to add to your selection above (optional)." },
+  },
+} satisfies Extract<CreateElicitationRequest, { mode: "form" }>["requestedSchema"];
+
+interface TestSession {
+  id: string;
+  cwd: string;
+  mode: string;
+  prompts: string[];
+  turn: AbortController | null;
+}
+
+const ANSI_OUTPUT = "\u001b[32m✓ 12 tests passed\u001b[0m\n\u001b[1;31m✗ 1 failed\u001b[0m: expected \u001b[4m2\u001b[24m\n";
+
+function promptText(prompt: readonly ContentBlock[]): string {
+  return prompt
+    .map((block) => (block.type === "text" ? block.text : ""))
+    .join("")
+    .trim();
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** The test agent as an SDK AgentApp; connect it to a stream (see test-agent-stdio.ts). */
+export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
+  const loadSession = options.loadSession ?? true;
+  const sessions = new Map<string, TestSession>();
+  let nextSession = 1;
+  const writeRaw = options.writeRaw ?? (() => undefined);
+  const writeError = options.writeError ?? (() => undefined);
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+
+  const stateFile = (id: string) => (options.stateDir ? path.join(options.stateDir, `${id.replace(/[^A-Za-z0-9-]/g, "_")}.json`) : null);
+  const save = (session: TestSession) => {
+    const file = stateFile(session.id);
+    if (!file) return;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, json({ id: session.id, cwd: session.cwd, mode: session.mode, prompts: session.prompts }));
+  };
+  const restore = (id: string): TestSession | null => {
+    const file = stateFile(id);
+    if (!file || !existsSync(file)) return null;
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string; cwd: string; mode: string; prompts: string[] };
+    return { ...saved, turn: null };
+  };
+
+  const update = (client: AgentContext, sessionId: string, change: SessionUpdate) => client.notify(methods.client.session.update, { sessionId, update: change });
+  const say = (client: AgentContext, sessionId: string, text: string) =>
+    update(client, sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+
+  const sessionOf = (id: string): TestSession => {
+    const session = sessions.get(id);
+    if (!session) throw RequestError.resourceNotFound(id);
+    return session;
+  };
+
+  async function permission(client: AgentContext, session: TestSession, kind: "edit" | "execute", signal: AbortSignal) {
+    const toolCallId = `call-${session.prompts.length}`;
+    const file = path.join(session.cwd, "src", "app.ts");
+    const toolCall =
+      kind === "edit"
+        ? {
+            toolCallId,
+            title: "Edit src/app.ts",
+            kind: "edit" as const,
+            locations: [{ path: file, line: 2 }],
+            content: [{ type: "diff" as const, path: file, oldText: "const a = 1;\nconst b = 2;\n", newText: "const a = 1;\nconst b = 3;\n" }],
+            rawInput: { file_path: file, old_string: "const b = 2;", new_string: "const b = 3;" },
+          }
+        : {
+            toolCallId,
+            title: "npm test",
+            kind: "execute" as const,
+            content: [{ type: "content" as const, content: { type: "text" as const, text: "npm test -- --run" } }],
+            rawInput: { command: "npm test -- --run" },
+          };
+    await update(client, session.id, { sessionUpdate: "tool_call", status: "pending", ...toolCall });
+    if (session.mode === "auto") {
+      await update(client, session.id, { sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
+      await say(client, session.id, `auto: ${kind} done without asking`);
+      return;
+    }
+    const request: RequestPermissionRequest = { sessionId: session.id, toolCall, options: [...TEST_PERMISSION_OPTIONS] };
+    const response = await client.request(methods.client.session.requestPermission, request);
+    const allowed = response.outcome.outcome === "selected" && response.outcome.optionId.startsWith("proceed");
+    await update(client, session.id, { sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
+    await say(client, session.id, `permission: ${json(response)}`);
+    if (signal.aborted) throw new TurnCancelled();
+  }
+
+  async function qwenQuestion(client: AgentContext, session: TestSession, signal: AbortSignal) {
+    const toolCallId = `ask-${session.prompts.length}`;
+    const request: RequestPermissionRequest = {
+      sessionId: session.id,
+      toolCall: { toolCallId, title: "Ask the user", kind: "other", status: "pending", rawInput: { questions: TEST_QWEN_QUESTIONS } },
+      options: [
+        { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
+        { optionId: "cancel", name: "Cancel", kind: "reject_once" },
+      ],
+      _meta: { qwenInteractionKind: "user_question", qwenQuestions: TEST_QWEN_QUESTIONS },
+    };
+    const response = client.request(methods.client.session.requestPermission, request);
+    // Like Qwen Code, a cancelled turn ends at once and leaves the question's request open.
+    const cancelled = new Promise<"cancelled">((resolve) => signal.addEventListener("abort", () => resolve("cancelled"), { once: true }));
+    const first = await Promise.race([response, cancelled]);
+    if (first === "cancelled") throw new TurnCancelled();
+    await say(client, session.id, `answers: ${json(first)}`);
+  }
+
+  async function elicit(client: AgentContext, session: TestSession) {
+    const response = await client.request(methods.client.elicitation.create, {
+      mode: "form",
+      sessionId: session.id,
+      message: "Please answer the following questions.",
+      requestedSchema: TEST_ELICITATION_SCHEMA,
+    });
+    await say(client, session.id, `elicitation: ${json(response)}`);
+  }
+
+  async function withdraw(client: AgentContext, session: TestSession) {
+    const controller = new AbortController();
+    const response = client.request(
+      methods.client.session.requestPermission,
+      {
+        sessionId: session.id,
+        toolCall: { toolCallId: "withdrawn", title: "Delete build/", kind: "delete" },
+        options: [...TEST_PERMISSION_OPTIONS],
+      },
+      { cancellationSignal: controller.signal },
+    );
+    controller.abort();
+    const outcome = await response.then(
+      (value) => value as unknown,
+      (error: unknown) => ({ error: error instanceof RequestError ? error.code : String(error) }),
+    );
+    await say(client, session.id, `withdrawn: ${json(outcome)}`);
+  }
+
+  async function stream(client: AgentContext, session: TestSession) {
+    const id = session.id;
+    await update(client, id, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "Thinking about the tests…" } });
+    await update(client, id, {
+      sessionUpdate: "plan",
+      entries: [
+        { content: "Read the failing test", priority: "high", status: "completed" },
+        { content: "Fix the bug", priority: "medium", status: "in_progress" },
+      ],
+    });
+    await say(client, id, "Here is **the** plan.\n\n");
+    const file = path.join(session.cwd, "src", "b.ts");
+    await update(client, id, {
+      sessionUpdate: "tool_call",
+      toolCallId: "edit-1",
+      title: "Edit src/b.ts",
+      kind: "edit",
+      status: "in_progress",
+      locations: [{ path: file }],
+      rawInput: { file_path: file },
+    });
+    await update(client, id, {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "edit-1",
+      status: "completed",
+      content: [{ type: "diff", path: file, oldText: "export const b = 1;\n", newText: "export const b = 2;\n" }],
+    });
+    await update(client, id, { sessionUpdate: "tool_call", toolCallId: "run-1", title: "npm test", kind: "execute", status: "in_progress", rawInput: { command: "npm test" } });
+    await update(client, id, {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "run-1",
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: ANSI_OUTPUT } }],
+      rawOutput: { exitCode: 1 },
+    });
+    await update(client, id, {
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        { name: "init", description: "Write an AGENTS.md" },
+        { name: "review", description: "Review the changes", input: { hint: "what to review" } },
+      ],
+    });
+    await update(client, id, { sessionUpdate: "current_mode_update", currentModeId: session.mode });
+    await update(client, id, { sessionUpdate: "session_info_update", title: "Fix the failing test" });
+    await update(client, id, { sessionUpdate: "usage_update", used: 1200, size: 128000, cost: { amount: 0.01, currency: "USD" } });
+    await say(client, id, "done");
+  }
+
+  async function flood(client: AgentContext, session: TestSession, count: number) {
+    const calls: Promise<unknown>[] = [];
+    for (let index = 0; index < count; index++) {
+      calls.push(client.request("_test/flood", { index }));
+      calls.push(client.notify("_test/flood_note", { index }));
+    }
+    const results = await Promise.allSettled(calls);
+    const errors = results.filter((result) => result.status === "rejected").length;
+    await say(client, session.id, `flood: ${errors} errors`);
+  }
+
+  async function runTurn(client: AgentContext, session: TestSession, text: string, signal: AbortSignal) {
+    const [command, argument] = text.split(/\s+/, 2);
+    switch (command) {
+      case "/permission":
+        return permission(client, session, argument === "execute" ? "execute" : "edit", signal);
+      case "/qwen-question":
+        return qwenQuestion(client, session, signal);
+      case "/elicit":
+        return elicit(client, session);
+      case "/withdraw":
+        return withdraw(client, session);
+      case "/stream":
+        return stream(client, session);
+      case "/unknown-update":
+        await client.notify(methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: "_test_sparkles", sparkles: 3 } } as never);
+        return say(client, session.id, "after unknown");
+      case "/crash":
+        await say(client, session.id, "about to crash");
+        writeError("panic: the test agent crashed\nat step 2\nexit now\n");
+        return exit(3);
+      case "/garbage":
+        writeRaw("this is not JSON\n{\"half\": \n\u0000\u0001 binary\n");
+        return say(client, session.id, "still here");
+      case "/flood":
+        return flood(client, session, Number(argument ?? 100));
+      case "/big": {
+        const size = Number(argument ?? 1024);
+        const file = path.join(session.cwd, "big.txt");
+        await update(client, session.id, {
+          sessionUpdate: "tool_call",
+          toolCallId: "big-1",
+          title: "Write big.txt",
+          kind: "edit",
+          status: "completed",
+          content: [{ type: "diff", path: file, newText: "x".repeat(size) }],
+        });
+        return say(client, session.id, `big: ${size}`);
+      }
+      case "/hang":
+        return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new TurnCancelled()), { once: true }));
+      case "/env":
+        return say(client, session.id, `env: ${json(Object.keys(options.env ?? process.env).sort())}`);
+      case "/memory":
+        return say(client, session.id, `memory: ${json(session.prompts.slice(0, -1))}`);
+      default:
+        return say(client, session.id, `echo: ${text}`);
+    }
+  }
+
+  const app = agent({ name: "parley-test-agent" });
+  if (options.startGarbage) writeRaw("garbage before initialize\n");
+  app.onRequest(methods.agent.initialize, () => {
+    if (options.noInitialize) return new Promise<never>(() => undefined);
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+      agentInfo: { name: "parley-test-agent", version: "1.0.0" },
+      authMethods: [],
+    };
+  });
+  app.onRequest(methods.agent.session.new, ({ params }) => {
+    const id = `test-session-${nextSession++}`;
+    const session: TestSession = { id, cwd: params.cwd, mode: TEST_AGENT_MODES.currentModeId, prompts: [], turn: null };
+    sessions.set(id, session);
+    save(session);
+    return { sessionId: id, modes: { ...TEST_AGENT_MODES, currentModeId: session.mode } };
+  });
+  app.onRequest(methods.agent.session.load, async ({ params, client }) => {
+    if (!loadSession) throw RequestError.methodNotFound(methods.agent.session.load);
+    const session = sessions.get(params.sessionId) ?? restore(params.sessionId);
+    if (!session) throw RequestError.resourceNotFound(params.sessionId);
+    session.cwd = params.cwd;
+    sessions.set(session.id, session);
+    for (const prompt of session.prompts) {
+      await update(client, session.id, { sessionUpdate: "user_message_chunk", content: { type: "text", text: prompt } });
+    }
+    return { modes: { ...TEST_AGENT_MODES, currentModeId: session.mode } };
+  });
+  app.onRequest(methods.agent.session.setMode, async ({ params, client }) => {
+    const session = sessionOf(params.sessionId);
+    if (!TEST_AGENT_MODES.availableModes.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId });
+    session.mode = params.modeId;
+    save(session);
+    await update(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode });
+    return {};
+  });
+  app.onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    const session = sessionOf(params.sessionId);
+    if (session.turn) throw RequestError.invalidRequest(undefined, "a turn is already running");
+    const text = promptText(params.prompt);
+    session.prompts.push(text);
+    save(session);
+    const turn = new AbortController();
+    session.turn = turn;
+    try {
+      await runTurn(client, session, text, turn.signal);
+      return { stopReason: turn.signal.aborted ? "cancelled" : "end_turn" };
+    } catch (error) {
+      if (error instanceof TurnCancelled || turn.signal.aborted) return { stopReason: "cancelled" };
+      throw error;
+    } finally {
+      session.turn = null;
+    }
+  });
+  app.onNotification(methods.agent.session.cancel, ({ params }) => {
+    sessions.get(params.sessionId)?.turn?.abort();
+  });
+  return app;
+}
+
+class TurnCancelled extends Error {}
+
+/** Reads TestAgentOptions from the environment the stdio entry runs in. */
+export function testAgentOptionsFromEnv(env: NodeJS.ProcessEnv): TestAgentOptions {
+  return {
+    noInitialize: env.TEST_AGENT_NO_INIT === "1",
+    loadSession: env.TEST_AGENT_LOAD_SESSION !== "0",
+    ...(env.TEST_AGENT_STATE_DIR ? { stateDir: env.TEST_AGENT_STATE_DIR } : {}),
+    startGarbage: env.TEST_AGENT_START_GARBAGE === "1",
+    env,
+  };
+}
+
+/** The stdio entry point. */
+export const TEST_AGENT_STDIO_ENTRY = path.resolve(import.meta.dirname, "test-agent-stdio.ts");
+/** Arguments that start the test agent with `process.execPath`, from any working directory. */
+export const TEST_AGENT_ARGS = ["--import", import.meta.resolve("tsx"), TEST_AGENT_STDIO_ENTRY];
