@@ -1,0 +1,317 @@
+import Database from "better-sqlite3";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { approvalQuestions } from "../../protocol/approval";
+import type { QuestionRequestedFrame } from "../../protocol/schemas";
+import { dispatch, HttpError, sendError } from "../http";
+import type { LogEntry } from "../log";
+import { parseRequestTarget } from "../request-target";
+import { MAX_PAYLOAD_BYTES } from "./payload";
+import { createPushService, endpointAllowed, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
+import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
+import { startFakePushService, type FakeDevice, type FakePushService } from "./testing/fake-push-service";
+
+const COOKIE = "parley_login_1";
+
+function requested(rpcId: string, overrides: Partial<QuestionRequestedFrame> = {}): QuestionRequestedFrame {
+  return {
+    type: "question/requested",
+    rpcId,
+    sessionId: "s1",
+    createdAt: "2026-12-01T00:00:00.000Z",
+    origin: { kind: "mcp-client", name: "Claude Code" },
+    questions: [{ id: "q1", header: "Deploy", question: "Ship it to production?", options: [{ label: "Yes" }, { label: "No" }] }],
+    ...overrides,
+  };
+}
+
+let fake: FakePushService;
+let service: PushService;
+let api: Server;
+let apiUrl: string;
+let logs: LogEntry[];
+let store: PushStore;
+let sleeps: number[];
+
+async function start(options: Partial<PushServiceOptions> = {}) {
+  service = await createPushService({
+    store,
+    log: (entry) => logs.push(entry),
+    allowLoopback: true,
+    ownerOf: loginOwner(() => COOKIE),
+    sleep: async (ms) => void sleeps.push(ms),
+    ...options,
+  });
+  api = createServer((request, response) => {
+    dispatch(service.routes(), request, response, parseRequestTarget(request.url)!).catch((error: unknown) => {
+      if (error instanceof HttpError) sendError(response, error.status, error.code, error.message);
+      else sendError(response, 500, "INTERNAL", String(error));
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+}
+
+function call(method: string, path: string, body?: unknown, login = "login-a") {
+  return fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", Cookie: `${COOKIE}=${login}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function subscribe(device: FakeDevice, extra: Record<string, unknown> = {}, login = "login-a") {
+  const response = await call("POST", "/api/push/subscriptions", { ...device.subscription, ...extra }, login);
+  expect(response.status).toBe(201);
+}
+
+beforeEach(async () => {
+  fake = await startFakePushService();
+  logs = [];
+  sleeps = [];
+  store = memoryPushStore();
+});
+
+afterEach(async () => {
+  await service?.close();
+  await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
+  await fake.close();
+});
+
+describe("push service against a push service that decrypts what a phone would get", () => {
+  it("sends each pending request as an encrypted, VAPID-signed push: asker, header, first question, its options as actions, tag = rpcId", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device, { label: "Pixel 8 · Chrome" });
+    service.onFrame(requested("rpc-1"));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.status).toBe(201);
+    expect(push!.vapidKey).toBe(service.publicKey);
+    expect(push!.payload).toEqual({
+      v: 1,
+      kind: "request",
+      rpcId: "rpc-1",
+      sessionId: "s1",
+      title: "Claude Code: Deploy",
+      body: "Ship it to production?",
+      actions: [
+        { action: "a0", title: "Yes", answers: [{ id: "q1", selected: ["Yes"] }] },
+        { action: "a1", title: "No", answers: [{ id: "q1", selected: ["No"] }] },
+      ],
+      pending: 1,
+    });
+    expect(push!.headers.ttl).toBe("86400");
+    expect(push!.headers.urgency).toBe("high");
+    expect(push!.headers.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it("closes it with a second push naming the rpcId once resolved, after the first, with the same topic", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    await fake.waitFor(device, 1);
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    const pushes = await fake.waitFor(device, 2);
+    expect(pushes.map((push) => push.payload.kind)).toEqual(["request", "resolved"]);
+    expect(pushes[1]!.payload).toEqual({ v: 1, kind: "resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered", pending: 0 });
+    expect(pushes[1]!.headers.topic).toBe(pushes[0]!.headers.topic);
+  });
+
+  it("offers an approval's Allow once and Deny as actions with the answers the host checks", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const approval = { server: "files", tool: "write_file", arguments: "{}" };
+    service.onFrame(requested("rpc-a", { approval, questions: approvalQuestions(approval) }));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.payload.title).toBe("Claude Code: Tool approval");
+    expect(push!.payload.actions).toEqual([
+      { action: "a0", title: "Allow once", answers: [{ id: "approval", selected: ["Allow once"] }, { id: "approval-reason", selected: [] }] },
+      { action: "a1", title: "Deny", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [] }] },
+    ]);
+  });
+
+  it("offers no actions for several questions, many options, multi-select or a plan, and keeps a huge request within 4 KB", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const long = "x".repeat(4000);
+    const many = Array.from({ length: 20 }, (_, index) => ({ id: `q${index}`, header: "h".repeat(100), question: long, options: Array.from({ length: 50 }, (__, option) => ({ label: `${option}${"o".repeat(190)}` })) }));
+    service.onFrame(requested("rpc-big", { questions: many }));
+    service.onFrame(requested("rpc-multi", { questions: [{ id: "q", question: "Which?", multiSelect: true, options: [{ label: "A" }, { label: "B" }] }] }));
+    service.onFrame(requested("rpc-four", { questions: [{ id: "q", question: "Which?", options: ["A", "B", "C", "D"].map((label) => ({ label })) }] }));
+    const pushes = await fake.waitFor(device, 3);
+    for (const push of pushes) {
+      expect(push.status).toBe(201);
+      expect(push.payload.actions).toEqual([]);
+      expect(push.bytes).toBeLessThanOrEqual(4096);
+      expect(Buffer.byteLength(JSON.stringify(push.payload))).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    }
+    expect(pushes[0]!.payload.body).toMatch(/…\s\(\+19 more\)$/);
+  });
+
+  it("hides the text for a device that asked so: a generic line, no actions", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device, { hideText: true });
+    service.onFrame(requested("rpc-1"));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.payload).toMatchObject({ title: "Parley", body: "Parley has a question for you", actions: [] });
+    expect(JSON.stringify(push!.payload)).not.toContain("production");
+  });
+
+  it("drops a subscription the push service answers 410 or 404 for", async () => {
+    await start();
+    const gone = fake.device();
+    const missing = fake.device();
+    const kept = fake.device();
+    for (const device of [gone, missing, kept]) await subscribe(device);
+    fake.answer(gone, { status: 410 });
+    fake.answer(missing, { status: 404 });
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    const listed = (await (await call("GET", "/api/push/subscriptions")).json()) as { subscriptions: { endpoint: string }[] };
+    expect(listed.subscriptions.map((subscription) => subscription.endpoint)).toEqual([kept.subscription.endpoint]);
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "cancelled" });
+    await service.idle();
+    expect(fake.received.filter((push) => push.deviceId === gone.id)).toHaveLength(1);
+    expect(logs.filter((entry) => entry.event === "push/subscription-gone").map((entry) => entry.status).sort()).toEqual([404, 410]);
+  });
+
+  it("retries 429 after its Retry-After and 5xx with doubling backoff, and gives up past the bound", async () => {
+    await start({ retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 10_000 } });
+    const limited = fake.device();
+    const failing = fake.device();
+    const distant = fake.device();
+    for (const device of [limited, failing, distant]) await subscribe(device);
+    fake.answer(limited, { status: 429, retryAfter: "7" });
+    fake.answer(failing, { status: 503 }, { status: 502 }, { status: 500 }, { status: 500 });
+    fake.answer(distant, { status: 429, retryAfter: "3600" });
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect((await fake.waitFor(limited, 2)).map((push) => push.status)).toEqual([429, 201]);
+    expect((await fake.waitFor(failing, 4)).map((push) => push.status)).toEqual([503, 502, 500, 500]);
+    expect(fake.received.filter((push) => push.deviceId === distant.id).map((push) => push.status)).toEqual([429]);
+    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 200, 400, 7000]);
+    expect(logs.filter((entry) => entry.event === "push/gave-up").map((entry) => entry.retryAfterMs).sort()).toEqual([3_600_000, null]);
+    const listed = (await (await call("GET", "/api/push/subscriptions")).json()) as { subscriptions: unknown[] };
+    expect(listed.subscriptions).toHaveLength(3);
+  });
+
+  it("sends no request push for a request resolved before it went out, only the resolve", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(fake.received.map((push) => push.payload.kind)).toEqual(["resolved"]);
+  });
+
+  it("skips a request push whose request ended while it waited to be retried", async () => {
+    await start({ sleep: async () => void service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "aborted" }) });
+    const device = fake.device();
+    await subscribe(device);
+    fake.answer(device, { status: 503 });
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(fake.received.map((push) => [push.status, push.payload.kind])).toEqual([
+      [503, "request"],
+      [201, "resolved"],
+    ]);
+  });
+});
+
+describe("subscriptions", () => {
+  it("takes https endpoints only, and http or https on 127.0.0.1 only with loopback allowed", async () => {
+    expect(endpointAllowed("https://fcm.googleapis.com/fcm/send/abc", false)).toBe(true);
+    expect(endpointAllowed("http://fcm.googleapis.com/fcm/send/abc", false)).toBe(false);
+    expect(endpointAllowed("https://127.0.0.1:9/push", false)).toBe(false);
+    expect(endpointAllowed("http://127.0.0.1:9/push", false)).toBe(false);
+    expect(endpointAllowed("https://localhost/push", true)).toBe(false);
+    expect(endpointAllowed("http://127.0.0.1:9/push", true)).toBe(true);
+    expect(endpointAllowed("https://127.0.0.1:9/push", true)).toBe(true);
+    expect(endpointAllowed("https://user:pw@push.example/x", false)).toBe(false);
+    expect(endpointAllowed("file:///etc/passwd", true)).toBe(false);
+    await start({ allowLoopback: false });
+    const refused = await call("POST", "/api/push/subscriptions", fake.device().subscription);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_BODY");
+  });
+
+  it("refuses a body that is not a PushSubscription", async () => {
+    await start();
+    const device = fake.device();
+    for (const body of [{ endpoint: device.subscription.endpoint }, { ...device.subscription, keys: { p256dh: "!!", auth: "x" } }, { ...device.subscription, label: "l".repeat(101) }]) {
+      expect((await call("POST", "/api/push/subscriptions", body)).status).toBe(400);
+    }
+  });
+
+  it("lists every device with its label and which are this login's, replaces by endpoint, and deletes by endpoint", async () => {
+    await start();
+    const phone = fake.device();
+    const laptop = fake.device();
+    await subscribe(phone, { label: "Pixel 8 · Chrome" }, "login-phone");
+    await subscribe(laptop, { label: "Linux · Chromium" }, "login-laptop");
+    const again = await call("POST", "/api/push/subscriptions", { ...phone.subscription, label: "Pixel 8 · Chrome", hideText: true }, "login-phone");
+    expect(again.status).toBe(200);
+    const listed = (await (await call("GET", "/api/push/subscriptions", undefined, "login-phone")).json()) as { subscriptions: { endpoint: string; label: string; mine: boolean; hideText: boolean }[] };
+    expect(listed.subscriptions.map(({ label, mine, hideText }) => ({ label, mine, hideText }))).toEqual([
+      { label: "Pixel 8 · Chrome", mine: true, hideText: true },
+      { label: "Linux · Chromium", mine: false, hideText: false },
+    ]);
+    expect((await call("DELETE", "/api/push/subscriptions", { endpoint: laptop.subscription.endpoint })).status).toBe(204);
+    expect((await call("DELETE", "/api/push/subscriptions", { endpoint: laptop.subscription.endpoint })).status).toBe(404);
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(fake.received.map((push) => push.deviceId)).toEqual([phone.id]);
+  });
+
+  it("belongs to the login that made it: follows its rotation, goes with its revocation or when it is no longer live", async () => {
+    const live = new Set<string>();
+    await start({ ownerLive: async (owner) => live.has(owner) });
+    const owners = loginOwner(() => COOKIE);
+    const digestOf = (login: string) => owners({ headers: { cookie: `${COOKIE}=${login}` } } as never);
+    const [a, b, c] = [fake.device(), fake.device(), fake.device()];
+    await subscribe(a, {}, "login-a");
+    await subscribe(b, {}, "login-b");
+    await subscribe(c, {}, "login-c");
+    await service.loginRotated(digestOf("login-a"), digestOf("login-a2"));
+    await service.loginRevoked(digestOf("login-b"));
+    live.add(digestOf("login-a2"));
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(fake.received.map((push) => push.deviceId)).toEqual([a.id]);
+    const listed = (await (await call("GET", "/api/push/subscriptions", undefined, "login-a2")).json()) as { subscriptions: { endpoint: string; mine: boolean }[] };
+    expect(listed.subscriptions).toEqual([expect.objectContaining({ endpoint: a.subscription.endpoint, mine: true })]);
+    expect(loginOwner(() => null)({ headers: {} } as never)).toBe("host");
+  });
+
+  it("makes the VAPID keys once and keeps them in the store's own tables", async () => {
+    const db = new Database(":memory:");
+    store = sqlitePushStore(db);
+    await start();
+    const first = service.publicKey;
+    const device = fake.device();
+    await subscribe(device, { label: "Pixel 8 · Chrome" });
+    await service.close();
+    const again = await createPushService({ store: sqlitePushStore(db), log: () => undefined, allowLoopback: true, ownerOf: () => "host" });
+    expect(again.publicKey).toBe(first);
+    expect((await (await call("GET", "/api/push/key")).json()) as unknown).toEqual({ publicKey: first });
+    again.onFrame(requested("rpc-1"));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.vapidKey).toBe(first);
+    await again.close();
+  });
+});
+
+describe("Retry-After", () => {
+  it("reads seconds and HTTP dates", () => {
+    expect(retryAfterMs("120", 0)).toBe(120_000);
+    expect(retryAfterMs("Thu, 01 Jan 1970 00:00:30 GMT", 10_000)).toBe(20_000);
+    expect(retryAfterMs("soon", 0)).toBeNull();
+    expect(retryAfterMs(null, 0)).toBeNull();
+  });
+});

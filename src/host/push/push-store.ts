@@ -1,0 +1,113 @@
+import type Database from "better-sqlite3";
+
+/** The VAPID key pair of a host (of every host of a cluster), base64url as `web-push` makes them. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+/** One device's push subscription, kept by its endpoint (the push service's capability URL for that device). */
+export interface StoredPushSubscription {
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url (`PushSubscription.toJSON().keys`). */
+  p256dh: string;
+  auth: string;
+  /** Whose subscription it is: a login's digest, `host` on a loopback host without a token, `token` for a bearer client. */
+  owner: string;
+  label: string | null;
+  hideText: boolean;
+  createdAt: number;
+}
+
+/** Where the push service keeps its keys and subscriptions; its own tables, never another part's. */
+export interface PushStore {
+  /** The stored keys, or `make()`'s stored first: when several hosts start at once, every one gets the pair the first stored. */
+  keys(make: () => VapidKeys): Promise<VapidKeys>;
+  listSubscriptions(): Promise<StoredPushSubscription[]>;
+  /** Adds or replaces the subscription with this endpoint. */
+  putSubscription(subscription: StoredPushSubscription): Promise<void>;
+  deleteSubscription(endpoint: string): Promise<boolean>;
+  /** Every subscription `owner` made goes; the count removed. */
+  deleteOwner(owner: string): Promise<number>;
+  /** A rotated login keeps its subscriptions under its new digest. */
+  moveOwner(from: string, to: string): Promise<number>;
+}
+
+/** A store in memory, for tests and hosts with `:memory:` storage. */
+export function memoryPushStore(): PushStore {
+  let stored: VapidKeys | null = null;
+  const subscriptions = new Map<string, StoredPushSubscription>();
+  return {
+    async keys(make) {
+      stored ??= make();
+      return stored;
+    },
+    listSubscriptions: async () => [...subscriptions.values()].map((subscription) => ({ ...subscription })),
+    async putSubscription(subscription) {
+      subscriptions.set(subscription.endpoint, { ...subscription });
+    },
+    deleteSubscription: async (endpoint) => subscriptions.delete(endpoint),
+    async deleteOwner(owner) {
+      let count = 0;
+      for (const [endpoint, subscription] of subscriptions) if (subscription.owner === owner && subscriptions.delete(endpoint)) count++;
+      return count;
+    },
+    async moveOwner(from, to) {
+      let count = 0;
+      for (const subscription of subscriptions.values()) {
+        if (subscription.owner !== from) continue;
+        subscription.owner = to;
+        count++;
+      }
+      return count;
+    },
+  };
+}
+
+interface SubscriptionRow {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  owner: string;
+  label: string | null;
+  hide_text: number;
+  created_at: number;
+}
+
+/** `push_keys` and `push_subscriptions` in an open SQLite database (the host's own file); creates them when missing. */
+export function sqlitePushStore(db: Database.Database): PushStore {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS push_keys (id INTEGER PRIMARY KEY CHECK (id = 1), public_key TEXT NOT NULL, private_key TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS push_subscriptions (
+      endpoint TEXT PRIMARY KEY, p256dh TEXT NOT NULL, auth TEXT NOT NULL, owner TEXT NOT NULL,
+      label TEXT, hide_text INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS push_subscriptions_owner ON push_subscriptions (owner);
+  `);
+  const insertKeys = db.prepare("INSERT OR IGNORE INTO push_keys (id, public_key, private_key) VALUES (1, ?, ?)");
+  const selectKeys = db.prepare<[], { publicKey: string; privateKey: string }>("SELECT public_key AS publicKey, private_key AS privateKey FROM push_keys WHERE id = 1");
+  const list = db.prepare<[], SubscriptionRow>("SELECT endpoint, p256dh, auth, owner, label, hide_text, created_at FROM push_subscriptions ORDER BY created_at, endpoint");
+  const put = db.prepare(
+    "INSERT OR REPLACE INTO push_subscriptions (endpoint, p256dh, auth, owner, label, hide_text, created_at) VALUES (@endpoint, @p256dh, @auth, @owner, @label, @hideText, @createdAt)",
+  );
+  const remove = db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ?");
+  const removeOwner = db.prepare("DELETE FROM push_subscriptions WHERE owner = ?");
+  const move = db.prepare("UPDATE push_subscriptions SET owner = ? WHERE owner = ?");
+  return {
+    async keys(make) {
+      const existing = selectKeys.get();
+      if (existing) return { ...existing };
+      const made = make();
+      insertKeys.run(made.publicKey, made.privateKey);
+      return { ...selectKeys.get()! };
+    },
+    listSubscriptions: async () =>
+      list.all().map((row) => ({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, owner: row.owner, label: row.label, hideText: row.hide_text === 1, createdAt: row.created_at })),
+    async putSubscription(subscription) {
+      put.run({ ...subscription, hideText: subscription.hideText ? 1 : 0 });
+    },
+    deleteSubscription: async (endpoint) => remove.run(endpoint).changes > 0,
+    deleteOwner: async (owner) => removeOwner.run(owner).changes,
+    moveOwner: async (from, to) => move.run(to, from).changes,
+  };
+}
