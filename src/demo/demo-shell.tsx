@@ -1,93 +1,140 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useLocale, useCopy } from "../i18n/i18n";
-import { startTheme, useTheme } from "../ui/theme";
+import { startTheme, useTheme, type ThemeChoice } from "../ui/theme";
 import { DemoControls, type PreviewWidth } from "./demo-controls";
-import { frameUrl, postToFrame, readFrameMessage, type FrameSettings, type HostAction } from "./frame-messages";
+import { StoryKnobs } from "./demo-knobs";
+import { frameUrl, postToFrame, readFrameMessage, type FrameMessage, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
 import { RespondLog, type LogEntry } from "./respond-log";
-import { StoryList } from "./story-list";
-import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
-import { storyFromHash, type DemoReply } from "./stories";
+import { GROUP_KEYS, StoryList } from "./story-list";
+import { isPlaygroundInput, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlayground, type PlaygroundInput, type RequestParts } from "./playground";
+import { decodeHash, STORIES, storyById, type DemoReply, type Story } from "./stories";
+import { storyParts } from "./story-args";
+import { problemCount, UnknownStoryNotice } from "./story-frame";
 
 const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "768px", desktop: "100%" };
+
+/** Side by side: one preview, the story at phone and desktop width, or in the light and dark theme. */
+export const COMPARES = ["off", "widths", "themes"] as const;
+export type Compare = (typeof COMPARES)[number];
+const COMPARE_KEYS = { off: "compareOff", widths: "compareWidths", themes: "compareThemes" } as const satisfies Record<Compare, string>;
+
+const INPUT_KEYS = {
+  questions: "playgroundInputQuestions",
+  form: "playgroundInputForm",
+  approval: "playgroundInputApproval",
+} as const satisfies Record<PlaygroundInput, string>;
+
+/** The story a hash names; the first for no hash at all; null for an id no story has. */
+function storyOfHash(hash: string): Story | null {
+  const id = decodeHash(hash);
+  return id === "" ? STORIES[0]! : storyById(id);
+}
+
+interface PreviewSpec {
+  key: string;
+  width: PreviewWidth;
+  theme: ThemeChoice;
+}
+
+function previewsOf(compare: Compare, width: PreviewWidth, theme: ThemeChoice): PreviewSpec[] {
+  switch (compare) {
+    case "off":
+      return [{ key: "main", width, theme }];
+    case "widths":
+      return [
+        { key: "phone", width: "phone", theme },
+        { key: "desktop", width: "desktop", theme },
+      ];
+    case "themes":
+      return [
+        { key: "light", width, theme: "light" },
+        { key: "dark", width, theme: "dark" },
+      ];
+    default:
+      return compare satisfies never;
+  }
+}
 
 /** The designers' page: story list, controls, the preview frame and the log of sent bodies. */
 export function DemoShell() {
   const t = useCopy(demoCopy);
   const { locale, setLocale } = useLocale();
   const [theme, setTheme] = useTheme();
-  const [story, setStory] = useState(() => storyFromHash(window.location.hash));
+  const [story, setStory] = useState(() => storyOfHash(window.location.hash));
+  const [missingId, setMissingId] = useState(() => decodeHash(window.location.hash) ?? window.location.hash.slice(1));
   const [reply, setReply] = useState<DemoReply | null>(null);
   const [width, setWidth] = useState<PreviewWidth>("desktop");
+  const [compare, setCompare] = useState<Compare>("off");
   const [entries, setEntries] = useState<LogEntry[]>([]);
-  const [args, setArgs] = useState(() => new URLSearchParams(window.location.search).get("args") ?? PLAYGROUND_EXAMPLE);
-  const frameRef = useRef<HTMLIFrameElement>(null);
+  const initial = useMemo(() => new URLSearchParams(window.location.search), []);
+  const [input, setInput] = useState<PlaygroundInput>(() => {
+    const named = initial.get("input");
+    return isPlaygroundInput(named) ? named : "questions";
+  });
+  const [args, setArgs] = useState(() => initial.get("args") ?? PLAYGROUND_EXAMPLES[input]);
+  const [edit, setEdit] = useState(() => initial.get("edit"));
 
-  const settings = useMemo<FrameSettings>(
-    () => ({ storyId: story.id, locale, theme, reply, phone: width === "phone", ...(story.playground ? { args } : {}) }),
-    [story.id, story.playground, locale, theme, reply, width, args],
+  const base = useMemo<Omit<FrameSettings, "theme" | "phone">>(
+    () => ({
+      storyId: story?.id ?? "",
+      locale,
+      reply,
+      ...(story?.playground ? { args, input } : {}),
+      ...(story && !story.playground && edit !== null ? { edit } : {}),
+    }),
+    [story, locale, reply, args, input, edit],
   );
+  const previews = previewsOf(compare, width, theme);
+  const mainSettings: FrameSettings = { ...base, theme, phone: width === "phone" };
 
   useEffect(() => {
-    if (!story.playground) return;
     const url = new URL(window.location.href);
-    url.searchParams.set("args", args);
-    window.history.replaceState(null, "", url);
-  }, [story.playground, args]);
-  const settingsRef = useRef(settings);
-  const [src] = useState(() => frameUrl(settings));
+    for (const key of ["args", "input", "edit"]) url.searchParams.delete(key);
+    if (story?.playground) {
+      url.searchParams.set("input", input);
+      url.searchParams.set("args", args);
+    } else if (edit !== null) url.searchParams.set("edit", edit);
+    if (url.href !== window.location.href) window.history.replaceState(null, "", url);
+  }, [story, args, input, edit]);
 
   useEffect(() => startTheme(), []);
 
   useEffect(() => {
     document.documentElement.lang = locale;
-    document.title = `${story.title[locale]} · ${t("pageTitle")}`;
-  }, [locale, story, t]);
+    document.title = `${story ? story.title[locale] : missingId} · ${t("pageTitle")}`;
+  }, [locale, story, missingId, t]);
 
   useEffect(() => {
-    const onHashChange = () => setStory(storyFromHash(window.location.hash));
+    const onHashChange = () => {
+      setStory(storyOfHash(window.location.hash));
+      setMissingId(decodeHash(window.location.hash) ?? window.location.hash.slice(1));
+      setEdit(null);
+    };
     window.addEventListener("hashchange", onHashChange);
     return () => window.removeEventListener("hashchange", onHashChange);
   }, []);
 
-  useEffect(() => {
-    settingsRef.current = settings;
-    const target = frameRef.current?.contentWindow;
-    if (target) postToFrame(target, { type: "settings", settings });
-  }, [settings]);
-
-  useEffect(() => {
-    const onMessage = (event: MessageEvent) => {
-      const target = frameRef.current?.contentWindow;
-      if (!target || event.source !== target) return;
-      const message = readFrameMessage(event);
-      if (!message) return;
-      switch (message.type) {
-        case "ready":
-          postToFrame(target, { type: "settings", settings: settingsRef.current });
-          break;
-        case "sent":
-          setEntries((current) => [
-            { id: message.id, storyId: message.storyId, body: message.body, result: { kind: "pending" } },
-            ...current,
-          ]);
-          break;
-        case "settled":
-          setEntries((current) => current.map((entry) => (entry.id === message.id ? { ...entry, result: message.result } : entry)));
-          break;
-        default:
-          message satisfies never;
-      }
-    };
-    window.addEventListener("message", onMessage);
-    return () => window.removeEventListener("message", onMessage);
+  const onFrameMessage = useCallback((message: FrameMessage) => {
+    if (message.type === "sent") setEntries((current) => [{ id: message.id, storyId: message.storyId, body: message.body, result: { kind: "pending" } }, ...current]);
+    if (message.type === "settled") setEntries((current) => current.map((entry) => (entry.id === message.id ? { ...entry, result: message.result } : entry)));
   }, []);
 
+  const [frames] = useState(() => new Map<string, HTMLIFrameElement>());
   const clearLog = useCallback(() => setEntries([]), []);
   const hostAction = useCallback((action: HostAction) => {
-    const target = frameRef.current?.contentWindow;
-    if (target) postToFrame(target, { type: "host", action });
-  }, []);
+    for (const frame of frames.values()) if (frame.contentWindow) postToFrame(frame.contentWindow, { type: "host", action });
+  }, [frames]);
+
+  const parts = useMemo<RequestParts | null>(() => {
+    if (!story || story.playground) return null;
+    if (edit === null) return storyParts(story);
+    try {
+      return JSON.parse(edit) as RequestParts;
+    } catch {
+      return storyParts(story);
+    }
+  }, [story, edit]);
 
   return (
     <div className="demo">
@@ -100,36 +147,192 @@ export function DemoShell() {
           onTheme={setTheme}
           width={width}
           onWidth={setWidth}
-          reply={reply ?? story.reply}
+          reply={reply ?? story?.reply ?? "accept"}
           onReply={setReply}
           onHostAction={hostAction}
         />
       </header>
-      <StoryList currentId={story.id} />
+      <StoryList currentId={story?.id ?? null} />
       <main className="demo__main">
-        <div className="demo__stage">
-          <iframe
-            ref={frameRef}
-            className="demo__frame"
-            style={{ width: PREVIEW_WIDTHS[width] }}
-            src={src}
-            title={t("previewTitle", { title: story.title[locale] })}
-            data-width={width}
-          />
-        </div>
-        {story.playground && <PlaygroundInput args={args} onArgs={setArgs} />}
+        {story ? (
+          <>
+            <StoryToolbar key={story.id} story={story} fullPage={frameUrl(mainSettings)} compare={compare} onCompare={setCompare} />
+            <div className="demo__stage" data-compare={compare}>
+              {previews.map((spec) => (
+                <PreviewFrame
+                  key={spec.key}
+                  spec={spec}
+                  settings={{ ...base, theme: spec.theme, phone: spec.width === "phone" }}
+                  title={compare === "off" ? t("previewTitle", { title: story.title[locale] }) : `${t("previewTitle", { title: story.title[locale] })} (${spec.key})`}
+                  frames={frames}
+                  onMessage={onFrameMessage}
+                />
+              ))}
+            </div>
+            <div className="demo__panels">
+              <DocsPane story={story} />
+              {story.playground ? (
+                <PlaygroundEditor input={input} args={args} onInput={(next) => (setInput(next), setArgs(PLAYGROUND_EXAMPLES[next]))} onArgs={setArgs} />
+              ) : (
+                parts && <StoryKnobs key={story.id} parts={parts} edited={edit !== null} onChange={(next) => setEdit(JSON.stringify(next))} onReset={() => setEdit(null)} />
+              )}
+            </div>
+          </>
+        ) : (
+          <div className="demo__stage demo__stage--notice">
+            <UnknownStoryNotice id={missingId} locale={locale} />
+          </div>
+        )}
         <RespondLog entries={entries} onClear={clearLog} />
       </main>
     </div>
   );
 }
 
-/** The playground's editor: the pasted arguments, and how many problems they have. */
-function PlaygroundInput({ args, onArgs }: { args: string; onArgs: (args: string) => void }) {
+interface PreviewFrameProps {
+  spec: PreviewSpec;
+  settings: FrameSettings;
+  title: string;
+  /** Where the page finds every preview, to send the fake host's actions to each. */
+  frames: Map<string, HTMLIFrameElement>;
+  onMessage: (message: FrameMessage) => void;
+}
+
+/** One preview frame: created with its settings in its address, then kept up to date by message. */
+function PreviewFrame({ spec, settings, title, frames, onMessage }: PreviewFrameProps) {
+  const ref = useRef<HTMLIFrameElement>(null);
+  const [src] = useState(() => frameUrl(settings));
+  const settingsRef = useRef(settings);
+
+  useEffect(() => {
+    const frame = ref.current;
+    if (!frame) return;
+    frames.set(spec.key, frame);
+    return () => {
+      frames.delete(spec.key);
+    };
+  }, [frames, spec.key]);
+
+  useEffect(() => {
+    settingsRef.current = settings;
+    const target = ref.current?.contentWindow;
+    if (target) postToFrame(target, { type: "settings", settings });
+  }, [settings]);
+
+  useEffect(() => {
+    const listener = (event: MessageEvent) => {
+      const target = ref.current?.contentWindow;
+      if (!target || event.source !== target) return;
+      const message = readFrameMessage(event);
+      if (!message) return;
+      if (message.type === "ready") postToFrame(target, { type: "settings", settings: settingsRef.current });
+      else onMessage(message);
+    };
+    window.addEventListener("message", listener);
+    return () => window.removeEventListener("message", listener);
+  }, [onMessage]);
+
+  return <iframe ref={ref} className="demo__frame" style={{ width: PREVIEW_WIDTHS[spec.width] }} src={src} title={title} data-width={spec.width} data-preview={spec.key} />;
+}
+
+type CopyState = "idle" | "copied" | "fallback";
+
+/** The current story's name and what can be done with it: open it alone, copy its link, compare it side by side. */
+function StoryToolbar({ story, fullPage, compare, onCompare }: { story: Story; fullPage: string; compare: Compare; onCompare: (compare: Compare) => void }) {
   const t = useCopy(demoCopy);
-  const result = readPlayground(args);
+  const { locale } = useLocale();
+  const [copy, setCopy] = useState<CopyState>("idle");
+  const linkRef = useRef<HTMLInputElement>(null);
+  const compareId = useId();
+  const [link, setLink] = useState("");
+
+  const onCopy = async () => {
+    const href = window.location.href;
+    setLink(href);
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(href);
+      setCopy("copied");
+    } catch (error) {
+      console.warn("clipboard write failed; showing the link to copy by hand", error);
+      setCopy("fallback");
+    }
+  };
+
+  useEffect(() => {
+    if (copy === "fallback") linkRef.current?.select();
+  }, [copy]);
+
+  return (
+    <div className="demo__toolbar">
+      <h2 className="demo__story-heading">{story.title[locale]}</h2>
+      <a className="demo__button demo__link-button" href={fullPage} target="_blank" rel="noopener">
+        {t("openFullPage")}
+      </a>
+      <button type="button" className="demo__button" onClick={() => void onCopy()}>
+        {t("copyLink")}
+      </button>
+      <label className="demo__compare" htmlFor={compareId}>
+        <span className="demo__control-label">{t("compare")}</span>
+        <select id={compareId} value={compare} onChange={(event) => onCompare(event.target.value as Compare)}>
+          {COMPARES.map((option) => (
+            <option key={option} value={option}>
+              {t(COMPARE_KEYS[option])}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="demo__toolbar-status" role="status">
+        {copy === "copied" ? t("linkCopied") : copy === "fallback" ? t("linkFallback") : ""}
+      </p>
+      {copy === "fallback" && <input ref={linkRef} className="demo__knob-field demo__link-field" readOnly value={link} aria-label={t("linkLabel")} />}
+    </div>
+  );
+}
+
+/** What the story shows and the rules of docs/protocol.md it illustrates. */
+function DocsPane({ story }: { story: Story }) {
+  const t = useCopy(demoCopy);
+  const { locale } = useLocale();
+  return (
+    <section className="demo__docs" aria-labelledby="demo-docs-heading">
+      <h2 id="demo-docs-heading" className="demo__section-title">
+        {t("docsHeading")}
+      </h2>
+      <p className="demo__docs-text">{story.description[locale]}</p>
+      <p className="demo__docs-meta">
+        {t("docsGroup", { group: t(GROUP_KEYS[story.group]) })} · <code>#{story.id}</code>
+      </p>
+      <p className="demo__docs-meta">
+        {t("docsRules")}{" "}
+        {story.rules.map((rule, index) => (
+          <span key={rule}>
+            {index > 0 && ", "}
+            <code>[{rule}]</code>
+          </span>
+        ))}
+      </p>
+    </section>
+  );
+}
+
+/** The playground's editor: what kind of input, the pasted JSON, and how many problems it has. */
+function PlaygroundEditor({ input, args, onInput, onArgs }: { input: PlaygroundInput; args: string; onInput: (input: PlaygroundInput) => void; onArgs: (args: string) => void }) {
+  const t = useCopy(demoCopy);
+  const result = readPlayground(args, input);
   return (
     <section className="demo__playground" aria-labelledby="demo-playground-label">
+      <fieldset className="demo__segmented">
+        <legend className="demo__control-label">{t("playgroundInput")}</legend>
+        <div className="demo__segments">
+          {PLAYGROUND_INPUTS.map((option) => (
+            <label key={option} className="demo__segment">
+              <input type="radio" name="demo-playground-input" value={option} checked={input === option} onChange={() => onInput(option)} />
+              <span>{t(INPUT_KEYS[option])}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <label id="demo-playground-label" htmlFor="demo-playground-args" className="demo__section-title">
         {t("playgroundLabel")}
       </label>
@@ -141,10 +344,10 @@ function PlaygroundInput({ args, onArgs }: { args: string; onArgs: (args: string
         rows={8}
         value={args}
         onChange={(event) => onArgs(event.target.value)}
-        aria-describedby={result.kind === "errors" ? "demo-playground-status" : undefined}
+        aria-describedby="demo-playground-status"
       />
       <p id="demo-playground-status" className="demo__playground-status" role="status">
-        {result.kind === "errors" ? t("playgroundInvalid", { count: result.errors.length }) : ""}
+        {result.kind === "errors" ? problemCount(t, result.errors.length) : ""}
       </p>
     </section>
   );

@@ -43,6 +43,8 @@ export interface FakeHost {
   resolveElsewhere(rpcId: string, outcome: ResolvedOutcome): void;
   /** The host shuts down (aborting what it holds) and a new host process takes the sockets back. */
   restart(): void;
+  /** The sockets drop, the request is settled while they are away, and the same host takes them back. */
+  resolveWhileAway(rpcId: string): void;
   /** Closes every socket for good. */
   dispose(): void;
 }
@@ -250,6 +252,19 @@ export function createFakeHost(options: FakeHostOptions): FakeHost {
       setTimeout(() => {
         away = false;
         hostId = `demo-host-${++hostCounter}`;
+        for (const link of links) {
+          setStatus(link, "connecting");
+          open(link);
+        }
+      }, RESTART_GAP_MS);
+    },
+    resolveWhileAway(rpcId) {
+      for (const link of links) setStatus(link, "offline");
+      away = true;
+      const request = pending.get(rpcId);
+      if (request) claim({ rpcId, sessionId: request.sessionId, outcome: "aborted" });
+      setTimeout(() => {
+        away = false;
         for (const link of links) {
           setStatus(link, "connecting");
           open(link);

@@ -2,6 +2,7 @@ import { LOCALES, type Locale } from "../i18n/locale";
 import type { RespondRequest } from "../protocol/schemas";
 import type { FakeOutcome } from "./fake-host";
 import { isThemeChoice, type ThemeChoice } from "../ui/theme";
+import { isPlaygroundInput, type PlaygroundInput } from "./playground";
 import { decodeHash, REPLIES, type DemoReply } from "./stories";
 
 /** What the preview frame needs from the page's controls. `reply: null` keeps the story's own reply. */
@@ -12,8 +13,11 @@ export interface FrameSettings {
   reply: DemoReply | null;
   /** The preview is a phone: hide what a phone hides (number-key hints). */
   phone?: boolean;
-  /** The playground's pasted `ask_user_question` arguments. */
+  /** The playground's pasted input, read as `input` says (absent: `ask_user_question` arguments). */
   args?: string;
+  input?: PlaygroundInput;
+  /** The story's arguments as edited in Controls, as JSON. */
+  edit?: string;
 }
 
 /** How one response ended, as the log shows it: still in flight, or what the fake host did with it. */
@@ -67,6 +71,8 @@ export function settingsFromLocation(location: Pick<Location, "search" | "hash">
   const theme = params.get("theme");
   const reply = params.get("reply");
   const args = params.get("args");
+  const input = params.get("input");
+  const edit = params.get("edit");
   return {
     storyId: decodeHash(location.hash) ?? "",
     locale: (LOCALES as readonly string[]).includes(locale ?? "") ? (locale as Locale) : "en",
@@ -74,6 +80,8 @@ export function settingsFromLocation(location: Pick<Location, "search" | "hash">
     reply: (REPLIES as readonly string[]).includes(reply ?? "") ? (reply as DemoReply) : null,
     ...(params.get("phone") === "1" ? { phone: true } : {}),
     ...(args !== null ? { args } : {}),
+    ...(isPlaygroundInput(input) ? { input } : {}),
+    ...(edit !== null ? { edit } : {}),
   };
 }
 
@@ -82,6 +90,8 @@ export function frameUrl(settings: FrameSettings): string {
   const params = new URLSearchParams({ frame: "", locale: settings.locale, theme: settings.theme });
   if (settings.reply) params.set("reply", settings.reply);
   if (settings.phone) params.set("phone", "1");
+  if (settings.input !== undefined) params.set("input", settings.input);
   if (settings.args !== undefined) params.set("args", settings.args);
+  if (settings.edit !== undefined) params.set("edit", settings.edit);
   return `/demo?${params.toString()}#${encodeURIComponent(settings.storyId)}`;
 }

@@ -1,37 +1,76 @@
 import { describe, expect, it } from "vitest";
-import { PLAYGROUND_EXAMPLE, readPlayground } from "./playground";
+import { PLAYGROUND_EXAMPLE, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlayground, type PlaygroundResult } from "./playground";
+
+const paths = (result: PlaygroundResult) => (result.kind === "errors" ? result.errors.map((error) => error.path) : null);
 
 describe("readPlayground", () => {
   it("turns the model's arguments into the batch the panel shows", () => {
     expect(readPlayground(PLAYGROUND_EXAMPLE)).toEqual({
-      kind: "questions",
-      questions: [
-        { id: "pkg", header: "Tooling", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
-        { id: "name", question: "What should the project be called?" },
-      ],
+      kind: "request",
+      parts: {
+        questions: [
+          { id: "pkg", header: "Tooling", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
+          { id: "name", question: "What should the project be called?" },
+        ],
+      },
     });
     expect(readPlayground('{"questions":[{"id":"x","question":"Which?","options":[{"label":"A"},{"label":"B"}],"multi_select":true}]}')).toEqual({
-      kind: "questions",
-      questions: [{ id: "x", question: "Which?", options: [{ label: "A" }, { label: "B" }], multiSelect: true }],
+      kind: "request",
+      parts: { questions: [{ id: "x", question: "Which?", options: [{ label: "A" }, { label: "B" }], multiSelect: true }] },
     });
   });
 
+  it("starts every kind of input with an example that is valid", () => {
+    for (const input of PLAYGROUND_INPUTS) expect(readPlayground(PLAYGROUND_EXAMPLES[input], input).kind, input).toBe("request");
+  });
+
   it("names text that is not JSON", () => {
-    const result = readPlayground("{questions");
-    expect(result.kind).toBe("errors");
-    expect(result.kind === "errors" ? result.errors.map((error) => error.path) : null).toEqual([""]);
+    expect(paths(readPlayground("{questions"))).toEqual([""]);
   });
 
   it("gives every shape error with its path, including keys the tool does not take", () => {
     const result = readPlayground('{"questions":[{"id":"a","question":1,"multiSelect":true}]}');
-    expect(result.kind === "errors" ? result.errors.map((error) => error.path) : null).toEqual(["questions.0.question", "questions.0"]);
+    expect(paths(result)).toEqual(["questions.0.question", "questions.0"]);
   });
 
-  it("gives the protocol's limits with their paths: a header over 100 characters, duplicate ids", () => {
-    const long = readPlayground(JSON.stringify({ questions: [{ id: "a", question: "Q?", header: "h".repeat(101) }] }));
-    expect(long.kind === "errors" ? long.errors.map((error) => error.path) : null).toEqual(["questions.0.header"]);
-    const twice = readPlayground(JSON.stringify({ questions: [{ id: "a", question: "Q?" }, { id: "a", question: "R?" }] }));
-    expect(twice.kind).toBe("errors");
+  it("lists every problem at once, shape and protocol limits together, not the first alone", () => {
+    const args = {
+      questions: [
+        { id: "a", question: "Ship?", header: "h".repeat(101), options: [{ label: "Yes" }, { label: "Yes" }] },
+        { id: "a", question: 2 },
+      ],
+    };
+    expect(paths(readPlayground(JSON.stringify(args)))).toEqual(["questions.1.question", "questions.0.header", "questions.0.options.1.label", "questions.1.id"]);
     expect(readPlayground("{}").kind).toBe("errors");
+  });
+
+  it("maps an MCP form to the questions the host asks, asked by the server, with the message first", () => {
+    const result = readPlayground(PLAYGROUND_EXAMPLES.form, "form");
+    expect(result.kind === "request" ? result.parts.origin : null).toEqual({ kind: "mcp-server", name: "signup" });
+    expect(result.kind === "request" ? result.parts.questions.map((question) => [question.id, question.input?.kind]) : null).toEqual([
+      ["email", "email"],
+      ["seats", "integer"],
+    ]);
+  });
+
+  it("lists the problem of every property of a form with its path, and the schema's own", () => {
+    const form = {
+      message: "Hi",
+      requestedSchema: {
+        type: "object",
+        properties: { a: { type: "string", format: "hostname" }, b: { type: "integer", minimum: 5, maximum: 1 }, c: { type: "string" }, d: { type: "object" } },
+        required: ["c", "nope"],
+      },
+    };
+    const result = readPlayground(JSON.stringify(form), "form");
+    expect(paths(result)).toEqual(["requestedSchema.properties.a", "requestedSchema.properties.b", "requestedSchema.properties.d", "requestedSchema"]);
+    expect(result.kind === "errors" ? result.errors[0]!.message : null).toBe('the format "hostname" is not supported');
+  });
+
+  it("reads a tool call to approve, with arguments as a value or as JSON text", () => {
+    const result = readPlayground('{"server":"files","tool":"delete","arguments":{"path":"/tmp"}}', "approval");
+    expect(result.kind === "request" ? result.parts.approval : null).toEqual({ server: "files", tool: "delete", arguments: '{"path":"/tmp"}' });
+    expect(result.kind === "request" ? result.parts.questions.map((question) => question.id) : null).toEqual(["approval", "approval-reason"]);
+    expect(paths(readPlayground('{"server":"","tool":3}', "approval"))).toEqual(["server", "tool"]);
   });
 });

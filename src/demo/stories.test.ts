@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LOCALES } from "../i18n/locale";
-import { Questions } from "../protocol/schemas";
-import { STORIES, storyFromHash } from "./stories";
+import { readFileSync } from "node:fs";
+import { AnswerInputKind, QuestionOrigin, Questions, type QuestionItem } from "../protocol/schemas";
+import type { RetireReason } from "../store/state";
+import { GROUPS, STORIES, storyById, storyFromHash } from "./stories";
 
 describe("demo stories", () => {
   it("gives every story a unique id and every request a unique rpcId", () => {
@@ -48,29 +50,48 @@ describe("demo stories", () => {
     expect(storyFromHash("#%E0%A4%A").id).toBe(STORIES[0]!.id);
   });
 
-  it("covers every state the designers asked for", () => {
-    expect(STORIES.map((story) => story.id)).toEqual([
-      "single-select",
-      "recommended-option",
-      "multi-select",
-      "optionless",
-      "mixed-batch",
-      "long-text",
-      "thirty-options",
-      "cjk-text",
-      "plan-review",
-      "submitting",
-      "rejected-receipt",
-      "two-queued",
-      "collapsed",
-      "dismiss-confirmation",
-      "arrives-while-typing",
-      "stepper-states",
-      "review-step",
-      "answered-elsewhere",
-      "host-restarted",
-      "approval-note",
-      "playground",
-    ]);
+  it("files every story under a group, and every group holds a story", () => {
+    for (const story of STORIES) expect(GROUPS, story.id).toContain(story.group);
+    for (const group of GROUPS) expect(STORIES.filter((story) => story.group === group).length, group).toBeGreaterThan(0);
+  });
+
+  it("names for every story the rules of docs/protocol.md it illustrates, each one written there", () => {
+    const protocol = readFileSync(new URL("../../docs/protocol.md", import.meta.url), "utf8");
+    for (const story of STORIES) {
+      expect(story.rules.length, story.id).toBeGreaterThan(0);
+      for (const rule of story.rules) expect(protocol.includes(`[${rule}]`), `${story.id}: [${rule}]`).toBe(true);
+    }
+  });
+
+  it("has a form story for every kind of answer input, bounds and defaults included", () => {
+    const forms = STORIES.filter((story) => story.group === "forms").flatMap((story) => story.requests.flatMap((request) => request.questions));
+    for (const kind of AnswerInputKind.options) expect(forms.some((question) => (question.input?.kind ?? (question.options ? null : "text")) === kind), kind).toBe(true);
+    const has = (what: string, test: (question: QuestionItem) => boolean) => expect(forms.some(test), what).toBe(true);
+    has("yes/no", (question) => question.options?.map((option) => option.label).join("/") === "Yes/No");
+    has("single choice", (question) => !question.multiSelect && (question.options?.length ?? 0) > 2);
+    has("multi choice with bounds", (question) => question.multiSelect === true && question.minSelected !== undefined && question.maxSelected !== undefined);
+    has("text bounds", (question) => question.input?.minLength !== undefined && question.input.maxLength !== undefined);
+    has("number bounds", (question) => question.input?.minimum !== undefined && question.input.maximum !== undefined);
+    has("required", (question) => question.required === true);
+    has("default text", (question) => question.defaults?.custom !== undefined);
+    has("default choice", (question) => question.defaults?.selected !== undefined);
+  });
+
+  it("has a story in Agents for every kind of asker from outside the chat, and Questions for the chat's own agent", () => {
+    for (const kind of QuestionOrigin.shape.kind.options) {
+      const askers = STORIES.filter((story) => (story.requests[0]!.origin?.kind ?? "agent") === kind);
+      expect(askers.map((story) => story.group), kind).toContain(kind === "agent" ? "questions" : "agents");
+    }
+  });
+
+  it("has a story for every reason a request can be retired with unsent answers", () => {
+    const reasons: Record<RetireReason, true> = { "answered-elsewhere": true, "dismissed-elsewhere": true, stopped: true, "resolved-away": true, "host-restarted": true };
+    for (const reason of Object.keys(reasons)) expect(STORIES.some((story) => story.retired === reason), reason).toBe(true);
+  });
+
+  it("finds a story by id, and none for an unknown id", () => {
+    expect(storyById("approval")?.id).toBe("approval");
+    expect(storyById("no-such-story")).toBeNull();
+    expect(storyById(null)).toBeNull();
   });
 });

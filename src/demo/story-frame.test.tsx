@@ -68,6 +68,23 @@ describe("StoryFrame", () => {
     expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
   });
 
+  it("says when the address names no story, and lists every story there is, instead of opening another", async () => {
+    openFrame("/demo?frame#no-such-story");
+    const notice = await screen.findByRole("alert");
+    expect(notice).toHaveTextContent("There is no story “no-such-story”.");
+    expect(screen.getByRole("link", { name: "approval" })).toHaveAttribute("href", "#approval");
+    expect(screen.queryByRole("textbox", { name: "Message" })).not.toBeInTheDocument();
+  });
+
+  it("shows the problems of edited arguments in place of the slot, 1 problem in the singular", async () => {
+    const edit = JSON.stringify({ questions: [{ id: "pkg", question: "" }] });
+    openFrame(`/demo?frame&edit=${encodeURIComponent(edit)}#single-select`);
+    const errors = await screen.findByRole("alert");
+    expect(errors).toHaveTextContent("1 problem: the host would refuse this input.");
+    expect(errors).toHaveTextContent("questions.0.question");
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible();
+  });
+
   it("shows the host-restarted notice after the fake host restarts under a new host id", async () => {
     openFrame("/demo?frame#host-restarted");
     expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();

@@ -10,9 +10,10 @@ import { selectFirstRetired, selectPendingRequests, selectTranscript } from "../
 import { applyTheme } from "../ui/theme";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
-import { PLAYGROUND_EXAMPLE, readPlayground, type PlaygroundResult } from "./playground";
-import { decodeHash, DEMO_SESSION_ID, storyFromHash, type Story } from "./stories";
-import { createRun, lastQuestionOutcome, playStory, pressWhenShown, requestsOf } from "./story-run";
+import { PLAYGROUND_EXAMPLES, readPlayground, type PlaygroundResult } from "./playground";
+import { decodeHash, DEMO_SESSION_ID, STORIES, storyById, type Story } from "./stories";
+import { readEdit } from "./story-args";
+import { createRun, lastQuestionOutcome, playStory, pressWhenShown, requestsOf, typeReasonWhenShown } from "./story-run";
 
 type HostListener = (action: HostAction) => void;
 
@@ -22,7 +23,8 @@ export function StoryFrame() {
   const [settings, setSettings] = useState<FrameSettings>(() => settingsFromLocation(window.location));
   const [round, setRound] = useState(0);
   const [hostListeners] = useState(() => new Set<HostListener>());
-  const story = storyFromHash(settings.storyId);
+  const named = storyById(settings.storyId);
+  const story = named ?? (settings.storyId === "" ? STORIES[0]! : null);
   const settingsRef = useRef(settings);
   useEffect(() => {
     settingsRef.current = settings;
@@ -55,22 +57,25 @@ export function StoryFrame() {
   }, [settings.locale, locale, setLocale]);
 
   useEffect(() => {
-    document.title = story.title[locale];
-  }, [story, locale]);
+    document.title = story ? story.title[locale] : settings.storyId;
+  }, [story, settings.storyId, locale]);
 
   useEffect(() => {
     if (settings.phone) document.documentElement.dataset.preview = "phone";
     else delete document.documentElement.dataset.preview;
   }, [settings.phone]);
 
-  const args = story.playground ? (settings.args ?? PLAYGROUND_EXAMPLE) : null;
-  const playground = useMemo(() => (args === null ? null : readPlayground(args)), [args]);
-  const requests = useMemo(() => requestsOf(story, playground), [story, playground]);
-  const runKey = `${story.id}:${round}:${requests.map((request) => request.rpcId).join(",")}`;
+  const input = settings.input ?? "questions";
+  const args = story?.playground ? (settings.args ?? PLAYGROUND_EXAMPLES[input]) : null;
+  const edit = story && !story.playground ? (settings.edit ?? null) : null;
+  const override = useMemo(() => (args !== null ? readPlayground(args, input) : edit !== null ? readEdit(edit) : null), [args, input, edit]);
+  const requests = useMemo(() => (story ? requestsOf(story, override) : []), [story, override]);
   const replay = useCallback(() => setRound((current) => current + 1), []);
+  if (!story) return <UnknownStory id={settings.storyId} />;
+  const runKey = `${story.id}:${round}:${requests.map((request) => request.rpcId).join(",")}`;
 
   return (
-    <StoryRun key={runKey} story={story} requests={requests} playground={playground} settingsRef={settingsRef} hostListeners={hostListeners} onReplay={replay} />
+    <StoryRun key={runKey} story={story} requests={requests} playground={override} settingsRef={settingsRef} hostListeners={hostListeners} onReplay={replay} />
   );
 }
 
@@ -136,6 +141,12 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
     return pressWhenShown(slot, story.then === "submit" ? "primary" : "dismiss");
   }, [story.then]);
 
+  useEffect(() => {
+    const slot = slotRef.current;
+    if (story.reason === undefined || !slot) return;
+    return typeReasonWhenShown(slot, story.reason);
+  }, [story.reason]);
+
   const entries = useMemo(
     () =>
       createSlotEntries({
@@ -155,7 +166,7 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
           <p className="demo-frame__story">{story.description[locale]}</p>
           {playground?.kind === "errors" && (
             <div className="demo-frame__errors" role="alert">
-              <p>{t("playgroundInvalid", { count: playground.errors.length })}</p>
+              <p>{problemCount(t, playground.errors.length)}</p>
               <ul>
                 {playground.errors.map((error, index) => (
                   <li key={index}>
@@ -167,7 +178,7 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
           )}
           <ResolvedNotice onReplay={onReplay} />
         </div>
-        <div className="demo-frame__slot" ref={slotRef}>
+        <div className="demo-frame__slot" ref={slotRef} hidden={playground?.kind === "errors"}>
           <ComposerSlot
             entries={entries}
             sessionId={DEMO_SESSION_ID}
@@ -184,6 +195,45 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
         </div>
       </main>
     </SessionStoreProvider>
+  );
+}
+
+/** "1 problem", "3 problems". */
+export function problemCount(t: (key: "playgroundInvalidOne" | "playgroundInvalid", values?: Record<string, number>) => string, count: number): string {
+  return count === 1 ? t("playgroundInvalidOne") : t("playgroundInvalid", { count });
+}
+
+/** An address naming no story: which id it named, and every story there is. */
+function UnknownStory({ id }: { id: string }) {
+  const t = useCopy(demoCopy);
+  const { locale } = useLocale();
+  return (
+    <main className="demo-frame" aria-label={t("conversation")}>
+      <div className="demo-frame__conversation">
+        <UnknownStoryNotice id={id} locale={locale} />
+      </div>
+    </main>
+  );
+}
+
+/** The notice for an unknown story id, with a link to each story. */
+export function UnknownStoryNotice({ id, locale }: { id: string; locale: keyof Story["title"] }) {
+  const t = useCopy(demoCopy);
+  return (
+    <div className="demo__unknown" role="alert">
+      <p className="demo__unknown-title">{t("unknownStory", { id })}</p>
+      <p>{t("unknownStoryHint")}</p>
+      <ul className="demo__unknown-list">
+        {STORIES.map((story) => (
+          <li key={story.id}>
+            <a href={`#${story.id}`}>
+              <code>{story.id}</code>
+            </a>{" "}
+            {story.title[locale]}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

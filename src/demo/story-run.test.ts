@@ -24,10 +24,21 @@ describe("requestsOf", () => {
     const single = STORIES[0]!;
     expect(requestsOf(single, null)).toBe(single.requests);
     const questions = [{ id: "go", question: "Ship it?" }];
-    const [request, ...rest] = requestsOf(playground, { kind: "questions", questions });
+    const [request, ...rest] = requestsOf(playground, { kind: "request", parts: { questions } });
     expect(rest).toEqual([]);
     expect(request).toEqual({ ...playground.requests[0], rpcId: expect.stringMatching(/^demo-playground-[0-9a-z]+$/), questions });
-    expect(requestsOf(playground, { kind: "questions", questions: [{ id: "go", question: "Ship it now?" }] })[0]!.rpcId).not.toBe(request!.rpcId);
+    expect(requestsOf(playground, { kind: "request", parts: { questions: [{ id: "go", question: "Ship it now?" }] } })[0]!.rpcId).not.toBe(request!.rpcId);
+  });
+
+  it("replaces only the first request with edited parts: who asks and the tool call go with them, the queue behind it stays", () => {
+    const queue = STORIES.find((story) => story.id === "approval-then-question")!;
+    const approval = { server: "files", tool: "delete", arguments: "{}" };
+    const [first, second] = requestsOf(queue, { kind: "request", parts: { questions: [{ id: "q", question: "Q?" }], origin: { kind: "mcp-server", name: "files" }, approval } });
+    expect(first).toMatchObject({ origin: { kind: "mcp-server", name: "files" }, approval, sessionId: queue.requests[0]!.sessionId });
+    expect(second).toBe(queue.requests[1]);
+    const [plain] = requestsOf(queue, { kind: "request", parts: { questions: [{ id: "q", question: "Q?" }] } });
+    expect(plain).not.toHaveProperty("origin");
+    expect(plain).not.toHaveProperty("approval");
   });
 
   it("asks nothing while the playground's arguments have errors", () => {

@@ -15,12 +15,17 @@ const STEP_TIMEOUT_MS = 5000;
 
 const DEMO_SESSION: Session = { id: DEMO_SESSION_ID, title: "Demo", createdAt: "2026-01-15T09:30:00.000Z", updatedAt: "2026-01-15T09:30:00.000Z", state: "idle" };
 
-/** The playground's request carries the pasted batch, under an rpcId of its own so drafts of another batch do not apply. */
-export function requestsOf(story: Story, playground: PlaygroundResult | null): PendingRequest[] {
-  if (playground === null) return story.requests;
-  const first = story.requests[0];
-  if (!first || playground.kind === "errors") return [];
-  return [{ ...first, rpcId: `${first.rpcId}-${hashOf(JSON.stringify(playground.questions))}`, questions: playground.questions }];
+/**
+ * The story's requests with the first one made of pasted or edited parts, under an rpcId of its own
+ * so drafts of another version do not apply; none while the parts have errors.
+ */
+export function requestsOf(story: Story, override: PlaygroundResult | null): PendingRequest[] {
+  if (override === null) return story.requests;
+  const [first, ...rest] = story.requests;
+  if (!first || override.kind === "errors") return [];
+  const { questions, origin, approval } = override.parts;
+  const rpcId = `${first.rpcId}-${hashOf(JSON.stringify(override.parts))}`;
+  return [{ rpcId, sessionId: first.sessionId, createdAt: first.createdAt, questions, ...(origin ? { origin } : {}), ...(approval ? { approval } : {}) }, ...rest];
 }
 
 function hashOf(text: string): string {
@@ -62,8 +67,22 @@ export function playStory(story: Story, requests: readonly PendingRequest[], hos
       for (const request of requests) host.ask(request);
       const first = requests[0];
       if (!first) return;
-      if (story.retired === "answered-elsewhere") host.resolveElsewhere(first.rpcId, "answered");
-      if (story.retired === "host-restarted") host.restart();
+      switch (story.retired) {
+        case "answered-elsewhere":
+          return host.resolveElsewhere(first.rpcId, "answered");
+        case "dismissed-elsewhere":
+          return host.resolveElsewhere(first.rpcId, "cancelled");
+        case "stopped":
+          return host.resolveElsewhere(first.rpcId, "aborted");
+        case "resolved-away":
+          return host.resolveWhileAway(first.rpcId);
+        case "host-restarted":
+          return host.restart();
+        case undefined:
+          return;
+        default:
+          return story.retired satisfies never;
+      }
     },
     story.arrival === "while-typing" ? ARRIVAL_DELAY_MS : 0,
   );
@@ -95,6 +114,23 @@ export function pressWhenShown(root: HTMLElement, action: "primary" | "dismiss")
   observer.observe(root, { childList: true, subtree: true, attributes: true });
   if (press()) stop();
   return stop;
+}
+
+/** Types `text` into the approval card's reason field once the card shows, as a person would (an input event React hears). */
+export function typeReasonWhenShown(root: HTMLElement, text: string): () => void {
+  const fill = () => {
+    const field = root.querySelector<HTMLTextAreaElement>("[data-approval-card] textarea");
+    if (!field) return false;
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(field, text);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    return true;
+  };
+  const observer = new MutationObserver(() => {
+    if (fill()) observer.disconnect();
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  if (fill()) observer.disconnect();
+  return () => observer.disconnect();
 }
 
 /** How the last question the agent asked ended, read from its tool row as data; null while one waits or none was asked. */

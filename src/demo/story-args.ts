@@ -1,0 +1,71 @@
+import { z } from "zod/mini";
+import { approvalQuestions } from "../protocol/approval";
+import { Questions, QuestionOrigin, ToolApproval, type QuestionItem } from "../protocol/schemas";
+import type { PlaygroundResult, RequestParts } from "./playground";
+import type { Story } from "./stories";
+
+/** The arguments the Controls panel edits: the parts of the story's first request. */
+export function storyParts(story: Story): RequestParts {
+  const { questions, origin, approval } = story.requests[0]!;
+  return { questions, ...(origin ? { origin } : {}), ...(approval ? { approval } : {}) };
+}
+
+const EditedParts = z.strictObject({ questions: z.unknown(), origin: z.optional(QuestionOrigin), approval: z.optional(ToolApproval) });
+
+function issuesOf(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[] = []) {
+  return issues.map((issue) => ({ path: [...prefix, ...issue.path].map(String).join("."), message: issue.message }));
+}
+
+/** Reads edited arguments from the address: the parts the slot shows, or every problem with its path. An approval's questions always follow its tool call. */
+export function readEdit(json: string): PlaygroundResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { kind: "errors", errors: [{ path: "", message: `not JSON: ${(error as Error).message}` }] };
+  }
+  const shape = EditedParts.safeParse(value);
+  if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
+  const { origin, approval } = shape.data;
+  if (approval) return { kind: "request", parts: { questions: approvalQuestions(approval), origin: origin ?? { kind: "mcp-server", name: approval.server }, approval } };
+  const questions = Questions.safeParse(shape.data.questions);
+  if (!questions.success) return { kind: "errors", errors: issuesOf(questions.error.issues, ["questions"]) };
+  return { kind: "request", parts: { questions: questions.data, ...(origin ? { origin } : {}) } };
+}
+
+/** The label's text without a trailing recommendation marker. */
+function plainLabel(label: string): string {
+  return label.replace(/\s*(\(Recommended\)|（推荐）)$/u, "");
+}
+
+/** Which option carries the recommendation marker, or -1. */
+export function recommendedIndex(question: QuestionItem): number {
+  return (question.options ?? []).findIndex((option) => plainLabel(option.label) !== option.label);
+}
+
+/** Marks one option `(Recommended)` and no other; -1 marks none. */
+export function recommend(question: QuestionItem, index: number): QuestionItem {
+  if (!question.options) return question;
+  return {
+    ...question,
+    options: question.options.map((option, at) => ({ ...option, label: at === index ? `${plainLabel(option.label)} (Recommended)` : plainLabel(option.label) })),
+  };
+}
+
+/** Options from one label per line; an option keeps its description while its line keeps its place. Blank lines are dropped. */
+export function withOptionLines(question: QuestionItem, text: string): QuestionItem {
+  const labels = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const { options: before = [], ...rest } = question;
+  if (labels.length === 0) {
+    const { multiSelect: _multi, minSelected: _min, maxSelected: _max, ...optionless } = rest;
+    return optionless;
+  }
+  return { ...rest, options: labels.map((label, index) => ({ ...before[index], label })) };
+}
+
+/** A number field's text as an optional bound: blank removes it. */
+export function boundOf(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
