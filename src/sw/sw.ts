@@ -27,6 +27,7 @@ interface NotificationEvent extends ExtendableEvent {
 interface WindowClient {
   url: string;
   visibilityState: DocumentVisibilityState;
+  focused: boolean;
   focus(): Promise<WindowClient>;
   postMessage(message: unknown): void;
 }
@@ -118,10 +119,10 @@ function sessionUrl(sessionId: string): string {
   return `/#session=${encodeURIComponent(sessionId)}`;
 }
 
-/** Whether a Parley window on this device is on screen: it shows the request itself, so no notification is needed. */
-async function visibleWindow(): Promise<boolean> {
+/** Whether the human is looking at this chat in a Parley window on this device: its panel shows the request, so no notification is needed. */
+async function watchedWindow(sessionId: string): Promise<boolean> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
-  return windows.some((client) => client.visibilityState === "visible");
+  return windows.some((client) => client.visibilityState === "visible" && client.focused && new URL(client.url).hash === sessionUrl(sessionId).slice(1));
 }
 
 function maxActions(): number {
@@ -131,7 +132,7 @@ function maxActions(): number {
 
 async function showRequest(push: RequestPush): Promise<void> {
   await setBadge(push.pending);
-  if (await visibleWindow()) return;
+  if (await watchedWindow(push.sessionId)) return;
   const actions = push.actions.length <= maxActions() ? push.actions : [];
   await scope.registration.showNotification(push.title, {
     body: push.body,
@@ -154,6 +155,15 @@ function isPayload(value: unknown): value is PushPayload {
   return typeof payload === "object" && payload !== null && payload.v === 1 && typeof payload.rpcId === "string" && typeof payload.sessionId === "string";
 }
 
+/** Keeps the worker alive for `work`, which has already started: an event dispatched by a page's test harness cannot be extended, and the work still runs. */
+function keepAlive(event: ExtendableEvent, work: Promise<unknown>) {
+  try {
+    event.waitUntil(work);
+  } catch {
+    return;
+  }
+}
+
 scope.addEventListener("push", (event: PushEvent) => {
   let payload: unknown;
   try {
@@ -162,7 +172,7 @@ scope.addEventListener("push", (event: PushEvent) => {
     return;
   }
   if (!isPayload(payload)) return;
-  event.waitUntil(payload.kind === "request" ? showRequest(payload) : closeRequest(payload.rpcId, payload.pending));
+  keepAlive(event, payload.kind === "request" ? showRequest(payload) : closeRequest(payload.rpcId, payload.pending));
 });
 
 /** Opens Parley at the request's chat: a window already open is focused and told which chat, so nothing typed there is lost. */
@@ -197,7 +207,8 @@ scope.addEventListener("notificationclick", (event: NotificationEvent) => {
   event.notification.close();
   if (data === null || typeof data !== "object") return;
   const action = event.action ? data.actions.find((candidate) => candidate.action === event.action) : undefined;
-  event.waitUntil(
+  keepAlive(
+    event,
     (async () => {
       if (action && (await answer(data, action))) return;
       await openAt(data.sessionId, data.rpcId);
