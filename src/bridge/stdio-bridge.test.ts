@@ -13,12 +13,9 @@ import { LIMITS, type QuestionRequestedFrame, type Session } from "../protocol/s
 import type { RunningServer } from "../host/server";
 import { api, connect, startTestServer, type FrameClient } from "../host/testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "../host/testing/host-process";
-import { createAskUserQuestionTool } from "../host/tools/ask-user-question";
-import { createPresentPlanTool } from "../host/tools/present-plan";
 import { toolErrorCode } from "../host/tools/registry";
 import { listedBuiltInTools } from "../host/tools/built-in";
-import { createUserInteraction } from "../host/user-interaction";
-import { MAX_ARGUMENT_DEPTH as HOST_MAX_ARGUMENT_DEPTH } from "../host/chat";
+import { MAX_ARGUMENT_DEPTH as HOST_MAX_ARGUMENT_DEPTH } from "../protocol/arguments";
 import { MAX_ARGUMENT_DEPTH, nestedDeeperThan, startStdioBridge, type Bridge } from "./stdio-bridge";
 
 const BIN = path.resolve("bin/parley.mjs");

@@ -10,10 +10,8 @@ import { LIMITS, type ToolError } from "../protocol/schemas";
 import { ABORTED_MESSAGE, ASK_ABORTED_ERROR } from "../protocol/tool-messages";
 import { SERVER_VERSION } from "../host/mcp/endpoint";
 import { mcpToolList, toMcpResult } from "../host/mcp/tools";
-import { createAskUserQuestionTool } from "../host/tools/ask-user-question";
-import { createPresentPlanTool } from "../host/tools/present-plan";
-import { createToolRegistry, formatToolErrorText } from "../host/tools/registry";
-import { createUserInteraction } from "../host/user-interaction";
+import { formatToolErrorText } from "../host/tools/registry";
+import { listedBuiltInTools } from "../host/tools/built-in";
 
 export const DEFAULT_PARLEY_URL = "http://127.0.0.1:8787";
 /**

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Chat } from "./chat";
+import type { Chat } from "./sessions/service";
 import { chatRoutes, matchesEtag, mediaEtag } from "./chat-routes";
 import { HttpError, dispatch, sendError } from "./http";
 import { parseRequestTarget } from "./request-target";

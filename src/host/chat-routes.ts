@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { CreateSessionBody, PostMessageBody, RenameSessionBody } from "../protocol/schemas";
-import type { Chat } from "./chat";
+import type { Chat } from "./sessions/service";
 import { API_HEADERS, HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
 import type { RateLimitedRoute } from "./rate-limit";
 import { parseSessionPage } from "./session-page";

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { MessageDeltaFrame, type Message, type QuestionRequestedFrame } from "../protocol/schemas";
-import { STREAM_FLUSH_MS } from "./chat";
+import { STREAM_FLUSH_MS } from "./agents/parley-agent";
 import { DATABASE_FILE } from "./store";
 import { api, connect, createSession, type FrameClient } from "./testing/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "./testing/host-process";

@@ -4,6 +4,7 @@ import type { DownFrame, QuestionItem } from "../protocol/schemas";
 import type { AnswerRule } from "./answer-rule";
 import { createPendingTable, type AcceptedAnswer, type PendingTableOptions } from "./pending-table";
 import { StorageError } from "./storage-error";
+import { judgeAnswerRule } from "./mcp-client/elicitation-rule";
 import { answeredBatch, mutate, mutation } from "./testing/answer-arbitraries";
 import { UserInteractionError, type AskResult } from "./user-interaction";
 
@@ -217,8 +218,8 @@ describe("pending table", () => {
 });
 
 describe("pending table, an ask's own rule", () => {
-  it("refuses an answer the rule fails as bad-response with the rule's sentence, keeps the question pending, then takes one that passes", async () => {
-    const { table, frames } = setup();
+  it("refuses an answer its injected judge fails by the ask's rule as bad-response with the judge's sentence, keeps the question pending, then takes one that passes", async () => {
+    const { table, frames } = setup({ judge: judgeAnswerRule });
     const requestedSchema = { type: "object", properties: { mail: { type: "string", title: "Mail", format: "email" } }, required: ["mail"] };
     const rule: AnswerRule = { kind: "elicitation-schema", requestedSchema };
     const mail: QuestionItem = { id: "mail", question: "Mail", required: true, input: { kind: "email" } };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../protocol/response-verdict";
 import type { DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../protocol/schemas";
-import { ruleProblem, type AnswerRule } from "./answer-rule";
+import type { AnswerRule, RuleJudge } from "./answer-rule";
 import type { Logger } from "./log";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
 import type { GivenAnswer } from "./tools/registry";
@@ -46,6 +46,8 @@ export interface PendingTableOptions {
    * throws, the response fails with that error and the question stays pending. Only for questions asked for a transcript row.
    */
   commit?(answer: AcceptedAnswer): Promise<void>;
+  /** Judges the rule an ask came with (an elicitation's schema); the table itself knows no kind of rule. */
+  judge?: RuleJudge;
   /** At most this many questions wait at once (PARLEY_MAX_PENDING); one more is refused with TOO_MANY_PENDING. Default 1,000. */
   maxPending?: number;
 }
@@ -75,9 +77,13 @@ export interface PendingTable extends UserInteractionProvider {
 }
 
 /** An accepted verdict judged by the question's own rule (docs/protocol.md, elicitation-content): the refusal, or null. */
-export function refusalByRule(verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }>, asked: { frame: QuestionRequestedFrame; rule?: AnswerRule | undefined } | undefined): Receipt | null {
+export function refusalByRule(
+  verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }>,
+  asked: { frame: QuestionRequestedFrame; rule?: AnswerRule | undefined } | undefined,
+  judge: RuleJudge | undefined,
+): Receipt | null {
   if (verdict.outcome !== "answered" || asked?.rule === undefined) return null;
-  const problem = ruleProblem(asked.rule, asked.frame.questions, verdict.answers);
+  const problem = judge ? judge(asked.rule, asked.frame.questions, verdict.answers) : "this host has no judge for this question's rule; answer it through another host";
   return problem === null ? null : { accepted: false, reason: "bad-response", detail: problem };
 }
 
@@ -122,7 +128,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
   function judge(body: unknown): { refusal: Receipt } | { verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }> } {
     const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
     if (!verdict.accepted) return { refusal: verdict.receipt };
-    const refusal = refusalByRule(verdict, entries.get(verdict.rpcId));
+    const refusal = refusalByRule(verdict, entries.get(verdict.rpcId), options.judge);
     return refusal ? { refusal } : { verdict };
   }
 

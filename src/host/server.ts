@@ -3,7 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createChat } from "./chat";
+import { createChat } from "./sessions/service";
+import { createParleyAgent } from "./agents/parley-agent";
+import { judgeAnswerRule } from "./mcp-client/elicitation-rule";
+import { createMcpToolSource, grantBook, mediaSink } from "./mcp-client/tool-source";
+import { createBuiltInTools } from "./tools/built-in";
+import { createToolDoor } from "./tools/registry";
 import { authRoutes, createAuth, handleLoginLink, MIN_TOKEN_CHARS, type Auth } from "./auth";
 import { chatRoutes } from "./chat-routes";
 import { createFrameBus } from "./frame-bus";
@@ -29,9 +34,6 @@ import { CLUSTER_LOST_MESSAGE, startCluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
-import { createAskUserQuestionTool } from "./tools/ask-user-question";
-import { createPresentPlanTool } from "./tools/present-plan";
-import { createToolRegistry } from "./tools/registry";
 import { ABORTED_MESSAGE, createUserInteraction, type UserInteraction } from "./user-interaction";
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -129,31 +131,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     broadcast: bus.publish,
     log,
     commit: (answer) => chat.commitAnswer(answer),
+    judge: judgeAnswerRule,
     ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}),
   });
-  const shared = cluster ? createClusterPendingTable(pending, cluster, log) : null;
-  const userInteraction = createUserInteraction();
-  userInteraction.registerProvider(pending);
-  const tools = createToolRegistry();
-  tools.register(createAskUserQuestionTool(userInteraction));
-  tools.register(createPresentPlanTool(userInteraction));
-  const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, {
-    log,
-    ask: ({ server, sessionId, questions, signal, rule }) => userInteraction.ask({ questions, sessionId, signal, rule, origin: { kind: "mcp-server", name: server } }),
-  });
+  const shared = cluster ? createClusterPendingTable(pending, cluster, log, judgeAnswerRule) : null;
+  const userInteraction = createUserInteraction(pending);
+  const tools = createBuiltInTools(userInteraction);
+  const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });
+  const door = createToolDoor([tools, createMcpToolSource({ mcpTools, interaction: userInteraction, log, grants: grantBook(store), putMedia: mediaSink(store) })]);
+  const parleyAgent = createParleyAgent({ model: options.model, tools: door, transcript: (sessionId) => store.listMessages(sessionId), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS, log });
   const chat = createChat({
     store,
-    model: options.model,
-    tools,
+    // A session an outside caller opened (`/mcp`) has no agent of Parley's: its prompts are refused.
+    agents: { forSession: (session) => (session.agent ? null : parleyAgent) },
+    tools: door,
+    interaction: userInteraction,
     broadcast: bus.publish,
     pendingCount: (sessionId) => pending.countFor(sessionId) + (shared?.remoteCountFor(sessionId) ?? 0),
     remoteState: (sessionId) => remote?.stateOf(sessionId),
     log,
-    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-    mcp: { tools: mcpTools, interaction: userInteraction },
   });
-  cluster?.setSettler((tool, given) => tools.settle(tool.name, tool.args, given));
+  cluster?.setSettler((tool, given) => door.settle(tool.name, tool.args, given));
   pending.onChange((sessionId) => {
     chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
   });

@@ -31,18 +31,16 @@ const pkg: QuestionItem = { id: "pkg", question: "Which package manager?", optio
 
 describe("userInteraction.ask", () => {
   it("passes the request to the registered provider and returns its answers", async () => {
-    const seam = createUserInteraction();
     const { provider, calls } = recordingProvider();
-    seam.registerProvider(provider);
+    const seam = createUserInteraction(provider);
     const result = await seam.ask({ questions: [pkg], sessionId: "s1" });
     expect(result).toEqual({ answers: [{ id: "pkg", selected: [] }] });
     expect(calls.map((call) => ({ questions: call.questions, sessionId: call.sessionId }))).toEqual([{ questions: [pkg], sessionId: "s1" }]);
   });
 
   it("rejects an already aborted signal with ASK_ABORTED, even before an empty batch, without calling the provider", async () => {
-    const seam = createUserInteraction();
     const { provider, calls } = recordingProvider();
-    seam.registerProvider(provider);
+    const seam = createUserInteraction(provider);
     const controller = new AbortController();
     controller.abort();
     expect(await rejection(seam.ask({ questions: [], signal: controller.signal }))).toEqual({
@@ -54,7 +52,7 @@ describe("userInteraction.ask", () => {
   });
 
   it("rejects an empty batch with EMPTY_QUESTIONS before checking limits or the provider", async () => {
-    const seam = createUserInteraction();
+    const seam = createUserInteraction(recordingProvider().provider);
     expect(await rejection(seam.ask({ questions: [] }))).toEqual({
       name: "UserInteractionError",
       code: "EMPTY_QUESTIONS",
@@ -62,8 +60,8 @@ describe("userInteraction.ask", () => {
     });
   });
 
-  it("rejects a batch that breaks a limit with INVALID_QUESTIONS naming the violation, before BAD_INTENT and NO_PROVIDER", async () => {
-    const seam = createUserInteraction();
+  it("rejects a batch that breaks a limit with INVALID_QUESTIONS naming the violation, before BAD_INTENT", async () => {
+    const seam = createUserInteraction(recordingProvider().provider);
     const duplicateIds = [pkg, { ...pkg, intent: { kind: "plan-review" as const, approve: "nope" } }];
     expect(await rejection(seam.ask({ questions: duplicateIds }))).toEqual({
       name: "UserInteractionError",
@@ -90,20 +88,18 @@ describe("userInteraction.ask", () => {
       message: 'intent of question "pkg" approves "Approve", which is not one of its options',
     },
     {
-      name: "rejects an intent on a question without detail with BAD_INTENT, before NO_PROVIDER",
+      name: "rejects an intent on a question without detail with BAD_INTENT",
       questions: [{ ...pkg, intent: { kind: "plan-review", approve: "pnpm" } }],
       code: "BAD_INTENT",
       message: 'question "pkg" has a plan-review intent but no detail',
     },
-    { name: "rejects with NO_PROVIDER when no provider is registered", questions: [pkg], code: "NO_PROVIDER", message: "no user-interaction provider is registered" },
   ])("$name", async ({ questions, code, message }) => {
-    expect(await rejection(createUserInteraction().ask({ questions }))).toEqual({ name: "UserInteractionError", code, message });
+    expect(await rejection(createUserInteraction(recordingProvider().provider).ask({ questions }))).toEqual({ name: "UserInteractionError", code, message });
   });
 
   it("never calls the provider when a check fails", async () => {
-    const seam = createUserInteraction();
     const { provider, calls } = recordingProvider();
-    seam.registerProvider(provider);
+    const seam = createUserInteraction(provider);
     await rejection(seam.ask({ questions: [] }));
     await rejection(seam.ask({ questions: [pkg, pkg] }));
     await rejection(seam.ask({ questions: [{ ...pkg, intent: { kind: "plan-review", approve: "pnpm" } }] }));
@@ -111,40 +107,11 @@ describe("userInteraction.ask", () => {
   });
 
   it("passes an intent through to the provider unchanged", async () => {
-    const seam = createUserInteraction();
     const { provider, calls } = recordingProvider();
-    seam.registerProvider(provider);
+    const seam = createUserInteraction(provider);
     const questions = planReviewQuestions("1. do it");
     await seam.ask({ questions, sessionId: "s" });
     expect(calls[0]?.questions).toEqual(planReviewQuestions("1. do it"));
-  });
-});
-
-describe("userInteraction.registerProvider", () => {
-  it("throws DUPLICATE_PROVIDER for a second provider", () => {
-    const seam = createUserInteraction();
-    seam.registerProvider(recordingProvider().provider);
-    let caught: unknown;
-    try {
-      seam.registerProvider(recordingProvider().provider);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UserInteractionError);
-    expect((caught as UserInteractionError).code).toBe("DUPLICATE_PROVIDER");
-  });
-
-  it("removes the provider on dispose, and a second dispose is harmless", async () => {
-    const seam = createUserInteraction();
-    const dispose = seam.registerProvider(recordingProvider().provider);
-    dispose();
-    dispose();
-    expect((await rejection(seam.ask({ questions: [pkg] }))).code).toBe("NO_PROVIDER");
-    const second = recordingProvider();
-    seam.registerProvider(second.provider);
-    dispose();
-    await seam.ask({ questions: [pkg] });
-    expect(second.calls.length).toBe(1);
   });
 });
 
@@ -152,8 +119,7 @@ describe("askApproval", () => {
   function setup() {
     const frames: DownFrame[] = [];
     const table = createPendingTable({ broadcast: (frame) => frames.push(frame), log: () => undefined });
-    const seam = createUserInteraction();
-    seam.registerProvider(table);
+    const seam = createUserInteraction(table);
     return { frames, table, seam };
   }
   const call = { sessionId: "s1", server: "files", tool: "write_file", arguments: '{"path":"a.txt","text":"hi"}' };

@@ -43,24 +43,13 @@ export interface UserInteractionProvider {
 }
 
 export interface UserInteraction {
-  /** Makes `provider` the active one; the returned function removes it (calling it twice is harmless). */
-  registerProvider(provider: UserInteractionProvider): () => void;
-  /** Asks the human through the active provider after every check of docs/architecture.md (The host: the seam checks), in order. */
+  /** Asks the human through the provider after every check of docs/architecture.md (The host: the seam checks), in order. */
   ask(request: AskRequest): Promise<AskResult>;
 }
 
-export function createUserInteraction(): UserInteraction {
-  let active: UserInteractionProvider | null = null;
-
+/** The seam every asker goes through (the agent's tools, `/mcp`, MCP servers' approvals and forms), with its one provider. */
+export function createUserInteraction(provider: UserInteractionProvider): UserInteraction {
   return {
-    registerProvider(provider) {
-      if (active) throw new UserInteractionError("DUPLICATE_PROVIDER", "a user-interaction provider is already registered");
-      active = provider;
-      return () => {
-        if (active === provider) active = null;
-      };
-    },
-
     async ask(request) {
       if (request.signal?.aborted) throw new UserInteractionError("ASK_ABORTED", ABORTED_MESSAGE);
       if (!Array.isArray(request.questions) || request.questions.length === 0) {
@@ -72,8 +61,7 @@ export function createUserInteraction(): UserInteraction {
       }
       const intentProblem = findIntentProblem(parsed.data);
       if (intentProblem) throw new UserInteractionError("BAD_INTENT", intentProblem);
-      if (!active) throw new UserInteractionError("NO_PROVIDER", "no user-interaction provider is registered");
-      return active.ask({ ...request, questions: parsed.data });
+      return provider.ask({ ...request, questions: parsed.data });
     },
   };
 }

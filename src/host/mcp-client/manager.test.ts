@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ruleProblem } from "../answer-rule";
+import { judgeAnswerRule } from "./elicitation-rule";
 import type { LogEntry } from "../log";
 import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../testing/test-mcp-server";
-import { UserInteractionError, type AskResult } from "../user-interaction";
+import { UserInteractionError, type AskRequest, type AskResult } from "../user-interaction";
 import type { McpServerConfig } from "./config";
-import { createMcpTools, McpCallError, type ElicitationAsk, type McpTools } from "./manager";
+import { createMcpTools, McpCallError, type McpTools } from "./manager";
 
 const FAST_RETRY = { baseMs: 20, capMs: 50, attempts: 3 };
-const WAIT_MS = 15_000;
+const WAIT_MS = 60_000;
 const open: McpTools[] = [];
 let http: TestMcpHttpServer;
 
@@ -30,7 +30,7 @@ function serverConfig(transport: Transport, name = "notes", extra: Partial<McpSe
   return { ...server, ...extra } as McpServerConfig;
 }
 
-function start(servers: McpServerConfig[], ask: (ask: ElicitationAsk) => Promise<AskResult> = () => Promise.reject(new Error("no ask expected"))) {
+function start(servers: McpServerConfig[], ask: (ask: AskRequest) => Promise<AskResult> = () => Promise.reject(new Error("no ask expected"))) {
   const logs: LogEntry[] = [];
   const tools = createMcpTools({ file: null, servers }, { log: (entry) => logs.push(entry), ask, retry: FAST_RETRY, random: () => 0.5 });
   open.push(tools);
@@ -71,7 +71,7 @@ async function eventually(tools: McpTools, from: number, event: string): Promise
   throw new Error(`the server never recorded ${event}`);
 }
 
-describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout: 30_000 }, (transport) => {
+describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout: 90_000 }, (transport) => {
   it("offers each tool as mcp__<server>__<tool> with its JSON Schema, read-only hint and autoApprove", async () => {
     const { tools, logs } = start([serverConfig(transport)]);
     await ready(tools);
@@ -150,7 +150,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
   });
 });
 
-describe("the MCP manager's stdio servers and failures", { timeout: 30_000 }, () => {
+describe("the MCP manager's stdio servers and failures", { timeout: 90_000 }, () => {
   it("starts a stdio server with a minimal environment plus its env, never the host's secrets", async () => {
     process.env.PARLEY_TEST_SECRET = "hunter2";
     try {
@@ -225,9 +225,9 @@ const ANSWERED: { kind: string; answers: AskResult["answers"]; content: Record<s
   { kind: "number", answers: [{ id: "count", selected: [], custom: "7" }, { id: "ratio", selected: [], custom: "0.25" }], content: { count: 7, ratio: 0.25 } },
 ];
 
-describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeout: 30_000 }, (transport) => {
+describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeout: 90_000 }, (transport) => {
   it.each(ANSWERED)("answers the $kind form with content typed per the schema [elicitation-content]", async ({ kind, answers, content }) => {
-    const asked: ElicitationAsk[] = [];
+    const asked: AskRequest[] = [];
     const { tools, logs } = start([serverConfig(transport)], async (ask) => {
       asked.push(ask);
       return { answers };
@@ -235,8 +235,8 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     await ready(tools);
     const result = await tools.call(`mcp__notes__ask_${kind}`, {}, context("session-7"));
     expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content });
-    expect(asked.map(({ server, sessionId, signal }) => ({ server, sessionId, aborted: signal.aborted }))).toEqual([{ server: "notes", sessionId: "session-7", aborted: false }]);
-    expect([asked[0]!.rule, ruleProblem(asked[0]!.rule, asked[0]!.questions, answers)]).toEqual([{ kind: "elicitation-schema", requestedSchema: expect.any(Object) as object }, null]);
+    expect(asked.map(({ origin, sessionId, signal }) => ({ origin, sessionId, aborted: signal?.aborted }))).toEqual([{ origin: { kind: "mcp-server", name: "notes" }, sessionId: "session-7", aborted: false }]);
+    expect([asked[0]!.rule, judgeAnswerRule(asked[0]!.rule!, asked[0]!.questions, answers)]).toEqual([{ kind: "elicitation-schema", requestedSchema: expect.any(Object) as object }, null]);
     expect(logs.filter((entry) => entry.event.startsWith("mcp/elicitation"))).toEqual([
       { event: "mcp/elicitation-requested", server: "notes", sessionId: "session-7", questions: answers.length },
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-7", action: "accept" },
@@ -244,17 +244,16 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
   });
 
   it("asks with the message leading the first question and the server as asker [elicitation-mapping]", async () => {
-    const asked: ElicitationAsk[] = [];
+    const asked: AskRequest[] = [];
     const { tools } = start([serverConfig(transport)], async (ask) => {
       asked.push(ask);
       return { answers: [{ id: "confirm", selected: ["Yes"] }] };
     });
     await ready(tools);
     await tools.call("mcp__notes__ask_boolean", {}, context());
-    expect(asked.map(({ server, message, questions }) => ({ server, message, questions }))).toEqual([
+    expect(asked.map(({ origin, questions }) => ({ origin, questions }))).toEqual([
       {
-        server: "notes",
-        message: "Confirm the deploy",
+        origin: { kind: "mcp-server", name: "notes" },
         questions: [
           {
             id: "confirm",
@@ -275,7 +274,7 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     const { tools, logs } = start([serverConfig(transport)], (ask) => {
       if (ask.questions[0]!.id === "confirm") return Promise.reject(new UserInteractionError("ASK_CANCELLED", "the user cancelled ask_user_question"));
       return new Promise((_resolve, reject) => {
-        ask.signal.addEventListener("abort", () => reject(new UserInteractionError("ASK_ABORTED", "aborted")));
+        ask.signal!.addEventListener("abort", () => reject(new UserInteractionError("ASK_ABORTED", "aborted")));
         stop();
       });
     });
@@ -300,7 +299,7 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     const asked = new Promise<void>((resolve) => (asking = resolve));
     const { tools, logs } = start([serverConfig(transport)], (ask) => {
       asking();
-      return new Promise((_resolve, reject) => ask.signal.addEventListener("abort", () => reject(new UserInteractionError("ASK_ABORTED", "disposed"))));
+      return new Promise((_resolve, reject) => ask.signal!.addEventListener("abort", () => reject(new UserInteractionError("ASK_ABORTED", "disposed"))));
     });
     await ready(tools);
     const call = tools.call("mcp__notes__ask_enum", {}, context());
@@ -346,20 +345,20 @@ server.registerTool("ask", { description: "Elicits the form of FORM", annotation
 await server.connect(new StdioServerTransport());
 `;
 
-describe("forms whose property names are Object.prototype's", { timeout: 30_000 }, () => {
+describe("forms whose property names are Object.prototype's", { timeout: 90_000 }, () => {
   function formServer(form: string): McpServerConfig {
     return { name: "forms", transport: "stdio", command: process.execPath, args: ["--input-type=module", "-e", FORM_SERVER], env: { FORM: form }, autoApprove: [], disabled: false };
   }
   /** Answers every question with its id as text. */
-  function answerWithIds(asked: ElicitationAsk[]) {
-    return (ask: ElicitationAsk): Promise<AskResult> => {
+  function answerWithIds(asked: AskRequest[]) {
+    return (ask: AskRequest): Promise<AskResult> => {
       asked.push(ask);
       return Promise.resolve({ answers: ask.questions.map((item) => ({ id: item.id, selected: [], custom: `${item.id} answer` })) });
     };
   }
 
   it("declines a form with a property named __proto__, which the server's SDK would drop from the answer, with a log line and without asking [elicitation-unsupported]", async () => {
-    const asked: ElicitationAsk[] = [];
+    const asked: AskRequest[] = [];
     const { tools, logs } = start([formServer('{"type":"object","properties":{"name":{"type":"string"},"__proto__":{"type":"string"}},"required":["__proto__"]}')], answerWithIds(asked));
     await ready(tools, "forms");
     expect(await tools.call("mcp__forms__ask", {}, context())).toEqual({ content: [{ type: "text", text: '{"action":"decline"}' }] });
@@ -370,7 +369,7 @@ describe("forms whose property names are Object.prototype's", { timeout: 30_000 
   });
 
   it("carries answers to properties named constructor and prototype to the server intact", async () => {
-    const asked: ElicitationAsk[] = [];
+    const asked: AskRequest[] = [];
     const { tools } = start([formServer('{"type":"object","properties":{"constructor":{"type":"string"},"prototype":{"type":"string"}},"required":["constructor","prototype"]}')], answerWithIds(asked));
     await ready(tools, "forms");
     expect(await tools.call("mcp__forms__ask", {}, context())).toEqual({

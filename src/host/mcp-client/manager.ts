@@ -7,12 +7,12 @@ import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type
 import { z } from "zod/mini";
 import { backoffDelay } from "../../protocol/backoff";
 import { elicitationQuestions } from "../../protocol/elicitation";
-import type { McpServerHealth, QuestionItem } from "../../protocol/schemas";
-import type { AnswerRule } from "../answer-rule";
+import type { McpServerHealth } from "../../protocol/schemas";
 import type { Logger } from "../log";
-import type { AskResult } from "../user-interaction";
+import type { AskRequest, AskResult } from "../user-interaction";
 import type { McpConfig, McpServerConfig } from "./config";
 import { elicitationReply } from "./elicitation-reply";
+import { elicitationRule } from "./elicitation-rule";
 
 /** A tool of a configured MCP server as offered to the model (docs/architecture.md, MCP client). */
 export interface OfferedTool {
@@ -32,22 +32,6 @@ export interface OfferedTool {
 export type McpServerStatus = McpServerHealth;
 export type McpServerState = McpServerHealth["state"];
 
-/**
- * A server's form elicitation, mapped to questions, for the session whose call it came during.
- * `ask` resolves with the answers (→ `accept`), rejects with code ASK_CANCELLED when the human
- * dismissed it (→ `decline`), and with anything else when it was never answered (→ `cancel`).
- */
-export interface ElicitationAsk {
-  server: string;
-  sessionId: string;
-  /** The server's message; already placed in the first question's detail. */
-  message: string;
-  questions: QuestionItem[];
-  /** Aborts on the call's abort (Stop, session deletion), the server's cancellation, or shutdown. */
-  signal: AbortSignal;
-  /** A rule beyond checkAnswers: the content must match the requested schema. A provider refuses answers it fails. */
-  rule: AnswerRule;
-}
 
 export interface CallContext {
   sessionId: string;
@@ -85,7 +69,12 @@ export class McpCallError extends Error {
 
 export interface McpToolsOptions {
   log: Logger;
-  ask(ask: ElicitationAsk): Promise<AskResult>;
+  /**
+   * The seam: a server's form elicitation, mapped to questions, is asked as the session whose call it came during, named as
+   * from that server, with the requested schema as its rule. It resolves with the answers (→ `accept`), rejects with code
+   * ASK_CANCELLED when the human dismissed it (→ `decline`), and with anything else when it was never answered (→ `cancel`).
+   */
+  ask(request: AskRequest): Promise<AskResult>;
   /** Reconnect backoff: full jitter over base · 2^attempt capped at cap, at most `attempts` tries in a row. */
   retry?: { baseMs: number; capMs: number; attempts: number };
   random?: () => number;
@@ -343,10 +332,10 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     if (!mapped.ok) return decline(connection, mapped.reason);
     const { questions } = mapped;
     const signal = AbortSignal.any([call.signal, requestSignal, shutdown.signal]);
-    const rule: AnswerRule = { kind: "elicitation-schema", requestedSchema: params.requestedSchema };
+    const rule = elicitationRule(params.requestedSchema);
     log({ event: "mcp/elicitation-requested", server, sessionId: call.sessionId, questions: questions.length });
     try {
-      const { answers } = await options.ask({ server, sessionId: call.sessionId, message: params.message ?? "", questions, signal, rule });
+      const { answers } = await options.ask({ questions, sessionId: call.sessionId, signal, rule, origin: { kind: "mcp-server", name: server } });
       const content = elicitationReply(params.requestedSchema, questions, answers);
       if (!content.ok) {
         log({ event: "mcp/elicitation-refused", server, sessionId: call.sessionId, problem: content.problem });

@@ -5,10 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message, QuestionResolvedFrame, Session } from "../../protocol/schemas";
 import { api } from "../testing/harness";
 import { createFrontDoor, nextQuestion } from "../testing/mcp-front-door";
-import { createAskUserQuestionTool } from "../tools/ask-user-question";
-import { createPresentPlanTool } from "../tools/present-plan";
-import { createToolRegistry } from "../tools/registry";
-import { createUserInteraction } from "../user-interaction";
+import { listedBuiltInTools } from "../tools/built-in";
 
 const door = createFrontDoor({ name: "claude-code", title: "Claude Code" });
 afterEach(() => door.closeAll());
@@ -22,11 +19,7 @@ const BATCH = {
 };
 
 function builtInTools() {
-  const registry = createToolRegistry();
-  const seam = createUserInteraction();
-  registry.register(createAskUserQuestionTool(seam));
-  registry.register(createPresentPlanTool(seam));
-  return registry.list();
+  return listedBuiltInTools().list();
 }
 
 describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {

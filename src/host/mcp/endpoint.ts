@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS } from "../../protocol/schemas";
-import type { Chat } from "../chat";
+import type { Chat } from "../sessions/service";
 import { checkFence, type FenceOptions } from "../fence";
 import type { Logger } from "../log";
 import { errorOutcome, type ToolOutcome, type ToolRegistry } from "../tools/registry";

@@ -26,8 +26,7 @@ function toArgs(questions: QuestionItem[]) {
 
 /** What the built-in agent's tool returns when the human gives `answers`. */
 async function builtInText(args: unknown, answers: AnswerItem[]): Promise<string> {
-  const seam = createUserInteraction();
-  seam.registerProvider({ ask: async () => ({ answers }) });
+  const seam = createUserInteraction({ ask: async () => ({ answers }) });
   const registry = createToolRegistry();
   registry.register(createAskUserQuestionTool(seam));
   return (await registry.execute("ask_user_question", args, { signal: new AbortController().signal, sessionId: "built-in" })).text;

@@ -4,12 +4,12 @@ import { silentLogger, type LogEntry, type Logger } from "../log";
 import { api, createSession, createTestHosts, storeHealth, type FrameClient } from "../testing/harness";
 import { createTempDirs } from "../testing/temp-dirs";
 import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask-user-question";
-import { createPresentPlanTool, PresentPlanArgs } from "../tools/present-plan";
+import { PresentPlanArgs } from "../tools/present-plan";
 import { toolParameters } from "../tools/registry";
-import { createUserInteraction } from "../user-interaction";
 import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer } from "./fake-openai-server";
 import { createOpenAIModel } from "./openai";
 import { SYSTEM_PROMPT } from "./system-prompt";
+import { listedBuiltInTools } from "../tools/built-in";
 
 const API_KEY = "sk-host-test-secret-42";
 
@@ -73,7 +73,7 @@ const TOOLS_WIRE = [
     type: "function",
     function: {
       name: "present_plan",
-      description: createPresentPlanTool(createUserInteraction()).description,
+      description: listedBuiltInTools().list().find((tool) => tool.name === "present_plan")!.description,
       parameters: toolParameters(PresentPlanArgs),
     },
   },

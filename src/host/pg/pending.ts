@@ -1,5 +1,6 @@
 import { judgeResponse } from "../../protocol/response-verdict";
 import type { Receipt } from "../../protocol/schemas";
+import type { RuleJudge } from "../answer-rule";
 import type { Logger } from "../log";
 import { refusalByRule, type PendingTable } from "../pending-table";
 import { StorageError } from "../storage-error";
@@ -18,7 +19,7 @@ export interface ClusterPendingTable extends Omit<PendingTable, "respond"> {
  * pending question of the cluster; a response is checked against the question wherever it was asked,
  * claimed by `UPDATE … WHERE state = 'pending' RETURNING owner`, and handed to the owner to settle.
  */
-export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger): ClusterPendingTable {
+export function createClusterPendingTable(local: PendingTable, cluster: Cluster, log: Logger, judge?: RuleJudge): ClusterPendingTable {
   cluster.setOwnPending(local);
   const settleHere = async (body: unknown) => {
     // The answer is kept in its pending row already: a failed write of the tool row is retried by the chat, not refused.
@@ -50,7 +51,7 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
       const verdict = judgeResponse(body, (id) => asked(id)?.frame);
       if (!verdict.accepted) return verdict.receipt;
       // Judged by the ask's own rule too (an elicitation's schema), wherever it was asked, before it is claimed.
-      const refused = refusalByRule(verdict, asked(verdict.rpcId));
+      const refused = refusalByRule(verdict, asked(verdict.rpcId), judge);
       if (refused) return refused;
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };

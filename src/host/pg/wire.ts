@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { SessionState } from "../../protocol/schemas";
-import type { Chat } from "../chat";
+import type { Chat } from "../sessions/service";
 import type { Downlink } from "../downlink";
 import type { Logger } from "../log";
 import type { FrameBus } from "../frame-bus";

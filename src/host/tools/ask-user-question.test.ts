@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createUserInteraction, UserInteractionError, type AskRequest } from "../user-interaction";
-import { AskUserQuestionArgs, createAskUserQuestionTool } from "./ask-user-question";
-import { createPresentPlanTool } from "./present-plan";
-import { createToolRegistry, toolErrorCode, type ToolContext } from "./registry";
+import { AskUserQuestionArgs } from "./ask-user-question";
+import { createBuiltInTools } from "./built-in";
+import { toolErrorCode, type ToolContext } from "./registry";
 
 function propertyNames(schema: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(schema)) {
@@ -17,17 +17,14 @@ function propertyNames(schema: unknown, found = new Set<string>()): Set<string> 
 }
 
 function setup(answer: (request: AskRequest) => Promise<{ answers: { id: string; selected: string[]; custom?: string }[] }>) {
-  const seam = createUserInteraction();
   const requests: AskRequest[] = [];
-  seam.registerProvider({
+  const seam = createUserInteraction({
     ask(request) {
       requests.push(request);
       return answer(request);
     },
   });
-  const tools = createToolRegistry();
-  tools.register(createAskUserQuestionTool(seam));
-  tools.register(createPresentPlanTool(seam));
+  const tools = createBuiltInTools(seam);
   const context: ToolContext = { signal: new AbortController().signal, sessionId: "s1" };
   return { tools, requests, context };
 }

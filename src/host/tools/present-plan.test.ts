@@ -5,9 +5,8 @@ import { createPresentPlanTool } from "./present-plan";
 import { createToolRegistry, type ToolContext } from "./registry";
 
 function setup(answers: AnswerItem[]) {
-  const seam = createUserInteraction();
   const requests: AskRequest[] = [];
-  seam.registerProvider({
+  const seam = createUserInteraction({
     async ask(request) {
       requests.push(request);
       return { answers };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnswerItem, QuestionOrigin, ToolError, ToolRowOutcome } from "../../protocol/schemas";
+import type { AnswerItem, QuestionOrigin, ToolCall, ToolError, ToolRowOutcome } from "../../protocol/schemas";
 import { ASK_CANCELLED_ERROR } from "../../protocol/tool-messages";
 import type { ToolSpec } from "../models/types";
 import { describeIssues } from "../user-interaction";
@@ -13,6 +13,49 @@ export interface ToolContext {
   origin?: QuestionOrigin;
   /** Passed on to the seam: the transcript row of this call, so an accepted answer is written into it before it is confirmed. */
   messageId?: string;
+  /** Changes the call's row data while it runs (an MCP call's approval state): written and shown to every tab at once. */
+  update?(patch: ToolRowPatch): Promise<void>;
+}
+
+/** Row data a tool adds to its call beyond name, arguments and status: an MCP server's call names its server, tool and approval. */
+export type ToolRowPatch = Pick<ToolCall, "mcp">;
+
+/**
+ * Where tools come from: Parley's own (a registry), each MCP server's, later others. The agent loop reaches every tool through one
+ * door (`createToolDoor`), never by the shape of a name.
+ */
+export interface ToolSource {
+  list(): ToolSpec[];
+  /** Whether this source answers calls of `name` (also one it cannot run now, to say why). */
+  has(name: string): boolean;
+  /** The row data a call of `name` starts with. */
+  describe?(name: string): ToolRowPatch;
+  execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
+  /** The outcome a call of `name` with `args` has once the human gave `given`; null when the tool's result is more than the answer. */
+  settle?(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
+}
+
+/** Every tool the agent may call, from every source, behind one door. */
+export interface ToolDoor {
+  list(): ToolSpec[];
+  describe(name: string): ToolRowPatch;
+  execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
+  settle(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
+}
+
+/** One door over `sources`, asked in order; a name no source has is `UNKNOWN_TOOL`. */
+export function createToolDoor(sources: readonly ToolSource[]): ToolDoor {
+  const owner = (name: string) => sources.find((source) => source.has(name));
+  return {
+    list: () => sources.flatMap((source) => source.list()),
+    describe: (name) => owner(name)?.describe?.(name) ?? {},
+    async execute(name, args, context) {
+      const source = owner(name);
+      if (!source) return errorOutcome({ name: "ToolError", code: "UNKNOWN_TOOL", message: `no tool is named "${name}"` });
+      return source.execute(name, args, context);
+    },
+    settle: (name, args, given) => owner(name)?.settle?.(name, args, given) ?? null,
+  };
 }
 
 /** What the human gave a waiting question: the answers, or a dismissal. */
@@ -59,11 +102,9 @@ export class ToolCallError extends Error {
   }
 }
 
-export interface ToolRegistry {
+/** Parley's own tools: served to its agent and, as they are, to outside agents through `/mcp`. */
+export interface ToolRegistry extends ToolSource {
   register<Args>(tool: ToolDefinition<Args>): void;
-  list(): ToolSpec[];
-  execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
-  /** The outcome a call of `name` with `args` has once the human gave `given`; null when the tool's result is more than the answer. */
   settle(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
 }
 
@@ -79,6 +120,8 @@ export function createToolRegistry(): ToolRegistry {
     list() {
       return [...tools.values()].map((tool) => ({ name: tool.name, description: tool.description, parameters: toolParameters(tool.args) }));
     },
+
+    has: (name) => tools.has(name),
 
     async execute(name, args, context) {
       const tool = tools.get(name);

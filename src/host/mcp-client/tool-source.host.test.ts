@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { approvalAnswer, approvalQuestions, type ApprovalDecision } from "../../protocol/approval";
 import type { Message, QuestionRequestedFrame } from "../../protocol/schemas";
-import { parseMcpConfig } from "../mcp-client/config";
+import { parseMcpConfig } from "./config";
 import { createScriptedModel } from "../models/scripted";
 import type { Model, ModelRequest } from "../models/types";
 import { createCleanup } from "../testing/cleanup";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
 import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../testing/test-mcp-server";
-import { formatToolErrorText } from "./registry";
+import { formatToolErrorText } from "../tools/registry";
 
 const cleanup = createCleanup();
 afterEach(() => cleanup.closeAll());

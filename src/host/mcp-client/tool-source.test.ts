@@ -2,24 +2,23 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { approvalAnswer } from "../../protocol/approval";
 import type { McpToolCall } from "../../protocol/schemas";
-import { McpCallError, type OfferedTool } from "../mcp-client/manager";
+import { McpCallError, type OfferedTool } from "./manager";
 import { createPendingTable } from "../pending-table";
 import { createUserInteraction } from "../user-interaction";
-import { createMcpCalls, MCP_IMAGE_MAX_BYTES, splitToolName } from "./mcp-calls";
-import { formatToolErrorText } from "./registry";
+import { createMcpToolSource, MCP_IMAGE_MAX_BYTES, splitToolName } from "./tool-source";
+import { formatToolErrorText } from "../tools/registry";
 
 const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "write", description: "Writes", inputSchema: { type: "object" }, readOnly: false, autoApproved: false };
 const read: OfferedTool = { name: "mcp__notes__read", server: "notes", tool: "read", inputSchema: { type: "object", properties: {} }, readOnly: true, autoApproved: false };
 
 function setup(result: CallToolResult | Error = { content: [{ type: "text", text: "ok" }] }) {
   const table = createPendingTable({ broadcast: () => undefined, log: () => undefined });
-  const interaction = createUserInteraction();
-  interaction.registerProvider(table);
+  const interaction = createUserInteraction(table);
   const calls: { name: string; args: Record<string, unknown>; sessionId: string }[] = [];
   const media: { sessionId: string; bytes: string; mimeType: string }[] = [];
   const granted = new Set<string>();
   const updates: McpToolCall[] = [];
-  const mcp = createMcpCalls({
+  const mcp = createMcpToolSource({
     mcpTools: {
       tools: () => [write, read],
       call: async (name, args, context) => {
@@ -39,13 +38,13 @@ function setup(result: CallToolResult | Error = { content: [{ type: "text", text
     },
     log: () => undefined,
   });
-  const context = (signal = new AbortController().signal) => ({ sessionId: "s1", signal, update: async (next: McpToolCall) => void updates.push(next) });
+  const context = (signal = new AbortController().signal) => ({ sessionId: "s1", signal, update: async (next: { mcp?: McpToolCall }) => void updates.push(next.mcp!) });
   return { mcp, table, calls, media, granted, updates, context };
 }
 
 describe("MCP tool calls [mcp-tool-call]", () => {
   it("offers each tool with its server's schema, and a description when the server gave none", () => {
-    expect(setup().mcp.specs()).toEqual([
+    expect(setup().mcp.list()).toEqual([
       { name: "mcp__notes__write", description: "Writes", parameters: { type: "object" } },
       { name: "mcp__notes__read", description: "read from the MCP server notes", parameters: { type: "object", properties: {} } },
     ]);
@@ -56,12 +55,12 @@ describe("MCP tool calls [mcp-tool-call]", () => {
       { server: "files", tool: "read__all" },
       { server: "lonely", tool: "" },
     ]);
-    expect(setup().mcp.describe("mcp__notes__write")).toEqual({ server: "notes", tool: "write" });
+    expect(setup().mcp.describe!("mcp__notes__write")).toEqual({ mcp: { server: "notes", tool: "write" } });
   });
 
   it("[mcp-approval] a dismissed approval is a denial: TOOL_DENIED, the tool never called", async () => {
     const { mcp, table, calls, updates, context } = setup();
-    const running = mcp.run("mcp__notes__write", { a: 1 }, context());
+    const running = mcp.execute("mcp__notes__write", { a: 1 }, context());
     await new Promise((resolve) => setImmediate(resolve));
     await table.respond({ type: "cancel", rpcId: table.replay()[0]!.rpcId, sessionId: "s1" });
     const error = { name: "ToolError", code: "TOOL_DENIED", message: "the human dismissed the approval request without allowing this call" };
@@ -76,7 +75,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
   it("[mcp-approval] a turn stopped while asking ends ASK_ABORTED without calling the tool", async () => {
     const { mcp, calls, context } = setup();
     const controller = new AbortController();
-    const running = mcp.run("mcp__notes__write", {}, context(controller.signal));
+    const running = mcp.execute("mcp__notes__write", {}, context(controller.signal));
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     expect((await running).error?.code).toBe("ASK_ABORTED");
@@ -85,7 +84,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
 
   it("[mcp-grants] a grant is per chat: Allow for this chat in s1 leaves other chats asking", async () => {
     const { mcp, table, granted, context } = setup();
-    const running = mcp.run("mcp__notes__write", { a: 1 }, context());
+    const running = mcp.execute("mcp__notes__write", { a: 1 }, context());
     await new Promise((resolve) => setImmediate(resolve));
     const request = table.replay()[0]!;
     expect(request.approval).toEqual({ server: "notes", tool: "write", arguments: '{"a":1}' });
@@ -106,7 +105,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
       ],
     };
     const { mcp, media, context } = setup(result);
-    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+    expect(await mcp.execute("mcp__notes__read", {}, context())).toEqual({
       isError: false,
       text: "hello\n[image image/png]\n[audio audio/wav]\n[resource file:///a.txt]\ninside a\n[resource file:///b.bin]\napplication/zip content\n[resource link file:///c.txt]",
       outcome: {
@@ -133,7 +132,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
       ],
     });
     expect(MCP_IMAGE_MAX_BYTES).toBe(5_242_880);
-    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+    expect(await mcp.execute("mcp__notes__read", {}, context())).toEqual({
       isError: false,
       text: "[image image/png]\n[image image/jpeg not stored: 5242881 bytes is more than the 5242880-byte limit]",
       outcome: {
@@ -149,7 +148,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
 
   it("shows structured content as a labelled block when the server sent no content", async () => {
     const { mcp, context } = setup({ content: [], structuredContent: { count: 2 } });
-    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({
+    expect(await mcp.execute("mcp__notes__read", {}, context())).toEqual({
       isError: false,
       text: '{"count":2}',
       outcome: { kind: "mcp-result", content: [{ type: "other", label: "Structured content", text: '{"count":2}' }] },
@@ -159,8 +158,8 @@ describe("MCP tool calls [mcp-tool-call]", () => {
   it("reports a failed connection as MCP_SERVER_UNAVAILABLE and arguments that are not an object as INVALID_ARGS", async () => {
     const { mcp, context } = setup(new McpCallError("TOOL_FAILED", "the MCP server notes is not ready"));
     const unavailable = { name: "McpCallError", code: "MCP_SERVER_UNAVAILABLE", message: "the MCP server notes is not ready" };
-    expect(await mcp.run("mcp__notes__read", {}, context())).toEqual({ isError: true, text: formatToolErrorText(unavailable), error: unavailable });
+    expect(await mcp.execute("mcp__notes__read", {}, context())).toEqual({ isError: true, text: formatToolErrorText(unavailable), error: unavailable });
     const invalid = { name: "ToolError", code: "INVALID_ARGS", message: "arguments must be a JSON object" };
-    expect(await mcp.run("mcp__notes__read", [1, 2], context())).toEqual({ isError: true, text: formatToolErrorText(invalid), error: invalid });
+    expect(await mcp.execute("mcp__notes__read", [1, 2], context())).toEqual({ isError: true, text: formatToolErrorText(invalid), error: invalid });
   });
 });

@@ -1,10 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpToolCall, ToolResultBlock } from "../../protocol/schemas";
 import type { Logger } from "../log";
-import { McpCallError, type McpTools, type OfferedTool } from "../mcp-client/manager";
-import type { ToolSpec } from "../models/types";
+import type { Store } from "../store";
+import { McpCallError, type McpTools, type OfferedTool } from "./manager";
 import { askApproval, UserInteractionError, type UserInteraction } from "../user-interaction";
-import { errorOutcome, type ToolOutcome } from "./registry";
+import { errorOutcome, type ToolContext, type ToolSource } from "../tools/registry";
 
 /** Every offered MCP tool's name starts so (docs/protocol.md, mcp-tool-call). */
 export const MCP_TOOL_PREFIX = "mcp__";
@@ -21,7 +22,24 @@ export interface GrantBook {
 /** Where images a tool returned are kept, to be served by `GET /api/media/:id`; resolves with the id. */
 export type MediaSink = (sessionId: string, bytes: Buffer, mimeType: string) => Promise<string>;
 
-export interface McpCallsOptions {
+/** The grants of a store's sessions. */
+export function grantBook(store: Pick<Store, "listGrants" | "addGrant">): GrantBook {
+  return {
+    has: async (sessionId, server, tool) => (await store.listGrants(sessionId)).some((grant) => grant.server === server && grant.tool === tool),
+    add: (sessionId, server, tool) => store.addGrant({ sessionId, server, tool, grantedAt: new Date().toISOString() }),
+  };
+}
+
+/** Images kept in the store under a new id. */
+export function mediaSink(store: Pick<Store, "putMedia">): MediaSink {
+  return async (sessionId, data, mimeType) => {
+    const id = randomUUID();
+    await store.putMedia({ id, sessionId, mimeType, data });
+    return id;
+  };
+}
+
+export interface McpToolSourceOptions {
   mcpTools: Pick<McpTools, "tools" | "call">;
   interaction: Pick<UserInteraction, "ask">;
   grants: GrantBook;
@@ -29,21 +47,11 @@ export interface McpCallsOptions {
   log: Logger;
 }
 
-export interface McpCallContext {
-  sessionId: string;
-  signal: AbortSignal;
-  /** Told each change of the row's `mcp` data (approval asked, decided), to publish the row. */
-  update(mcp: McpToolCall): Promise<void>;
-}
-
-/** Runs the model's calls of MCP servers' tools: approval first unless the tool needs none, then the call, its result as transcript data. */
-export interface McpCalls {
-  /** The offered tools as the model sees them, with their servers' JSON Schemas. */
-  specs(): ToolSpec[];
-  /** The row's `mcp` data before the call runs: server and tool, from the offer or, for a tool no server offers now, from its name. */
-  describe(name: string): McpToolCall;
-  run(name: string, args: unknown, context: McpCallContext): Promise<ToolOutcome>;
-}
+/**
+ * The MCP servers' tools as one tool source: the model's calls of `mcp__…` tools ask for approval first unless the tool needs none,
+ * then run, their results kept as transcript data. The call's approval state goes to its row through the context's `update`.
+ */
+export type McpToolSource = ToolSource;
 
 /** `mcp__<server>__<tool>` read back; a name without a second `__` is all server. */
 export function splitToolName(name: string): { server: string; tool: string } {
@@ -94,7 +102,7 @@ async function convertBlock(block: Content, store: (bytes: Buffer, mimeType: str
   }
 }
 
-export function createMcpCalls(options: McpCallsOptions): McpCalls {
+export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
   const { mcpTools, interaction, grants, log } = options;
   const find = (name: string): OfferedTool | undefined => mcpTools.tools().find((tool) => tool.name === name);
 
@@ -115,17 +123,20 @@ export function createMcpCalls(options: McpCallsOptions): McpCalls {
   }
 
   return {
-    specs() {
+    list() {
       return mcpTools.tools().map((tool) => ({ name: tool.name, description: tool.description ?? `${tool.tool} from the MCP server ${tool.server}`, parameters: tool.inputSchema }));
     },
 
+    has: (name) => name.startsWith(MCP_TOOL_PREFIX),
+
     describe(name) {
       const offered = find(name);
-      return offered ? { server: offered.server, tool: offered.tool } : splitToolName(name);
+      return { mcp: offered ? { server: offered.server, tool: offered.tool } : splitToolName(name) };
     },
 
-    async run(name, args, context) {
+    async execute(name, args, context: ToolContext) {
       const { sessionId, signal } = context;
+      const update = (mcp: McpToolCall) => context.update?.({ mcp }) ?? Promise.resolve();
       const offered = find(name);
       if (!offered) return errorOutcome({ name: "ToolError", code: "MCP_SERVER_UNAVAILABLE", message: `no ready MCP server offers the tool ${name}` });
       if (!isPlainObject(args)) return errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: "arguments must be a JSON object" });
@@ -135,12 +146,12 @@ export function createMcpCalls(options: McpCallsOptions): McpCalls {
       else if (offered.autoApproved) mcp = { ...mcp, approval: "auto-approved" };
       else if (await grants.has(sessionId, server, tool)) mcp = { ...mcp, approval: "granted" };
       else {
-        await context.update({ ...mcp, approval: "asking" });
+        await update({ ...mcp, approval: "asking" });
         try {
           const decision = await askApproval(interaction, { sessionId, server, tool, arguments: JSON.stringify(args), signal });
           log({ event: "mcp/approval", sessionId, server, tool, decision: decision.kind });
           if (decision.kind === "deny") {
-            await context.update({ ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) });
+            await update({ ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) });
             return errorOutcome({ name: "ToolError", code: "TOOL_DENIED", message: deniedMessage(decision.reason) });
           }
           if (decision.kind === "allow-for-chat") await grants.add(sessionId, server, tool);
@@ -148,13 +159,13 @@ export function createMcpCalls(options: McpCallsOptions): McpCalls {
         } catch (error) {
           if (!(error instanceof UserInteractionError)) throw error;
           if (error.code === "ASK_CANCELLED") {
-            await context.update({ ...mcp, approval: "denied" });
+            await update({ ...mcp, approval: "denied" });
             return errorOutcome({ name: "ToolError", code: "TOOL_DENIED", message: "the human dismissed the approval request without allowing this call" });
           }
           return errorOutcome({ name: error.name, code: error.code, message: error.message });
         }
       }
-      await context.update(mcp);
+      await update(mcp);
       let result: CallToolResult;
       try {
         result = await mcpTools.call(name, args, { sessionId, signal });

@@ -1,0 +1,42 @@
+/** A chat's title: from its first message, the first question or plan its agent asks, or a rename. */
+export const DEFAULT_TITLE = "New chat";
+const TITLE_CHARS = 60;
+
+/** Bidi embedding, override and isolate controls and marks: a title never carries them, so no title can reorder what sits beside it. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** Scripted-model commands whose text is arguments, not words: the chat is titled from the call they make instead. */
+export const COMMAND_WITH_ARGUMENTS = /^\/(?:ask|plan|tool)\s/;
+
+/** A title as the sidebar and the header show it: bidi controls removed, whitespace collapsed. */
+export function cleanTitle(text: string): string {
+  return text.replace(BIDI_CONTROLS, "").replace(/\s+/g, " ").trim();
+}
+
+/** A title from the first non-empty line of a message: bidi controls removed, whitespace collapsed, at most 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.split("\n").find((part) => cleanTitle(part) !== "") ?? "";
+  const flat = cleanTitle(line);
+  const points = [...flat];
+  if (points.length === 0) return DEFAULT_TITLE;
+  return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
+}
+
+/** A chat title from the first question's header (else its text) or a plan's first line; null when the arguments name none. */
+export function titleFromToolArgs(name: string, args: unknown): string | null {
+  const record = plainObject(args);
+  if (name === "ask_user_question" && Array.isArray(record.questions)) {
+    const first = plainObject(record.questions[0]);
+    const text = [first.header, first.question].find((value): value is string => typeof value === "string" && value.trim() !== "");
+    return text === undefined ? null : titleFrom(text);
+  }
+  if (name === "present_plan" && typeof record.plan === "string") {
+    const line = record.plan.split("\n").map((part) => part.replace(/^[\s#>*\-\d.)]+/, "").trim()).find(Boolean);
+    return line === undefined ? null : titleFrom(line);
+  }
+  return null;
+}
+
+export function plainObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
