@@ -80,29 +80,6 @@ test("a batch that arrives while the user types in the composer steals no keystr
   ]);
 });
 
-test("a batch that arrives right after a message sent with Enter stays passive while the emptied composer has focus", async ({ page }) => {
-  const sent = recordResponds(page);
-  await openNewSession(page);
-  const composer = page.getByRole("textbox", { name: "Message" });
-  await composer.fill(`/ask ${JSON.stringify(batch)}`);
-  await composer.press("Enter");
-  const panel = page.getByRole("region", { name: "Alpha or Beta?" });
-  await expect(panel.getByRole("status").first()).toHaveText("The agent asks 2 questions. Press Alt+Q to answer.");
-  await expect(composer).toBeFocused();
-  await expect(composer).toHaveValue("");
-  await page.keyboard.type("1 more thing");
-  await expect(composer).toHaveValue("1 more thing");
-  await expect(panel.getByRole("radio", { name: "Alpha" })).not.toBeChecked();
-
-  await panel.getByRole("heading", { name: "Alpha or Beta?" }).click();
-  await expect(composer).toBeHidden();
-  await expect(page.getByRole("textbox", { name: "Message", includeHidden: true })).toHaveValue("1 more thing");
-  await expect(panel.getByText("The agent asks 2 questions. Press Alt+Q to answer.")).toHaveCount(0);
-  await panel.getByRole("radio", { name: "Beta" }).click();
-  await expect(page.getByRole("region", { name: "Yes or No?" })).toBeVisible();
-  expect(sent).toEqual([]);
-});
-
 test("a double tap answers one question: the new step ignores taps for its first 300 ms", async ({ page }) => {
   const sent = recordResponds(page);
   const sessionId = await openNewSession(page);

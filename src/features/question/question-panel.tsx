@@ -12,7 +12,7 @@ import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
-import { isTypingElsewhere } from "./typing-activity";
+import { isTypingElsewhere, whenTypingStops } from "./typing-activity";
 import { afterPress } from "./press-activity";
 import { useRespond } from "./use-respond";
 import { focusStep, isPanelEscape, useAnswerShortcut } from "./step-keys";
@@ -46,7 +46,8 @@ export interface PlanChat {
 
 /**
  * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere
- * starts `passive`: it takes no focus and announces itself, until a click, Tab or Alt+Q.
+ * starts `passive`: it takes no focus and announces itself, until a click, Tab or Alt+Q, or until
+ * the typing stops (the composer is emptied by sending, or 1.5 s pass with no keystroke).
  */
 type Attention = "engaged" | "passive";
 
@@ -83,6 +84,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
   const [imeGuard] = useState(createImeGuard);
   const { rpcId, sessionId, questions } = request;
   const question = questions[Math.min(state.index, questions.length - 1)]!;
+  const onReviewStep = questions.length > 1 && state.index >= questions.length;
   const disabled = busy !== null;
   useVisualViewport(rootRef);
   const sheetHeight = useSheetHeight(rootRef);
@@ -138,6 +140,16 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
     else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
   };
   useAnswerShortcut(engage);
+  const engageLatest = useRef(engage);
+  useEffect(() => {
+    engageLatest.current = engage;
+  });
+  // A panel that waited for the user to stop typing takes over by itself once they have (the composer was sent or left idle).
+  const waitsForTyping = autoFocus && attention === "passive" && !state.collapsed;
+  useEffect(() => {
+    if (!waitsForTyping) return;
+    return whenTypingStops(() => engageLatest.current(), canTakeFocus);
+  }, [waitsForTyping]);
   // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
   const turnToPanel = () => {
     if (attention === "passive") afterPress(() => setAttention("engaged"));
@@ -179,7 +191,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
         ) : (
           <>
             <PanelHeader
-              eyebrow={review ? t("planReview") : question.header}
+              eyebrow={review ? t("planReview") : onReviewStep ? t("reviewStep") : question.header}
               origin={request.origin}
               position={position}
               disabled={disabled}

@@ -1,7 +1,9 @@
 import { documentWatcher } from "./document-watcher";
 
-/** How long after a keystroke elsewhere a new panel still counts the user as typing. */
+/** How long after a keystroke in a text field elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;
+/** How often a passive panel looks again whether the user stopped typing. */
+const TYPING_POLL_MS = 200;
 
 const PANEL_SELECTOR = "[data-question-panel]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
@@ -12,8 +14,15 @@ function isInsidePanel(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
 }
 
+/** A plain Enter sends what the field holds: it ends the typing, and the field's text (if it stays) still counts. */
+function isSendingEnter(event: Event): boolean {
+  return event instanceof KeyboardEvent && event.key === "Enter" && !event.shiftKey && !event.isComposing;
+}
+
 function recordKeystroke(event: Event): void {
-  if (!isInsidePanel(event.target)) lastKeystrokeAt = performance.now();
+  const target = event.target instanceof Element ? event.target : null;
+  if (isInsidePanel(target) || !isTextField(target)) return;
+  lastKeystrokeAt = isSendingEnter(event) ? Number.NEGATIVE_INFINITY : performance.now();
 }
 
 /** Starts watching keystrokes outside the panel; the module does this when it loads, and it is safe to call again. */
@@ -30,16 +39,34 @@ export function isTextField(element: Element | null): boolean {
   return element instanceof HTMLElement && element.isContentEditable;
 }
 
+function holdsText(element: Element): boolean {
+  if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) return element.value !== "";
+  return (element.textContent ?? "") !== "";
+}
+
 /**
- * Whether the user is busy typing somewhere other than the question panel: focus in any text
- * field outside it (even an empty one, such as the composer right after sending), or a keystroke
- * in the last 1.5 s.
+ * Whether the user is busy typing somewhere other than the question panel: focus in a text field
+ * outside it that holds text, or a keystroke in a text field in the last 1.5 s. An emptied
+ * composer is not typing, nor is the Enter that sent its message.
  */
 export function isTypingElsewhere(now: number = performance.now()): boolean {
   if (typeof document === "undefined") return false;
   const active = document.activeElement;
-  if (active !== null && isTextField(active) && !isInsidePanel(active)) return true;
+  if (active !== null && isTextField(active) && !isInsidePanel(active) && holdsText(active)) return true;
   return now - lastKeystrokeAt < TYPING_WINDOW_MS;
+}
+
+/**
+ * Calls `onStopped` once the user is no longer typing elsewhere (the composer was emptied by
+ * sending, or 1.5 s passed) and `ready()` holds; returns a cancel.
+ */
+export function whenTypingStops(onStopped: () => void, ready: () => boolean = () => true): () => void {
+  const timer = setInterval(() => {
+    if (isTypingElsewhere() || !ready()) return;
+    clearInterval(timer);
+    onStopped();
+  }, TYPING_POLL_MS);
+  return () => clearInterval(timer);
 }
 
 /** Forgets the last keystroke; for tests. */
