@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from "react";
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
@@ -13,6 +13,17 @@ export interface ComposerSlotProps {
   composer: ReactNode;
 }
 
+/** For this long after a takeover ends, an Enter in the composer never sends the draft it gave back. */
+export const RESTORED_ENTER_GUARD_MS = 500;
+
+const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
+
+/** A draft given back when a takeover ended: when, and whether a key other than Enter has been pressed in it since. */
+interface RestoredDraft {
+  at: number;
+  touched: boolean;
+}
+
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
 export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps) {
   const t = useCopy(chatCopy);
@@ -23,6 +34,7 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   const previous = useRef({ sessionId, takenOver: choice !== null });
   const [composerFocused, setComposerFocused] = useState(false);
   const pointerDown = usePointerDown();
+  const [restored, setRestored] = useState<RestoredDraft | null>(null);
   const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
     const still = event.currentTarget;
     if (still.contains(event.relatedTarget as Node | null) || still.contains(document.activeElement)) return;
@@ -37,13 +49,35 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
 
   useEffect(() => {
     const takenOver = choice !== null;
-    const returned = previous.current.takenOver && !takenOver && previous.current.sessionId === sessionId;
+    const sameSession = previous.current.sessionId === sessionId;
+    const returned = previous.current.takenOver && !takenOver && sameSession;
     previous.current = { sessionId, takenOver };
-    if (!returned) return;
+    if (!returned) {
+      if (takenOver || !sameSession) setRestored(null);
+      return;
+    }
+    const field = composerRef.current?.querySelector<HTMLTextAreaElement | HTMLInputElement>("textarea, input");
+    setRestored(field && field.value !== "" ? { at: performance.now(), touched: false } : null);
     const active = document.activeElement;
     if (active && active !== document.body && !slotRef.current?.contains(active)) return;
-    composerRef.current?.querySelector<HTMLElement>("textarea, input")?.focus();
+    field?.focus();
   }, [choice, sessionId]);
+
+  // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back.
+  const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (restored === null || event.nativeEvent.isComposing) return;
+    if (event.key !== "Enter" || event.shiftKey) {
+      if (!restored.touched && !MODIFIER_KEYS.has(event.key)) setRestored({ ...restored, touched: true });
+      return;
+    }
+    if (restored.touched && performance.now() - restored.at >= RESTORED_ENTER_GUARD_MS) {
+      setRestored(null);
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  const restoredHint = restored !== null && !restored.touched && choice === null;
 
   return (
     <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"}>
@@ -63,7 +97,13 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
         hidden={choice !== null && !composerFocused}
         onFocus={() => setComposerFocused(true)}
         onBlur={onComposerBlur}
+        onKeyDownCapture={onComposerKeyDown}
       >
+        {restoredHint && (
+          <p className="composer-slot__restored" role="status">
+            {t("draftRestored")}
+          </p>
+        )}
         {composer}
       </div>
     </div>

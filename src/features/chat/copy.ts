@@ -63,6 +63,7 @@ export type ChatKey =
   | "approvalAsking"
   | "untitled"
   | "slotFailed"
+  | "draftRestored"
   | "transcriptFailed"
   | "rowFailed"
   | "tryAgain"
@@ -170,6 +171,7 @@ export const chatCopy: Catalog<ChatKey> = {
     approvalAsking: "Waiting for your approval.",
     untitled: "New chat",
     slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
+    draftRestored: "Your unsent draft is back. Enter sends it once you have pressed another key.",
     transcriptFailed: "The messages could not be shown.",
     rowFailed: "This message could not be shown.",
     tryAgain: "Try again",
@@ -275,6 +277,7 @@ export const chatCopy: Catalog<ChatKey> = {
     approvalAsking: "正在等待你的授权。",
     untitled: "新对话",
     slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",
+    draftRestored: "你未发送的草稿已恢复。先按任意其他键，回车才会发送它。",
     transcriptFailed: "无法显示消息记录。",
     rowFailed: "无法显示这条消息。",
     tryAgain: "重试",
