@@ -33,7 +33,7 @@ describe("rule step-focus-target", () => {
     expect(document.activeElement?.textContent).toBe("b");
   });
 
-  it("focuses the first checkbox, else the free-text textarea, else the heading", () => {
+  it("focuses the first checkbox, else the free-text textarea, else the one-line field, else the heading", () => {
     const boxes = mount('<button role="checkbox">a</button><textarea data-step-part="custom"></textarea>');
     expect(focusStep(boxes)).toBe(true);
     expect(document.activeElement?.textContent).toBe("a");
@@ -42,7 +42,15 @@ describe("rule step-focus-target", () => {
     focusStep(text);
     expect(document.activeElement?.getAttribute("aria-label")).toBe("answer");
     text.remove();
-    const heading = mount('<h2 data-step-part="heading" tabindex="-1">Q</h2><input data-step-part="custom">');
+    const field = mount('<h2 data-step-part="heading" tabindex="-1">Q</h2><input data-step-part="custom" aria-label="nights">');
+    focusStep(field);
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("nights");
+    field.remove();
+    const options = mount('<h2 data-step-part="heading" tabindex="-1">Q</h2><button role="radio">a</button><input data-step-part="custom">');
+    focusStep(options);
+    expect(document.activeElement?.textContent).toBe("a");
+    options.remove();
+    const heading = mount('<h2 data-step-part="heading" tabindex="-1">Q</h2>');
     focusStep(heading);
     expect(document.activeElement?.textContent).toBe("Q");
   });

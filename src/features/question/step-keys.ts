@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, 
  */
 
 /** The parts of a step a rule needs to find; rendered as `data-step-part`. */
-export type StepPart = "heading" | "custom" | "pager";
+export type StepPart = "heading" | "custom" | "pager" | "stepper";
 
 /** The attribute that marks a step part: spread it on the element, e.g. `<h2 {...stepPart("heading")}>`. */
 export function stepPart(part: StepPart): { "data-step-part": StepPart } {
@@ -21,8 +21,10 @@ const partSelector = (part: StepPart) => `[data-step-part="${part}"]`;
 const SELECTOR = {
   checkedRadio: '[role="radio"][data-state="checked"]',
   firstControl: `[role="radio"], [role="checkbox"], textarea${partSelector("custom")}`,
+  customField: partSelector("custom"),
   heading: partSelector("heading"),
   pager: partSelector("pager"),
+  stepper: partSelector("stepper"),
   enabledCheckbox: '[role="checkbox"]:not([disabled])',
 } as const;
 
@@ -30,13 +32,14 @@ const SELECTOR = {
 
 /**
  * Focuses the step's checked radio, else its first radio, checkbox or free-text textarea, else
- * its heading (a one-line text field is never focused first: it sits under options, which come
- * first); false when the step has none of these.
+ * its one-line field (a form step of a text, number or date field), else its heading (a one-line
+ * field under options never comes first: the options do); false when the step has none of these.
  */
 export function focusStep(root: HTMLElement | null): boolean {
   const target =
     root?.querySelector<HTMLElement>(SELECTOR.checkedRadio) ??
     root?.querySelector<HTMLElement>(SELECTOR.firstControl) ??
+    root?.querySelector<HTMLElement>(SELECTOR.customField) ??
     root?.querySelector<HTMLElement>(SELECTOR.heading);
   target?.focus({ preventScroll: true });
   return target !== null && target !== undefined;
@@ -44,9 +47,9 @@ export function focusStep(root: HTMLElement | null): boolean {
 
 // ── Rule step-focus-follows: focus follows the step, except while paging ────────────────────────
 
-/** Whether focus sits on an enabled pager button, where it stays while the user pages. */
+/** Whether focus sits on an enabled pager button (Previous, Next; not a stepper item), where it stays while the user pages. */
 function isPaging(active: Element | null): boolean {
-  return active instanceof HTMLButtonElement && !active.disabled && active.closest(SELECTOR.pager) !== null;
+  return active instanceof HTMLButtonElement && !active.disabled && active.closest(SELECTOR.pager) !== null && active.closest(SELECTOR.stepper) === null;
 }
 
 /**

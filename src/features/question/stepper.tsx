@@ -5,12 +5,15 @@ import { draftProblem } from "./field-rules";
 import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { stepState, type StepState } from "./step-state";
+import { stepPart } from "./step-keys";
 
 interface StepperProps {
   questions: readonly QuestionItem[];
   state: DraftState;
   /** The current question, or -1 on the review step. */
   current: number;
+  /** Goes to the review step, the stepper's last item. */
+  onReview: () => void;
   disabled: boolean;
   /** The current answer breaks a rule: later steps cannot be jumped to until it is fixed. */
   forwardBlocked?: boolean;
@@ -19,12 +22,12 @@ interface StepperProps {
 
 const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswered: "stepNotYet" } as const satisfies Record<StepState, string>;
 
-/** One segment per question, marked current / answered / skipped / not yet (an invalid answer too); each jumps there. */
-export function Stepper({ questions, state, current, disabled, forwardBlocked = false, onJump }: StepperProps) {
+/** One segment per question, marked current / answered / skipped / not yet (an invalid answer too), then the review step; each jumps there. */
+export function Stepper({ questions, state, current, disabled, forwardBlocked = false, onJump, onReview }: StepperProps) {
   const t = useCopy(questionCopy);
   const count = questions.length;
   return (
-    <ol className="question-stepper" aria-label={t("stepperLabel")}>
+    <ol className="question-stepper" aria-label={t("stepperLabel")} {...stepPart("stepper")}>
       {questions.map((question, index) => {
         // An answer that breaks its question's rules (a wrong email, too many labels) is not yet an answer.
         const shown = draftProblem(question, draftOf(state, question.id)) === null ? stepState(question, state) : "unanswered";
@@ -53,6 +56,18 @@ export function Stepper({ questions, state, current, disabled, forwardBlocked = 
           </li>
         );
       })}
+      <li className="question-stepper__item">
+        <button
+          type="button"
+          className="question-stepper__step question-stepper__step--review"
+          aria-label={t("reviewHeading")}
+          aria-current={current === -1 ? "step" : undefined}
+          disabled={disabled || (forwardBlocked && current !== -1)}
+          onClick={onReview}
+        >
+          <span className="question-stepper__header">{t("reviewStep")}</span>
+        </button>
+      </li>
     </ol>
   );
 }
