@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { Grant } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
@@ -32,6 +32,28 @@ export function GrantsMenu({ sessionId, source }: { sessionId: string; source: G
   const [listing, setListing] = useState<Listing>({ kind: "loading" });
   const panelId = useId();
   const headingId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.isComposing) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node | null)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKeyDown, true);
+    document.addEventListener("pointerdown", onPointerDown, true);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown, true);
+      document.removeEventListener("pointerdown", onPointerDown, true);
+    };
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -62,8 +84,8 @@ export function GrantsMenu({ sessionId, source }: { sessionId: string; source: G
   };
 
   return (
-    <div className="grants-menu">
-      <button type="button" className="grants-menu__toggle" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
+    <div className="grants-menu" ref={rootRef}>
+      <button ref={toggleRef} type="button" className="grants-menu__toggle" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
         {t("grantsButton")}
       </button>
       {open && (
