@@ -27,6 +27,7 @@ export type QuestionMessageKey =
   | "answer"
   | "planReview"
   | "planQuestion"
+  | "planMoreBelow"
   | "approve"
   | "refuse"
   | "chatAboutIt"
@@ -45,6 +46,7 @@ export type QuestionMessageKey =
   | "stepNotYet"
   | "review"
   | "reviewHeading"
+  | "reviewStep"
   | "reviewHint"
   | "reviewMissing"
   | "reviewSkipped"
@@ -117,6 +119,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     answer: "Answer",
     planReview: "Plan review",
     planQuestion: "Approve this plan?",
+    planMoreBelow: "More of the plan below: read it before you approve",
     approve: "Approve",
     refuse: "Keep planning",
     chatAboutIt: "Chat about it",
@@ -135,6 +138,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     stepNotYet: "not answered yet",
     review: "Review",
     reviewHeading: "Review your answers",
+    reviewStep: "Review",
     reviewHint: "This is what will be sent.",
     reviewMissing: "{count} not answered: they are sent as skipped unless you change them.",
     reviewSkipped: "Skipped",
@@ -205,6 +209,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     answer: "回答",
     planReview: "计划审阅",
     planQuestion: "批准这个计划吗？",
+    planMoreBelow: "计划下方还有内容：批准前请读完",
     approve: "批准",
     refuse: "继续规划",
     chatAboutIt: "先聊聊",
@@ -223,6 +228,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     stepNotYet: "尚未回答",
     review: "检查",
     reviewHeading: "检查你的回答",
+    reviewStep: "检查",
     reviewHint: "以下内容将被发送。",
     reviewMissing: "{count} 题未回答：除非修改，否则将作为跳过发送。",
     reviewSkipped: "已跳过",

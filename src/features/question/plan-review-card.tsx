@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useCopy } from "../../i18n/i18n";
@@ -20,6 +20,29 @@ interface PlanReviewCardProps {
   onChat: (note: string) => void;
 }
 
+/** Pixels of plan still hidden under the body's fold below which the plan counts as read to its end. */
+const READ_TO_END_PX = 4;
+
+/** Whether the scrolling element has more below its visible part; follows scrolling and resizing. */
+function useMoreBelow(ref: RefObject<HTMLElement | null>): boolean {
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setMore(element.scrollHeight - element.scrollTop - element.clientHeight > READ_TO_END_PX);
+    measure();
+    element.addEventListener("scroll", measure, { passive: true });
+    const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(measure);
+    observer?.observe(element);
+    for (const child of Array.from(element.children)) observer?.observe(child);
+    return () => {
+      element.removeEventListener("scroll", measure);
+      observer?.disconnect();
+    };
+  }, [ref]);
+  return more;
+}
+
 /**
  * The decision card for a plan-review request: the plan, an optional note, then Approve, Keep
  * planning or Chat about it. The note goes with either decision as the note question's answer.
@@ -30,6 +53,8 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
   const { review, feedback, disabled, headingId } = props;
   const t = useCopy(questionCopy);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const moreBelow = useMoreBelow(bodyRef);
   const [takeFocus] = useState(props.takeFocus);
 
   useEffect(() => {
@@ -41,12 +66,21 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
 
   return (
     <div className="question-panel__wizard">
-      <div className="question-panel__body">
+      <div className="question-panel__body" ref={bodyRef} data-more-below={moreBelow}>
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} ref={headingRef}>
           {t("planQuestion")}
         </h2>
         <Markdown text={showHiddenCharacters(review.plan)} className="question-panel__detail question-panel__plan" wrap />
       </div>
+      {moreBelow && (
+        <button
+          type="button"
+          className="question-panel__more-below"
+          onClick={() => bodyRef.current?.scrollBy({ top: bodyRef.current.clientHeight * 0.8, behavior: "smooth" })}
+        >
+          {t("planMoreBelow")} <span aria-hidden="true">↓</span>
+        </button>
+      )}
       <div className="question-panel__custom-row">
         <label htmlFor={noteId} className="question-panel__note-label">
           {t("planNoteLabel")}

@@ -213,7 +213,6 @@ describe("rule question-defaults", () => {
     await user.click(screen.getByRole("radio", { name: "Free" }));
     expect(screen.queryByText("Default")).not.toBeInTheDocument();
     expect(screen.queryByText(/Pre-filled/)).not.toBeInTheDocument();
-    await user.click(screen.getByRole("button", { name: "Submit" }));
     expectAnswered(respond, [{ id: "plan", selected: ["Free"] }]);
   });
 
@@ -265,7 +264,6 @@ describe("questions from an MCP server", () => {
     );
     expect(screen.getAllByRole("radio").map((radio) => radio.textContent)).toEqual(["是1", "否2"]);
     await userEvent.setup().click(screen.getByRole("radio", { name: "否" }));
-    await userEvent.setup().click(screen.getByRole("button", { name: "提交" }));
     expectAnswered(respond, [{ id: "overwrite", selected: ["No"] }]);
   });
 

@@ -33,6 +33,7 @@ describe("question wizard layout", () => {
       ["Question 1 of 3, not answered yet", "step"],
       ["Question 2 of 3, not answered yet", null],
       ["Question 3 of 3, not answered yet", null],
+      ["Review your answers", null],
     ]);
     expect(screen.getByRole("button", { name: "Previous question" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Next question" })).toBeEnabled();
@@ -119,12 +120,29 @@ describe("single-select advance", () => {
     expect(heading()).toBe("Which package manager?");
   });
 
-  it("never submits when the last question's option is chosen", async () => {
-    const request: PendingRequest = { ...batch, questions: [batch.questions[0]!] };
+  it("never submits when a batch's last question's option is chosen", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[1]!, batch.questions[0]!] };
     const { user, respond } = renderPanel(request);
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "demo");
+    await user.click(screen.getByRole("button", { name: "Next" }));
     await user.click(screen.getByRole("radio", { name: "npm" }));
     expect(respond).not.toHaveBeenCalled();
     expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
+  });
+
+  it("answers a one-question single-select on a pick, with no Submit click", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[0]!] };
+    const { user, respond } = renderPanel(request);
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    expectAnswered(respond, [{ id: "pkg", selected: ["npm"] }]);
+  });
+
+  it("waits for Submit on a one-question single-select when the pick replaces typed text", async () => {
+    const request: PendingRequest = { ...batch, questions: [batch.questions[0]!] };
+    const { user, respond } = renderPanel(request);
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "yarn");
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    expect(respond).not.toHaveBeenCalled();
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expectAnswered(respond, [{ id: "pkg", selected: ["npm"] }]);
   });
@@ -431,10 +449,10 @@ describe("IME composition", () => {
 });
 
 describe("the last question", () => {
-  it("submits with Enter on the last question's checked radio", async () => {
+  it("submits with Enter on a one-question single-select's radio", async () => {
     const request: PendingRequest = { ...batch, questions: [batch.questions[0]!] };
     const { user, respond } = renderPanel(request);
-    await user.click(screen.getByRole("radio", { name: "npm" }));
+    screen.getByRole("radio", { name: "npm" }).focus();
     expect(respond).not.toHaveBeenCalled();
     await user.keyboard("{Enter}");
     expectAnswered(respond, [{ id: "pkg", selected: ["npm"] }]);

@@ -122,7 +122,10 @@ export function QuestionWizard(props: QuestionWizardProps) {
     if (source !== "click" && stepGuard.blocks(null)) return;
     const chosen = chooseOption(state, question, label);
     if (isLast) {
-      if (source === "enter") finish(chosen);
+      // Most agents ask one question: a pick on it, with nothing typed, answers it as a pick in a batch moves on.
+      const answersAtOnce = count === 1 && draft.custom.trim() === "";
+      if (answersAtOnce) stepGuard.arm(point);
+      if (source === "enter" || answersAtOnce) finish(chosen);
       else change(() => chosen);
       return;
     }
@@ -169,6 +172,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
             disabled={disabled}
             forwardBlocked={problem !== null}
             onJump={(to) => change((current) => goToQuestion(current, to, count))}
+            onReview={() => change((current) => ({ ...current, index: reviewIndex(questions) }))}
           />
         ) : null
       }
