@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkAnswers } from "./answers";
-import { approvalAnswer, approvalQuestions, readApprovalAnswer, type ApprovalDecision } from "./approval";
+import { approvalAnswer, approvalQuestions, choiceAnswer, readApprovalAnswer, readChoiceAnswer, type ApprovalDecision } from "./approval";
 
 const approval = { server: "files", tool: "write_file", arguments: '{"path":"a.txt"}' };
 
@@ -28,5 +28,23 @@ describe("approval requests (docs/protocol.md, rule approval-request)", () => {
       { id: "approval", selected: ["Deny"] },
       { id: "approval-reason", selected: [] },
     ]);
+  });
+});
+
+describe("an ACP permission's approval: the agent's choices (docs/protocol.md, rule approval-request)", () => {
+  const acp = { server: "Qwen Code", tool: "Edit a.ts", arguments: "{}", choices: ["Allow", "Always allow", "Reject"] };
+
+  it("asks with the agent's option names, then the optional reason", () => {
+    const questions = approvalQuestions(acp);
+    expect(questions[0]).toMatchObject({ id: "approval", question: "Allow Qwen Code to run Edit a.ts?", options: [{ label: "Allow" }, { label: "Always allow" }, { label: "Reject" }], required: true, freeText: false });
+    expect(questions[1]?.id).toBe("approval-reason");
+  });
+
+  it("an answer for a choice passes the host's checks and reads back the same", () => {
+    const answers = choiceAnswer("Reject", " no ");
+    expect(checkAnswers(approvalQuestions(acp), answers)).toBeNull();
+    expect(readChoiceAnswer(answers)).toEqual({ label: "Reject", reason: "no" });
+    expect(readChoiceAnswer(choiceAnswer("Allow"))).toEqual({ label: "Allow" });
+    expect(checkAnswers(approvalQuestions(acp), choiceAnswer("Allow once"))).not.toBeNull();
   });
 });

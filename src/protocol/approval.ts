@@ -16,6 +16,19 @@ export type ApprovalDecision = { kind: "allow-once" } | { kind: "allow-for-chat"
  * permissive allow first, no free text), then the optional reason that goes with Deny.
  */
 export function approvalQuestions(approval: ToolApproval): QuestionItem[] {
+  if (approval.choices !== undefined && approval.choices.length > 0) {
+    return [
+      {
+        id: APPROVAL_ID,
+        header: "Tool approval",
+        question: `Allow ${approval.server} to run ${approval.tool}?`,
+        options: approval.choices.map((label) => ({ label })),
+        required: true,
+        freeText: false,
+      },
+      { id: APPROVAL_REASON_ID, header: "Reason", question: "Why deny this call? (optional)" },
+    ];
+  }
   return [
     {
       id: APPROVAL_ID,
@@ -53,4 +66,17 @@ export function readApprovalAnswer(answers: readonly AnswerItem[]): ApprovalDeci
   if (label === ALLOW_FOR_CHAT_LABEL) return { kind: "allow-for-chat" };
   const reason = answers[1]?.custom?.trim();
   return reason ? { kind: "deny", reason } : { kind: "deny" };
+}
+
+/** The answer items for one of an ACP permission's choices (`approval.choices`); a reason goes with a reject. */
+export function choiceAnswer(label: string, reason?: string): AnswerItem[] {
+  const text = reason?.trim();
+  return [{ id: APPROVAL_ID, selected: [label] }, { id: APPROVAL_REASON_ID, selected: [], ...(text ? { custom: text } : {}) }];
+}
+
+/** Reads the chosen label and the reason back from answers the host checked against `approvalQuestions` of an approval with `choices`. */
+export function readChoiceAnswer(answers: readonly AnswerItem[]): { label: string | null; reason?: string } {
+  const label = answers[0]?.selected[0] ?? null;
+  const reason = answers[1]?.custom?.trim();
+  return reason ? { label, reason } : { label };
 }

@@ -154,8 +154,7 @@ export const ToolErrorCode = z.enum([
   "EMPTY_QUESTIONS",
   "INVALID_QUESTIONS",
   "BAD_INTENT",
-  "NO_PROVIDER",
-  "DUPLICATE_PROVIDER",
+  "TOO_MANY_PENDING",
   "UNKNOWN_TOOL",
   "UNKNOWN_TICKET",
   "TOOL_FAILED",
@@ -163,7 +162,6 @@ export const ToolErrorCode = z.enum([
   "MCP_TOOL_ERROR",
   "MCP_SERVER_UNAVAILABLE",
   "HOST_UNREACHABLE",
-  "TOO_MANY_PENDING",
   "STORAGE_FULL",
   "STORAGE_READONLY",
   "STORAGE_BUSY",
@@ -242,11 +240,44 @@ export const HeartbeatFrame = z.object({ type: z.literal("heartbeat") });
 export type HeartbeatFrame = z.infer<typeof HeartbeatFrame>;
 /** The default heartbeat interval; a client treats 2.5 intervals of silence as a dead connection. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
-/** Who asks: this chat's own agent, an agent over MCP, or a tool's MCP server. Optional on the wire; absent means this chat's agent. */
-export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server"]), name: upTo(200) });
+/**
+ * Who asks: this chat's own agent, an agent over MCP, a tool's MCP server, or an ACP agent the host runs
+ * (`name` its config name, `title` what the panel shows). Optional on the wire; absent means this chat's agent.
+ */
+export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server", "acp-agent"]), name: upTo(200), title: z.optional(upTo(200)) });
 export type QuestionOrigin = z.infer<typeof QuestionOrigin>;
-/** The tool call an approval request is about; `arguments` is the call's full JSON text, never truncated. */
-export const ToolApproval = z.object({ server: upTo(200), tool: upTo(200), arguments: z.string() });
+/** Where an ACP agent's tool call acts: an absolute path, and a 1-based line when it knows one. */
+export const AcpToolLocation = z.object({ path: z.string(), line: z.optional(z.number()) });
+export type AcpToolLocation = z.infer<typeof AcpToolLocation>;
+/** One piece of an ACP tool call's content as shown: text (terminal output may hold ANSI colours), a diff, or a label for anything else; `truncated` when a text was cut to its bound. */
+export const AcpToolContent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string(), truncated: z.optional(z.boolean()) }),
+  z.object({ type: z.literal("diff"), path: z.string(), oldText: z.optional(z.string()), newText: z.string(), truncated: z.optional(z.boolean()) }),
+  z.object({ type: z.literal("other"), label: z.string() }),
+]);
+export type AcpToolContent = z.infer<typeof AcpToolContent>;
+/** The tool call an ACP agent asks permission for: its title, kind, locations and content. */
+export const AcpToolCallData = z.object({
+  toolCallId: z.string(),
+  title: z.string(),
+  kind: z.optional(z.string()),
+  locations: z.optional(z.array(AcpToolLocation)),
+  content: z.optional(z.array(AcpToolContent)),
+});
+export type AcpToolCallData = z.infer<typeof AcpToolCallData>;
+/**
+ * The tool call an approval request is about; `arguments` is the call's full JSON text, never truncated
+ * (an ACP agent's raw input). An ACP permission also carries `choices`, the agent's option names in the
+ * order allow-once, allow-always, reject-once, reject-always, which are its question's labels, and
+ * `toolCall`, what the call does.
+ */
+export const ToolApproval = z.object({
+  server: upTo(200),
+  tool: upTo(200),
+  arguments: z.string(),
+  choices: z.optional(z.array(upTo(200))),
+  toolCall: z.optional(AcpToolCallData),
+});
 export type ToolApproval = z.infer<typeof ToolApproval>;
 /** A question is waiting for the human. */
 export const QuestionRequestedFrame = z.object({
