@@ -77,9 +77,8 @@ for (const viewport of [
       await expect(panel).toBeVisible();
       // The panel arrived while the composer had focus, so it is passive; Alt+Q turns to it, as a user would.
       await page.keyboard.press("Alt+KeyQ");
-      await panel.getByRole("radio", { name: "Yes" }).click();
       await expectInViewport(page, panel.getByRole("button", { name: "Submit" }), "the panel's Submit");
-      await panel.getByRole("button", { name: "Submit" }).click();
+      await panel.getByRole("radio", { name: "Yes" }).click();
       await expect(panel).toBeHidden();
       await expectInViewport(page, composer, "the composer after the answer");
       expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(viewport.height);
