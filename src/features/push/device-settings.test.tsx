@@ -1,0 +1,91 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { DeviceSettings } from "./device-settings";
+
+const PHONE = "https://fcm.googleapis.com/fcm/send/phone";
+const LAPTOP = "https://updates.push.services.mozilla.com/wpush/v2/laptop";
+const KEYS = { p256dh: "BOr8".padEnd(87, "A"), auth: "c2VjcmV0c2VjcmV0c2VjcmV0" };
+
+interface Listed {
+  endpoint: string;
+  label: string | null;
+  hideText: boolean;
+  createdAt: string;
+  mine: boolean;
+}
+
+let listed: Listed[];
+let current: { endpoint: string; toJSON(): unknown; unsubscribe(): Promise<boolean> } | null;
+let posts: Record<string, unknown>[];
+let deletes: string[];
+
+function subscription(endpoint: string) {
+  return { endpoint, toJSON: () => ({ endpoint, expirationTime: null, keys: KEYS }), unsubscribe: vi.fn(async () => true) };
+}
+
+beforeEach(() => {
+  listed = [{ endpoint: LAPTOP, label: "Linux · Firefox", hideText: false, createdAt: "2026-12-01T00:00:00.000Z", mine: false }];
+  current = null;
+  posts = [];
+  deletes = [];
+  vi.stubGlobal("PushManager", function PushManager() {});
+  vi.stubGlobal("Notification", { requestPermission: vi.fn(async () => "granted") });
+  Object.defineProperty(navigator, "userAgent", { configurable: true, value: "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP1A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36" });
+  const pushManager = {
+    getSubscription: async () => current,
+    subscribe: vi.fn(async () => (current = subscription(PHONE))),
+  };
+  Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { ready: Promise.resolve({ pushManager }) } });
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === "/api/push/key") return Response.json({ publicKey: "BOr8".padEnd(87, "A") });
+      if (init?.method === "POST") {
+        const body = JSON.parse(String(init.body)) as Record<string, unknown> & { endpoint: string; label: string; hideText: boolean };
+        posts.push(body);
+        listed = [...listed.filter((device) => device.endpoint !== body.endpoint), { endpoint: body.endpoint, label: body.label, hideText: body.hideText, createdAt: "2026-12-01T00:00:00.000Z", mine: true }];
+        return Response.json({}, { status: 201 });
+      }
+      if (init?.method === "DELETE") {
+        const { endpoint } = JSON.parse(String(init.body)) as { endpoint: string };
+        deletes.push(endpoint);
+        listed = listed.filter((device) => device.endpoint !== endpoint);
+        return new Response(null, { status: 204 });
+      }
+      return Response.json({ subscriptions: listed });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+it("turns notifications on for this device with its PushSubscription and label, lists it as This device beside the others, and turns them off", async () => {
+  const user = userEvent.setup();
+  render(<DeviceSettings />);
+  await user.click(await screen.findByText("Notifications"));
+  const list = screen.getByRole("list");
+  expect(within(list).getByText("Linux · Firefox")).toBeVisible();
+  await user.click(screen.getByRole("button", { name: "Notify me on this device" }));
+  expect(await within(list).findByText("This device")).toBeVisible();
+  expect(posts).toEqual([{ endpoint: PHONE, expirationTime: null, keys: KEYS, label: "Pixel 8 · Chrome", hideText: false }]);
+  await user.click(screen.getByRole("checkbox", { name: /Hide the question/ }));
+  expect(await screen.findByRole("checkbox", { name: /Hide the question/ })).toBeChecked();
+  expect(posts.at(-1)).toMatchObject({ endpoint: PHONE, hideText: true });
+  await user.click(screen.getByRole("button", { name: "Stop notifications on this device" }));
+  expect(await screen.findByRole("button", { name: "Notify me on this device" })).toBeVisible();
+  expect(deletes).toEqual([PHONE]);
+  const laptop = within(screen.getByRole("list")).getByText("Linux · Firefox").closest("li")!;
+  await user.click(within(laptop as HTMLElement).getByRole("button", { name: "Remove" }));
+  expect(await screen.findByText("None yet.")).toBeVisible();
+  expect(deletes).toEqual([PHONE, LAPTOP]);
+}, 30_000);
+
+it("shows nothing when the host offers no Web Push", async () => {
+  vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "NOT_FOUND", message: "no route" } }, { status: 404 })));
+  const { container } = render(<DeviceSettings />);
+  await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
+  expect(container).toBeEmptyDOMElement();
+});
