@@ -37,7 +37,7 @@ async function transcript(url: string, sessionId: string): Promise<Message[]> {
 }
 
 describe(`kill -9 at random points of a turn (CRASH_SEED=${SEED})`, () => {
-  it("restarts on the same data dir with a sound database, no duplicated row, every unfinished row marked and the chat usable", { timeout: 60_000 + ROUNDS * 20_000 }, async () => {
+  it("[transcript-interrupted] restarts on the same data dir with a sound database, no duplicated row, every unfinished row marked and the chat usable", { timeout: 60_000 + ROUNDS * 20_000 }, async () => {
     const points = fc.sample(fc.constantFrom<CrashPoint>("streaming", "question-pending", "answer-accepted"), { numRuns: ROUNDS, seed: SEED });
     const order: CrashPoint[] = [...new Set<CrashPoint>(["streaming", "question-pending", "answer-accepted"]), ...points];
     let host = await startHostProcess({ env: { PARLEY_SCRIPTED_CHUNK_MS: String(CHUNK_MS) } });

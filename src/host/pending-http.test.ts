@@ -45,7 +45,7 @@ async function pendingQuestion() {
 }
 
 describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
-  it("replays every pending question on a new socket with the same rpcId and identical fields, oldest first, between hello and synced", async () => {
+  it("[mux-replay] replays every pending question on a new socket with the same rpcId and identical fields, oldest first, between hello and synced", async () => {
     const server = await start();
     const first = await open(server.url);
     const one = await createSession(server.url);

@@ -29,7 +29,7 @@ function settled(promise: Promise<AskResult>) {
 }
 
 describe("pending table", () => {
-  it("registers the question before broadcasting question/requested", () => {
+  it("[pending-register-first] registers the question before broadcasting question/requested", () => {
     const frames: DownFrame[] = [];
     let pendingWhenBroadcast = -1;
     const table = createPendingTable({
@@ -52,7 +52,7 @@ describe("pending table", () => {
     expect(frames).toEqual([]);
   });
 
-  it("claims an answer: deletes, broadcasts question/resolved, then settles with the answers as sent", async () => {
+  it("[respond-claim] claims an answer: deletes, broadcasts question/resolved, then settles with the answers as sent", async () => {
     const { table, frames, changes } = setup();
     const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
     const rpcId = table.replay()[0]!.rpcId;

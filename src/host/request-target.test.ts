@@ -16,7 +16,7 @@ describe("parseRequestTarget", () => {
     expect(parseRequestTarget("///evil.example/x")?.pathname).toBe("///evil.example/x");
   });
 
-  it("refuses targets that are not origin-form", () => {
+  it("[http-target] refuses targets that are not origin-form", () => {
     expect(parseRequestTarget(undefined)).toBeNull();
     expect(parseRequestTarget("")).toBeNull();
     expect(parseRequestTarget("*")).toBeNull();

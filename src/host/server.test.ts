@@ -147,7 +147,7 @@ describe("HTTP uplink", () => {
 });
 
 describe("trust fence", () => {
-  it("refuses a Host header that is not loopback with 403, on the API and on pages", async () => {
+  it("[fence-host] refuses a Host header that is not loopback with 403, on the API and on pages", async () => {
     const server = await start();
     expect(await rawGet(server.url, "/api/health", { host: "evil.example" })).toEqual({
       status: 403,
@@ -165,7 +165,7 @@ describe("trust fence", () => {
     expect((await rawGet(server.url, "/api/health", { host: "other.test" })).status).toBe(403);
   });
 
-  it("refuses a foreign Origin on a POST, and accepts its own and an allowed one", async () => {
+  it("[fence-origin] refuses a foreign Origin on a POST, and accepts its own and an allowed one", async () => {
     const server = await start({ allowedOrigins: ["http://127.0.0.1:5173"] });
     expect(await api(server.url, "/api/sessions", { method: "POST", headers: { origin: "https://evil.example" } })).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
     expect((await api(server.url, "/api/sessions", { method: "POST", headers: { origin: server.url } })).status).toBe(201);
@@ -262,7 +262,7 @@ describe("trust fence", () => {
 });
 
 describe("mux downlink", () => {
-  it("sends hello then synced on open", async () => {
+  it("[mux-downlink] sends hello then synced on open", async () => {
     const server = await start();
     const client = await open(server.url);
     expect(client.frames).toEqual([{ type: "hello", protocol: 2, hostId: server.hostId, heartbeatMs: 15_000 }, { type: "synced" }]);

@@ -26,7 +26,7 @@ async function waitIdle(url: string, sessionId: string) {
 }
 
 describe("GET /api/sessions pages and search", () => {
-  it("pages newest first with an opaque cursor until next is null", async () => {
+  it("[sessions-page] pages newest first with an opaque cursor until next is null", async () => {
     const server = await start();
     const ids: string[] = [];
     for (let index = 0; index < 7; index++) ids.push(await createSession(server.url, `chat ${index}`));
@@ -70,7 +70,7 @@ describe("GET /api/sessions pages and search", () => {
 });
 
 describe("PATCH /api/sessions/:id", () => {
-  it("renames a session, trims the title, tells every tab and keeps it over the first message", async () => {
+  it("[sessions-rename] renames a session, trims the title, tells every tab and keeps it over the first message", async () => {
     const server = await start();
     const client = await connect(server.url);
     const id = await createSession(server.url);
@@ -93,7 +93,7 @@ describe("PATCH /api/sessions/:id", () => {
 });
 
 describe("automatic titles", () => {
-  it("takes the first non-empty line of a plain message", async () => {
+  it("[titles-auto] takes the first non-empty line of a plain message", async () => {
     const server = await start();
     const id = await createSession(server.url);
     await api(server.url, `/api/sessions/${id}/messages`, { json: { text: "\n\n  Plan the   move\nwith details below" } });
@@ -131,7 +131,7 @@ describe("session creation and deep arguments", () => {
     expect((await page(server.url, "")).sessions.length).toBe(2);
   });
 
-  it("answers tool arguments nested 5,000 deep with INVALID_ARGS and ends the turn with the model's reply", async () => {
+  it("[tool-depth] answers tool arguments nested 5,000 deep with INVALID_ARGS and ends the turn with the model's reply", async () => {
     const server = await start();
     const id = await createSession(server.url);
     const deep = `{"questions":${"[".repeat(5000)}${"]".repeat(5000)}}`;

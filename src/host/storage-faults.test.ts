@@ -46,7 +46,7 @@ describe("a store that fails at any write of a turn", () => {
     [5, "STORAGE_BUSY"],
   ];
 
-  it.each(cases)("fails at write %i with %s: the user is told, an answer is refused unless written, no row stays running once storage is back", async (index, code) => {
+  it.each(cases)("[storage-errors] fails at write %i with %s: the user is told, an answer is refused unless written, no row stays running once storage is back", async (index, code) => {
     const faulty = createFaultyStore(openStore(":memory:"));
     const server = await startTestServer({ store: faulty.store });
     cleanup.servers.push(server);

@@ -324,12 +324,12 @@ describe("agent loop with other models", () => {
       name: "failing",
       // eslint-disable-next-line require-yield
       async *step() {
-        throw new ModelError("upstream answered 503", "UPSTREAM");
+        throw new ModelError("upstream answered 503", "MODEL_UNAVAILABLE");
       },
     };
     expect(shape(await settle(await startTurn("hello", { model: failing })))).toEqual([
       { role: "user", text: "hello" },
-      { role: "assistant", text: "Error: the model failed: upstream answered 503", failure: { code: "UPSTREAM" } },
+      { role: "assistant", text: "Error: the model failed: upstream answered 503", failure: { code: "MODEL_UNAVAILABLE" } },
     ]);
   });
 

@@ -1,13 +1,13 @@
 import { approvalQuestions, readApprovalAnswer, type ApprovalDecision } from "../protocol/approval";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../protocol/tool-messages";
 import type { AnswerRule } from "./answer-rule";
-import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval } from "../protocol/schemas";
+import { Questions, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval, type ToolErrorCode } from "../protocol/schemas";
 
 /** A failure of the user-interaction seam; `code` is machine-routable and survives tool execution. */
 export class UserInteractionError extends Error {
   override readonly name = "UserInteractionError";
   constructor(
-    readonly code: string,
+    readonly code: ToolErrorCode,
     message: string,
   ) {
     super(message);

@@ -1,3 +1,4 @@
+import type { TurnFailureCode } from "../../protocol/errors";
 import type { StoredMessage, StoredSession } from "../store";
 import type { ModelToolCall } from "../models/types";
 import type { ToolOutcome } from "../tools/registry";
@@ -26,7 +27,7 @@ export interface AgentTurn {
 }
 
 /** How a turn ended: the reason, and for a failure its code (MODEL_FAILED, STEP_LIMIT, an agent's own). */
-export type TurnEnd = { reason: "done" } | { reason: "stopped" } | { reason: "failed"; code: string };
+export type TurnEnd = { reason: "done" } | { reason: "stopped" } | { reason: "failed"; code: TurnFailureCode };
 
 /** The one narrow way an agent changes what the human sees. */
 export interface AgentReport {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isTurnFailureCode, type TurnFailureCode } from "../../protocol/errors";
 import { buildHistory } from "../history";
 import type { Logger } from "../log";
 import type { Model, ModelToolCall } from "../models/types";
@@ -91,7 +92,7 @@ export function createParleyAgent(options: ParleyAgentOptions): Agent {
   }
 
   /** An assistant row the agent writes itself to end a turn that failed: the reason as text, its code as the row's failure. */
-  async function endWith(report: AgentReport, sessionId: string, text: string, code: string): Promise<TurnEnd> {
+  async function endWith(report: AgentReport, sessionId: string, text: string, code: TurnFailureCode): Promise<TurnEnd> {
     await report.write({ id: report.newId(), sessionId, role: "assistant", createdAt: now(), text, step: randomUUID(), failure: { code } }, true);
     return { reason: "failed", code };
   }
@@ -108,7 +109,7 @@ export function createParleyAgent(options: ParleyAgentOptions): Agent {
         if (failure !== null) {
           const code = (failure as { code?: unknown }).code;
           log({ event: "model/failed", sessionId, model: model.name, code: typeof code === "string" ? code : null });
-          return endWith(report, sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`, typeof code === "string" ? code : "MODEL_FAILED");
+          return endWith(report, sessionId, `Error: the model failed: ${failure instanceof Error ? failure.message : String(failure)}`, typeof code === "string" && isTurnFailureCode(code) ? code : "MODEL_FAILED");
         }
         if (calls.length === 0) return { reason: "done" };
         for (const call of calls) {

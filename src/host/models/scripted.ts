@@ -1,5 +1,5 @@
 import { parsePlanReviewResult } from "../../protocol/plan-review";
-import { toolErrorCode } from "../tools/registry";
+import { decodeToolErrorCode } from "../../protocol/errors";
 import type { HistoryItem, Model, ModelEvent, ModelRequest } from "./types";
 
 /** The built-in interview: a recommended single-select, a multi-select and an optionless question. */
@@ -93,7 +93,7 @@ function planReply(result: ReturnType<typeof parsePlanReviewResult>): string {
 }
 
 function reply(command: Command, result: Extract<HistoryItem, { role: "tool" }>): string {
-  if (result.isError) return `Error: ${toolErrorCode(result.text) ?? "TOOL_FAILED"}`;
+  if (result.isError) return `Error: ${decodeToolErrorCode(result.text) ?? "TOOL_FAILED"}`;
   switch (command.kind) {
     case "ask":
       return `Answers: ${result.text}`;

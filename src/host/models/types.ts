@@ -1,3 +1,4 @@
+import type { ModelErrorCode } from "../../protocol/errors";
 /** A tool the model may call, with the JSON Schema of its arguments. */
 export interface ToolSpec {
   name: string;
@@ -41,7 +42,7 @@ export class ModelError extends Error {
   override readonly name = "ModelError";
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: ModelErrorCode,
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { AnswerItem, QuestionOrigin, ToolCall, ToolError, ToolRowOutcome } from "../../protocol/schemas";
+import { decodeToolErrorCode, encodeToolError } from "../../protocol/errors";
+import type { AnswerItem, QuestionOrigin, ToolCall, ToolError, ToolErrorCode, ToolRowOutcome } from "../../protocol/schemas";
 import { ASK_CANCELLED_ERROR } from "../../protocol/tool-messages";
 import type { ToolSpec } from "../models/types";
 import { describeIssues } from "../user-interaction";
@@ -95,7 +96,7 @@ export interface ToolOutcome {
 export class ToolCallError extends Error {
   override readonly name = "ToolError";
   constructor(
-    readonly code: string,
+    readonly code: ToolErrorCode,
     message: string,
   ) {
     super(message);
@@ -168,19 +169,6 @@ export function errorOutcome(error: ToolError): ToolOutcome {
   return { isError: true, text: formatToolErrorText(error), error };
 }
 
-/** `Error: <message>` plus `{name, code}` on the next line, so a model that only reads text still sees the code. */
-export function formatToolErrorText(error: ToolError): string {
-  return `Error: ${error.message}\n${JSON.stringify({ name: error.name, code: error.code })}`;
-}
-
-/** The code named by a tool error text made by `formatToolErrorText`, if any. */
-export function toolErrorCode(text: string): string | null {
-  const lastLine = text.slice(text.lastIndexOf("\n") + 1);
-  try {
-    const parsed: unknown = JSON.parse(lastLine);
-    if (parsed && typeof parsed === "object" && typeof (parsed as { code?: unknown }).code === "string") return (parsed as { code: string }).code;
-  } catch {
-    return null;
-  }
-  return null;
-}
+/** The tool-error text format's encoder and decoder live in the protocol (docs/protocol.md, tool-error text); these are their names here. */
+export const formatToolErrorText = encodeToolError;
+export const toolErrorCode = decodeToolErrorCode;
