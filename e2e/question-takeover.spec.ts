@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { startHost, type TestHost } from "./host";
 
@@ -137,4 +138,37 @@ test("a plan longer than the card says that more follows until it is read to its
   await expect(card.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   await card.getByText("Step number 60", { exact: true }).scrollIntoViewIfNeeded();
   await expect(more).toHaveCount(0);
+});
+
+test("the review step with its stepper item, a long plan's More below and a restored draft's line have no axe violations at 360×740 in both themes", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const sessionId = await openNewSession(page);
+  const expectAxeClean = async () => {
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }))).toEqual([]);
+    }
+  };
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  await page.keyboard.type("draft text here");
+  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
+  expect(asked.status()).toBe(202);
+  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
+  await page.keyboard.press("Alt+KeyQ");
+  await page.keyboard.press("1");
+  await page.getByRole("button", { name: "Skip this question" }).click();
+  await expect(page.getByRole("region", { name: "Review your answers" }).getByRole("button", { name: "Review your answers" })).toHaveAttribute("aria-current", "step");
+  await expectAxeClean();
+  await page.getByRole("region", { name: "Review your answers" }).getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByText("Your unsent draft is back. Enter sends it once you have pressed another key.")).toBeVisible();
+  await expectAxeClean();
+
+  await composer.fill("");
+  const plan = Array.from({ length: 40 }, (_, index) => `${index + 1}. Step number ${index + 1}`).join("\n");
+  await composer.fill(`/plan ${plan}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("button", { name: "More of the plan below: read it before you approve" })).toBeVisible();
+  await expectAxeClean();
 });

@@ -66,7 +66,8 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
 
   return (
     <div className="question-panel__wizard">
-      <div className="question-panel__body" ref={bodyRef} data-more-below={moreBelow}>
+      {/* Focusable so a keyboard can scroll a plan longer than the card. */}
+      <div className="question-panel__body" ref={bodyRef} data-more-below={moreBelow} tabIndex={0} role="group" aria-labelledby={headingId}>
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} ref={headingRef}>
           {t("planQuestion")}
         </h2>
