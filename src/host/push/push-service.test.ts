@@ -8,7 +8,7 @@ import { dispatch, HttpError, sendError } from "../http";
 import type { LogEntry } from "../log";
 import { parseRequestTarget } from "../request-target";
 import { MAX_PAYLOAD_BYTES } from "./payload";
-import { createPushService, endpointAllowed, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
+import { createPushService, endpointAllowed, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
 import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
 import { startFakePushService, type FakeDevice, type FakePushService } from "./testing/fake-push-service";
 
@@ -274,6 +274,7 @@ describe("subscriptions", () => {
     await start({ ownerLive: async (owner) => live.has(owner) });
     const owners = loginOwner(() => COOKIE);
     const digestOf = (login: string) => owners({ headers: { cookie: `${COOKIE}=${login}` } } as never);
+    expect(digestOf("login-a")).toBe(loginDigest("login-a"));
     const [a, b, c] = [fake.device(), fake.device(), fake.device()];
     await subscribe(a, {}, "login-a");
     await subscribe(b, {}, "login-b");

@@ -95,7 +95,8 @@ export function retryAfterMs(header: string | null, now: number): number | null 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+/** A login cookie value's digest, as the store keeps logins: what `loginRotated` and `loginRevoked` take. */
+export const loginDigest = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /** Owners by login: the login cookie's digest (as the store keeps logins), `token` for a bearer client, `host` with no token at all. */
 export function loginOwner(cookieName: () => string | null): (request: IncomingMessage) => string {
@@ -103,7 +104,7 @@ export function loginOwner(cookieName: () => string | null): (request: IncomingM
     const name = cookieName();
     if (name === null) return "host";
     const login = readCookie(request, name);
-    return login === null ? "token" : digest(login);
+    return login === null ? "token" : loginDigest(login);
   };
 }
 
