@@ -1,0 +1,131 @@
+import { expect, test, type Page } from "@playwright/test";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startHost, type TestHost } from "./host";
+
+const TOKEN = "e2e-brake-token-0123456789";
+/** Past the host's budget of 20 failed credentials per address at once. */
+const BURST = 40;
+
+let host: TestHost;
+let attacker: Server;
+let attackerPort: number;
+
+/**
+ * Another origin on this machine: a page that keeps firing wrong login links at the host from the owner's own
+ * browser, a burst past the budget and then five a second, and counts the answers it got.
+ */
+function floodPage(target: string): string {
+  return `<!doctype html><title>elsewhere</title><p id="count">0</p><script>
+    let fired = 0;
+    let answered = 0;
+    const fire = () => {
+      const image = new Image();
+      image.onerror = image.onload = () => { document.getElementById("count").textContent = String(++answered); };
+      image.src = ${JSON.stringify(target)} + "/?token=w" + fired++;
+    };
+    for (let i = 0; i < ${BURST}; i++) fire();
+    setInterval(fire, 200);
+  </script>`;
+}
+
+test.beforeAll(async () => {
+  attacker = createServer((request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(floodPage(host.url));
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+  attackerPort = (attacker.address() as AddressInfo).port;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => attacker.close(resolve));
+});
+
+test.beforeEach(async () => {
+  host = await startHost({ PARLEY_TOKEN: TOKEN });
+});
+
+test.afterEach(async () => {
+  await host.dispose();
+});
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Chats" });
+
+async function send(page: Page, text: string) {
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.fill(text);
+  await composer.press("Enter");
+  await expect(page.getByText(text.replace(/^\/echo /, ""), { exact: true })).toBeVisible();
+}
+
+/** The owner opens the login link and starts a chat, which opens again after a reload. */
+async function logInAndChat(page: Page) {
+  await page.goto(`${host.url}/?token=${TOKEN}`);
+  await expect(page).toHaveURL(`${host.url}/`);
+  await send(page, "/echo before");
+}
+
+/** The owner's page after a reload: the chat list loads, the chat opens, a new chat takes a message and gets its reply, and nothing is refused. */
+async function ownerKeepsWorking(page: Page) {
+  await page.reload();
+  await expect(nav(page).getByRole("link", { name: "/echo before" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("/echo before");
+  await page.getByRole("button", { name: "New chat" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("New chat");
+  await send(page, "/echo after");
+  await expect(nav(page).getByRole("link", { name: "/echo after" })).toBeVisible();
+  await expect(nav(page).getByText("No chats yet.")).toHaveCount(0);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+}
+
+/** How many of its login links the flood page has seen answered. */
+const answered = async (flood: Page) => Number(await flood.locator("#count").textContent());
+
+for (const [name, origin] of [
+  ["cross-site", () => `http://localhost:${attackerPort}/`],
+  ["same-site", () => `http://127.0.0.1:${attackerPort}/`],
+] as const) {
+  test(`fence-brake: a ${name} page flooding wrong login links does not lock the owner out`, async ({ context, page }) => {
+    await logInAndChat(page);
+
+    const flood = await context.newPage();
+    await flood.goto(origin());
+    await expect.poll(() => answered(flood), { timeout: 30_000 }).toBeGreaterThan(BURST);
+
+    await ownerKeepsWorking(page);
+
+    const stillFiring = await answered(flood);
+    await expect.poll(() => answered(flood), { timeout: 30_000 }).toBeGreaterThan(stillFiring + 5);
+    const typed = await page.goto(`${host.url}/?token=a-wrong-token-typed-by-hand`);
+    expect(typed?.status()).toBe(401);
+  });
+}
+
+test("fence-brake: while a program on this machine keeps guessing tokens and is braked, the owner's login keeps working", async ({ page, playwright }) => {
+  await logInAndChat(page);
+
+  const guesser = await playwright.request.newContext();
+  const braked = { count: 0 };
+  let guess = 0;
+  const guessOnce = () =>
+    void guesser
+      .get(`${host.url}/api/health`, { headers: { authorization: `Bearer guess-${guess++}` } })
+      .then((response) => (braked.count += response.status() === 429 ? 1 : 0))
+      .catch(() => undefined);
+  const guessing = setInterval(guessOnce, 50);
+  try {
+    await expect.poll(() => braked.count, { timeout: 30_000 }).toBeGreaterThan(0);
+
+    await ownerKeepsWorking(page);
+    await page.goto(`${host.url}/?token=${TOKEN}`);
+    await expect(page).toHaveURL(`${host.url}/`);
+    await expect(nav(page).getByRole("link", { name: "/echo after" })).toBeVisible();
+
+    const before = braked.count;
+    await expect.poll(() => braked.count, { timeout: 30_000 }).toBeGreaterThan(before);
+  } finally {
+    clearInterval(guessing);
+    await guesser.dispose();
+  }
+});
