@@ -86,6 +86,7 @@ type DemoKey =
   | "askerAgent"
   | "askerMcpClient"
   | "askerMcpServer"
+  | "askerAcpAgent"
   | "knobQuestion"
   | "knobQuestionText"
   | "knobHeader"
@@ -193,6 +194,7 @@ export const demoCopy: Catalog<DemoKey> = {
     askerAgent: "This chat's agent",
     askerMcpClient: "An outside agent (/mcp)",
     askerMcpServer: "An MCP server",
+    askerAcpAgent: "An ACP agent",
     knobQuestion: "Question {n}",
     knobQuestionText: "Question text",
     knobHeader: "Header",
@@ -298,6 +300,7 @@ export const demoCopy: Catalog<DemoKey> = {
     askerAgent: "本对话的助手",
     askerMcpClient: "外部助手（/mcp）",
     askerMcpServer: "MCP 服务器",
+    askerAcpAgent: "ACP 助手",
     knobQuestion: "第 {n} 题",
     knobQuestionText: "问题文字",
     knobHeader: "标题",

@@ -9,10 +9,11 @@ type OriginKind = QuestionOrigin["kind"];
 
 /** Every kind of asker the protocol names; a kind added there shows here as itself until it has a name in the copy. */
 const ORIGIN_KINDS = QuestionOrigin.shape.kind.options as readonly OriginKind[];
-const ORIGIN_KEYS: Partial<Record<string, "askerAgent" | "askerMcpClient" | "askerMcpServer">> = {
+const ORIGIN_KEYS: Partial<Record<string, "askerAgent" | "askerMcpClient" | "askerMcpServer" | "askerAcpAgent">> = {
   agent: "askerAgent",
   "mcp-client": "askerMcpClient",
   "mcp-server": "askerMcpServer",
+  "acp-agent": "askerAcpAgent",
 };
 const NUMBER_KINDS = new Set(["number", "integer"]);
 

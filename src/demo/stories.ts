@@ -312,9 +312,12 @@ export const STORIES: Story[] = [
     rules: ["respond-claim"],
     title: { en: "Submitting", "zh-CN": "提交中" },
     description: { en: "A slow host: Submitting… for 3 s, then accepted.", "zh-CN": "较慢的主机：显示“提交中”3 秒后被接受。" },
-    requests: [request("demo-submitting", [packageManager])],
+    requests: [request("demo-submitting", [packageManager, projectName])],
     reply: "slow",
-    initialDraft: seed(0, false, [["pkg", { selected: ["pnpm"], custom: "", skipped: false }]]),
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["pnpm"], custom: "", skipped: false }],
+      ["name", typed("Parley")],
+    ]),
     then: "submit",
   },
   {
@@ -511,9 +514,12 @@ export const STORIES: Story[] = [
       en: "The answer never reached the host: the panel says so and keeps the answers for another try.",
       "zh-CN": "回答未能到达主机：面板给出提示，并保留回答以便重试。",
     },
-    requests: [request("demo-network-error", [packageManager])],
+    requests: [request("demo-network-error", [packageManager, projectName])],
     reply: "network-error",
-    initialDraft: seed(0, false, [["pkg", { selected: ["pnpm"], custom: "", skipped: false }]]),
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["pnpm"], custom: "", skipped: false }],
+      ["name", typed("Parley")],
+    ]),
     then: "submit",
   },
   {
@@ -762,6 +768,18 @@ export const STORIES: Story[] = [
         required: ["migrate"],
       }),
     ],
+    reply: "accept",
+  },
+  {
+    id: "agent-acp",
+    group: "agents",
+    rules: ["mux-downlink"],
+    title: { en: "Asked by an ACP agent", "zh-CN": "由 ACP 助手提问" },
+    description: {
+      en: "An agent the host runs over ACP asks: the header shows the title it is configured with.",
+      "zh-CN": "主机通过 ACP 运行的助手提问：标题显示为其配置的名称。",
+    },
+    requests: [request("demo-agent-acp", [recommendedDatabase], { kind: "acp-agent", name: "qwen", title: "Qwen Code" })],
     reply: "accept",
   },
   {

@@ -21,12 +21,15 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-describe("StoryFrame", () => {
+/** Each test renders the whole preview; on a busy machine that alone can outlast the default 5 s. */
+const BUSY = { timeout: 20_000 };
+
+describe("StoryFrame", BUSY, () => {
   it("resolves an accepted answer through the fake host's frames, then replays the story from the start", async () => {
     const user = userEvent.setup();
     openFrame("/demo?frame#single-select");
+    // A pick on a lone single-select question answers it.
     await user.click(await screen.findByRole("radio", { name: "pnpm" }, SHOWN));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
     expect(screen.queryByRole("radio", { name: "pnpm" })).not.toBeInTheDocument();
     expect(sessionStorage.getItem("parley.question-draft.demo-single-select")).toBeNull();
@@ -91,7 +94,7 @@ describe("StoryFrame", () => {
   });
 });
 
-describe("StoryFrame's host controls", () => {
+describe("StoryFrame's host controls", BUSY, () => {
   function fromPage(action: string) {
     window.dispatchEvent(new MessageEvent("message", { data: { source: "parley-demo", type: "host", action }, origin: window.location.origin, source: window }));
   }
@@ -103,9 +106,9 @@ describe("StoryFrame's host controls", () => {
     fromPage("answer-elsewhere");
     expect(await screen.findByText("The host resolved the request: answered.", {}, SHOWN)).toBeInTheDocument();
     fromPage("ask");
-    await user.click(await screen.findByRole("radio", { name: "npm" }, SHOWN));
+    await user.type(await screen.findByRole("textbox", { name: "Type your answer" }, SHOWN), "npm 11");
     fromPage("restart");
     expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
-    expect(screen.getByText("npm")).toBeInTheDocument();
+    expect(screen.getByText("npm 11")).toBeInTheDocument();
   });
 });
