@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
 import react from "@vitejs/plugin-react";
-import { postgresBinDir } from "./src/host/testing/postgres";
+import { postgresBinDir } from "./src/host/testing/postgres.ts";
 
 const hostPort = Number(process.env.PARLEY_DEV_HOST_PORT ?? 8787);
 
