@@ -80,7 +80,7 @@ afterEach(async () => {
 });
 
 describe("push service against a push service that decrypts what a phone would get", () => {
-  it("sends each pending request as an encrypted, VAPID-signed push: asker, header, first question, its options as actions, tag = rpcId", async () => {
+  it("push-payload: sends each pending request as an encrypted, VAPID-signed push: asker, header, first question, its options as actions, tag = rpcId", async () => {
     await start();
     const device = fake.device();
     await subscribe(device, { label: "Pixel 8 · Chrome" });
@@ -106,7 +106,7 @@ describe("push service against a push service that decrypts what a phone would g
     expect(push!.headers.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
-  it("closes it with a second push naming the rpcId once resolved, after the first, with the same topic", async () => {
+  it("push-close: closes it with a second push naming the rpcId once resolved, after the first, with the same topic", async () => {
     await start();
     const device = fake.device();
     await subscribe(device);
@@ -119,7 +119,7 @@ describe("push service against a push service that decrypts what a phone would g
     expect(pushes[1]!.headers.topic).toBe(pushes[0]!.headers.topic);
   });
 
-  it("offers an approval's Allow once and Deny as actions with the answers the host checks", async () => {
+  it("push-actions: offers an approval's Allow once and Deny as actions with the answers the host checks", async () => {
     await start();
     const device = fake.device();
     await subscribe(device);
@@ -133,7 +133,7 @@ describe("push service against a push service that decrypts what a phone would g
     ]);
   });
 
-  it("offers no actions for several questions, many options, multi-select or a plan, and keeps a huge request within 4 KB", async () => {
+  it("push-actions, push-size: offers no actions for several questions, many options, multi-select or a plan, and keeps a huge request within 4 KB", async () => {
     await start();
     const device = fake.device();
     await subscribe(device);
@@ -152,7 +152,7 @@ describe("push service against a push service that decrypts what a phone would g
     expect(pushes[0]!.payload.body).toMatch(/…\s\(\+19 more\)$/);
   });
 
-  it("hides the text for a device that asked so: a generic line, no actions", async () => {
+  it("push-hide: hides the text for a device that asked so: a generic line, no actions", async () => {
     await start();
     const device = fake.device();
     await subscribe(device, { hideText: true });
@@ -162,7 +162,7 @@ describe("push service against a push service that decrypts what a phone would g
     expect(JSON.stringify(push!.payload)).not.toContain("production");
   });
 
-  it("drops a subscription the push service answers 410 or 404 for", async () => {
+  it("push-gone: drops a subscription the push service answers 410 or 404 for", async () => {
     await start();
     const gone = fake.device();
     const missing = fake.device();
@@ -180,7 +180,7 @@ describe("push service against a push service that decrypts what a phone would g
     expect(logs.filter((entry) => entry.event === "push/subscription-gone").map((entry) => entry.status).sort()).toEqual([404, 410]);
   });
 
-  it("retries 429 after its Retry-After and 5xx with doubling backoff, and gives up past the bound", async () => {
+  it("push-retry: retries 429 after its Retry-After and 5xx with doubling backoff, and gives up past the bound", async () => {
     await start({ retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 10_000 } });
     const limited = fake.device();
     const failing = fake.device();
@@ -225,7 +225,7 @@ describe("push service against a push service that decrypts what a phone would g
 });
 
 describe("subscriptions", () => {
-  it("takes https endpoints only, and http or https on 127.0.0.1 only with loopback allowed", async () => {
+  it("push-endpoint: takes https endpoints only, and http or https on 127.0.0.1 only with loopback allowed", async () => {
     expect(endpointAllowed("https://fcm.googleapis.com/fcm/send/abc", false)).toBe(true);
     expect(endpointAllowed("http://fcm.googleapis.com/fcm/send/abc", false)).toBe(false);
     expect(endpointAllowed("https://127.0.0.1:9/push", false)).toBe(false);
@@ -241,7 +241,7 @@ describe("subscriptions", () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_BODY");
   });
 
-  it("refuses a body that is not a PushSubscription", async () => {
+  it("push-subscribe: refuses a body that is not a PushSubscription", async () => {
     await start();
     const device = fake.device();
     for (const body of [{ endpoint: device.subscription.endpoint }, { ...device.subscription, keys: { p256dh: "!!", auth: "x" } }, { ...device.subscription, label: "l".repeat(101) }]) {
@@ -249,7 +249,7 @@ describe("subscriptions", () => {
     }
   });
 
-  it("lists every device with its label and which are this login's, replaces by endpoint, and deletes by endpoint", async () => {
+  it("push-subscribe: lists every device with its label and which are this login's, replaces by endpoint, and deletes by endpoint", async () => {
     await start();
     const phone = fake.device();
     const laptop = fake.device();
@@ -269,7 +269,7 @@ describe("subscriptions", () => {
     expect(fake.received.map((push) => push.deviceId)).toEqual([phone.id]);
   });
 
-  it("belongs to the login that made it: follows its rotation, goes with its revocation or when it is no longer live", async () => {
+  it("push-owner: belongs to the login that made it: follows its rotation, goes with its revocation or when it is no longer live", async () => {
     const live = new Set<string>();
     await start({ ownerLive: async (owner) => live.has(owner) });
     const owners = loginOwner(() => COOKIE);
@@ -290,7 +290,7 @@ describe("subscriptions", () => {
     expect(loginOwner(() => null)({ headers: {} } as never)).toBe("host");
   });
 
-  it("makes the VAPID keys once and keeps them in the store's own tables", async () => {
+  it("push-key: makes the VAPID keys once and keeps them in the store's own tables", async () => {
     const db = new Database(":memory:");
     store = sqlitePushStore(db);
     await start();
