@@ -184,3 +184,23 @@ describe("elicitationContent [elicitation-content]", () => {
     expect(elicitationContentProblem(schema, { go: true, mail: "a@b.co", count: 0 })).toBe('"count" must be at least 1');
   });
 });
+
+describe("ACP additions: option descriptions and a paired Other [elicitation-mapping]", () => {
+  it("keeps a titled option's description", () => {
+    const result = elicitationQuestions({ type: "object", properties: { c: { type: "string", oneOf: [{ const: "r", title: "Red", description: "Warm" }] } } });
+    expect(result.ok && result.questions[0]?.options).toEqual([{ label: "Red", description: "Warm" }]);
+  });
+
+  it("reads <name>_custom as <name>'s free text only when asked to, and only beside an optional choice", () => {
+    const schema = { type: "object", properties: { c: { type: "string", enum: ["x", "y"] }, c_custom: { type: "string" } } };
+    const plain = elicitationQuestions(schema);
+    expect(plain.ok && plain.questions.map((item) => item.id)).toEqual(["c", "c_custom"]);
+    const paired = elicitationQuestions(schema, undefined, { pairedOther: true });
+    expect(paired.ok && paired.questions).toEqual([{ id: "c", question: "c", options: [{ label: "x" }, { label: "y" }] }]);
+    if (!paired.ok) return;
+    expect(elicitationContent(schema, paired.questions, [{ id: "c", selected: [], custom: "z" }], { pairedOther: true })).toEqual({ ok: true, content: { c_custom: "z" } });
+    const required = elicitationQuestions({ ...schema, required: ["c"] }, undefined, { pairedOther: true });
+    expect(required.ok && required.questions.map((item) => item.id)).toEqual(["c", "c_custom"]);
+  });
+});
+

@@ -12,7 +12,19 @@ export type ElicitationContent = Record<string, ElicitationValue>;
 export type ElicitationQuestions = { ok: true; questions: QuestionItem[] } | { ok: false; reason: string };
 export type ElicitationContentResult = { ok: true; content: ElicitationContent } | { ok: false; problem: string };
 
-type Choice = { value: string; label: string };
+type Choice = { value: string; label: string; description?: string };
+
+/**
+ * How a form is read beyond the MCP mapping. `pairedOther`: an optional plain string property named
+ * `<name>_custom` beside an optional choice property `<name>` is that question's free-text "Other"
+ * (ACP agents, Claude Code's AskUserQuestion), not a question of its own.
+ */
+export interface ElicitationMappingOptions {
+  pairedOther?: boolean;
+}
+
+/** The suffix of a property that holds a choice property's free-text answer (ElicitationMappingOptions.pairedOther). */
+export const PAIRED_OTHER_SUFFIX = "_custom";
 /** What one property was mapped to; kept so an answer can be read back into typed content. */
 type Field =
   | { kind: "boolean" }
@@ -83,7 +95,9 @@ function titled(value: unknown, where: string): Choice[] {
     const constant = own(entry, "const");
     const title = own(entry, "title");
     if (typeof constant !== "string" || typeof title !== "string") fail(`${where}[${index}] needs a string const and a string title`);
-    return { value: constant, label: title };
+    const description = optionalString(entry, "description", `${where}[${index}]`);
+    if (description !== undefined && description.length > LIMITS.descriptionChars) fail(`${where}[${index}]: a description is at most ${LIMITS.descriptionChars} characters`);
+    return { value: constant, label: title, ...(description !== undefined && description.trim() !== "" ? { description } : {}) };
   });
 }
 
@@ -234,6 +248,10 @@ function defaults(field: Field, value: unknown, where: string): AnswerDefaults |
   }
 }
 
+function optionOf(choice: Choice): { label: string; description?: string } {
+  return choice.description === undefined ? { label: choice.label } : { label: choice.label, description: choice.description };
+}
+
 function question(name: string, field: Field, schema: Record<string, unknown>, required: boolean, where: string): QuestionItem {
   const title = optionalString(schema, "title", where);
   const description = optionalString(schema, "description", where);
@@ -249,11 +267,11 @@ function question(name: string, field: Field, schema: Record<string, unknown>, r
     case "boolean":
       return { ...base, options: [{ label: YES_LABEL }, { label: NO_LABEL }], freeText: false };
     case "choice":
-      return { ...base, options: field.choices.map((choice) => ({ label: choice.label })), freeText: false };
+      return { ...base, options: field.choices.map(optionOf), freeText: false };
     case "choices":
       return {
         ...base,
-        options: field.choices.map((choice) => ({ label: choice.label })),
+        options: field.choices.map(optionOf),
         multiSelect: true,
         freeText: false,
         ...(field.minItems === undefined ? {} : { minSelected: field.minItems }),
@@ -270,9 +288,29 @@ interface Form {
   fields: Map<string, Field>;
   required: Set<string>;
   questions: QuestionItem[];
+  /** The properties asked as questions, in order (all of `names` but paired "Other" fields). */
+  asked: string[];
+  /** A choice property's paired free-text property (ElicitationMappingOptions.pairedOther). */
+  others: Map<string, string>;
 }
 
-function readForm(requestedSchema: unknown, message: string | undefined): Form {
+/** The choice properties whose `<name>_custom` property is their "Other": both optional, the companion plain text. */
+function pairedOthers(names: readonly string[], fields: Map<string, Field>, required: Set<string>): Map<string, string> {
+  const others = new Map<string, string>();
+  for (const name of names) {
+    if (!name.endsWith(PAIRED_OTHER_SUFFIX)) continue;
+    const base = name.slice(0, -PAIRED_OTHER_SUFFIX.length);
+    const field = fields.get(name);
+    const choice = fields.get(base);
+    if (!field || field.kind !== "text" || field.input.kind !== "text" || field.input.minLength !== undefined) continue;
+    if (!choice || (choice.kind !== "choice" && choice.kind !== "choices")) continue;
+    if (required.has(name) || required.has(base)) continue;
+    others.set(base, name);
+  }
+  return others;
+}
+
+function readForm(requestedSchema: unknown, message: string | undefined, options: ElicitationMappingOptions = {}): Form {
   if (!isRecord(requestedSchema)) fail("the requested schema is not an object");
   for (const key of Object.keys(requestedSchema)) if (!TOP_LEVEL.has(key)) fail(`the requested schema's keyword "${key}" is not supported`);
   if (own(requestedSchema, "type") !== "object") fail('the requested schema must have type "object"');
@@ -299,13 +337,26 @@ function readForm(requestedSchema: unknown, message: string | undefined): Form {
     // refuse the content (the SDK's ajv does), so a property named like one must be answered.
     return question(name, field, schema, required.has(name) || name in Object.prototype, where);
   });
+  const others = options.pairedOther ? pairedOthers(names, fields, required) : new Map<string, string>();
+  const companions = new Set(others.values());
+  const asked = names.filter((name) => !companions.has(name));
+  if (companions.size > 0) {
+    const kept = questions.filter((item) => !companions.has(item.id)).map((item) => (others.has(item.id) ? withOther(item) : item));
+    questions.splice(0, questions.length, ...kept);
+  }
   if (message !== undefined && message.trim() !== "") {
     const first = questions[0]!;
     questions[0] = { ...first, detail: first.detail === undefined ? message : `${message}\n\n${first.detail}` };
   }
   const parsed = Questions.safeParse(questions);
   if (!parsed.success) fail(`the questions it maps to break a limit: ${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
-  return { names, fields, required, questions };
+  return { names, fields, required, questions, asked, others };
+}
+
+function withOther(item: QuestionItem): QuestionItem {
+  const { freeText: _offered, ...rest } = item;
+  void _offered;
+  return rest;
 }
 
 function attempt<T>(run: () => T): T | { ok: false; reason: string } {
@@ -322,8 +373,8 @@ function attempt<T>(run: () => T): T | { ok: false; reason: string } {
  * elicitation-mapping); the server's `message` leads the first question's detail. Anything outside
  * the mapping is `ok: false` with the reason, never a question the panel cannot answer.
  */
-export function elicitationQuestions(requestedSchema: unknown, message?: string): ElicitationQuestions {
-  return attempt(() => ({ ok: true as const, questions: readForm(requestedSchema, message).questions }));
+export function elicitationQuestions(requestedSchema: unknown, message?: string, options?: ElicitationMappingOptions): ElicitationQuestions {
+  return attempt(() => ({ ok: true as const, questions: readForm(requestedSchema, message, options).questions }));
 }
 
 /** Checks `content` against the supported subset of `requestedSchema`; null when it is valid, else the first rule it breaks. */
@@ -371,20 +422,28 @@ function typedValue(field: Field, answer: AnswerItem): ElicitationValue {
  * to their const, numbers, booleans, lists), skipped optional properties left out, then checks it
  * (docs/protocol.md, rule elicitation-content). `questions` are what `elicitationQuestions` returned.
  */
-export function elicitationContent(requestedSchema: unknown, questions: readonly QuestionItem[], answers: readonly unknown[]): ElicitationContentResult {
-  const form = attempt(() => readForm(requestedSchema, undefined));
+export function elicitationContent(requestedSchema: unknown, questions: readonly QuestionItem[], answers: readonly unknown[], options?: ElicitationMappingOptions): ElicitationContentResult {
+  const form = attempt(() => readForm(requestedSchema, undefined, options));
   if ("ok" in form) return { ok: false, problem: form.reason };
-  if (questions.length !== form.names.length || questions.some((item, index) => item.id !== form.names[index])) {
+  if (questions.length !== form.asked.length || questions.some((item, index) => item.id !== form.asked[index])) {
     return { ok: false, problem: "the questions do not match the requested schema" };
   }
   const rule = checkAnswers(questions, answers);
   if (rule) return { ok: false, problem: rule };
   const content: ElicitationContent = {};
-  form.names.forEach((name, index) => {
+  // defineProperty, not assignment, so no property name can reach the prototype.
+  const put = (name: string, value: ElicitationValue) => Object.defineProperty(content, name, { value, enumerable: true, writable: true, configurable: true });
+  form.asked.forEach((name, index) => {
     const answer = AnswerItem.parse(answers[index]);
     if (isSkip(answer)) return;
-    // defineProperty, not assignment, so no property name can reach the prototype.
-    Object.defineProperty(content, name, { value: typedValue(form.fields.get(name)!, answer), enumerable: true, writable: true, configurable: true });
+    const other = form.others.get(name);
+    if (other === undefined) {
+      put(name, typedValue(form.fields.get(name)!, answer));
+      return;
+    }
+    if (answer.selected.length > 0) put(name, typedValue(form.fields.get(name)!, answer));
+    const text = answer.custom?.trim();
+    if (text) put(other, text);
   });
   const problem = elicitationContentProblem(requestedSchema, content);
   return problem ? { ok: false, problem } : { ok: true, content };
