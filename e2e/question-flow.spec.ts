@@ -105,7 +105,7 @@ test("skipping a question sends it as an empty selection and the row counts only
   await first.getByRole("button", { name: "Skip this question" }).click();
   const second = page.getByRole("region", { name: "Which size?" });
   await second.getByRole("radio", { name: "Large" }).click();
-  await second.getByRole("button", { name: "Review" }).click();
+  await second.getByRole("button", { name: "Review", exact: true }).click();
   const review = page.getByRole("region", { name: "Review your answers" });
   await expect(review.getByRole("listitem").filter({ hasText: "Change" })).toHaveText(["1. Favourite colour?SkippedChange", "2. Which size?LargeChange"]);
   await review.getByRole("button", { name: "Submit" }).click();
