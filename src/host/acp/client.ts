@@ -173,12 +173,18 @@ interface StreamHooks {
  */
 function childStream(child: ChildProcessWithoutNullStreams, hooks: StreamHooks): Stream {
   let garbage = 0;
+  // Once the SDK cancels the stream (the connection closed), whatever the child still writes is dropped.
+  let closed = false;
   const readable = new ReadableStream<AnyMessage>({
+    cancel() {
+      closed = true;
+    },
     start(controller) {
       let parts: Buffer[] = [];
       let length = 0;
       let overflow: string | null = null;
       const take = (line: Buffer) => {
+        if (closed) return;
         const text = line.toString("utf8").trim();
         if (text === "") return;
         let value: unknown;
@@ -200,7 +206,11 @@ function childStream(child: ChildProcessWithoutNullStreams, hooks: StreamHooks):
             return;
           }
         }
-        controller.enqueue(value as AnyMessage);
+        try {
+          controller.enqueue(value as AnyMessage);
+        } catch {
+          closed = true;
+        }
       };
       child.stdout.on("data", (chunk: Buffer) => {
         let start = 0;
@@ -233,10 +243,12 @@ function childStream(child: ChildProcessWithoutNullStreams, hooks: StreamHooks):
       });
       child.stdout.on("end", () => {
         if (overflow === null && length > 0) take(Buffer.concat(parts, length));
+        if (closed) return;
+        closed = true;
         try {
           controller.close();
         } catch {
-          // already closed
+          // the stream was cancelled meanwhile
         }
       });
     },
