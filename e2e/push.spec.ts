@@ -114,8 +114,8 @@ test("a pushed request shows as a notification with its options; an action answe
   await deliver(cdp, registrationId, requestPayload(second, 1, false));
   await expect.poll(async () => (await notifications(worker, second.rpcId)).length).toBe(1);
   const panel = tab.getByRole("region", { name: "Ship the second build?" });
+  // A pick on a one-question single-select answers it.
   await panel.getByRole("radio", { name: "Yes" }).click();
-  await panel.getByRole("button", { name: "Submit" }).click();
   await deliver(cdp, registrationId, resolvedPayload(await resolvedFrame(second.rpcId), 0));
   await expect.poll(() => notifications(worker, second.rpcId)).toEqual([]);
 
