@@ -47,30 +47,57 @@ function settledState(scope: Scope, story: Story): Locator {
       return scope.getByRole("region", { name: "Which package manager?" });
     case "arrives-while-typing":
       return scope.getByRole("status").filter({ hasText: "The agent asks 2 questions. Press Alt+Q to answer." });
+    case "retired-dismissed":
+      return scope.getByRole("region", { name: "Dismissed in another tab" });
+    case "retired-stopped":
+      return scope.getByRole("region", { name: "The agent stopped waiting" });
+    case "retired-away":
+      return scope.getByRole("region", { name: "Answered or stopped while this tab was offline" });
+    case "network-error":
+      return scope.getByRole("status").filter({ hasText: "Failed to fetch" });
     default: {
       const first = story.requests[0]!;
+      if (first.approval) return scope.getByRole("region", { name: `Allow ${first.approval.server} to run ${first.approval.tool}?` });
       return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
     }
   }
 }
 
-/** The slow reply takes 3 s; stopping the page's clock keeps `Submitting…` on screen while we look. */
-async function holdSlowReply(page: Page, story: Story) {
-  if (story.reply !== "slow") return;
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 200);
+/** Stops the page's clock as soon as it can: a busy machine may take a while between reading the time and pausing at it. */
+async function pauseClock(page: Page) {
+  for (;;) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 1);
+      return;
+    } catch (error) {
+      if (!String(error).includes("past")) throw error;
+    }
+  }
 }
 
-type StoryPath = "/demo" | "/demo?frame&theme=light" | "/demo?frame&theme=dark";
+/** Moves a paused clock on in small steps until `state` shows: the slow reply's 3 s never run out while we look. */
+async function stepUntilShown(page: Page, state: Locator) {
+  await expect(async () => {
+    if (!(await state.isVisible())) await page.clock.runFor(50);
+    expect(await state.isVisible()).toBe(true);
+  }).toPass();
+}
 
-/** Opens a story and waits for its state; `hold` stops a slow reply from finishing meanwhile. */
+type StoryPath = "/demo" | `/demo?frame&theme=${"light" | "dark"}${"" | "&phone=1"}`;
+
+/** Opens a story and waits for its state; `hold` keeps a slow reply in flight, with the page's clock stopped, while we look. */
 async function openStory(page: Page, story: Story, path: StoryPath, hold = true) {
   const holding = hold && story.reply === "slow";
   if (holding) await page.clock.install();
   await page.goto(`${host.url}${path}#${story.id}`);
   const scope = path === "/demo" ? preview(page) : page;
+  if (holding) {
+    await pauseClock(page);
+    await stepUntilShown(page, settledState(scope, story));
+  }
   await expect(settledState(scope, story)).toBeVisible();
-  if (holding) await holdSlowReply(page, story);
+  if (story.reason !== undefined) await expect(scope.locator("[data-approval-card] textarea")).toHaveValue(story.reason);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   return scope;
 }
@@ -100,17 +127,21 @@ test.describe("every story", () => {
       await expectNoAxeViolations(page, `${story.id} dark`);
     });
 
-    test(`${story.id}: matches its phone screenshot`, async ({ page }) => {
-      await page.setViewportSize(PHONE);
-      await openStory(page, story, "/demo?frame&theme=light");
-      await expect(page).toHaveScreenshot(`${story.id}-phone.png`, SCREENSHOT);
-    });
-
-    test(`${story.id}: matches its desktop screenshot`, async ({ page }) => {
-      await page.setViewportSize(DESKTOP);
-      await openStory(page, story, "/demo");
-      await expect(page).toHaveScreenshot(`${story.id}-desktop.png`, SCREENSHOT);
-    });
+    for (const [width, viewport, phone] of [
+      ["phone", PHONE, "&phone=1"],
+      ["desktop", DESKTOP, ""],
+    ] as const) {
+      test(`${story.id}: matches its ${width} screenshots in the light and dark themes`, async ({ page, context }) => {
+        await page.setViewportSize(viewport);
+        await openStory(page, story, `/demo?frame&theme=light${phone}`);
+        await expect(page).toHaveScreenshot(`${story.id}-${width}-light.png`, SCREENSHOT);
+        // A page of its own, so a clock held for the light shot does not hold the dark one.
+        const dark = await context.newPage();
+        await dark.setViewportSize(viewport);
+        await openStory(dark, story, `/demo?frame&theme=dark${phone}`);
+        await expect(dark).toHaveScreenshot(`${story.id}-${width}-dark.png`, SCREENSHOT);
+      });
+    }
   }
 });
 
@@ -134,7 +165,7 @@ test.describe("the demo page", () => {
     await page.getByRole("link", { name: /Plan review/ }).click();
     await expect(page).toHaveURL(/\/demo#plan-review$/);
     await expect(page.getByRole("link", { name: /Plan review/ })).toHaveAttribute("aria-current", "page");
-    await expect(preview(page).getByRole("button", { name: "Approve" })).toBeVisible();
+    await expect(preview(page).getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   });
 });
 
@@ -144,8 +175,8 @@ test.describe("the respond log", () => {
   test("records the exact answer a single-select story sends, and the story can be replayed", async ({ page }) => {
     await page.goto(`${host.url}/demo#single-select`);
     const frame = preview(page);
+    // A pick on a lone single-select question answers it.
     await frame.getByRole("radio", { name: "pnpm" }).click();
-    await frame.getByRole("button", { name: "Submit" }).click();
     await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
     expect(await loggedBodies(page)).toEqual([
       { type: "answer", rpcId: "demo-single-select", sessionId: "demo-session", answers: [{ id: "pkg", selected: ["pnpm"] }] },
@@ -218,7 +249,7 @@ test.describe("the respond log", () => {
     await page.goto(`${host.url}/demo#dismiss-confirmation`);
     await preview(page).getByRole("button", { name: "Discard", exact: true }).click();
     await page.getByRole("button", { name: "Show log (1)" }).click();
-    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByRole("button", { name: "Copy", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeInViewport();
     await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
@@ -227,7 +258,7 @@ test.describe("the respond log", () => {
     await page.evaluate(() => {
       navigator.clipboard.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
     });
-    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByRole("button", { name: "Copy", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "press Ctrl+C" })).toBeVisible();
     expect(await page.evaluate(() => window.getSelection()?.toString())).toContain('"type": "cancel"');
   });
@@ -320,11 +351,11 @@ test.describe("controls that persist", () => {
     await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
     await page.getByRole("button", { name: "Ask again" }).click();
     await expect(question).toBeVisible();
-    await frame.getByRole("radio", { name: "Yarn" }).click();
+    await frame.getByRole("textbox", { name: "Type your answer" }).fill("Yarn 4");
     await page.getByRole("button", { name: "Restart host" }).click();
     const notice = frame.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
     await expect(notice).toBeVisible();
-    await expect(notice).toContainText("Yarn");
+    await expect(notice).toContainText("Yarn 4");
     expect(await loggedBodies(page)).toEqual([]);
   });
 
@@ -336,24 +367,162 @@ test.describe("controls that persist", () => {
     await expect(page.getByLabel("Host reply")).toHaveValue("not-pending");
   });
 
-  test("the playground lists every validation error with its path, shows the panel once valid, and carries the JSON in the address", async ({ page }) => {
+  test("the playground lists every validation error with its path, hides the composer meanwhile, shows the panel once valid, and carries the input in the address", async ({ page }) => {
     await page.goto(`${host.url}/demo#playground`);
     const frame = preview(page);
     await expect(frame.getByRole("region", { name: "Which package manager?" })).toBeVisible();
-    const args = page.getByRole("textbox", { name: "ask_user_question arguments (JSON)" });
-    const bad = JSON.stringify({ questions: [{ id: "a", question: "Ship?", header: "h".repeat(101), options: [{ label: "Yes" }, { label: "Yes" }] }] });
+    const args = page.getByRole("textbox", { name: "Input (JSON)" });
+    const bad = JSON.stringify({
+      questions: [
+        { id: "a", question: "Ship?", header: "h".repeat(101), options: [{ label: "Yes" }, { label: "Yes" }] },
+        { id: "a", question: 2 },
+      ],
+    });
     await args.fill(bad);
     const errors = frame.getByRole("alert");
-    await expect(errors.getByRole("listitem")).toHaveCount(2);
-    await expect(errors.getByRole("listitem").first()).toContainText("questions.0.header");
-    await expect(page.getByRole("status").filter({ hasText: "2 problems" })).toBeVisible();
+    await expect(errors.getByRole("listitem")).toHaveText([/^questions\.1\.question:/, /^questions\.0\.header:/, /^questions\.0\.options\.1\.label:/, /^questions\.1\.id:/]);
+    await expect(errors).toContainText("4 problems");
+    await expect(page.getByRole("status").filter({ hasText: "4 problems" })).toBeVisible();
+    await expect(frame.getByRole("textbox", { name: "Message" })).toBeHidden();
     expect(new URL(page.url()).searchParams.get("args")).toBe(bad);
+
+    await args.fill(JSON.stringify({ questions: [{ id: "a", question: "" }] }));
+    await expect(errors).toContainText("1 problem:");
 
     const good = JSON.stringify({ questions: [{ id: "go", question: "Ship it today?", options: [{ label: "Yes" }, { label: "No" }] }] });
     await args.fill(good);
     await expect(frame.getByRole("region", { name: "Ship it today?" })).toBeVisible();
     await page.reload();
-    await expect(page.getByRole("textbox", { name: "ask_user_question arguments (JSON)" })).toHaveValue(good);
+    await expect(page.getByRole("textbox", { name: "Input (JSON)" })).toHaveValue(good);
     await expect(preview(page).getByRole("region", { name: "Ship it today?" })).toBeVisible();
+  });
+
+  test("the playground takes an MCP form and a tool approval too, each listing its problems with their paths", async ({ page }) => {
+    await page.goto(`${host.url}/demo#playground`);
+    const frame = preview(page);
+    await page.getByRole("radio", { name: "MCP form (message and requestedSchema)" }).check();
+    await expect(frame.getByRole("region", { name: "Work email" })).toBeVisible();
+    await expect(frame.getByText("Asked by the signup server")).toBeVisible();
+    expect(new URL(page.url()).searchParams.get("input")).toBe("form");
+    const args = page.getByRole("textbox", { name: "Input (JSON)" });
+    await args.fill(JSON.stringify({ requestedSchema: { type: "object", properties: { a: { type: "string", format: "hostname" }, b: { type: "integer", minimum: 5, maximum: 1 } } } }));
+    await expect(frame.getByRole("alert").getByRole("listitem")).toHaveText([/^requestedSchema\.properties\.a:/, /^requestedSchema\.properties\.b:/]);
+    await expect(frame.getByRole("alert")).toContainText("2 problems");
+
+    await page.getByRole("radio", { name: "Tool approval" }).check();
+    await expect(frame.getByRole("region", { name: "Allow github to run create_issue?" })).toBeVisible();
+    await args.fill(JSON.stringify({ server: "files", tool: "delete_file", arguments: { path: "/tmp/x" } }));
+    await expect(frame.getByRole("region", { name: "Allow files to run delete_file?" })).toBeVisible();
+    await frame.getByRole("button", { name: "Allow once" }).click();
+    await expect(frame.getByText("The host resolved the request: answered.")).toBeVisible();
+  });
+});
+
+test.describe("finding and sharing a story", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("an unknown story id says so and lists every story, each a link that opens it", async ({ page }) => {
+    await page.goto(`${host.url}/demo#no-such`);
+    const notice = page.getByRole("alert");
+    await expect(notice).toContainText("There is no story “no-such”.");
+    await expect(notice.getByRole("link")).toHaveCount(STORIES.length);
+    await expect(page.locator("iframe.demo__frame")).toHaveCount(0);
+    await notice.getByRole("link", { name: "approval", exact: true }).click();
+    await expect(preview(page).getByRole("region", { name: "Allow github to run create_issue?" })).toBeVisible();
+  });
+
+  test("the story list searches and folds its groups; a story is one click away", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const forms = page.getByRole("button", { name: /^Forms \(\d+\)$/ });
+    await expect(forms).toHaveAttribute("aria-expanded", "true");
+    await forms.click();
+    await expect(forms).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("link", { name: /Form: date and time/ })).toBeHidden();
+    await page.getByRole("searchbox", { name: "Search stories" }).fill("date time");
+    await expect(page.getByRole("link", { name: /^Form: / })).toHaveCount(1);
+    await page.getByRole("link", { name: /Form: date and time/ }).click();
+    await expect(preview(page).getByRole("region", { name: "Meeting time" })).toBeVisible();
+    await page.getByRole("searchbox", { name: "Search stories" }).fill("nothing like this");
+    await expect(page.getByRole("status").filter({ hasText: "No story matches" })).toBeVisible();
+  });
+
+  test("each story has a docs pane, an open-full-page link and a copy-link button", async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(`${host.url}/demo#approval-destructive`);
+    const docs = page.getByRole("region", { name: "About this story" });
+    await expect(docs).toContainText("A call that deletes");
+    await expect(docs).toContainText("[approval-request]");
+    const full = page.getByRole("link", { name: "Open full page" });
+    await expect(full).toHaveAttribute("href", /^\/demo\?frame=.*#approval-destructive$/);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+    await page.goto(`${host.url}${await full.getAttribute("href")}`);
+    await expect(page.getByRole("region", { name: "Allow filesystem to run delete_directory?" })).toBeVisible();
+  });
+});
+
+test.describe("controls", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("edit a story's content, see the preview follow, share it by its address, and Reset to the story", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const frame = preview(page);
+    const first = page.getByRole("group", { name: "Question 1" });
+    await first.getByRole("textbox", { name: "Question text" }).fill("Which runtime?");
+    await expect(frame.getByRole("region", { name: "Which runtime?" })).toBeVisible();
+    await first.getByRole("textbox", { name: "Options, one per line" }).fill("Node\nDeno\nBun");
+    await first.getByRole("combobox", { name: "Recommended option" }).selectOption("Bun");
+    await first.getByRole("checkbox", { name: "Multi-select" }).check();
+    await expect(frame.getByRole("checkbox", { name: "Bun" })).toBeVisible();
+    await expect(frame.locator(".question-option__badge")).toHaveText(["Recommended"]);
+    await page.getByRole("combobox", { name: "Asked by" }).selectOption("mcp-client");
+    await page.getByRole("textbox", { name: "Name" }).fill("Zed agent");
+    await expect(frame.getByText("Asked by Zed agent")).toBeVisible();
+    expect(new URL(page.url()).searchParams.get("edit")).toContain("Which runtime?");
+
+    await page.reload();
+    await expect(preview(page).getByRole("region", { name: "Which runtime?" })).toBeVisible();
+    await expect(preview(page).getByText("Asked by Zed agent")).toBeVisible();
+    await page.getByRole("button", { name: "Reset" }).click();
+    await expect(preview(page).getByRole("region", { name: "Which package manager should the new workspace use?" })).toBeVisible();
+    expect(new URL(page.url()).searchParams.has("edit")).toBe(false);
+  });
+
+  test("a field's bounds and an approval's tool call are controls too; edited content that breaks a rule shows its problems", async ({ page }) => {
+    await page.goto(`${host.url}/demo#form-integer`);
+    const frame = preview(page);
+    await page.getByRole("spinbutton", { name: "Maximum" }).fill("30");
+    await expect(frame.getByText("Submit", { exact: true })).toBeVisible();
+    await page.getByRole("spinbutton", { name: "Maximum" }).fill("");
+    await page.getByRole("link", { name: /Tool approval without arguments/ }).click();
+    await page.getByRole("textbox", { name: "Tool" }).fill("restart_production");
+    await expect(frame.getByRole("region", { name: "Allow deploy to run restart_production?" })).toBeVisible();
+    await page.getByRole("link", { name: /^Single-select/ }).click();
+    await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Options, one per line" }).fill("Same\nSame");
+    await expect(frame.getByRole("alert")).toContainText("1 problem:");
+    await expect(frame.getByRole("alert")).toContainText("questions.0.options.1.label");
+  });
+});
+
+test.describe("side by side", () => {
+  test.use({ viewport: DESKTOP });
+
+  test("shows the story at phone and desktop width, or in light and dark, at once", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const compare = page.getByRole("combobox", { name: "Side by side" });
+    await compare.selectOption("widths");
+    const frames = page.locator("iframe.demo__frame");
+    await expect(frames).toHaveCount(2);
+    await expect.poll(async () => (await frames.nth(0).boundingBox())?.width).toBe(360);
+    await expect.poll(async () => (await frames.nth(1).boundingBox())?.width ?? 0).toBeGreaterThan(500);
+    for (const key of ["phone", "desktop"]) {
+      await expect(page.frameLocator(`iframe[data-preview="${key}"]`).getByRole("region", { name: "Which package manager should the new workspace use?" })).toBeVisible();
+    }
+    await compare.selectOption("themes");
+    await expect(page.frameLocator('iframe[data-preview="light"]').locator("html")).toHaveAttribute("data-theme", "light");
+    await expect(page.frameLocator('iframe[data-preview="dark"]').locator("html")).toHaveAttribute("data-theme", "dark");
+    await compare.selectOption("off");
+    await expect(frames).toHaveCount(1);
   });
 });
