@@ -41,8 +41,8 @@ describe("the question entry in the composer slot", () => {
     expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
     expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("half-typed note");
 
+    // A pick on a lone single-select answers it.
     await user.click(screen.getByRole("radio", { name: "Yes" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(posted).toEqual([{ type: "answer", rpcId: "r1", sessionId: "s-1", answers: [{ id: "go", selected: ["Yes"] }] }]);
     expect(screen.getByRole("region", { name: "Ship it?" })).toBeInTheDocument();
     expect(store.getState().pending["s-1"]).toHaveLength(1);

@@ -99,8 +99,8 @@ describe("responding", () => {
   it("disables every control while the answer is in flight and stays busy once accepted", async () => {
     const pending = deferred<Receipt>();
     const { user } = renderPanel(vi.fn(() => pending.promise), { ...batch, questions: [batch.questions[0]!] });
+    // A pick on a lone single-select answers it.
     await user.click(screen.getByRole("radio", { name: "npm" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(screen.getByRole("button", { name: "Submitting…" })).toBeDisabled();
     for (const button of screen.getAllByRole("button")) expect(button).toBeDisabled();
     for (const radio of screen.getAllByRole("radio")) expect(radio).toBeDisabled();
@@ -131,7 +131,6 @@ describe("responding", () => {
       .mockResolvedValueOnce({ accepted: true });
     const { user } = renderPanel(respond, { ...batch, questions: [batch.questions[0]!] });
     await user.click(screen.getByRole("radio", { name: "npm" }));
-    await user.click(screen.getByRole("button", { name: "Submit" }));
     expect(screen.getByRole("status")).toHaveTextContent("Failed to fetch");
     await user.click(screen.getByRole("button", { name: "Submit" }));
     const body = answerBody([{ id: "pkg", selected: ["npm"] }]);
@@ -368,7 +367,6 @@ describe("locales", () => {
     expect(screen.getByText("推荐")).toBeInTheDocument();
     expect(screen.getByRole("textbox", { name: "输入你的回答" })).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "pnpm" }));
-    await user.click(screen.getByRole("button", { name: "提交" }));
     expectAnswered(respond, [{ id: "pkg", selected: ["pnpm（推荐）"] }]);
   });
 });
