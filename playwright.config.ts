@@ -26,6 +26,9 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
     viewport: { width: 1280, height: 800 },
+    // The app's service worker takes over pages and keeps requests open to Playwright's eye (networkidle never comes);
+    // the install and push specs open their own persistent contexts, where it runs.
+    serviceWorkers: "block",
     trace: "off",
   },
 });
