@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { showHiddenCharacters } from "../src/ui/hidden-characters";
 import { startHost, type TestHost } from "./host";
 
 let host: TestHost;
@@ -143,11 +144,11 @@ test("a hostile plan in the plan-review card renders as text and can be approved
   const seen = await watch(page);
   const sessionId = await openNewSession(page);
   await postMessage(page, sessionId, `/plan # Plan\n\n${CORPUS.join("\n\n")}`);
-  await expect(page.getByRole("button", { name: "Approve" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   await expect(page.getByText(`<script>window.__pwned = "script"; alert("script")</script>`).first()).toBeVisible();
   await expect(page.locator("img, iframe, svg[onload]")).toHaveCount(0);
   await expectNothingRan(page, seen);
-  await page.getByRole("button", { name: "Approve" }).click();
+  await page.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByText("Plan approved.")).toBeVisible();
   await expectNothingRan(page, seen);
 });
@@ -272,7 +273,8 @@ test("question ids named after Object.prototype members, bidi controls, lone sur
 
   const transcript = page.getByRole("region", { name: "Messages" });
   await transcript.getByRole("button", { name: /Ask question/ }).click();
-  for (const index of [1, 3, 5]) await expect(transcript.getByText(customs[index]!, { exact: true })).toBeVisible();
+  // The transcript shows bidi and other invisible characters of what was typed as ⟨U+XXXX⟩ markers.
+  for (const index of [1, 3, 5]) await expect(transcript.getByText(showHiddenCharacters(customs[index]!), { exact: true })).toBeVisible();
   await expectNothingRan(page, seen);
   expect(errors).toEqual([]);
 });
