@@ -140,9 +140,13 @@ test.describe("at 360×640 with an on-screen keyboard", () => {
   test.use({ viewport: { width: 360, height: 640 } });
 
   test("a panel that arrives while the composer has focus waits in flow with its notice, and the composer and the panel's footer stay on screen", async ({ page }) => {
-    await page.goto(host.url);
-    await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(manyOptions)}`);
-    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    // A question waits only while the composer holds text: type a draft, then the agent asks.
+    const created = await page.request.post(`${host.url}/api/sessions`, { data: {} });
+    const { session } = (await created.json()) as { session: { id: string } };
+    await page.goto(`${host.url}/#session=${session.id}`);
+    await page.getByRole("textbox", { name: "Message" }).click();
+    await page.keyboard.type("half a thought");
+    expect((await page.request.post(`${host.url}/api/sessions/${session.id}/messages`, { data: { text: `/ask ${JSON.stringify(manyOptions)}` } })).status()).toBe(202);
     const panel = page.getByRole("region", { name: manyOptions.questions[0]!.question });
     await expect(panel.getByText("The agent asks 2 questions. Press Alt+Q to answer.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
