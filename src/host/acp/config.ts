@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod/mini";
+import { describeConfigIssue } from "../config-issues";
 
 /** The file read when PARLEY_AGENTS_CONFIG is unset, if it exists in the start directory. */
 export const DEFAULT_AGENTS_CONFIG_FILE = "parley.agents.json";
@@ -46,28 +47,6 @@ export class AgentsConfigError extends Error {
   override readonly name = "AgentsConfigError";
 }
 
-type Issue = z.core.$ZodIssue;
-
-function describeIssue(issue: Issue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return `expected ${issue.expected}`;
-    case "unrecognized_keys":
-      return `unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
-    case "too_small":
-      return "must not be empty";
-    case "too_big":
-      return `must be at most ${String(issue.maximum)} characters`;
-    default:
-      return issue.message;
-  }
-}
-
-function issuePath(prefix: readonly PropertyKey[], issue: Issue): string {
-  const field = [...prefix, ...issue.path].map(String).join(".");
-  return field === "" ? describeIssue(issue) : `${field}: ${describeIssue(issue)}`;
-}
-
 function errnoCode(error: unknown): string {
   return (error as { code?: string }).code ?? String(error);
 }
@@ -81,12 +60,12 @@ export function parseAgentsConfig(value: unknown, file: string, startDir: string
     throw new AgentsConfigError(`Agents config ${file}: ${problem}`);
   };
   const top = ConfigFile.safeParse(value);
-  if (!top.success) fail(issuePath([], top.error.issues[0]!));
+  if (!top.success) fail(describeConfigIssue([], top.error.issues[0]!));
   const agents: AcpAgentConfig[] = [];
   for (const [name, raw] of Object.entries(top.data!.agents)) {
     if (!AGENT_NAME.test(name)) fail(`agents.${name}: an agent name is 1 to 32 letters, digits, "-" or "_", starting with a letter or digit`);
     const parsed = AgentEntry.safeParse(raw);
-    if (!parsed.success) fail(issuePath(["agents", name], parsed.error.issues[0]!));
+    if (!parsed.success) fail(describeConfigIssue(["agents", name], parsed.error.issues[0]!));
     const agent = parsed.data!;
     agents.push({ name, title: agent.title, command: agent.command, args: agent.args ?? [], env: agent.env ?? {}, disabled: agent.disabled ?? false });
   }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod/mini";
+import { describeConfigIssue } from "../config-issues";
 
 /** The file read when PARLEY_MCP_CONFIG is unset, if it exists in the working directory. */
 export const DEFAULT_MCP_CONFIG_FILE = "parley.mcp.json";
@@ -69,37 +70,13 @@ export class McpConfigError extends Error {
   override readonly name = "McpConfigError";
 }
 
-type Issue = z.core.$ZodIssue;
-
-function describeIssue(issue: Issue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return `expected ${issue.expected}`;
-    case "unrecognized_keys":
-      return `unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
-    case "invalid_format":
-      return issue.format === "url" ? "expected an http or https URL" : `expected ${issue.format}`;
-    case "too_small":
-      return "must not be empty";
-    case "invalid_value":
-      return `expected ${issue.values.map((value) => JSON.stringify(value)).join(" or ")}`;
-    default:
-      return issue.message;
-  }
-}
-
-function issuePath(prefix: readonly PropertyKey[], issue: Issue): string {
-  const field = [...prefix, ...issue.path].map(String).join(".");
-  return `${field}: ${describeIssue(issue)}`;
-}
-
 /** Checks the file's JSON value and returns its servers; throws McpConfigError naming the first wrong field. */
 export function parseMcpConfig(value: unknown, file: string): McpConfig {
   const fail = (problem: string): never => {
     throw new McpConfigError(`MCP config ${file}: ${problem}`);
   };
   const top = ConfigFile.safeParse(value);
-  if (!top.success) fail(issuePath([], top.error.issues[0]!));
+  if (!top.success) fail(describeConfigIssue([], top.error.issues[0]!));
   const servers: McpServerConfig[] = [];
   for (const [name, raw] of Object.entries(top.data!.mcpServers)) {
     const at = ["mcpServers", name];
@@ -110,13 +87,13 @@ export function parseMcpConfig(value: unknown, file: string): McpConfig {
     if (type !== undefined && type !== "http" && type !== "stdio") fail(`mcpServers.${name}.type: expected "stdio" or "http"`);
     if (type === "http") {
       const parsed = HttpServer.safeParse(raw);
-      if (!parsed.success) fail(issuePath(at, parsed.error.issues[0]!));
+      if (!parsed.success) fail(describeConfigIssue(at, parsed.error.issues[0]!));
       const server = parsed.data!;
       servers.push({ name, transport: "http", url: server.url, headers: server.headers ?? {}, autoApprove: server.autoApprove ?? [], disabled: server.disabled ?? false });
       continue;
     }
     const parsed = StdioServer.safeParse(raw);
-    if (!parsed.success) fail(issuePath(at, parsed.error.issues[0]!));
+    if (!parsed.success) fail(describeConfigIssue(at, parsed.error.issues[0]!));
     const server = parsed.data!;
     servers.push({
       name,
