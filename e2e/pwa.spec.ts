@@ -5,6 +5,9 @@ import path from "node:path";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { startHost, type TestHost } from "./host";
 
+// The app's worker is what this spec checks; the project blocks it elsewhere.
+test.use({ serviceWorkers: "allow" });
+
 let host: TestHost;
 
 test.beforeEach(async () => {
