@@ -13,9 +13,13 @@ export function cleanTitle(text: string): string {
   return text.replace(BIDI_CONTROLS, "").replace(/\s+/g, " ").trim();
 }
 
-/** A title from the first non-empty line of a message: bidi controls removed, whitespace collapsed, at most 60 characters. */
+/** Scripted-model commands whose text is words to title by: `/echo <text>` and `/stream <pauses> <text>` are titled by the text. */
+const COMMAND_BEFORE_WORDS = /^\s*\/(?:echo|stream\s+\S+)(?=\s|$)/;
+
+/** A title from the first non-empty line of a message, without a leading /echo or /stream command: bidi controls removed, whitespace collapsed, at most 60 characters. */
 export function titleFrom(text: string): string {
-  const line = text.split("\n").find((part) => cleanTitle(part) !== "") ?? "";
+  const words = text.replace(COMMAND_BEFORE_WORDS, "");
+  const line = words.split("\n").find((part) => cleanTitle(part) !== "") ?? "";
   const flat = cleanTitle(line);
   const points = [...flat];
   if (points.length === 0) return DEFAULT_TITLE;
