@@ -6,6 +6,27 @@ import globals from "globals";
 const FEATURES = ["approval", "attention", "chat", "mcp", "question", "sessions"];
 /** An import of one of our own folders, however many levels up: `../client/mux`, `../../features/chat/x`. */
 const ours = (...folders) => ({ regex: `^(\\.\\./)+(${folders.join("|")})/`, message: "docs/architecture.md: this layer may not import that one." });
+const HOST_BASE = [
+  { group: ["react", "react-*"], message: "The host never imports React." },
+  ours("client", "store", "features", "ui", "app", "demo", "i18n", "testing"),
+];
+/** Each room of the host and what it may import besides protocol/: the shared root files and the rooms below it. */
+const SHARED = ["log", "storage-error", "config-issues", "store"];
+const HOST_ROOMS = {
+  models: [],
+  pending: ["log"],
+  fence: ["log", "store"],
+  downlink: ["log", "fence"],
+  tools: ["log", "models", "pending"],
+  sessions: [...SHARED, "models", "pending", "tools"],
+  acp: [...SHARED, "pending", "sessions", "tools"],
+  agents: [...SHARED, "models", "pending", "sessions", "tools", "acp"],
+  "mcp-client": [...SHARED, "pending", "tools"],
+  pg: [...SHARED, "downlink", "pending", "sessions", "tools"],
+  http: [...SHARED, "fence", "pending", "sessions", "mcp-client", "pg"],
+  "mcp-server": [...SHARED, "fence", "http", "pending", "sessions", "tools"],
+  push: [...SHARED, "fence", "http", "pg"],
+};
 const NOT_NODE = { group: ["node:*"], message: "Browser code runs without Node." };
 
 export default tseslint.config(
@@ -33,8 +54,25 @@ export default tseslint.config(
   // The layers of docs/architecture.md: protocol ← host, client, store ← features ← app, demo.
   {
     files: ["src/host/**/*.ts", "bin/**/*.mjs"],
+    rules: { "no-restricted-imports": ["error", { patterns: HOST_BASE }] },
+  },
+  // The host's rooms (docs/architecture.md, "The host's rooms"): each imports only the rooms below it and the shared root files.
+  ...Object.entries(HOST_ROOMS).map(([room, below]) => ({
+    files: [`src/host/${room}/**/*.ts`],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["react", "react-*"], message: "The host never imports React." }, ours("client", "store", "features", "ui", "app", "demo", "i18n")] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...HOST_BASE, { regex: `^\\.\\./(?!(${below.join("|") || "-"})(/|$))[^.]`, message: `docs/architecture.md: ${room}/ imports only ${below.join(", ") || "protocol"} of the host.` }] },
+      ],
+    },
+  })),
+  {
+    files: ["src/host/http/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\.\\./(store|pg/)", allowTypeImports: true, message: "Routes reach storage through the services, never the store itself." }] },
+      ],
     },
   },
   {
@@ -65,9 +103,15 @@ export default tseslint.config(
     },
   })),
   {
-    files: ["src/app/**/*.{ts,tsx}", "src/demo/**/*.{ts,tsx}"],
+    files: ["src/app/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [NOT_NODE, ours("host")] }],
+      "no-restricted-imports": ["error", { patterns: [NOT_NODE, ours("host", "demo", "testing")] }],
+    },
+  },
+  {
+    files: ["src/demo/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [NOT_NODE, ours("host", "testing")] }],
     },
   },
   {
@@ -78,7 +122,7 @@ export default tseslint.config(
   },
   // Tests may assemble what they test (a feature with its neighbours, a browser module against a real host).
   {
-    files: ["src/**/*.test.{ts,tsx}", "src/**/testing/**"],
-    rules: { "no-restricted-imports": "off" },
+    files: ["src/**/*.test.{ts,tsx}", "src/testing/**"],
+    rules: { "no-restricted-imports": "off", "@typescript-eslint/no-restricted-imports": "off" },
   },
 );

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
 import react from "@vitejs/plugin-react";
-import { postgresBinDir } from "./src/host/testing/postgres.ts";
+import { postgresBinDir } from "./src/testing/host/postgres.ts";
 
 const hostPort = Number(process.env.PARLEY_DEV_HOST_PORT ?? 8787);
 
@@ -90,7 +90,7 @@ export default defineConfig({
                 include: ["src/host/**/*.test.ts", "src/integration/**/*.test.ts"],
                 exclude: SQLITE_ONLY,
                 env: { PARLEY_TEST_STORE: "postgres" },
-                globalSetup: ["src/host/testing/pg-global-setup.ts"],
+                globalSetup: ["src/testing/host/pg-global-setup.ts"],
               },
             },
           ]),

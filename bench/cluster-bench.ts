@@ -1,7 +1,7 @@
 import { WebSocket } from "ws";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer, type RunningServer } from "../src/host/server";
-import { startTestPostgres } from "../src/host/testing/postgres";
+import { startTestPostgres } from "../src/testing/host/postgres";
 import { median, progress, quantile } from "./stats";
 import { medianReplayMs } from "./replay";
 

@@ -6,7 +6,7 @@ import { browserMetrics } from "./browser-bench";
 import { sidebarMetrics } from "./sidebar-bench";
 import { BUNDLE_BUDGET_KIB, initialBundleKib, questionBundleKib } from "./bundle-size";
 import { progress } from "./stats";
-import { postgresBinDir } from "../src/host/testing/postgres";
+import { postgresBinDir } from "../src/testing/host/postgres";
 
 const root = path.resolve(import.meta.dirname, "..");
 

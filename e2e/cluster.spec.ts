@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { removeDataDir, startHostProcess, type HostProcess } from "../src/host/testing/host-process";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../src/host/testing/postgres";
-import { startTcpProxy, type TcpProxy } from "../src/host/testing/tcp-proxy";
+import { removeDataDir, startHostProcess, type HostProcess } from "../src/testing/host/host-process";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../src/testing/host/postgres";
+import { startTcpProxy, type TcpProxy } from "../src/testing/host/tcp-proxy";
 
 // Two hosts on one Postgres, as a browser meets them through a proxy: the question asked on one host, the page on the other.
 test.skip(postgresBinDir() === null, "no Postgres binaries (initdb, postgres): install Debian's postgresql to run the cluster in a browser");

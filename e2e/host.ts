@@ -2,8 +2,8 @@ import { expect } from "@playwright/test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { removeDataDir, startHostProcess, type HostProcess } from "../src/host/testing/host-process";
-import { TEST_MCP_STDIO_ARGS } from "../src/host/testing/test-mcp-server";
+import { removeDataDir, startHostProcess, type HostProcess } from "../src/testing/host/host-process";
+import { TEST_MCP_STDIO_ARGS } from "../src/testing/host/test-mcp-server";
 
 /** A real Parley host process for one test, on a free loopback port with its own data dir. */
 export interface TestHost {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { TEST_MCP_STDIO_ARGS } from "../src/host/testing/test-mcp-server";
+import { TEST_MCP_STDIO_ARGS } from "../src/testing/host/test-mcp-server";
 import { startHost, type TestHost } from "./host";
 
 let host: TestHost;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../src/host/models/fake-openai-server";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../src/testing/fake-openai-server";
 import { SYSTEM_PROMPT } from "../src/host/models/system-prompt";
 import { startHost, type TestHost } from "./host";
 

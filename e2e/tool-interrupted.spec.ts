@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { removeDataDir, startHostProcess, type HostProcess } from "../src/host/testing/host-process";
+import { removeDataDir, startHostProcess, type HostProcess } from "../src/testing/host/host-process";
 
 let dataDir = "";
 let host: HostProcess | null = null;

@@ -11,8 +11,8 @@ import type { CallToolResult, JSONRPCMessage, Progress } from "@modelcontextprot
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame, type Session } from "../protocol/schemas";
 import type { RunningServer } from "../host/server";
-import { api, connect, startTestServer, type FrameClient } from "../host/testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../host/testing/host-process";
+import { api, connect, startTestServer, type FrameClient } from "../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host/host-process";
 import { toolErrorCode } from "../host/tools/registry";
 import { listedBuiltInTools } from "../host/tools/built-in";
 import { MAX_ARGUMENT_DEPTH as HOST_MAX_ARGUMENT_DEPTH } from "../protocol/arguments";

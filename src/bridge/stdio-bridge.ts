@@ -8,8 +8,8 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, type ToolError } from "../protocol/schemas";
 import { ABORTED_MESSAGE, ASK_ABORTED_ERROR } from "../protocol/tool-messages";
-import { SERVER_VERSION } from "../host/mcp/endpoint";
-import { mcpToolList, toMcpResult } from "../host/mcp/tools";
+import { SERVER_VERSION } from "../host/mcp-server/endpoint";
+import { mcpToolList, toMcpResult } from "../host/mcp-server/tools";
 import { formatToolErrorText } from "../host/tools/registry";
 import { listedBuiltInTools } from "../host/tools/built-in";
 

@@ -6,10 +6,10 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { MessageDeltaFrame, type Message, type QuestionRequestedFrame } from "../protocol/schemas";
 import { STREAM_FLUSH_MS } from "./agents/parley-agent";
 import { DATABASE_FILE } from "./store";
-import { api, connect, createSession, type FrameClient } from "./testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "./testing/host-process";
-import { postgresBinDir } from "./testing/postgres";
-import { useTestPostgres } from "./testing/postgres-suite";
+import { api, connect, createSession, type FrameClient } from "../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host/host-process";
+import { postgresBinDir } from "../testing/host/postgres";
+import { useTestPostgres } from "../testing/host/postgres-suite";
 
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 1);

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAnswers } from "../protocol/answers";
 import { CreateSessionBody, PostMessageBody, RespondBody, type DownFrame, type QuestionRequestedFrame, type Receipt } from "../protocol/schemas";
 import { silentLogger } from "./log";
-import { createPendingTable } from "./pending-table";
+import { createPendingTable } from "./pending/pending-table";
 import type { RunningServer } from "./server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "./testing/harness";
-import { describeIssues } from "./user-interaction";
+import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/host/harness";
+import { describeIssues } from "./pending/user-interaction";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const FUZZ_TIMEOUT_MS = 60_000 + RUNS * 100;

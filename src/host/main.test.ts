@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame } from "../protocol/schemas";
 import { DATABASE_FILE } from "./store";
-import { api, connect, createSession, storeHealth, testStoreEnv } from "./testing/harness";
-import { createTempDirs } from "./testing/temp-dirs";
+import { api, connect, createSession, storeHealth, testStoreEnv } from "../testing/host/harness";
+import { createTempDirs } from "../testing/host/temp-dirs";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const MAIN = path.resolve("src/host/main.ts");
@@ -27,7 +27,7 @@ interface Launched {
   listening: () => Promise<{ url: string; hostId: string }>;
 }
 
-/** Starts the host on the run's store (src/host/testing/harness.ts, testStoreEnv). */
+/** Starts the host on the run's store (src/testing/host/harness.ts, testStoreEnv). */
 async function launch(env: Record<string, string>): Promise<Launched> {
   return launchOn(env, await testStoreEnv());
 }

@@ -1,11 +1,11 @@
 import path from "node:path";
-import { exposure, loginBanner } from "./exposure";
+import { exposure, loginBanner } from "./fence/exposure";
 import { HEARTBEAT_INTERVAL_MS } from "../protocol/schemas";
 import { createJsonLogger } from "./log";
 import { loadMcpConfig } from "./mcp-client/config";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
-import { DEFAULT_MAX_PENDING } from "./pending-table";
+import { DEFAULT_MAX_PENDING } from "./pending/pending-table";
 
 function list(value: string | undefined): string[] {
   return (value ?? "")

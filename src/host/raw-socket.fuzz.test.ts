@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { connect as tcpConnect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownFrame, QuestionRequestedFrame } from "../protocol/schemas";
-import { api, connect, testStoreEnv } from "./testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "./testing/host-process";
+import { api, connect, testStoreEnv } from "../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host/host-process";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const BATCH = 25;

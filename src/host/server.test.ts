@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer } from "./testing/harness";
+import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer } from "../testing/host/harness";
 
 const hosts = createTestHosts();
 const { start, open } = hosts;

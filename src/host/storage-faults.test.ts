@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message, QuestionRequestedFrame, Session } from "../protocol/schemas";
 import type { StorageCode } from "./storage-error";
 import { openStore } from "./store";
-import { createFaultyStore } from "./testing/faulty-store";
-import { createCleanup } from "./testing/cleanup";
-import { api, connect, createSession, startTestServer } from "./testing/harness";
+import { createFaultyStore } from "../testing/host/faulty-store";
+import { createCleanup } from "../testing/host/cleanup";
+import { api, connect, createSession, startTestServer } from "../testing/host/harness";
 
 const ASK = `/ask ${JSON.stringify({ questions: [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }] })}`;
 const STATUS: Record<StorageCode, number> = { STORAGE_FULL: 507, STORAGE_READONLY: 503, STORAGE_BUSY: 503, STORAGE_FAILED: 500 };

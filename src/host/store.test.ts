@@ -2,16 +2,16 @@ import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STOPPED_TOOL_TEXT } from "./history";
+import { STOPPED_TOOL_TEXT } from "./sessions/history";
 import { redactUrl } from "./pg/errors";
 import { PG_SCHEMA_VERSION } from "./pg/migrations";
 import { openPgStore } from "./pg/store";
 import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
-import { api, startTestServer } from "./testing/harness";
-import { postgresBinDir } from "./testing/postgres";
-import { useTestPostgres } from "./testing/postgres-suite";
-import { createTempDirs } from "./testing/temp-dirs";
+import { api, startTestServer } from "../testing/host/harness";
+import { postgresBinDir } from "../testing/host/postgres";
+import { useTestPostgres } from "../testing/host/postgres-suite";
+import { createTempDirs } from "../testing/host/temp-dirs";
 
 const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-store-");
 afterEach(() => {

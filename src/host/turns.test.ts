@@ -4,8 +4,8 @@ import type { AnswerItem, Message, QuestionRequestedFrame, Session } from "../pr
 import { INTERVIEW_ARGUMENTS } from "./models/scripted";
 import { ModelError, type HistoryItem, type Model } from "./models/types";
 import type { RunningServer } from "./server";
-import { api, createSession, createTestHosts, type FrameClient } from "./testing/harness";
-import { createTempDirs } from "./testing/temp-dirs";
+import { api, createSession, createTestHosts, type FrameClient } from "../testing/host/harness";
+import { createTempDirs } from "../testing/host/temp-dirs";
 
 const hosts = createTestHosts();
 const start = hosts.startSynced;

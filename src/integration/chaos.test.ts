@@ -3,8 +3,8 @@ import { WebSocket } from "ws";
 import { DownFrame, type Message, type QuestionRequestedFrame, type Receipt } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import type { RunningServer } from "../host/server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "../host/testing/harness";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../host/testing/postgres";
+import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/host/harness";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/host/postgres";
 
 const CLIENTS = 20;
 const LIFECYCLES_PER_CLIENT = 10;

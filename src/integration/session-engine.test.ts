@@ -6,8 +6,8 @@ import { WebSocket } from "ws";
 import { createApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxSocketConstructor } from "../client/mux";
 import { createSessionEngine, type SessionEngine, type SessionEngineEvent } from "../client/session-engine";
-import { createCleanup } from "../host/testing/cleanup";
-import { startTestServer } from "../host/testing/harness";
+import { createCleanup } from "../testing/host/cleanup";
+import { startTestServer } from "../testing/host/harness";
 import type { Message, PendingRequest } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 

@@ -2,9 +2,9 @@ import type { CreateElicitationResponse, JsonRpcId, RequestPermissionResponse, S
 import { afterEach, describe, expect, it } from "vitest";
 import { AcpAgentError, AcpAgentProcess, minimalEnv, type AcpAgentOptions, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "./client";
 import type { AcpAgentConfig } from "./config";
-import { TEST_AGENT_ARGS } from "./testing/test-agent";
+import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
 import type { LogEntry } from "../log";
-import { createTempDirs } from "../testing/temp-dirs";
+import { createTempDirs } from "../../testing/host/temp-dirs";
 
 const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-acp-client-");
 const agents: AcpAgentProcess[] = [];

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { isTurnFailureCode, type TurnFailureCode } from "../../protocol/errors";
-import { buildHistory } from "../history";
+import { buildHistory } from "../sessions/history";
 import type { Logger } from "../log";
 import type { Model, ModelToolCall } from "../models/types";
 import { StorageError } from "../storage-error";
 import type { StoredMessage } from "../store";
 import type { ToolDoor } from "../tools/registry";
-import type { Agent, AgentReport, TurnEnd } from "./agent";
+import type { Agent, AgentReport, TurnEnd } from "../sessions/agent";
 
 /** How often a streaming reply's text is written while it arrives, so a crash loses at most this much of what was shown. */
 export const STREAM_FLUSH_MS = 1000;

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadMcpConfig, McpConfigError, parseMcpConfig, SERVER_NAME } from "./config";
-import { createTempDirs } from "../testing/temp-dirs";
+import { createTempDirs } from "../../testing/host/temp-dirs";
 
 const { make: tempDir, removeAll: removeTempDirs } = createTempDirs("parley-mcp-config-");
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import type { RunningServer } from "../server";
-import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
-import { testMcpConfig } from "../testing/test-mcp-server";
+import { api, connect, createSession, startTestServer, type FrameClient } from "../../testing/host/harness";
+import { testMcpConfig } from "../../testing/host/test-mcp-server";
 
 const servers: RunningServer[] = [];
 const clients: FrameClient[] = [];

@@ -1,4 +1,4 @@
-import type { AnswerRule, RuleJudge } from "../answer-rule";
+import type { AnswerRule, RuleJudge } from "../pending/answer-rule";
 import { elicitationReply } from "./elicitation-reply";
 
 /** The rule an MCP server's form adds: the answer's content must match the server's requested schema in full. */

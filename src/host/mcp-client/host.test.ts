@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, testStoreEnv } from "../testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
-import { TEST_MCP_STDIO_ARGS } from "../testing/test-mcp-server";
+import { api, testStoreEnv } from "../../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../../testing/host/host-process";
+import { TEST_MCP_STDIO_ARGS } from "../../testing/host/test-mcp-server";
 
 const TEST_SERVER_TOOLS = 18;
 const hosts: HostProcess[] = [];

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { judgeAnswerRule } from "./elicitation-rule";
 import type { LogEntry } from "../log";
-import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../testing/test-mcp-server";
-import { UserInteractionError, type AskRequest, type AskResult } from "../user-interaction";
+import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../../testing/host/test-mcp-server";
+import { UserInteractionError, type AskRequest, type AskResult } from "../pending/user-interaction";
 import type { McpServerConfig } from "./config";
 import { createMcpTools, McpCallError, type McpTools } from "./manager";
 

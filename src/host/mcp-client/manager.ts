@@ -9,7 +9,7 @@ import { backoffDelay } from "../../protocol/backoff";
 import { elicitationQuestions } from "../../protocol/elicitation";
 import type { McpServerHealth } from "../../protocol/schemas";
 import type { Logger } from "../log";
-import type { AskRequest, AskResult } from "../user-interaction";
+import type { AskRequest, AskResult } from "../pending/user-interaction";
 import type { McpConfig, McpServerConfig } from "./config";
 import { elicitationReply } from "./elicitation-reply";
 import { elicitationRule } from "./elicitation-rule";

@@ -4,9 +4,9 @@ import type { Message, QuestionRequestedFrame } from "../../protocol/schemas";
 import { parseMcpConfig } from "./config";
 import { createScriptedModel } from "../models/scripted";
 import type { Model, ModelRequest } from "../models/types";
-import { createCleanup } from "../testing/cleanup";
-import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/harness";
-import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../testing/test-mcp-server";
+import { createCleanup } from "../../testing/host/cleanup";
+import { api, connect, createSession, startTestServer, type FrameClient } from "../../testing/host/harness";
+import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64 } from "../../testing/host/test-mcp-server";
 import { formatToolErrorText } from "../tools/registry";
 
 const cleanup = createCleanup();

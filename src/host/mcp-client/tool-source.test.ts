@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { approvalAnswer } from "../../protocol/approval";
 import type { McpToolCall } from "../../protocol/schemas";
 import { McpCallError, type OfferedTool } from "./manager";
-import { createPendingTable } from "../pending-table";
-import { createUserInteraction } from "../user-interaction";
+import { createPendingTable } from "../pending/pending-table";
+import { createUserInteraction } from "../pending/user-interaction";
 import { createMcpToolSource, MCP_IMAGE_MAX_BYTES, splitToolName } from "./tool-source";
 import { formatToolErrorText } from "../tools/registry";
 

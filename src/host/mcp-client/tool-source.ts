@@ -4,7 +4,7 @@ import type { McpToolCall, ToolResultBlock } from "../../protocol/schemas";
 import type { Logger } from "../log";
 import type { Store } from "../store";
 import { McpCallError, type McpTools, type OfferedTool } from "./manager";
-import { askApproval, UserInteractionError, type UserInteraction } from "../user-interaction";
+import { askApproval, UserInteractionError, type UserInteraction } from "../pending/user-interaction";
 import { errorOutcome, type ToolContext, type ToolSource } from "../tools/registry";
 
 /** Every offered MCP tool's name starts so (docs/protocol.md, mcp-tool-call). */

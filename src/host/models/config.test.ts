@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModelFromEnv, describeModel, ModelConfigError } from "./config";
-import { startFakeOpenAIServer, textReply, type FakeOpenAIServer } from "./fake-openai-server";
+import { startFakeOpenAIServer, textReply, type FakeOpenAIServer } from "../../testing/fake-openai-server";
 import type { ModelEvent } from "./types";
 
 let server: FakeOpenAIServer;

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message, QuestionRequestedFrame } from "../../protocol/schemas";
 import { silentLogger, type LogEntry, type Logger } from "../log";
-import { api, createSession, createTestHosts, storeHealth, type FrameClient } from "../testing/harness";
-import { createTempDirs } from "../testing/temp-dirs";
+import { api, createSession, createTestHosts, storeHealth, type FrameClient } from "../../testing/host/harness";
+import { createTempDirs } from "../../testing/host/temp-dirs";
 import { ASK_USER_QUESTION_DESCRIPTION, AskUserQuestionArgs } from "../tools/ask-user-question";
 import { PresentPlanArgs } from "../tools/present-plan";
 import { toolParameters } from "../tools/registry";
-import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer } from "./fake-openai-server";
+import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer } from "../../testing/fake-openai-server";
 import { createOpenAIModel } from "./openai";
 import { SYSTEM_PROMPT } from "./system-prompt";
 import { listedBuiltInTools } from "../tools/built-in";

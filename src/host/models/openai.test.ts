@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer, type FakeReply } from "./fake-openai-server";
+import { askRound, startFakeOpenAIServer, textReply, toolCallReply, type FakeOpenAIServer, type FakeReply } from "../../testing/fake-openai-server";
 import { createOpenAIModel, type OpenAIModelOptions, type RetryTiming } from "./openai";
 import { SYSTEM_PROMPT } from "./system-prompt";
 import { ModelError, type HistoryItem, type ModelEvent, type ToolSpec } from "./types";

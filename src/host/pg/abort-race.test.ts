@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionResolvedFrame } from "../../protocol/schemas";
-import { createCleanup } from "../testing/cleanup";
-import { api, connect, createSession, startTestServer } from "../testing/harness";
-import { postgresBinDir } from "../testing/postgres";
-import { useTestPostgres } from "../testing/postgres-suite";
-import { UserInteractionError } from "../user-interaction";
+import { createCleanup } from "../../testing/host/cleanup";
+import { api, connect, createSession, startTestServer } from "../../testing/host/harness";
+import { postgresBinDir } from "../../testing/host/postgres";
+import { useTestPostgres } from "../../testing/host/postgres-suite";
+import { UserInteractionError } from "../pending/user-interaction";
 
 const ROUNDS = 60;
 const SEED = 15_001;

@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
-import { connect, type FrameClient } from "../testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
-import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy";
+import { connect, type FrameClient } from "../../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../../testing/host/host-process";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../../testing/host/postgres";
+import { startTcpProxy, type TcpProxy } from "../../testing/host/tcp-proxy";
 import { CLUSTER_LOST_MESSAGE } from "./cluster";
 
 const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 100_000);

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
-import { createCleanup } from "../testing/cleanup";
-import { api, connect, createSession, startTestServer } from "../testing/harness";
-import { postgresBinDir } from "../testing/postgres";
-import { useTestPostgres } from "../testing/postgres-suite";
+import { createCleanup } from "../../testing/host/cleanup";
+import { api, connect, createSession, startTestServer } from "../../testing/host/harness";
+import { postgresBinDir } from "../../testing/host/postgres";
+import { useTestPostgres } from "../../testing/host/postgres-suite";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ServerOptions } from "../server";
-import { testMcpConfig } from "../testing/test-mcp-server";
+import { testMcpConfig } from "../../testing/host/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./cluster";
 import { openPgStore, type PgStore } from "./store";
 

@@ -1,12 +1,13 @@
 import { hostname } from "node:os";
 import pg from "pg";
 import { DownFrame, type AnswerItem, type Message, type QuestionRequestedFrame, type ResolvedOutcome, type Session, type ToolCall } from "../../protocol/schemas";
-import { answeredRow, STOPPED_TOOL_TEXT } from "../history";
-import type { GivenAnswer, ToolOutcome } from "../tools/registry";
+import { answeredRow, STOPPED_TOOL_TEXT } from "../sessions/history";
+import type { GivenAnswer } from "../pending/pending-table";
+import type { ToolOutcome } from "../tools/registry";
 import type { Logger } from "../log";
-import type { AbortClaim } from "../pending-table";
-import { readRule, type AnswerRule } from "../answer-rule";
-import { ABORTED_MESSAGE } from "../user-interaction";
+import type { AbortClaim } from "../pending/pending-table";
+import { readRule, type AnswerRule } from "../pending/answer-rule";
+import { ABORTED_MESSAGE } from "../pending/user-interaction";
 import type { StoredMessage } from "../store";
 import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 

@@ -1,8 +1,8 @@
 import { judgeResponse } from "../../protocol/response-verdict";
 import type { Receipt } from "../../protocol/schemas";
-import type { RuleJudge } from "../answer-rule";
+import type { RuleJudge } from "../pending/answer-rule";
 import type { Logger } from "../log";
-import { refusalByRule, type PendingTable } from "../pending-table";
+import { refusalByRule, type PendingTable } from "../pending/pending-table";
 import { StorageError } from "../storage-error";
 import type { Cluster } from "./cluster";
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, Session } from "../../protocol/schemas";
-import { api, connect, type FrameClient } from "../testing/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host-process";
-import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/postgres";
+import { api, connect, type FrameClient } from "../../testing/host/harness";
+import { removeDataDir, startHostProcess, type HostProcess } from "../../testing/host/host-process";
+import { postgresBinDir, startTestPostgres, type TestPostgres } from "../../testing/host/postgres";
 
 /** Replays a run: `PG_FAULT_SEED=<seed> npx vitest run src/host/pg/storage-faults.test.ts`. */
 const SEED = Number(process.env.PG_FAULT_SEED ?? Date.now() % 100_000);

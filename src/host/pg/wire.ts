@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import type { SessionState } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
-import type { Downlink } from "../downlink";
+import type { Downlink } from "../downlink/downlink";
 import type { Logger } from "../log";
-import type { FrameBus } from "../frame-bus";
+import type { FrameBus } from "../downlink/frame-bus";
 import type { Cluster } from "./cluster";
 
 /** What a cluster host knows of sessions whose turns run on other hosts: their last published state. */

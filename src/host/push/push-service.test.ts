@@ -4,13 +4,13 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approvalQuestions } from "../../protocol/approval";
 import type { QuestionRequestedFrame } from "../../protocol/schemas";
-import { dispatch, HttpError, sendError } from "../http";
+import { dispatch, HttpError, sendError } from "../http/http";
 import type { LogEntry } from "../log";
-import { parseRequestTarget } from "../request-target";
+import { parseRequestTarget } from "../fence/request-target";
 import { MAX_PAYLOAD_BYTES } from "./payload";
 import { createPushService, endpointAllowed, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
 import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
-import { startFakePushService, type FakeDevice, type FakePushService } from "./testing/fake-push-service";
+import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
 
 const COOKIE = "parley_login_1";
 

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { DownFrame, Message, QuestionOrigin, Session, SessionAgent, SessionState } from "../../protocol/schemas";
-import type { AgentDirectory, AgentReport } from "../agents/agent";
+import type { AgentDirectory, AgentReport } from "./agent";
 import type { Logger } from "../log";
 import type { ModelToolCall } from "../models/types";
-import type { AcceptedAnswer } from "../pending-table";
+import type { AcceptedAnswer } from "../pending/pending-table";
 import { StorageError } from "../storage-error";
-import { encodeCursor } from "../session-page";
+import { encodeCursor } from "./session-page";
 import type { SessionPage, Store, StoredMedia, StoredMessage, StoredSession } from "../store";
 import type { ToolDoor, ToolOutcome } from "../tools/registry";
-import type { UserInteraction } from "../user-interaction";
+import type { UserInteraction } from "../pending/user-interaction";
 import { COMMAND_WITH_ARGUMENTS, DEFAULT_TITLE, cleanTitle, titleFrom, titleFromToolArgs } from "./titles";
 import { createToolCalls } from "./tool-calls";
 import { createTranscript, toWire } from "./transcript";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { parseArguments } from "../../protocol/arguments";
 import type { QuestionOrigin, ToolCall, ToolStatus } from "../../protocol/schemas";
-import { answeredRow } from "../history";
+import { answeredRow } from "./history";
 import type { Logger } from "../log";
 import type { ModelToolCall } from "../models/types";
-import type { AcceptedAnswer } from "../pending-table";
+import type { AcceptedAnswer } from "../pending/pending-table";
 import { StorageError } from "../storage-error";
 import type { Store, StoredMessage } from "../store";
 import { errorOutcome, type ToolDoor, type ToolOutcome, type ToolRowPatch } from "../tools/registry";

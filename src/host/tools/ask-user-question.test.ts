@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createUserInteraction, UserInteractionError, type AskRequest } from "../user-interaction";
+import { createUserInteraction, UserInteractionError, type AskRequest } from "../pending/user-interaction";
 import { AskUserQuestionArgs } from "./ask-user-question";
 import { createBuiltInTools } from "./built-in";
 import { toolErrorCode, type ToolContext } from "./registry";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS, type AnswerItem, type QuestionItem } from "../../protocol/schemas";
-import type { UserInteraction } from "../user-interaction";
+import type { UserInteraction } from "../pending/user-interaction";
 import type { ToolDefinition, ToolResult } from "./registry";
 
 const OptionArgs = z.strictObject({

@@ -1,4 +1,4 @@
-import { createUserInteraction, UserInteractionError, type UserInteraction } from "../user-interaction";
+import { createUserInteraction, UserInteractionError, type UserInteraction } from "../pending/user-interaction";
 import { createAskUserQuestionTool } from "./ask-user-question";
 import { createPresentPlanTool } from "./present-plan";
 import { createToolRegistry, type ToolRegistry } from "./registry";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerItem } from "../../protocol/schemas";
-import { createUserInteraction, type AskRequest } from "../user-interaction";
+import { createUserInteraction, type AskRequest } from "../pending/user-interaction";
 import { createPresentPlanTool } from "./present-plan";
 import { createToolRegistry, type ToolContext } from "./registry";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIMITS, type AnswerItem } from "../../protocol/schemas";
 import { APPROVE_LABEL, APPROVED_RESULT, PLAN_NOTE_ID, PLAN_REVIEW_ID, planReviewQuestions, planReviewResult } from "../../protocol/plan-review";
-import type { UserInteraction } from "../user-interaction";
+import type { UserInteraction } from "../pending/user-interaction";
 import type { ToolDefinition, ToolResult } from "./registry";
 
 /** The model-facing arguments of `present_plan`. */

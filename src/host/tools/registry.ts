@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { decodeToolErrorCode, encodeToolError } from "../../protocol/errors";
+import type { GivenAnswer } from "../pending/pending-table";
 import type { AnswerItem, QuestionOrigin, ToolCall, ToolError, ToolErrorCode, ToolRowOutcome } from "../../protocol/schemas";
 import { ASK_CANCELLED_ERROR } from "../../protocol/tool-messages";
 import type { ToolSpec } from "../models/types";
-import { describeIssues } from "../user-interaction";
+import { describeIssues } from "../pending/user-interaction";
 
 export interface ToolContext {
   signal: AbortSignal;
@@ -58,9 +59,6 @@ export function createToolDoor(sources: readonly ToolSource[]): ToolDoor {
     settle: (name, args, given) => owner(name)?.settle?.(name, args, given) ?? null,
   };
 }
-
-/** What the human gave a waiting question: the answers, or a dismissal. */
-export type GivenAnswer = { answers: AnswerItem[] } | "cancelled";
 
 /** What a tool made of its arguments and the human's answers: the result the model reads and the transcript's data. */
 export interface ToolResult {

@@ -1,0 +1,80 @@
+import type { IncomingMessage } from "node:http";
+import { describe, expect, it } from "vitest";
+import { createAuth, type Auth } from "./auth";
+import { createLogins } from "./logins";
+import { createRouteLimiter } from "./rate-limit";
+import { openStore } from "../store";
+
+const TOKEN = "a-token-of-enough-length";
+const COOKIE = "parley_login_8787";
+
+/** Auth on port 8787 whose brake allows three failures per address and, on a clock that stands still, never refills. */
+function setup(): Auth {
+  const limit = createRouteLimiter({ authFailures: { burst: 3, perSecond: 0.01 } }, () => 0);
+  return createAuth({ token: TOKEN, logins: createLogins(openStore(":memory:"), TOKEN), port: 8787, limit });
+}
+
+/** A request from `address` with the given headers; the fence reads nothing else. */
+function request(headers: Record<string, string> = {}, address = "127.0.0.1"): IncomingMessage {
+  return { headers, socket: { remoteAddress: address } } as unknown as IncomingMessage;
+}
+
+const statusOf = (verdict: { ok: boolean; status?: number }) => (verdict.ok ? "ok" : verdict.status);
+
+async function spendBudget(auth: Auth, address = "127.0.0.1") {
+  const statuses = [];
+  for (let attempt = 0; attempt < 4; attempt++) statuses.push(statusOf(await auth.authenticate(request({ authorization: "Bearer guess" }, address))));
+  expect(statuses).toEqual([401, 401, 401, 429]);
+}
+
+/** The login a right link sets, as the cookie header the browser then sends. */
+async function loginCookie(auth: Auth): Promise<string> {
+  return (await auth.newLogin()).split(";")[0]!;
+}
+
+describe("createAuth [fence-brake]", () => {
+  it("checks the credential before the brake: a right token, login or link passes from a braked address, wrong ones get 429 with the wait", async () => {
+    const auth = setup();
+    const cookie = await loginCookie(auth);
+    await spendBudget(auth);
+    expect(await auth.authenticate(request({ authorization: `Bearer ${TOKEN}` }))).toEqual({ ok: true });
+    expect(await auth.authenticate(request({ cookie }))).toEqual({ ok: true });
+    expect(auth.checkLink(request({ "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }), TOKEN)).toEqual({ ok: true });
+    expect(await auth.authenticate(request({ cookie: `${COOKIE}=revoked-or-made-up` }))).toEqual({
+      ok: false,
+      status: 429,
+      code: "RATE_LIMITED",
+      message: "too many wrong tokens from this address; retry in 100 s",
+      retryAfterSeconds: 100,
+    });
+    expect(statusOf(auth.checkLink(request({ "sec-fetch-site": "none" }), "wrong"))).toBe(429);
+    expect(await auth.authenticate(request({ authorization: "Bearer guess" }, "192.168.1.30"))).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it("never brakes a request that offers no credential", async () => {
+    const auth = setup();
+    await spendBudget(auth);
+    expect(await auth.authenticate(request())).toMatchObject({ ok: false, status: 401, code: "UNAUTHORIZED" });
+  });
+
+  it("does not count wrong login links a page of another site or origin sent, and counts typed, same-origin and programs' ones", async () => {
+    const auth = setup();
+    const image = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" };
+    const followed = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
+    const elsewhere: Record<string, string>[] = [
+      image,
+      followed,
+      { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" },
+      { "sec-fetch-site": "same-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+      { "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" },
+    ];
+    const refused = [];
+    for (let round = 0; round < 20; round++) for (const headers of elsewhere) refused.push(statusOf(auth.checkLink(request(headers), `w${round}`)));
+    expect(new Set(refused)).toEqual(new Set([401]));
+    expect(auth.checkLink(request(image), "w")).toEqual({ ok: false, status: 401, code: "UNAUTHORIZED", message: "the token in the link is not valid" });
+
+    const own: Record<string, string>[] = [{ "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }, { "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate" }, {}, { "sec-fetch-site": "none" }];
+    expect(own.map((headers) => statusOf(auth.checkLink(request(headers), "wrong")))).toEqual([401, 401, 401, 429]);
+    expect(statusOf(auth.checkLink(request(followed), TOKEN))).toBe("ok");
+  });
+});

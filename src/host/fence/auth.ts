@@ -1,0 +1,71 @@
+import type { IncomingMessage } from "node:http";
+import { bearerToken, readCookie, fromAnotherOrigin, tokenMatches, type FenceVerdict } from "./fence";
+import { loginCookieName, LOGIN_TTL_MS, type Logins } from "./logins";
+import type { RouteLimiter } from "./rate-limit";
+
+/** Shorter tokens are refused at start-up: a token guards every transcript and answer. */
+export const MIN_TOKEN_CHARS = 16;
+
+export interface AuthOptions {
+  token: string;
+  logins: Logins;
+  port: number;
+  limit: RouteLimiter;
+  /** The login cookie's name; by default named for the port (`loginCookieName`). */
+  cookieName?: string;
+}
+
+/** Token mode: a request is the owner when it carries the token as a bearer or a live login cookie. */
+export interface Auth {
+  readonly cookieName: string;
+  authenticate(request: IncomingMessage): Promise<FenceVerdict>;
+  /**
+   * Whether a token offered in a login link is right. A wrong one counts against the address like any failed
+   * credential, unless another site's page sent it: then it is refused without counting, so no page can brake the owner.
+   */
+  checkLink(request: IncomingMessage, offered: string): FenceVerdict;
+  /** `Set-Cookie` for a new login, or for clearing one. */
+  newLogin(): Promise<string>;
+  clearCookie(): string;
+  /** Ends the login the request carries; true when there was one. */
+  logout(request: IncomingMessage): Promise<boolean>;
+}
+
+const UNAUTHORIZED = { ok: false, status: 401, code: "UNAUTHORIZED" } as const;
+
+export function createAuth(options: AuthOptions): Auth {
+  const cookieName = options.cookieName ?? loginCookieName(options.port);
+  const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
+  const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
+
+  /** A wrong credential counts against its address; past the budget it is answered 429 instead of 401. Right ones are never braked. */
+  function failed(request: IncomingMessage, message: string): FenceVerdict {
+    const verdict = options.limit("authFailures", address(request));
+    if (verdict.ok) return { ...UNAUTHORIZED, message };
+    return { ok: false, status: 429, code: "RATE_LIMITED", message: `too many wrong tokens from this address; retry in ${verdict.retryAfterSeconds} s`, retryAfterSeconds: verdict.retryAfterSeconds };
+  }
+
+  return {
+    cookieName,
+    async authenticate(request) {
+      const bearer = bearerToken(request);
+      const login = readCookie(request, cookieName);
+      if (bearer === null && login === null) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
+      if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
+      const check = await options.logins.check(login!);
+      if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
+      return check.replacement === null ? { ok: true } : { ok: true, setCookie: loginCookie(check.replacement) };
+    },
+    checkLink(request, offered) {
+      if (tokenMatches(offered, options.token)) return { ok: true };
+      const message = "the token in the link is not valid";
+      return fromAnotherOrigin(request) ? { ...UNAUTHORIZED, message } : failed(request, message);
+    },
+    newLogin: async () => loginCookie(await options.logins.issue()),
+    clearCookie: () => `${cookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+    async logout(request) {
+      const login = readCookie(request, cookieName);
+      return login !== null && (await options.logins.revoke(login));
+    },
+  };
+}

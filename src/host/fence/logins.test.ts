@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { createLogins, LOGIN_ROTATE_MS, LOGIN_ROTATION_GRACE_MS, LOGIN_TTL_MS } from "./logins";
+import { openStore } from "../store";
+
+const TOKEN = "a-token-of-enough-length";
+
+/** A store in memory and the logins of TOKEN on a clock the test moves by setting `clock.now` (ms). */
+function setup(start = 0) {
+  const store = openStore(":memory:");
+  const clock = { now: start };
+  return { store, clock, logins: createLogins(store, TOKEN, () => clock.now) };
+}
+
+describe("createLogins", () => {
+  it("issues random values and stores only their digests", async () => {
+    const { store, logins } = setup();
+    const first = await logins.issue();
+    const second = await logins.issue();
+    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first).not.toBe(second);
+    expect(await store.getLogin(first)).toBeNull();
+    expect(await logins.check(first)).toEqual({ ok: true, replacement: null });
+  });
+
+  it("rotates a login older than a day: a new value, the old one valid only for the grace period", async () => {
+    const { clock, logins } = setup(1_000);
+    const old = await logins.issue();
+    clock.now += LOGIN_ROTATE_MS;
+    const check = await logins.check(old);
+    expect(check.ok && check.replacement).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const replacement = (check as { replacement: string }).replacement;
+    expect(await logins.check(replacement)).toEqual({ ok: true, replacement: null });
+    clock.now += LOGIN_ROTATION_GRACE_MS - 1;
+    expect((await logins.check(old)).ok).toBe(true);
+    clock.now += 1;
+    expect(await logins.check(old)).toEqual({ ok: false });
+    expect(await logins.check(replacement)).toEqual({ ok: true, replacement: null });
+  });
+
+  it("expires a login after its lifetime, ends it on revoke, and refuses logins of another token", async () => {
+    const { store, clock, logins } = setup();
+    const expiring = await logins.issue();
+    const revoked = await logins.issue();
+    expect(await logins.revoke(revoked)).toBe(true);
+    expect(await logins.revoke(revoked)).toBe(false);
+    expect(await logins.check(revoked)).toEqual({ ok: false });
+    expect(await createLogins(store, "another-token-of-length", () => clock.now).check(expiring)).toEqual({ ok: false });
+    clock.now = LOGIN_TTL_MS;
+    expect(await logins.check(expiring)).toEqual({ ok: false });
+    expect(await store.purgeLogins(clock.now)).toBe(1);
+  });
+});

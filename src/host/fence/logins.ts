@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Store } from "../store";
+
+/** How long a login lasts since it was issued or last rotated. */
+export const LOGIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A login older than this is replaced by a fresh one on its next use. */
+export const LOGIN_ROTATE_MS = 24 * 60 * 60 * 1000;
+/** After a rotation the old value keeps working this long, for requests already in flight. */
+export const LOGIN_ROTATION_GRACE_MS = 60 * 1000;
+
+const LOGIN_BYTES = 32;
+
+/** The name of the login cookie: per port, since browsers send a host's cookies to all of its ports. */
+export function loginCookieName(port: number): string {
+  return `parley_login_${port}`;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export type LoginCheck = { ok: false } | { ok: true; replacement: string | null };
+
+/** Logins made from the token link: the cookie holds a random value, the store holds only its digest, bound to the token's digest. */
+export interface Logins {
+  /** A new login; the value goes into the cookie. */
+  issue(): Promise<string>;
+  /** Whether a cookie value is a live login; an old one is rotated and the replacement returned. */
+  check(value: string): Promise<LoginCheck>;
+  /** Ends a login at once; true when it existed. */
+  revoke(value: string): Promise<boolean>;
+}
+
+export function createLogins(store: Store, token: string, now: () => number = Date.now): Logins {
+  const tokenDigest = digest(token);
+  async function issue(): Promise<string> {
+    const value = randomBytes(LOGIN_BYTES).toString("base64url");
+    const at = now();
+    await store.insertLogin({ digest: digest(value), tokenDigest, issuedAt: at, expiresAt: at + LOGIN_TTL_MS });
+    return value;
+  }
+  return {
+    issue,
+    async check(value) {
+      const login = await store.getLogin(digest(value));
+      const at = now();
+      if (!login || login.tokenDigest !== tokenDigest || login.expiresAt <= at) return { ok: false };
+      if (at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
+      await store.updateLoginExpiry(login.digest, Math.min(login.expiresAt, at + LOGIN_ROTATION_GRACE_MS));
+      return { ok: true, replacement: await issue() };
+    },
+    revoke: (value) => store.deleteLogin(digest(value)),
+  };
+}
