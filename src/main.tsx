@@ -1,10 +1,10 @@
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
-import { LocaleProvider } from "../i18n/i18n";
-import { ChatApp } from "./chat-app";
-import "./app.css";
+import { LocaleProvider } from "./i18n/i18n";
+import { ChatApp } from "./app/chat-app";
+import "./app/app.css";
 
-const DemoApp = lazy(() => import("../demo/demo-app"));
+const DemoApp = lazy(() => import("./demo/demo-app"));
 
 function isDemoPath(pathname: string): boolean {
   return pathname === "/demo" || pathname.startsWith("/demo/");

@@ -4,7 +4,7 @@ import remarkGfm from "remark-gfm";
 import { useCopy } from "../i18n/i18n";
 import { CopyButton } from "./copy-button";
 import type { HighlightNode } from "./highlight";
-import { isSafeLinkUrl } from "./markdown";
+import { isSafeLinkUrl } from "./safe-link";
 import { markdownCopy } from "./markdown-copy";
 
 function SafeLink({ href, children }: { href?: string; children?: ReactNode }) {

@@ -1,7 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { isSafeLinkUrl, Markdown } from "./markdown";
+import { Markdown } from "./markdown";
+import { isSafeLinkUrl } from "./safe-link";
 
 describe("Markdown", () => {
   it("shows the plain text while the renderer loads, then the formatted markdown", async () => {

@@ -1,19 +1,8 @@
 import { createElement, useEffect, useState, type ComponentType } from "react";
 import "./markdown.css";
 
-const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 /** How long after a failed load of the renderer the next attempt is made, in milliseconds. */
 const RETRY_LOAD_MS = 3000;
-
-/** Whether a model-written URL may become a live link: absolute http(s) or mailto only. */
-export function isSafeLinkUrl(url: string | undefined): url is string {
-  if (!url) return false;
-  try {
-    return SAFE_PROTOCOLS.has(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-}
 
 type Renderer = ComponentType<{ text: string }>;
 
