@@ -1,6 +1,8 @@
 import type { CreateElicitationResponse, JsonRpcId, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { AcpAgentError, AcpAgentProcess, minimalEnv, type AcpAgentOptions, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "./client";
+import { AcpAgentProcess } from "./client";
+import { minimalEnv } from "./child-io";
+import { AcpAgentError, type AcpAgentOptions, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "./types";
 import type { AcpAgentConfig } from "./config";
 import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
 import type { LogEntry } from "../log";
