@@ -30,6 +30,12 @@ function integer(name: string, fallback: number, min: number): number {
   return value;
 }
 
+/** PARLEY_PUSH_SUBJECT: the contact push services see in every VAPID claim, a `mailto:` or `https:` URL. */
+function pushSubjectOf(value: string): string {
+  if (!/^(mailto:.+@.+|https:\/\/.+)$/.test(value)) fail(`PARLEY_PUSH_SUBJECT=${value} is not a mailto: or https: URL`);
+  return value;
+}
+
 async function main() {
   const env = process.env;
   const log = createJsonLogger((line) => process.stdout.write(line));
@@ -62,6 +68,8 @@ async function main() {
       heartbeatIntervalMs: integer("PARLEY_HEARTBEAT_MS", HEARTBEAT_INTERVAL_MS, 100),
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       mcpServers,
+      pushAllowLoopback: env.PARLEY_PUSH_ALLOW_LOOPBACK === "1",
+      ...(env.PARLEY_PUSH_SUBJECT ? { pushSubject: pushSubjectOf(env.PARLEY_PUSH_SUBJECT) } : {}),
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,
     });

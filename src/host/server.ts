@@ -36,6 +36,8 @@ import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
 import { ABORTED_MESSAGE, createUserInteraction, type UserInteraction } from "./pending/user-interaction";
+import { createPushService, loginOwner } from "./push/push-service";
+import { loginsWithPush, ownerLiveIn, pushStoreFor } from "./push/push-host";
 
 export const DEFAULT_MAX_STEPS = 25;
 
@@ -74,6 +76,10 @@ export interface ServerOptions {
   mcpServers?: McpConfig;
   /** At most this many questions wait on this host at once, from every source (PARLEY_MAX_PENDING); default 1,000. */
   maxPending?: number;
+  /** PARLEY_PUSH_ALLOW_LOOPBACK=1, for tests only: Web Push also goes to `http://` and `https://` endpoints on 127.0.0.1. */
+  pushAllowLoopback?: boolean;
+  /** PARLEY_PUSH_SUBJECT: the `mailto:` or `https:` contact the push services see in the VAPID claim. */
+  pushSubject?: string;
 }
 
 export interface RunningServer {
@@ -137,6 +143,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}),
   });
   const shared = cluster ? createClusterPendingTable(pending, cluster, log, judgeAnswerRule) : null;
+  const push = await createPushService({
+    store: pushStoreFor(store),
+    log,
+    allowLoopback: options.pushAllowLoopback ?? false,
+    ownerOf: loginOwner(() => auth?.cookieName ?? null),
+    ownerLive: ownerLiveIn(store, options.token),
+    ...(options.pushSubject ? { subject: options.pushSubject } : {}),
+  });
+  // The host that produced a frame sends its pushes; in a cluster the others only count it for the badge (docs/protocol.md, push-cluster).
+  if (cluster) cluster.onFrame((frame, owner) => push.onFrame(frame, owner === cluster.instance && cluster.state() !== "lost" ? "here" : "elsewhere"));
+  else bus.subscribe((frame) => push.onFrame(frame));
+  for (const frame of shared?.replay() ?? []) push.onFrame(frame, "elsewhere");
   const userInteraction = createUserInteraction(pending);
   const tools = createBuiltInTools(userInteraction);
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });
@@ -187,6 +205,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...authRoutes(() => auth),
     ...pendingRoutes(shared ?? pending, throttle),
     ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle }),
+    ...push.routes(),
   ];
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, target: RequestTarget) {
@@ -256,6 +275,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await cluster?.advertise(peerUrlOf(options.peerUrl ?? formatUrl(host === "0.0.0.0" || host === "::" ? hostname() : host, listening)));
   } catch (error) {
     if (server.listening) server.close();
+    await push.close();
     await cluster?.close();
     await store.close();
     throw error;
@@ -263,7 +283,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = (server.address() as AddressInfo).port;
   // A cluster's hosts listen on different ports behind one proxy: its login cookie is named for the cluster, not the port.
   const cookieName = cluster ? { cookieName: `parley_login_${cluster.id.slice(0, 8)}` } : {};
-  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: createLogins(store, options.token), port, limit: rateLimit, ...cookieName });
+  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: loginsWithPush(createLogins(store, options.token), push, log), port, limit: rateLimit, ...cookieName });
 
   return {
     url: formatUrl(host, port),
@@ -291,6 +311,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await downlink.close();
         server.closeAllConnections();
         await serverClosed;
+        await push.close();
         await cluster?.close();
         await store.close();
       })();

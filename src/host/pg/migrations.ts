@@ -85,6 +85,20 @@ export const PG_MIGRATIONS: readonly (readonly string[])[] = [
   ["ALTER TABLE pending ADD COLUMN rule TEXT", "ALTER TABLE hosts ADD COLUMN machine TEXT"],
   // 4: the transcript row a question was asked for, so a host that adopts a dead one writes an answer it had claimed into it.
   ["ALTER TABLE pending ADD COLUMN message_id TEXT"],
+  // 5: Web Push: the cluster's one VAPID key pair and every device's subscription (src/host/push/pg-push-store.ts).
+  [
+    "CREATE TABLE push_keys (id INTEGER PRIMARY KEY CHECK (id = 1), public_key TEXT NOT NULL, private_key TEXT NOT NULL)",
+    `CREATE TABLE push_subscriptions (
+      endpoint TEXT PRIMARY KEY,
+      p256dh TEXT NOT NULL,
+      auth TEXT NOT NULL,
+      owner TEXT NOT NULL,
+      label TEXT,
+      hide_text BOOLEAN NOT NULL DEFAULT FALSE,
+      created_at BIGINT NOT NULL
+    )`,
+    "CREATE INDEX push_subscriptions_owner ON push_subscriptions (owner)",
+  ],
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -35,6 +35,8 @@ export interface PushServiceOptions {
   timeoutMs?: number;
   /** At most this many subscriptions are kept; the oldest goes for a new one; default 50. */
   maxSubscriptions?: number;
+  /** How long `close()` lets queued pushes (the close pushes of requests settled at shutdown) go out before it stops them; default 3 s. */
+  closeGraceMs?: number;
   /** Waits between retries (tests record them instead of waiting). */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
   now?(): number;
@@ -43,8 +45,12 @@ export interface PushServiceOptions {
 /** What the host keeps of the push service: the frame hook, its routes and the login hooks. */
 export interface PushService {
   readonly publicKey: string;
-  /** Give every `question/requested` and `question/resolved` frame of this host's bus (other frames are ignored). */
-  onFrame(frame: DownFrame): void;
+  /**
+   * Give every `question/requested` and `question/resolved` frame (other frames are ignored). `here` (the default): this
+   * host produced it and sends its pushes; `elsewhere`: another host of the cluster did and sends them, so it only counts
+   * for the badge (docs/protocol.md, push-cluster). A request already known sends nothing again; a resolve of an unknown one neither.
+   */
+  onFrame(frame: DownFrame, source?: FrameSource): void;
   /** `GET /api/push/key`, `GET|POST|DELETE /api/push/subscriptions` (docs/protocol.md, push-*). */
   routes(): Route[];
   /** A login was rotated: its subscriptions follow it to the new digest. */
@@ -53,9 +59,12 @@ export interface PushService {
   loginRevoked(digest: string): Promise<void>;
   /** Resolves once every push queued so far was sent, dropped or given up. */
   idle(): Promise<void>;
-  /** Stops retrying and waits for requests in flight. */
+  /** Lets queued pushes go out for a grace period, stops retrying, waits for requests in flight, and closes its store. */
   close(): Promise<void>;
 }
+
+/** Who sends a frame's pushes: the host that produced it. */
+export type FrameSource = "here" | "elsewhere";
 
 export type SendOutcome = "sent" | "gone" | "refused" | "gave-up" | "skipped";
 
@@ -134,6 +143,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   const sleep = options.sleep ?? abortableSleep;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxSubscriptions = options.maxSubscriptions ?? 50;
+  const closeGraceMs = options.closeGraceMs ?? 3000;
   const subject = options.subject ?? DEFAULT_SUBJECT;
   const stopping = new AbortController();
   /** This host's pending requests, for the badge count and to skip a request push whose request already ended. */
@@ -264,16 +274,23 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     sendJson(context.response, previous ? 200 : 201, { subscription: view(subscription, owner) });
   }
 
+  let closing: Promise<void> | null = null;
+  async function idle() {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  }
+
   return {
     publicKey: keys.publicKey,
-    onFrame(frame) {
+    onFrame(frame, source = "here") {
       if (stopping.signal.aborted) return;
       if (frame.type === "question/requested") {
+        const known = pending.has(frame.rpcId);
         pending.set(frame.rpcId, frame);
+        if (known || source !== "here") return;
         const count = pending.size;
         fanOut((subscription) => requestPayload(frame, count, subscription.hideText));
       } else if (frame.type === "question/resolved") {
-        if (!pending.delete(frame.rpcId)) return;
+        if (!pending.delete(frame.rpcId) || source !== "here") return;
         const payload = resolvedPayload(frame, pending.size);
         fanOut(() => payload);
       }
@@ -309,12 +326,18 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
       const count = await store.deleteOwner(digestOfLogin);
       if (count > 0) log({ event: "push/owner-gone", count });
     },
-    async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    },
-    async close() {
-      stopping.abort();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    idle,
+    close() {
+      closing ??= (async () => {
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, closeGraceMs)));
+        await Promise.race([idle(), grace]);
+        clearTimeout(timer);
+        stopping.abort();
+        await idle();
+        await store.close();
+      })();
+      return closing;
     },
   };
 }

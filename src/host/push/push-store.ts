@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 
 /** The VAPID key pair of a host (of every host of a cluster), base64url as `web-push` makes them. */
 export interface VapidKeys {
@@ -31,6 +31,8 @@ export interface PushStore {
   deleteOwner(owner: string): Promise<number>;
   /** A rotated login keeps its subscriptions under its new digest. */
   moveOwner(from: string, to: string): Promise<number>;
+  /** Lets go of what the store opened for itself (a connection); the push service calls it as it closes. */
+  close(): Promise<void>;
 }
 
 /** A store in memory, for tests and hosts with `:memory:` storage. */
@@ -61,6 +63,7 @@ export function memoryPushStore(): PushStore {
       }
       return count;
     },
+    close: async () => undefined,
   };
 }
 
@@ -109,5 +112,22 @@ export function sqlitePushStore(db: Database.Database): PushStore {
     deleteSubscription: async (endpoint) => remove.run(endpoint).changes > 0,
     deleteOwner: async (owner) => removeOwner.run(owner).changes,
     moveOwner: async (from, to) => move.run(to, from).changes,
+    close: async () => undefined,
   };
+}
+
+/**
+ * The push tables in the host's SQLite file, through a connection of their own: the store's interface stays about the
+ * transcript, and the push service's rare writes wait for the store's (WAL, a busy timeout) instead of failing.
+ */
+export function openSqlitePushStore(location: string): PushStore {
+  const db = new Database(location);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 2000");
+    return { ...sqlitePushStore(db), close: async () => void db.close() };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

@@ -1,0 +1,58 @@
+import type { PgStore } from "../pg/store";
+import type { PushStore, StoredPushSubscription } from "./push-store";
+
+interface SubscriptionRow {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  owner: string;
+  label: string | null;
+  hide_text: boolean;
+  created_at: string;
+}
+
+const toSubscription = (row: SubscriptionRow): StoredPushSubscription => ({
+  endpoint: row.endpoint,
+  p256dh: row.p256dh,
+  auth: row.auth,
+  owner: row.owner,
+  label: row.label,
+  hideText: row.hide_text,
+  createdAt: Number(row.created_at),
+});
+
+/**
+ * `push_keys` and `push_subscriptions` in a cluster's Postgres database (migration 5), through the store's pool: every
+ * host of the cluster signs with the one key pair the first host stored, and sees every device's subscription.
+ */
+export function pgPushStore(store: PgStore): PushStore {
+  const { query } = store;
+  return {
+    async keys(make) {
+      const found = await query<{ public_key: string; private_key: string }>("SELECT public_key, private_key FROM push_keys WHERE id = 1", [], false);
+      if (!found.rows[0]) {
+        const made = make();
+        await query("INSERT INTO push_keys (id, public_key, private_key) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING", [made.publicKey, made.privateKey]);
+      }
+      // Hosts starting together may each have made a pair: every one keeps the pair that was stored first.
+      const stored = found.rows[0] ?? (await query<{ public_key: string; private_key: string }>("SELECT public_key, private_key FROM push_keys WHERE id = 1", [], false)).rows[0]!;
+      return { publicKey: stored.public_key, privateKey: stored.private_key };
+    },
+    async listSubscriptions() {
+      const rows = await query<SubscriptionRow>("SELECT endpoint, p256dh, auth, owner, label, hide_text, created_at FROM push_subscriptions ORDER BY created_at, endpoint", [], false);
+      return rows.rows.map(toSubscription);
+    },
+    async putSubscription(subscription) {
+      await query(
+        `INSERT INTO push_subscriptions (endpoint, p256dh, auth, owner, label, hide_text, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, owner = excluded.owner, label = excluded.label, hide_text = excluded.hide_text, created_at = excluded.created_at`,
+        [subscription.endpoint, subscription.p256dh, subscription.auth, subscription.owner, subscription.label, subscription.hideText, subscription.createdAt],
+      );
+    },
+    deleteSubscription: async (endpoint) => ((await query("DELETE FROM push_subscriptions WHERE endpoint = $1", [endpoint])).rowCount ?? 0) > 0,
+    deleteOwner: async (owner) => (await query("DELETE FROM push_subscriptions WHERE owner = $1", [owner])).rowCount ?? 0,
+    moveOwner: async (from, to) => (await query("UPDATE push_subscriptions SET owner = $2 WHERE owner = $1", [from, to])).rowCount ?? 0,
+    // The pool is the store's: the host closes it with the store.
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { api, createSession, createTestHosts, loginCookieName, startTestServer } from "../../testing/host/harness";
+import { postgresBinDir } from "../../testing/host/postgres";
+import { useTestPostgres } from "../../testing/host/postgres-suite";
+import { createTempDirs } from "../../testing/host/temp-dirs";
+import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
+import type { RunningServer } from "../server";
+
+const TOKEN = "push-token-of-24-chars!!";
+const hosts = createTestHosts();
+const dirs = createTempDirs("parley-push-");
+let fake: FakePushService;
+
+beforeEach(async () => {
+  fake = await startFakePushService();
+});
+
+afterEach(async () => {
+  await hosts.closeAll();
+  await fake.close();
+  dirs.removeAll();
+});
+
+async function subscribe(server: RunningServer, device: FakeDevice, headers: Record<string, string> = {}, label = "Pixel 8 · Chrome") {
+  const result = await api(server.url, "/api/push/subscriptions", { json: { ...device.subscription, label }, headers });
+  expect(result.status).toBe(201);
+}
+
+/** Asks one question through the host's seam; resolves with its rpcId once it is pending, and `settled` with how the call ended. */
+async function ask(server: RunningServer, sessionId: string, question: string) {
+  let settled!: Promise<string>;
+  const rpcId = await new Promise<string>((resolve) => {
+    settled = server.userInteraction
+      .ask({ sessionId, questions: [{ id: "ship", question, options: [{ label: "Yes" }, { label: "No" }] }], signal: new AbortController().signal, onRequested: resolve })
+      .then(
+        () => "answered",
+        (error: unknown) => (error as { code?: string }).code ?? "failed",
+      );
+  });
+  return { rpcId, settled };
+}
+
+async function respond(server: RunningServer, rpcId: string, sessionId: string, choice: string, headers: Record<string, string> = {}) {
+  return api(server.url, "/api/respond", { json: { type: "answer", rpcId, sessionId, answers: [{ id: "ship", selected: [choice] }] }, headers });
+}
+
+describe("the host's Web Push", () => {
+  it("push-payload, push-close: pushes each pending question to every subscribed device, and a second push closes it once answered", async () => {
+    const server = await hosts.start({ pushAllowLoopback: true });
+    const device = fake.device();
+    await subscribe(server, device);
+    const sessionId = await createSession(server.url);
+    const { rpcId } = await ask(server, sessionId, "Ship the build?");
+    const [request] = await fake.waitFor(device, 1);
+    expect(request!.payload).toEqual({
+      v: 1,
+      kind: "request",
+      rpcId,
+      sessionId,
+      title: "Your agent: Question",
+      body: "Ship the build?",
+      actions: [
+        { action: "a0", title: "Yes", answers: [{ id: "ship", selected: ["Yes"] }] },
+        { action: "a1", title: "No", answers: [{ id: "ship", selected: ["No"] }] },
+      ],
+      pending: 1,
+    });
+    expect((await respond(server, rpcId, sessionId, "No")).body).toEqual({ accepted: true });
+    const pushes = await fake.waitFor(device, 2);
+    expect(pushes[1]!.payload).toEqual({ v: 1, kind: "resolved", rpcId, sessionId, outcome: "answered", pending: 0 });
+    expect(pushes[1]!.vapidKey).toBe(((await api(server.url, "/api/push/key")).body as { publicKey: string }).publicKey);
+  });
+
+  it("push-endpoint: refuses a loopback endpoint unless PARLEY_PUSH_ALLOW_LOOPBACK is set", async () => {
+    const server = await hosts.start();
+    const refused = await api(server.url, "/api/push/subscriptions", { json: fake.device().subscription });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: "INVALID_BODY" } } });
+  });
+
+  it("push-close: closes the notifications of questions the host settles as it shuts down", async () => {
+    const server = await startTestServer({ pushAllowLoopback: true });
+    const device = fake.device();
+    await subscribe(server, device);
+    const sessionId = await createSession(server.url);
+    const { rpcId, settled } = await ask(server, sessionId, "Ship the build?");
+    await fake.waitFor(device, 1);
+    await server.close();
+    expect(await settled).toBe("ASK_ABORTED");
+    expect(fake.received.map((push) => [push.payload.kind, push.payload.rpcId])).toEqual([
+      ["request", rpcId],
+      ["resolved", rpcId],
+    ]);
+  });
+
+  it("push-owner: a subscription belongs to the login that made it, and goes when that login logs out", async () => {
+    const server = await hosts.start({ token: TOKEN, pushAllowLoopback: true });
+    const loginCookie = async () => (await api(server.url, `/?token=${TOKEN}`)).headers.get("set-cookie")!.split(";")[0]!;
+    const [phone, laptop] = [await loginCookie(), await loginCookie()];
+    expect(phone.startsWith(`${loginCookieName(server)}=`)).toBe(true);
+    const [phoneDevice, laptopDevice] = [fake.device(), fake.device()];
+    await subscribe(server, phoneDevice, { cookie: phone }, "Pixel 8 · Chrome");
+    await subscribe(server, laptopDevice, { cookie: laptop }, "Linux · Chromium");
+    const listed = await api(server.url, "/api/push/subscriptions", { headers: { cookie: phone } });
+    expect((listed.body as { subscriptions: { label: string; mine: boolean }[] }).subscriptions.map(({ label, mine }) => ({ label, mine }))).toEqual([
+      { label: "Pixel 8 · Chrome", mine: true },
+      { label: "Linux · Chromium", mine: false },
+    ]);
+    expect((await api(server.url, "/api/logout", { method: "POST", headers: { cookie: phone } })).status).toBe(200);
+    const after = await api(server.url, "/api/push/subscriptions", { headers: { cookie: laptop } });
+    expect((after.body as { subscriptions: { endpoint: string }[] }).subscriptions.map((subscription) => subscription.endpoint)).toEqual([laptopDevice.subscription.endpoint]);
+  });
+
+  it("push-key: keeps its VAPID keys and subscriptions across a restart on the same data", async () => {
+    const dataDir = dirs.make();
+    const first = await startTestServer({ dataDir, pushAllowLoopback: true });
+    const device = fake.device();
+    await subscribe(first, device);
+    const key = (await api(first.url, "/api/push/key")).body;
+    await first.close();
+    const again = await hosts.start({ dataDir, pushAllowLoopback: true });
+    expect((await api(again.url, "/api/push/key")).body).toEqual(key);
+    const sessionId = await createSession(again.url);
+    await ask(again, sessionId, "Still there?");
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.vapidKey).toBe((key as { publicKey: string }).publicKey);
+  });
+});
+
+describe.skipIf(postgresBinDir() === null)("Web Push in a cluster", () => {
+  const postgres = useTestPostgres();
+
+  it("push-cluster: hosts share one key pair and every device; the host that asked sends the request push and its close push, once", { timeout: 60_000 }, async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const owner = await startTestServer({ databaseUrl, pushAllowLoopback: true });
+    const other = await startTestServer({ databaseUrl, pushAllowLoopback: true });
+    const device = fake.device();
+    try {
+      expect((await api(other.url, "/api/push/key")).body).toEqual((await api(owner.url, "/api/push/key")).body);
+      await subscribe(other, device);
+      const sessionId = await createSession(owner.url);
+      const { rpcId, settled } = await ask(owner, sessionId, "Ship the build?");
+      await fake.waitFor(device, 1);
+      expect((await respond(other, rpcId, sessionId, "Yes")).body).toEqual({ accepted: true });
+      expect(await settled).toBe("answered");
+      await fake.waitFor(device, 2);
+    } finally {
+      await other.close();
+      await owner.close();
+    }
+    // Both hosts have stopped, so every push either of them would send has gone out.
+    expect(fake.received.map((push) => [push.payload.kind, push.payload.pending])).toEqual([
+      ["request", 1],
+      ["resolved", 0],
+    ]);
+  });
+});
