@@ -71,6 +71,8 @@ export const TURN_FAILURE_MEANINGS = {
   STORAGE_BUSY: "a write of the turn failed: the database is locked or unreachable",
   STORAGE_FAILED: "a write of the turn failed otherwise",
   INTERNAL: "the turn failed in a way the host did not expect",
+  AGENT_EXITED: "the ACP agent's process ended during the turn",
+  AGENT_FAILED: "the ACP agent could not be started or answered the turn with an error",
 } as const;
 
 export type TurnFailureCode = keyof typeof TURN_FAILURE_MEANINGS;

@@ -120,8 +120,14 @@ export type AnswerItem = z.infer<typeof AnswerItem>;
 export const SessionState = z.enum(["idle", "running", "waiting"]);
 export type SessionState = z.infer<typeof SessionState>;
 
-/** Who asks in a session that has no Parley agent behind it: an outside MCP client, by the name it gave. */
-export const SessionAgent = z.object({ kind: z.literal("mcp-client"), name: z.string() });
+/**
+ * Who works in a session other than Parley's own agent: an outside MCP client, by the name it gave, or an ACP agent the host
+ * runs (`name` in parley.agents.json) in the workspace folder `cwd`.
+ */
+export const SessionAgent = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("mcp-client"), name: z.string() }),
+  z.object({ kind: z.literal("acp-agent"), name: z.string(), cwd: z.string(), mode: z.optional(z.string()) }),
+]);
 export type SessionAgent = z.infer<typeof SessionAgent>;
 
 /** A chat session as listed in the sidebar; `agent` is set when an outside agent asks through it. */
@@ -200,6 +206,60 @@ export const ToolRowOutcome = z.discriminatedUnion("kind", [
 ]);
 export type ToolRowOutcome = z.infer<typeof ToolRowOutcome>;
 
+/** Where an ACP agent's tool call acts: an absolute path, and a 1-based line when it knows one. */
+export const AcpToolLocation = z.object({ path: z.string(), line: z.optional(z.number()) });
+export type AcpToolLocation = z.infer<typeof AcpToolLocation>;
+/** One piece of an ACP tool call's content as shown: text (terminal output may hold ANSI colours), a diff, or a label for anything else; `truncated` when a text was cut to its bound. */
+export const AcpToolContent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string(), truncated: z.optional(z.boolean()) }),
+  z.object({ type: z.literal("diff"), path: z.string(), oldText: z.optional(z.string()), newText: z.string(), truncated: z.optional(z.boolean()) }),
+  z.object({ type: z.literal("other"), label: z.string() }),
+]);
+export type AcpToolContent = z.infer<typeof AcpToolContent>;
+/** The tool call an ACP agent asks permission for: its title, kind, locations and content. */
+export const AcpToolCallData = z.object({
+  toolCallId: z.string(),
+  title: z.string(),
+  kind: z.optional(z.string()),
+  locations: z.optional(z.array(AcpToolLocation)),
+  content: z.optional(z.array(AcpToolContent)),
+});
+export type AcpToolCallData = z.infer<typeof AcpToolCallData>;
+/** One step of an ACP agent's plan. */
+export const AcpPlanEntry = z.object({ content: z.string(), priority: z.optional(z.string()), status: z.string() });
+export type AcpPlanEntry = z.infer<typeof AcpPlanEntry>;
+/** A `/` command an ACP agent offers; `hint` says what input it takes. */
+export const AcpCommand = z.object({ name: z.string(), description: z.optional(z.string()), hint: z.optional(z.string()) });
+export type AcpCommand = z.infer<typeof AcpCommand>;
+/** A mode an ACP agent offers for a session. */
+export const AcpMode = z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) });
+export type AcpMode = z.infer<typeof AcpMode>;
+/**
+ * What an ACP agent streamed, as a row's data (docs/protocol.md, acp-rows): a tool call with its content, a thought, the plan
+ * (updated in place), or the chat's agent session (its state, workspace, modes, `/` commands and usage, updated in place).
+ */
+export const AcpRowData = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("tool"), call: AcpToolCallData, status: z.string() }),
+  z.object({ type: z.literal("thought"), text: z.string() }),
+  z.object({ type: z.literal("plan"), entries: z.array(AcpPlanEntry) }),
+  z.object({
+    type: z.literal("session"),
+    agent: z.string(),
+    title: z.string(),
+    cwd: z.string(),
+    state: z.enum(["starting", "ready", "failed"]),
+    acpSessionId: z.optional(z.string()),
+    /** Set when the agent was started again for this chat: `restored` with its memory (session/load), `memory-lost` in a fresh session. */
+    resumed: z.optional(z.enum(["restored", "memory-lost"])),
+    error: z.optional(z.string()),
+    mode: z.optional(z.string()),
+    modes: z.optional(z.array(AcpMode)),
+    commands: z.optional(z.array(AcpCommand)),
+    usage: z.optional(z.object({ used: z.number(), size: z.number() })),
+  }),
+]);
+export type AcpRowData = z.infer<typeof AcpRowData>;
+
 /** The tool call carried by a `tool` transcript row. */
 export const ToolCall = z.object({
   callId: z.string(),
@@ -212,6 +272,8 @@ export const ToolCall = z.object({
   outcome: z.optional(ToolRowOutcome),
   /** Set on a call of an MCP server's tool: which server and tool, and how its approval went. */
   mcp: z.optional(McpToolCall),
+  /** Set on a row an ACP agent's session update made (`name` `acp/tool`, `acp/thought`, `acp/plan` or `acp/session`). */
+  acp: z.optional(AcpRowData),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -246,25 +308,6 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
  */
 export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server", "acp-agent"]), name: upTo(200), title: z.optional(upTo(200)) });
 export type QuestionOrigin = z.infer<typeof QuestionOrigin>;
-/** Where an ACP agent's tool call acts: an absolute path, and a 1-based line when it knows one. */
-export const AcpToolLocation = z.object({ path: z.string(), line: z.optional(z.number()) });
-export type AcpToolLocation = z.infer<typeof AcpToolLocation>;
-/** One piece of an ACP tool call's content as shown: text (terminal output may hold ANSI colours), a diff, or a label for anything else; `truncated` when a text was cut to its bound. */
-export const AcpToolContent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string(), truncated: z.optional(z.boolean()) }),
-  z.object({ type: z.literal("diff"), path: z.string(), oldText: z.optional(z.string()), newText: z.string(), truncated: z.optional(z.boolean()) }),
-  z.object({ type: z.literal("other"), label: z.string() }),
-]);
-export type AcpToolContent = z.infer<typeof AcpToolContent>;
-/** The tool call an ACP agent asks permission for: its title, kind, locations and content. */
-export const AcpToolCallData = z.object({
-  toolCallId: z.string(),
-  title: z.string(),
-  kind: z.optional(z.string()),
-  locations: z.optional(z.array(AcpToolLocation)),
-  content: z.optional(z.array(AcpToolContent)),
-});
-export type AcpToolCallData = z.infer<typeof AcpToolCallData>;
 /**
  * The tool call an approval request is about; `arguments` is the call's full JSON text, never truncated
  * (an ACP agent's raw input). An ACP permission also carries `choices`, the agent's option names in the
