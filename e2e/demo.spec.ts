@@ -42,15 +42,15 @@ function settledState(scope: Scope, story: Story): Locator {
     case "answered-elsewhere":
       return scope.getByRole("region", { name: "Answered in another tab" });
     case "host-restarted":
-      return scope.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+      return scope.getByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" });
     case "playground":
       return scope.getByRole("region", { name: "Which package manager?" });
     case "arrives-while-typing":
-      return scope.getByRole("status").filter({ hasText: "The agent asks 2 questions. Press Alt+Q to answer." });
+      return scope.getByRole("status").filter({ hasText: "Parley's assistant asks 2 questions. Press Alt+Q to answer." });
     case "retired-dismissed":
       return scope.getByRole("region", { name: "Dismissed in another tab" });
     case "retired-stopped":
-      return scope.getByRole("region", { name: "The agent stopped waiting" });
+      return scope.getByRole("region", { name: "Parley's assistant stopped waiting" });
     case "retired-away":
       return scope.getByRole("region", { name: "Answered or stopped while this tab was offline" });
     case "network-error":
@@ -353,7 +353,7 @@ test.describe("controls that persist", () => {
     await expect(question).toBeVisible();
     await frame.getByRole("textbox", { name: "Type your answer" }).fill("Yarn 4");
     await page.getByRole("button", { name: "Restart host" }).click();
-    const notice = frame.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+    const notice = frame.getByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" });
     await expect(notice).toBeVisible();
     await expect(notice).toContainText("Yarn 4");
     expect(await loggedBodies(page)).toEqual([]);

@@ -45,7 +45,7 @@ test("a batch that arrives while the user types in the composer steals no keystr
   expect(asked.status()).toBe(202);
   const panel = page.getByRole("region", { name: "Alpha or Beta?" });
   await expect(panel).toBeVisible();
-  await expect(panel.getByRole("status").first()).toHaveText("The agent asks 2 questions. Press Alt+Q to answer.");
+  await expect(panel.getByRole("status").first()).toHaveText("Parley's assistant asks 2 questions. Press Alt+Q to answer.");
 
   await page.keyboard.type("cats and 2 dogs", { delay: 30 });
   await page.keyboard.press("Enter");

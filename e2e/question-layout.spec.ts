@@ -148,7 +148,7 @@ test.describe("at 360×640 with an on-screen keyboard", () => {
     await page.keyboard.type("half a thought");
     expect((await page.request.post(`${host.url}/api/sessions/${session.id}/messages`, { data: { text: `/ask ${JSON.stringify(manyOptions)}` } })).status()).toBe(202);
     const panel = page.getByRole("region", { name: manyOptions.questions[0]!.question });
-    await expect(panel.getByText("The agent asks 2 questions. Press Alt+Q to answer.")).toBeVisible();
+    await expect(panel.getByText("Parley's assistant asks 2 questions. Press Alt+Q to answer.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
     const stop = await boxOf(page.getByRole("button", { name: "Stop" }));
     const panelBox = await boxOf(panel);
@@ -161,7 +161,7 @@ test.describe("at 360×640 with an on-screen keyboard", () => {
     }
     const composer = page.getByRole("textbox", { name: "Message" });
     await expect(composer).toBeFocused();
-    for (const control of [composer, page.getByRole("button", { name: "Send" }), page.getByText("You can send when the assistant has finished, or press Stop.")]) {
+    for (const control of [composer, page.getByRole("button", { name: "Send" }), page.getByText("You can send when Parley's assistant has finished, or press Stop.")]) {
       const box = await boxOf(control);
       expect(box.y).toBeGreaterThanOrEqual(panelBox.y + panelBox.height - 0.5);
       expect(box.y + box.height).toBeLessThanOrEqual(640.5);

@@ -105,7 +105,7 @@ test("after a host restart mid-wizard the panel disappears and the row reads int
 
   await expect(page.getByRole("region", { name: "Any note for the painter?" })).toBeHidden({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeVisible();
-  const notice = page.getByRole("region", { name: "The agent stopped waiting: the host restarted" });
+  const notice = page.getByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" });
   await expect(notice.getByRole("definition")).toHaveText(["Blue", "matte finish"]);
   await notice.getByRole("button", { name: "Dismiss" }).click();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();

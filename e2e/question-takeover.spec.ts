@@ -58,7 +58,7 @@ test("a question that arrives while the composer holds text waits, then takes ov
   const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
   expect(asked.status()).toBe(202);
   const panel = page.getByRole("region", { name: "Alpha or Beta?" });
-  await expect(panel.getByRole("status").first()).toHaveText("The agent asks 2 questions. Press Alt+Q to answer.");
+  await expect(panel.getByRole("status").first()).toHaveText("Parley's assistant asks 2 questions. Press Alt+Q to answer.");
   await expect(composer).toBeFocused();
   await page.keyboard.press("ControlOrMeta+KeyA");
   await page.keyboard.press("Backspace");

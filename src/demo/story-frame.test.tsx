@@ -90,7 +90,7 @@ describe("StoryFrame", BUSY, () => {
 
   it("shows the host-restarted notice after the fake host restarts under a new host id", async () => {
     openFrame("/demo?frame#host-restarted");
-    expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" }, SHOWN)).toBeInTheDocument();
   });
 });
 
@@ -108,7 +108,7 @@ describe("StoryFrame's host controls", BUSY, () => {
     fromPage("ask");
     await user.type(await screen.findByRole("textbox", { name: "Type your answer" }, SHOWN), "npm 11");
     fromPage("restart");
-    expect(await screen.findByRole("region", { name: "The agent stopped waiting: the host restarted" }, SHOWN)).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" }, SHOWN)).toBeInTheDocument();
     expect(screen.getByText("npm 11")).toBeInTheDocument();
   });
 });

@@ -76,7 +76,7 @@ describe("plan-review decision card", () => {
     await user.type(screen.getByRole("textbox", { name: "Anything to add?" }), "Why step 2?");
     await user.click(screen.getByRole("button", { name: "Chat about it" }));
     expect(calls).toEqual(["stop session-1", "respond cancel", "compose session-1 Why step 2?"]);
-    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for the agent…");
+    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for Parley's assistant…");
     expect(screen.getByRole("button", { name: "Approve" })).toBeDisabled();
   });
 

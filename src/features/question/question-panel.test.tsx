@@ -106,7 +106,7 @@ describe("responding", () => {
     for (const radio of screen.getAllByRole("radio")) expect(radio).toBeDisabled();
     expect(screen.getByRole("textbox", { name: "Type your answer" })).toBeDisabled();
     await act(async () => pending.resolve({ accepted: true }));
-    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for the agent…");
+    expect(screen.getByRole("status")).toHaveTextContent("Sent. Waiting for Parley's assistant…");
     expect(screen.getByRole("button", { name: "Submitting…" })).toBeDisabled();
     expect(screen.getByRole("radio", { name: "npm" })).toBeDisabled();
     expect(screen.getByRole("region", { name: "Which package manager?" })).toBeInTheDocument();
@@ -251,7 +251,7 @@ describe("arriving while the user types elsewhere", () => {
     const respond = acceptingRespond();
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={respond} />);
     expect(outside).toHaveFocus();
-    expect(await screen.findByText("The agent asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
+    expect(await screen.findByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
     fireEvent.keyDown(outside, { key: "2", code: "Digit2" });
     fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
     expect(screen.getByRole("radio", { name: "npm" })).not.toBeChecked();
@@ -336,7 +336,7 @@ describe("arriving after a message was sent", () => {
     fireEvent.keyDown(composer, { key: "Enter", code: "Enter" });
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
     expect(composer).toHaveFocus();
-    expect(await screen.findByText("The agent asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
+    expect(await screen.findByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toHaveAttribute("role", "status");
   });
 
   it("takes focus from an empty text field nobody typed in", () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type JSX, type KeyboardEve
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { ArrivalNotice } from "./arrival-notice";
+import { AskerProvider } from "./asker";
 import { CollapsedBar } from "./collapsed-bar";
 import { DismissConfirm } from "./dismiss-confirm";
 import { createDraftState, draftOf, hasAnyDraft, setCollapsed, typeCustom, withDefaults, type DraftState } from "./draft";
@@ -169,7 +170,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
   };
 
   return (
-    <>
+    <AskerProvider value={request.origin}>
       <section
         ref={rootRef}
         role="region"
@@ -193,6 +194,7 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
             <PanelHeader
               eyebrow={review ? t("planReview") : onReviewStep ? t("reviewStep") : question.header}
               origin={request.origin}
+              showsAsker={attention === "engaged"}
               position={position}
               disabled={disabled}
               onCollapse={collapse}
@@ -230,6 +232,6 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
         )}
       </section>
       {sheetHeight > 0 && <div className="question-panel__spacer" aria-hidden="true" style={{ height: sheetHeight }} />}
-    </>
+    </AskerProvider>
   );
 }

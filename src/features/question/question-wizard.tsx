@@ -213,20 +213,25 @@ export function QuestionWizard(props: QuestionWizardProps) {
     );
   }
 
+  // A server's form leads its first field with the form's message (the host puts it first in that field's detail), so it is read before the field.
+  const formMessage = index === 0 && request.origin?.kind === "mcp-server" && question.detail !== undefined;
+  const detail = question.detail && (
+    <div dir="auto" className={`question-panel__isolate${formMessage ? " question-panel__lead" : ""}`}>
+      <Markdown text={showBidiControls(question.detail)} className="question-panel__detail" wrap />
+    </div>
+  );
+
   return (
     <div className="question-panel__wizard" ref={rootRef} onKeyDown={handleKeyDown}>
       <div className="question-panel__announcer" aria-live="polite">
         {t("announceStep", { index: index + 1, count, question: showBidiControls(question.question) })}
       </div>
       <div className="question-panel__body" ref={bodyRef}>
+        {formMessage && detail}
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} {...stepPart("heading")}>
           <ModelText text={question.question} />
         </h2>
-        {question.detail && (
-          <div dir="auto" className="question-panel__isolate">
-            <Markdown text={showBidiControls(question.detail)} className="question-panel__detail" wrap />
-          </div>
-        )}
+        {!formMessage && detail}
         {question.required && <p className="question-panel__hint">{t("requiredHint")}</p>}
         {question.multiSelect && hasOptions && <p className="question-panel__hint">{selectionHint(t, question)}</p>}
         {showsDefaults && <p className="question-panel__hint question-panel__hint--default">{t("defaultHint")}</p>}

@@ -76,7 +76,7 @@ describe("RetiredNotice", () => {
     saveDraft("rpc-gone", draft);
     const onDismiss = vi.fn();
     render(<RetiredNotice retired={{ request, reason: "host-restarted" }} onDismiss={onDismiss} />);
-    expect(screen.getByRole("region", { name: "The agent stopped waiting: the host restarted" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" })).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole("button", { name: "Dismiss" }));
     expect(onDismiss).toHaveBeenCalledTimes(1);
     expect(loadDraft("rpc-gone")).toBeNull();

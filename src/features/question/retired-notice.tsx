@@ -6,6 +6,7 @@ import type { DraftState } from "./draft";
 import { deleteDraft, loadDraft } from "./draft-storage";
 import { questionCopy, type QuestionMessageKey } from "./copy";
 import { ModelText } from "./model-text";
+import { AskerProvider, useAskerSentence } from "./asker";
 import "../../ui/composer-card.css";
 import "./question-panel.css";
 
@@ -52,8 +53,17 @@ export interface RetiredNoticeProps {
  * In the composer slot after a request this tab held answers for went away without them being sent
  * from here: says why, keeps the answers readable, offers to copy them, until dismissed.
  */
-export function RetiredNotice({ retired, onDismiss }: RetiredNoticeProps) {
+export function RetiredNotice(props: RetiredNoticeProps) {
+  return (
+    <AskerProvider value={props.retired.request.origin}>
+      <Notice {...props} />
+    </AskerProvider>
+  );
+}
+
+function Notice({ retired, onDismiss }: RetiredNoticeProps) {
   const t = useCopy(questionCopy);
+  const say = useAskerSentence();
   const titleId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLDListElement>(null);
@@ -90,7 +100,7 @@ export function RetiredNotice({ retired, onDismiss }: RetiredNoticeProps) {
   return (
     <section role="region" aria-labelledby={titleId} className="composer-card question-notice" data-question-panel="" data-reason={retired.reason}>
       <h2 id={titleId} ref={headingRef} tabIndex={-1} className="question-notice__title">
-        {t(REASON_KEYS.get(retired.reason)!)}
+        {say(REASON_KEYS.get(retired.reason)!)}
       </h2>
       <p className="question-notice__hint">{t("retiredHint")}</p>
       <dl ref={listRef} className="question-notice__answers">
