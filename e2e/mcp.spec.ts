@@ -67,7 +67,7 @@ test("an MCP client's question is answered in the panel and the agent receives e
     });
     await expect(page.getByRole("button", { name: /Ask question\s*2\/2 answered/ })).toBeVisible();
     await expect(page.getByRole("note")).toHaveText(
-      "Claude Code is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
+      "Claude Code, an outside agent, asks its questions in this chat: answer them in the panel when they appear. Stop cancels what Claude Code is waiting for.",
     );
     await expect(page.getByRole("textbox", { name: "Message" })).toHaveCount(0);
     for (const theme of ["light", "dark"] as const) {

@@ -22,6 +22,7 @@ import { createGrantsApi } from "../client/grants-api";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
 import { useSessionEngine } from "./use-session-engine";
+import { useHostFacts } from "./use-host-facts";
 
 const DRAWER_ID = "sessions-drawer";
 
@@ -46,6 +47,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [helpOpen, setHelpOpen] = useHelpShortcut();
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
+  const facts = useHostFacts(api.health);
   const slotEntries = useMemo(
     () =>
       createSlotEntries({
@@ -104,6 +106,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             onRetryConnection={engine.retryNow}
             focusReady={synced}
             onRename={rename}
+            facts={facts}
             headerEnd={activeSessionId === null ? null : <GrantsMenu sessionId={activeSessionId} source={grants} />}
             headerStart={
               <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>

@@ -17,9 +17,9 @@ const AGENT_SESSION: Session = {
 };
 const PLAIN_SESSION: Session = { id: "chat-1", title: "Plain chat", createdAt: "2026-11-30T08:00:00.000Z", updatedAt: "2026-11-30T08:00:00.000Z", state: "idle" };
 
-function renderBoth(locale?: "zh-CN") {
+function renderBoth(locale?: "zh-CN", state: Session["state"] = "idle") {
   const store = createSessionStore();
-  store.getState().loadSessions([AGENT_SESSION, PLAIN_SESSION]);
+  store.getState().loadSessions([{ ...AGENT_SESSION, state }, PLAIN_SESSION]);
   const tree = (sessionId: string) => (
     <SessionStoreProvider store={store}>
       <Sidebar activeSessionId={sessionId} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={() => undefined} />
@@ -40,7 +40,7 @@ describe("a session an outside agent asks through", () => {
   it("replaces the composer with who is asking and that replies go through the panel", () => {
     renderBoth();
     expect(screen.getByRole("note")).toHaveTextContent(
-      "Claude Code is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
+      "Claude Code, an outside agent, asks its questions in this chat: answer them in the panel when they appear. Stop cancels what Claude Code is waiting for.",
     );
     expect(screen.queryByRole("textbox", { name: "Message" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Send" })).not.toBeInTheDocument();
@@ -49,6 +49,17 @@ describe("a session an outside agent asks through", () => {
   it("says the same in Chinese", () => {
     renderBoth("zh-CN");
     expect(within(screen.getByRole("navigation", { name: "对话" })).getByRole("link", { name: "Claude Code · 09:05 MCP 智能体" })).toBeInTheDocument();
-    expect(screen.getByRole("note")).toHaveTextContent("Claude Code 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。");
+    expect(screen.getByRole("note")).toHaveTextContent("Claude Code 是外部智能体，会在此对话中提问：问题出现时请在面板中回答。“停止”会取消 Claude Code 正在等待的提问。");
+  });
+
+  it("names the outside agent, never an assistant, while it waits for an answer", () => {
+    renderBoth(undefined, "waiting");
+    expect(screen.getByText("Claude Code is waiting for your answer.")).toBeVisible();
+    expect(screen.queryByText(/assistant/i)).not.toBeInTheDocument();
+  });
+
+  it("names it in Chinese while it works", () => {
+    renderBoth("zh-CN", "running");
+    expect(screen.getByText("Claude Code 正在处理…")).toBeVisible();
   });
 });

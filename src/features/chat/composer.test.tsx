@@ -87,11 +87,11 @@ describe("Composer", () => {
 
   it("shows why it cannot send while a turn runs, keeps typing possible and does not send on Enter", async () => {
     const user = userEvent.setup();
-    const { sent, input } = setup({ blockedReason: "You can send when the assistant has finished, or press Stop." });
+    const { sent, input } = setup({ blockedReason: "You can send when Parley's assistant has finished, or press Stop." });
     await user.type(input, "next question{Enter}");
     expect(sent).toEqual([]);
     expect(input).toHaveValue("next question");
-    expect(screen.getByText("You can send when the assistant has finished, or press Stop.")).toBeVisible();
+    expect(screen.getByText("You can send when Parley's assistant has finished, or press Stop.")).toBeVisible();
     expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
   });
 
@@ -169,7 +169,7 @@ describe("Composer", () => {
     await user.clear(input);
     await user.type(input, "fifth{Enter}");
     await user.type(input, "sixth{Enter}");
-    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason="You can send when the assistant has finished, or press Stop." onSend={onSend} />);
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason="You can send when Parley's assistant has finished, or press Stop." onSend={onSend} />);
     await act(async () => pending[2]!.settle());
     view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
     expect(pending.map((call) => call.text)).toEqual(["first", "third", "fifth"]);

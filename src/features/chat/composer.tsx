@@ -6,6 +6,8 @@ import { createImeGuard } from "../../ui/ime";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { describeFailure } from "./failure";
 import { chatCopy } from "./copy";
+import { CommandMenu } from "./command-menu";
+import { completeCommand, matchCommands, type ComposerCommand } from "./commands";
 
 /** The key of the draft a new chat types into; the session it creates takes the draft over. */
 export const NEW_CHAT_DRAFT = "";
@@ -23,6 +25,8 @@ export interface ComposerProps {
   /** Text handed to this composer from elsewhere; it is added after what the box holds, once per object. */
   prefill?: { text: string } | null;
   onPrefillTaken?: () => void;
+  /** What the `/` menu offers: the scripted model's commands, and an agent's own; none shows no menu. */
+  commands?: readonly ComposerCommand[];
 }
 
 /** The sent text put back in front of whatever was typed while it was in flight. */
@@ -36,7 +40,7 @@ export function restoreSent(sent: string, typedSince: string): string {
  * is cleared the moment a message is sent, so text typed while the request is in flight stays;
  * an Enter on that text sends it as soon as the request is through, unless the text changes first.
  */
-export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken }: ComposerProps) {
+export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken, commands = [] }: ComposerProps) {
   const t = useCopy(chatCopy);
   const touch = useMediaQuery(TOUCH_QUERY);
   const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
@@ -55,6 +59,9 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
   }, [draftKey]);
   const reasonId = useId();
   const errorId = useId();
+  const menuId = useId();
+  const [menuClosedAt, setMenuClosedAt] = useState<string | null>(null);
+  const [activeCommand, setActiveCommand] = useState(0);
 
   if (shownKey !== draftKey) {
     // A new chat's first send moves its text to the session it created; leaving any other chat drops a waiting Enter.
@@ -133,7 +140,33 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
     if (queued && !sending) void sendLatest.current();
   }, [queued, sending]);
 
+  const offered = menuClosedAt === text ? [] : matchCommands(text, commands);
+  const active = Math.min(activeCommand, Math.max(offered.length - 1, 0));
+  const optionId = (index: number) => `${menuId}-${index}`;
+  const choose = (command: ComposerCommand) => {
+    update(completeCommand(command));
+    setActiveCommand(0);
+    inputRef.current?.focus();
+  };
+
+  /** The `/` menu's keys: arrows move, Enter or Tab completes, Escape closes it for what is typed. */
+  const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (offered.length === 0 || imeGuard.isImeKey(event.nativeEvent)) return false;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActiveCommand((active + step + offered.length) % offered.length);
+    } else if ((event.key === "Enter" && !event.shiftKey) || (event.key === "Tab" && !event.shiftKey)) {
+      choose(offered[active]!);
+    } else if (event.key === "Escape") {
+      setMenuClosedAt(text);
+    } else return false;
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (onMenuKey(event)) return;
     if (event.key !== "Enter" || event.shiftKey || touch) return;
     if (imeGuard.isImeKey(event.nativeEvent)) return;
     event.preventDefault();
@@ -146,11 +179,13 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
     <form
       ref={formRef}
       className="composer"
+      data-command-menu={offered.length > 0 ? "open" : "closed"}
       onSubmit={(event) => {
         event.preventDefault();
         void send();
       }}
     >
+      {offered.length > 0 && <CommandMenu id={menuId} commands={offered} active={active} optionId={optionId} onChoose={choose} />}
       <textarea
         ref={inputRef}
         className="composer__input"
@@ -164,6 +199,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
         aria-describedby={described}
+        aria-controls={offered.length > 0 ? menuId : undefined}
+        aria-activedescendant={offered.length > 0 ? optionId(active) : undefined}
       />
       <div className="composer__actions">
         {reason && (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import { selectComposerPrefill, selectSession } from "../../store/selectors";
@@ -10,6 +10,8 @@ import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
+import { FirstScreen, DEMO_MODEL, type HostFacts } from "./first-screen";
+import { mergeCommands, type ComposerCommand } from "./commands";
 import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
 import { TurnBar } from "./turn-bar";
@@ -38,12 +40,18 @@ export interface ConversationProps {
   onRetryConnection?: () => void;
   /** Renames the session; rejects with an error whose message says, translated, what went wrong. */
   onRename?: (sessionId: string, title: string) => Promise<void>;
+  /** What the host said about its model and MCP servers, for the first screen and the `/` menu; null until known. */
+  facts?: HostFacts | null;
+  /** Commands besides the demo model's for the `/` menu (an agent's own, from its session). */
+  commands?: readonly ComposerCommand[];
   /** False until the host's first replay of pending questions is in: the composer takes focus only then, so it cannot hold a panel back. */
   focusReady?: boolean;
 }
 
+const NO_COMMANDS: readonly ComposerCommand[] = [];
+
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename, facts = null, commands = NO_COMMANDS }: ConversationProps) {
   const t = useCopy(chatCopy);
   const session = useSessionStore(selectSession(sessionId ?? ""));
   const turn = session?.state ?? "idle";
@@ -65,6 +73,24 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const takePrefill = useMemo(() => (composerPrefill === null ? undefined : () => store.getState().clearComposerPrefill(composerPrefill)), [store, composerPrefill]);
   const takenOverRef = useRef(slotTakenOver);
   const touch = useMediaQuery(TOUCH_QUERY);
+  const [starterFill, setStarterFill] = useState<{ text: string } | null>(null);
+  const takeStarter = useCallback(() => setStarterFill(null), []);
+  const demoModel = facts?.model === DEMO_MODEL;
+  const menuCommands = useMemo(
+    () =>
+      mergeCommands(
+        demoModel
+          ? [
+              { name: "/ask", usage: "<json>", description: t("commandAsk") },
+              { name: "/plan", usage: "<markdown>", description: t("commandPlan") },
+              ...(facts.servers.length > 0 ? [{ name: "/tool", usage: "<mcp__server__tool> <json>", description: t("commandTool") }] : []),
+              { name: "/echo", usage: "<text>", description: t("commandEcho") },
+            ]
+          : [],
+        commands,
+      ),
+    [demoModel, facts, commands, t],
+  );
 
   useEffect(() => {
     takenOverRef.current = slotTakenOver;
@@ -79,6 +105,17 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     setSent((count) => count + 1);
     await onSend(sessionId, text);
   };
+  const firstScreen = (
+    <FirstScreen
+      agentName={session?.agent?.name}
+      facts={facts}
+      onStart={(text) => void sendHere(text).catch((error: unknown) => console.warn("starter not sent", error))}
+      onFill={(text) => {
+        setStarterFill({ text });
+        composerInput.current?.focus();
+      }}
+    />
+  );
 
   return (
     <div className="conversation">
@@ -116,18 +153,15 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
             </section>
           )}
         >
-          <Transcript sessionId={sessionId} followSignal={sent} />
+          <Transcript sessionId={sessionId} followSignal={sent} emptyScreen={firstScreen} />
         </ErrorBoundary>
       ) : (
         <section className="transcript" aria-label={t("transcriptLabel")}>
-          <div className="transcript__empty">
-            <p className="transcript__empty-title">{t("emptyTitle")}</p>
-            <p>{t("emptyHint")}</p>
-          </div>
+          {firstScreen}
         </section>
       )}
       <div className="conversation__footer">
-        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
+        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={session?.agent?.name} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}
@@ -143,8 +177,9 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
                 blockedReason={turnActive ? t("sendBlockedByTurn") : null}
                 inputRef={composerInput}
                 onSend={sendHere}
-                prefill={composerPrefill}
-                onPrefillTaken={takePrefill}
+                prefill={composerPrefill ?? starterFill}
+                onPrefillTaken={composerPrefill === null ? takeStarter : takePrefill}
+                commands={menuCommands}
               />
             )
           }

@@ -8,6 +8,8 @@ export type ChatKey =
   | "stopping"
   | "turnRunning"
   | "turnWaiting"
+  | "agentRunning"
+  | "agentWaiting"
   | "sendBlockedByTurn"
   | "messageTooLong"
   | "sendFailed"
@@ -104,7 +106,21 @@ export type ChatKey =
   | "keyFoldPanel"
   | "shortcutsButton"
   | "renameFailed"
-  | "renameTitle";
+  | "renameTitle"
+  | "commandMenuLabel"
+  | "commandMenuHelp"
+  | "commandAsk"
+  | "commandPlan"
+  | "commandTool"
+  | "commandEcho"
+  | "firstDemoModel"
+  | "startersLabel"
+  | "starterAsk"
+  | "starterPlan"
+  | "starterTool"
+  | "starterDemo"
+  | "firstRealModel"
+  | "agentEmpty";
 
 /** Copy of the chat feature. */
 export const chatCopy: Catalog<ChatKey> = {
@@ -114,9 +130,11 @@ export const chatCopy: Catalog<ChatKey> = {
     send: "Send",
     stop: "Stop",
     stopping: "Stopping…",
-    turnRunning: "The assistant is working…",
-    turnWaiting: "The assistant is waiting for your answer.",
-    sendBlockedByTurn: "You can send when the assistant has finished, or press Stop.",
+    turnRunning: "Parley's assistant is working…",
+    turnWaiting: "Parley's assistant is waiting for your answer.",
+    agentRunning: "{name} is working…",
+    agentWaiting: "{name} is waiting for your answer.",
+    sendBlockedByTurn: "You can send when Parley's assistant has finished, or press Stop.",
     messageTooLong: "The message is too long: {count} of {max} characters.",
     sendFailed: "Your message was not sent and is back in the box. {reason}",
     stopFailed: "Could not stop. {reason}",
@@ -126,7 +144,7 @@ export const chatCopy: Catalog<ChatKey> = {
     transcriptLabel: "Messages",
     showEarlier: "Show earlier messages",
     emptyTitle: "Start a conversation",
-    emptyHint: "Ask anything. When the assistant needs a decision from you, it asks here.",
+    emptyHint: "Ask anything. When Parley's assistant needs a decision from you, it asks here.",
     you: "You",
     assistant: "Assistant",
     thinking: "Thinking…",
@@ -183,7 +201,7 @@ export const chatCopy: Catalog<ChatKey> = {
     retrySend: "Retry",
     retryNow: "Retry now",
     failureUnreachable: "Parley's host cannot be reached; check that it is running.",
-    failureTurnRunning: "The assistant is still working on the previous message.",
+    failureTurnRunning: "Parley's assistant is still working on the previous message.",
     failureRateLimited: "Too many requests just now; wait a moment and try again.",
     failureMissing: "This chat no longer exists.",
     failureStorage: "The host could not save: its disk is full or read-only.",
@@ -212,7 +230,21 @@ export const chatCopy: Catalog<ChatKey> = {
     shortcutsButton: "Keyboard shortcuts",
     renameFailed: "Could not rename. {reason}",
     renameTitle: "Rename chat",
-    agentNotice: "{name} is asking through Parley. There is no Parley assistant in this chat: answer its questions in the panel when they appear, and Stop cancels what it is waiting for.",
+    agentNotice: "{name}, an outside agent, asks its questions in this chat: answer them in the panel when they appear. Stop cancels what {name} is waiting for.",
+    commandMenuLabel: "Commands",
+    commandMenuHelp: "↑ ↓ to choose · Enter or Tab to complete · Esc to close",
+    commandAsk: "Ask you questions: the arguments of ask_user_question as JSON",
+    commandPlan: "Present a plan in Markdown for you to approve",
+    commandTool: "Call an MCP server's tool, asking your approval first when it acts",
+    commandEcho: "Reply with the text as it is",
+    firstDemoModel: "This host runs the demo model: scripted replies, no AI behind them. Type / for its commands, or try one:",
+    startersLabel: "Try the demo model",
+    starterAsk: "/ask a sample batch",
+    starterPlan: "/plan a sample plan",
+    starterTool: "/tool of the {server} server",
+    starterDemo: "See every question and card state at /demo",
+    firstRealModel: "Parley's assistant stops to ask you when it needs a decision: a question panel takes this box's place, and you answer with a click or a key.",
+    agentEmpty: "{name} has asked nothing yet. Its questions appear below, in the panel.",
   },
   "zh-CN": {
     messageLabel: "消息",
@@ -220,9 +252,11 @@ export const chatCopy: Catalog<ChatKey> = {
     send: "发送",
     stop: "停止",
     stopping: "正在停止…",
-    turnRunning: "助手正在处理…",
-    turnWaiting: "助手正在等待你的回答。",
-    sendBlockedByTurn: "助手完成后才能发送，也可以点击“停止”。",
+    turnRunning: "Parley 助手正在处理…",
+    turnWaiting: "Parley 助手正在等待你的回答。",
+    agentRunning: "{name} 正在处理…",
+    agentWaiting: "{name} 正在等待你的回答。",
+    sendBlockedByTurn: "Parley 助手完成后才能发送，也可以点击“停止”。",
     messageTooLong: "消息太长：{count} / {max} 个字符。",
     sendFailed: "消息未发送，已放回输入框。{reason}",
     stopFailed: "停止失败。{reason}",
@@ -232,7 +266,7 @@ export const chatCopy: Catalog<ChatKey> = {
     transcriptLabel: "消息记录",
     showEarlier: "显示更早的消息",
     emptyTitle: "开始对话",
-    emptyHint: "随便问点什么。助手需要你做决定时，会在这里提问。",
+    emptyHint: "随便问点什么。Parley 助手需要你做决定时，会在这里提问。",
     you: "你",
     assistant: "助手",
     thinking: "正在思考…",
@@ -289,7 +323,7 @@ export const chatCopy: Catalog<ChatKey> = {
     retrySend: "重试",
     retryNow: "立即重试",
     failureUnreachable: "无法连接到 Parley 主机，请确认它正在运行。",
-    failureTurnRunning: "助手仍在处理上一条消息。",
+    failureTurnRunning: "Parley 助手仍在处理上一条消息。",
     failureRateLimited: "请求过于频繁，请稍候再试。",
     failureMissing: "该对话已不存在。",
     failureStorage: "主机无法保存：磁盘已满或只读。",
@@ -318,6 +352,20 @@ export const chatCopy: Catalog<ChatKey> = {
     shortcutsButton: "键盘快捷键",
     renameFailed: "重命名失败。{reason}",
     renameTitle: "重命名对话",
-    agentNotice: "{name} 正在通过 Parley 提问。此对话中没有 Parley 助手：问题出现时请在面板中回答，“停止”会取消它正在等待的提问。",
+    agentNotice: "{name} 是外部智能体，会在此对话中提问：问题出现时请在面板中回答。“停止”会取消 {name} 正在等待的提问。",
+    commandMenuLabel: "命令",
+    commandMenuHelp: "↑ ↓ 选择 · Enter 或 Tab 补全 · Esc 关闭",
+    commandAsk: "向你提问：JSON 格式的 ask_user_question 参数",
+    commandPlan: "提交 Markdown 格式的计划供你批准",
+    commandTool: "调用 MCP 服务器的工具，执行操作前先请你授权",
+    commandEcho: "原样回复这段文字",
+    firstDemoModel: "此主机运行的是演示模型：回复都是预设的，背后没有 AI。输入 / 查看命令，或试试：",
+    startersLabel: "试用演示模型",
+    starterAsk: "/ask 一组示例问题",
+    starterPlan: "/plan 一个示例计划",
+    starterTool: "/tool 调用 {server} 服务器的工具",
+    starterDemo: "在 /demo 查看每种问题和卡片状态",
+    firstRealModel: "Parley 助手需要你做决定时会停下来提问：问题面板会取代这个输入框，点一下或按个键即可回答。",
+    agentEmpty: "{name} 还没有提问。它的问题会出现在下方的面板中。",
   },
 };

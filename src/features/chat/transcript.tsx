@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import type { Message } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
@@ -51,7 +51,15 @@ function groupRows(messages: readonly Message[], first: number): { key: number; 
 }
 
 /** The session's messages, newest at the bottom; follows the newest content unless the user scrolled up on purpose. */
-export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string; /** Changes when this tab sent a message: follow again, wherever the user had scrolled. */ followSignal?: number }) {
+export interface TranscriptProps {
+  sessionId: string;
+  /** Changes when this tab sent a message: follow again, wherever the user had scrolled. */
+  followSignal?: number;
+  /** Shown while the chat has no message yet. */
+  emptyScreen?: ReactNode;
+}
+
+export function Transcript({ sessionId, followSignal = 0, emptyScreen }: TranscriptProps) {
   const t = useCopy(chatCopy);
   const messages = useSessionStore(selectTranscript(sessionId));
   const [windowRows, setWindowRows] = useState(TRANSCRIPT_WINDOW_ROWS);
@@ -212,10 +220,12 @@ export function Transcript({ sessionId, followSignal = 0 }: { sessionId: string;
         </div>
       )}
       {messages.length === 0 ? (
-        <div className="transcript__empty">
-          <p className="transcript__empty-title">{t("emptyTitle")}</p>
-          <p>{t("emptyHint")}</p>
-        </div>
+        (emptyScreen ?? (
+          <div className="transcript__empty">
+            <p className="transcript__empty-title">{t("emptyTitle")}</p>
+            <p>{t("emptyHint")}</p>
+          </div>
+        ))
       ) : (
         <ol ref={rowsRef} className="transcript__rows">
           {groupRows(messages, hidden).map((group) => (

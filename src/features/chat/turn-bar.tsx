@@ -12,6 +12,8 @@ import { chatCopy } from "./copy";
 export interface TurnBarProps {
   sessionId: string;
   turn: SessionState;
+  /** The outside agent that asks in this chat, by its name; absent for Parley's assistant. */
+  agentName?: string | undefined;
   /** Whether a takeover (the question panel) owns the composer slot: Escape is then the panel's. */
   slotTakenOver: boolean;
   onStop: (sessionId: string) => Promise<void>;
@@ -30,7 +32,7 @@ const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted",
  * Under the transcript: while a turn runs, what it is doing and `Stop` (also Escape, unless a panel
  * owns the slot); once a turn failed, was cut off or was stopped, `Retry` sends the last message again.
  */
-export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: TurnBarProps) {
+export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onRetry }: TurnBarProps) {
   const t = useCopy(chatCopy);
   const store = useSessionStoreApi();
   const selectEnding = useMemo(
@@ -91,7 +93,7 @@ export function TurnBar({ sessionId, turn, slotTakenOver, onStop, onRetry }: Tur
   if (running) {
     return (
       <div className="turn-bar">
-        <span className="turn-bar__text">{turn === "waiting" ? t("turnWaiting") : t("turnRunning")}</span>
+        <span className="turn-bar__text">{agentName === undefined ? t(turn === "waiting" ? "turnWaiting" : "turnRunning") : t(turn === "waiting" ? "agentWaiting" : "agentRunning", { name: agentName })}</span>
         <Button ref={stopRef} variant="danger" onClick={() => void stop()} disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
           {stopping ? t("stopping") : t("stop")}
         </Button>

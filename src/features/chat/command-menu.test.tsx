@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { LocaleProvider } from "../../i18n/i18n";
+import { Composer } from "./composer";
+import type { ComposerCommand } from "./commands";
+
+const COMMANDS: ComposerCommand[] = [
+  { name: "/ask", usage: "<json>", description: "Ask you questions" },
+  { name: "/plan", usage: "<markdown>", description: "Present a plan" },
+  { name: "/tool", usage: "<name> <json>", description: "Call a tool" },
+  { name: "/echo", usage: "<text>", description: "Reply with the text" },
+];
+
+function setup(commands: ComposerCommand[] = COMMANDS) {
+  const sent: string[] = [];
+  render(<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async (text) => void sent.push(text)} commands={commands} />);
+  return { sent, input: screen.getByRole("textbox", { name: "Message" }) };
+}
+
+describe("the composer's / menu", () => {
+  it("opens on / with every command, its arguments, what it does and how to use the menu", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    const menu = screen.getByRole("listbox", { name: "Commands" });
+    expect(within(menu).getAllByRole("option").map((option) => option.textContent)).toEqual([
+      "/ask <json>Ask you questions",
+      "/plan <markdown>Present a plan",
+      "/tool <name> <json>Call a tool",
+      "/echo <text>Reply with the text",
+    ]);
+    expect(screen.getByText("↑ ↓ to choose · Enter or Tab to complete · Esc to close")).toBeVisible();
+    expect(input).toHaveAttribute("aria-activedescendant", within(menu).getAllByRole("option")[0]!.id);
+  });
+
+  it("narrows as the name is typed and completes it with Enter instead of sending", async () => {
+    const user = userEvent.setup();
+    const { input, sent } = setup();
+    await user.type(input, "/e");
+    expect(screen.getAllByRole("option").map((option) => option.textContent)).toEqual(["/echo <text>Reply with the text"]);
+    await user.keyboard("{Enter}");
+    expect(input).toHaveValue("/echo ");
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    await user.keyboard("Dark mode{Enter}");
+    expect(sent).toEqual(["/echo Dark mode"]);
+  });
+
+  it("moves with the arrows, wrapping, and completes with Tab", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    await user.keyboard("{ArrowUp}");
+    expect(screen.getAllByRole("option")[3]).toHaveAttribute("aria-selected", "true");
+    await user.keyboard("{ArrowDown}{ArrowDown}{Tab}");
+    expect(input).toHaveValue("/plan ");
+    expect(input).toHaveFocus();
+  });
+
+  it("closes on Escape, keeping the text, and a click on an option completes it", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    expect(input).toHaveValue("/");
+    await user.type(input, "t");
+    await user.click(screen.getByRole("option", { name: /\/tool/ }));
+    expect(input).toHaveValue("/tool ");
+    expect(input).toHaveFocus();
+  });
+
+  it("offers commands given as data, such as an agent's own", async () => {
+    const user = userEvent.setup();
+    const { input } = setup([{ name: "/explain", usage: "<file>", description: "Explain a file, as the agent describes it" }]);
+    await user.type(input, "/ex");
+    expect(screen.getByRole("option", { name: /^\/explain <file>\s?Explain a file, as the agent describes it$/ })).toBeVisible();
+  });
+
+  it("shows no menu without commands or for text that is not a command", async () => {
+    const user = userEvent.setup();
+    const { input } = setup([]);
+    await user.type(input, "/");
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+  });
+
+  it("speaks Chinese", async () => {
+    const user = userEvent.setup();
+    render(
+      <LocaleProvider initial="zh-CN" setsDocumentLanguage={false}>
+        <Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} commands={COMMANDS} />
+      </LocaleProvider>,
+    );
+    await user.type(screen.getByRole("textbox", { name: "消息" }), "/");
+    expect(screen.getByRole("listbox", { name: "命令" })).toBeVisible();
+    expect(screen.getByText("↑ ↓ 选择 · Enter 或 Tab 补全 · Esc 关闭")).toBeVisible();
+  });
+});

@@ -1,0 +1,90 @@
+import { useCopy } from "../../i18n/i18n";
+import { chatCopy } from "./copy";
+
+/** What the host said about itself (GET /api/health): its model's name and its MCP servers that are ready. */
+export interface HostFacts {
+  model: string | null;
+  servers: readonly string[];
+}
+
+/** The scripted model's name in GET /api/health. */
+export const DEMO_MODEL = "scripted";
+
+/** A sample batch for the demo model's `/ask`: one single-select and one multi-select. */
+export const SAMPLE_ASK = `/ask ${JSON.stringify({
+  questions: [
+    {
+      id: "tour",
+      header: "First look",
+      question: "What would you like to try first?",
+      options: [{ label: "The question panel (Recommended)", description: "Pick with 1–9 or a click; Enter goes on." }, { label: "A plan review" }, { label: "A tool approval" }],
+    },
+    { id: "keys", header: "Keys", question: "Which keys do you use most?", multi_select: true, options: [{ label: "Enter" }, { label: "Tab" }, { label: "Alt+Q" }] },
+  ],
+})}`;
+
+/** A sample plan for the demo model's `/plan`. */
+export const SAMPLE_PLAN = "/plan ## Try Parley\n1. Answer a batch of questions with the keyboard.\n2. Approve or refuse this plan.\n3. Open /demo to see every state of the panel.";
+
+export interface FirstScreenProps {
+  /** The outside agent that asks in this chat; the screen then says it waits for it. */
+  agentName?: string | undefined;
+  facts: HostFacts | null;
+  /** Sends a starter as the first message. */
+  onStart: (text: string) => void;
+  /** Puts a starter into the composer for the user to finish. */
+  onFill: (text: string) => void;
+}
+
+/**
+ * An empty chat's screen: with the demo model, that it is one and starters to try (a sample `/ask`,
+ * `/plan`, `/tool` of each ready MCP server) and the way to /demo; with a real model, what Parley does.
+ */
+export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenProps) {
+  const t = useCopy(chatCopy);
+  if (agentName !== undefined) {
+    return (
+      <div className="transcript__empty first-screen">
+        <p className="transcript__empty-title">{t("emptyTitle")}</p>
+        <p dir="auto">{t("agentEmpty", { name: agentName })}</p>
+      </div>
+    );
+  }
+  const demo = facts?.model === DEMO_MODEL;
+  return (
+    <div className="transcript__empty first-screen" data-model={demo ? "demo" : facts === null ? "unknown" : "real"}>
+      <p className="transcript__empty-title">{t("emptyTitle")}</p>
+      {demo ? (
+        <>
+          <p>{t("firstDemoModel")}</p>
+          <ul className="first-screen__starters" aria-label={t("startersLabel")}>
+            <li>
+              <button type="button" className="first-screen__starter" onClick={() => onStart(SAMPLE_ASK)}>
+                {t("starterAsk")}
+              </button>
+            </li>
+            <li>
+              <button type="button" className="first-screen__starter" onClick={() => onStart(SAMPLE_PLAN)}>
+                {t("starterPlan")}
+              </button>
+            </li>
+            {facts.servers.map((server) => (
+              <li key={server}>
+                <button type="button" className="first-screen__starter" onClick={() => onFill(`/tool mcp__${server}__`)}>
+                  {t("starterTool", { server })}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p>
+            <a href="/demo" className="first-screen__demo">
+              {t("starterDemo")}
+            </a>
+          </p>
+        </>
+      ) : (
+        <p>{facts === null ? t("emptyHint") : t("firstRealModel")}</p>
+      )}
+    </div>
+  );
+}
