@@ -61,6 +61,9 @@ export default defineConfig({
     },
   },
   test: {
+    // A loaded machine (CI, or a suite beside other work) makes a host test take seconds; every wait is for a state.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -127,14 +127,14 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     });
   });
 
-  it("carries 1,000 concurrent calls from 20 sessions: every one is answered or aborted and nothing stays pending", async () => {
+  it("carries 1,000 concurrent calls from 20 sessions: every one is answered or aborted and nothing stays pending", { timeout: 240_000 }, async () => {
     const server = await startHost({ rateLimits: false });
     const socket = await door.socket(server.url);
     const agents = await Promise.all(Array.from({ length: 20 }, () => mcpClient(server.url)));
     const calls = agents.flatMap(({ client }) =>
       Array.from({ length: 50 }, (_, index) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: `q${index}`, question: `Question ${index}?`, options: [{ label: "Yes" }, { label: "No" }] }] } })),
     );
-    await expect.poll(() => socket.frames.filter((frame) => frame.type === "question/requested").length, { timeout: 30_000, interval: 100 }).toBe(1000);
+    await expect.poll(() => socket.frames.filter((frame) => frame.type === "question/requested").length, { timeout: 120_000, interval: 100 }).toBe(1000);
     const frames = socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");
     const bySession = new Map<string, QuestionRequestedFrame[]>();
     for (const frame of frames) bySession.set(frame.sessionId, [...(bySession.get(frame.sessionId) ?? []), frame]);
