@@ -151,7 +151,7 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     const turn = agent.prompt(sessionId, "/qwen-question");
     await events.until(() => events.permissions.length === 1);
     const [ask] = events.permissions;
-    expect(ask?.request._meta).toMatchObject({ qwenInteractionKind: "user_question" });
+    expect(ask?.request.toolCall._meta).toMatchObject({ qwenInteractionKind: "user_question" });
     await agent.cancel(sessionId);
     expect(await turn).toBe("cancelled");
     expect(ask?.signal.aborted).toBe(true);

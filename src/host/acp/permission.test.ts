@@ -152,4 +152,20 @@ describe("Qwen Code user_question → a question batch", () => {
     expect(qwenQuestionsOf({ _meta: { qwenInteractionKind: "user_question", qwenQuestions: [] } })).toBeNull();
     expect(permissionQuestion(agent, { ...qwen, _meta: { qwenInteractionKind: "user_question" } }).approval).toBeDefined();
   });
+
+  it("reads a Qwen Code 0.24 user_question from the tool call's _meta, where Qwen puts it, and answers it with top-level answers", () => {
+    const onToolCall: RequestPermissionRequest = {
+      sessionId: "s1",
+      toolCall: { toolCallId: "call-1", title: "Ask user 1 question", kind: "think", _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: [TEST_QWEN_QUESTIONS[0]!] } },
+      options: [
+        { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
+        { optionId: "cancel", name: "Cancel", kind: "reject_once" },
+      ],
+    };
+    const asked = permissionQuestion(agent, onToolCall);
+    expect(asked.approval).toBeUndefined();
+    expect(asked.questions.map((question) => question.id)).toEqual(["0"]);
+    const label = asked.questions[0]!.options![0]!.label;
+    expect(permissionResponse(onToolCall, [{ id: "0", selected: [label] }]).response).toEqual({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": label } });
+  });
 });

@@ -135,10 +135,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The questions of a Qwen Code user_question (`_meta.qwenInteractionKind: "user_question"`), else null. */
-export function qwenQuestionsOf(request: Pick<RequestPermissionRequest, "_meta">): QwenQuestion[] | null {
-  const meta = request._meta;
-  if (!isRecord(meta) || meta.qwenInteractionKind !== "user_question" || !Array.isArray(meta.qwenQuestions)) return null;
+/**
+ * The questions of a Qwen Code user_question, else null. Qwen Code 0.24 marks it on the tool call
+ * (`toolCall._meta.qwenInteractionKind: "user_question"`, questions in `toolCall._meta.qwenQuestions`); the request's own
+ * `_meta` is read too.
+ */
+export function qwenQuestionsOf(request: Pick<RequestPermissionRequest, "_meta"> & { toolCall?: Pick<RequestPermissionRequest["toolCall"], "_meta"> }): QwenQuestion[] | null {
+  const marked = (value: unknown): value is Record<string, unknown> => isRecord(value) && value.qwenInteractionKind === "user_question";
+  const meta = marked(request.toolCall?._meta) ? request.toolCall._meta : request._meta;
+  if (!marked(meta) || !Array.isArray(meta.qwenQuestions)) return null;
   const questions: QwenQuestion[] = [];
   for (const raw of meta.qwenQuestions as unknown[]) {
     if (!isRecord(raw) || typeof raw.question !== "string" || raw.question.trim() === "") return null;

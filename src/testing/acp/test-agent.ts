@@ -209,12 +209,19 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     const toolCallId = `ask-${session.prompts.length}`;
     const request: RequestPermissionRequest = {
       sessionId: session.id,
-      toolCall: { toolCallId, title: "Ask the user", kind: "other", status: "pending", rawInput: { questions: TEST_QWEN_QUESTIONS } },
+      // Where Qwen Code 0.24 puts it: on the tool call, beside the tool's name.
+      toolCall: {
+        toolCallId,
+        title: "Ask the user",
+        kind: "think",
+        status: "pending",
+        rawInput: { questions: TEST_QWEN_QUESTIONS },
+        _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: TEST_QWEN_QUESTIONS },
+      },
       options: [
         { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
         { optionId: "cancel", name: "Cancel", kind: "reject_once" },
       ],
-      _meta: { qwenInteractionKind: "user_question", qwenQuestions: TEST_QWEN_QUESTIONS },
     };
     const response = client.request(methods.client.session.requestPermission, request);
     // Like Qwen Code, a cancelled turn ends at once and leaves the question's request open.
