@@ -99,6 +99,8 @@ test("Deny with a reason: the tool does not run, the model gets TOOL_DENIED with
   await openChat(page);
   await sendMessage(page, `/tool mcp__notes__write_note ${JSON.stringify({ name: "friday", text: "deploy" })}`);
   const card = page.getByRole("region", { name: CARD });
+  await expect(card.getByRole("textbox", { name: "Reason for denying (optional)" })).toHaveCount(0);
+  await card.getByRole("button", { name: "Deny" }).click();
   await card.getByRole("textbox", { name: "Reason for denying (optional)" }).fill("not on a Friday");
   await card.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByText("Error: TOOL_DENIED", { exact: true })).toBeVisible();
@@ -138,6 +140,7 @@ test("two tabs: both show the card, the first answer wins, and the other tab's l
   await expect(first.getByText("Tool result: saved plan", { exact: true })).toBeVisible();
   await expect(first.getByRole("region", { name: CARD })).toHaveCount(0);
 
+  await late.getByRole("button", { name: "Deny" }).click();
   await late.getByRole("textbox", { name: "Reason for denying (optional)" }).fill("too late");
   await late.getByRole("button", { name: "Deny" }).click();
   await expect(late.getByText("This request was already answered, dismissed or stopped.")).toBeVisible();

@@ -116,11 +116,14 @@ export function pressWhenShown(root: HTMLElement, action: "primary" | "dismiss")
   return stop;
 }
 
-/** Types `text` into the approval card's reason field once the card shows, as a person would (an input event React hears). */
+/** Chooses Deny on the approval card once it shows and types `text` into its reason field, as a person would (a click, then an input event React hears). */
 export function typeReasonWhenShown(root: HTMLElement, text: string): () => void {
   const fill = () => {
     const field = root.querySelector<HTMLTextAreaElement>("[data-approval-card] textarea");
-    if (!field) return false;
+    if (!field) {
+      root.querySelector<HTMLButtonElement>('[data-approval-card] [data-action="deny"]')?.click();
+      return false;
+    }
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(field, text);
     field.dispatchEvent(new Event("input", { bubbles: true }));
     return true;

@@ -320,6 +320,8 @@ export const ToolApproval = z.object({
   arguments: z.string(),
   choices: z.optional(z.array(upTo(200))),
   toolCall: z.optional(AcpToolCallData),
+  /** The server's `annotations.destructiveHint` for the tool: the card marks it and makes Deny its default. */
+  destructive: z.optional(z.boolean()),
 });
 export type ToolApproval = z.infer<typeof ToolApproval>;
 /** A question is waiting for the human. */

@@ -51,7 +51,8 @@ describe("the approval card in the composer slot", () => {
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
     const card = await screen.findByRole("region", { name: "Allow files to run write_file?" });
     expect(card).toBeInTheDocument();
-    expect(screen.getByText("Requested by", { exact: false })).toHaveTextContent("Requested by files");
+    expect(screen.queryByText(/Requested by/)).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Reason for denying (optional)" })).toBeNull();
     expect(screen.getByRole("region", { name: "Arguments" }).textContent).toBe(JSON.stringify({ path: "notes/today.md", text: longText }, null, 2));
     expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(expect.arrayContaining(["Deny", "Allow for this chat", "Allow once"]));
@@ -71,7 +72,9 @@ describe("the approval card in the composer slot", () => {
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a2", sessionId: "s-1", outcome: "answered" }));
 
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a3") }));
-    await user.type(await screen.findByRole("textbox", { name: "Reason for denying (optional)" }), "  not that file  ");
+    await user.click(await screen.findByRole("button", { name: "Deny" }));
+    expect(posted).toHaveLength(2);
+    await user.type(screen.getByRole("textbox", { name: "Reason for denying (optional)" }), "  not that file  ");
     await user.click(screen.getByRole("button", { name: "Deny" }));
 
     expect(posted).toEqual([
@@ -90,6 +93,7 @@ describe("the approval card in the composer slot", () => {
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
     await user.click(await screen.findByRole("button", { name: "Allow once" }));
     expect(await screen.findByText("This request was already answered, dismissed or stopped.")).toHaveAttribute("role", "status");
+    await user.click(screen.getByRole("button", { name: "Deny" }));
     await user.click(screen.getByRole("button", { name: "Deny" }));
     expect(await screen.findByText("The host refused this answer: question approval needs an answer")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Allow once" })).toBeEnabled();
@@ -119,12 +123,12 @@ describe("the approval card in the composer slot", () => {
     const heading = await screen.findByRole("heading", { name: "Allow files to run write_file?" });
     act(() => heading.focus());
     const reached: (string | null)[] = [];
-    for (let step = 0; step < 5; step++) {
+    for (let step = 0; step < 4; step++) {
       await user.tab();
       const active = document.activeElement as HTMLElement;
       reached.push(active.getAttribute("aria-label") ?? (active.tagName === "TEXTAREA" ? "reason" : active.textContent));
     }
-    expect(reached).toEqual(["Arguments", "reason", "Deny", "Allow for this chat", "Allow once"]);
+    expect(reached).toEqual(["Arguments", "Deny", "Allow for this chat", "Allow once"]);
   });
 
   it("takes focus on its heading when nothing holds focus, and leaves it in the composer someone is typing in", async () => {
@@ -174,5 +178,42 @@ describe("the approval card in the composer slot", () => {
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { server: "<b>evil</b>", tool: "<img src=x>", arguments: '{"a":"<script>"}' }) }));
     expect(await screen.findByRole("region", { name: "Allow <b>evil</b> to run <img src=x>?" })).toBeInTheDocument();
     expect(document.querySelector("[data-approval-card] b, [data-approval-card] img, [data-approval-card] script")).toBeNull();
+  });
+
+  it("asks for a reason only once Deny is chosen, focusing it, and Back returns to the three decisions", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    await user.click(await screen.findByRole("button", { name: "Deny" }));
+    const reason = screen.getByRole("textbox", { name: "Reason for denying (optional)" });
+    expect(reason).toHaveFocus();
+    expect(reason).toHaveAttribute("placeholder", "Sent with Deny to Parley's assistant");
+    expect(screen.queryByRole("button", { name: "Allow once" })).toBeNull();
+    await user.type(reason, "later");
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.queryByRole("textbox", { name: "Reason for denying (optional)" })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    await user.keyboard("{Enter}");
+    expect(posted).toEqual([{ type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [], custom: "later" }] }]);
+  });
+
+  it("marks a tool its server calls destructive and makes Deny the default, last button", async () => {
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { ...call, destructive: true }) }));
+    const card = await screen.findByRole("region", { name: "Allow files to run write_file?" });
+    expect(card).toHaveAttribute("data-destructive", "true");
+    expect(screen.getByText("Destructive")).toBeVisible();
+    expect(screen.getByText(/marks this tool as destructive/)).toHaveTextContent("The files server marks this tool as destructive: it may delete or overwrite data. Deny unless you meant it.");
+    const buttons = screen.getAllByRole("button").filter((button) => card.contains(button));
+    expect(buttons.map((button) => button.textContent)).toEqual(["Allow for this chat", "Allow once", "Deny"]);
+    expect(screen.getByRole("button", { name: "Deny" })).toHaveClass("composer-card__button--primary");
+    expect(screen.getByRole("button", { name: "Allow once" })).not.toHaveClass("composer-card__button--primary");
+  });
+
+  it("keeps Allow once the default for a tool not marked destructive", async () => {
+    const { store } = setup();
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    expect(await screen.findByRole("button", { name: "Allow once" })).toHaveClass("composer-card__button--primary");
+    expect(screen.queryByText("Destructive")).toBeNull();
   });
 });

@@ -18,6 +18,9 @@ export interface ApprovalCardProps {
   autoFocus?: boolean;
 }
 
+/** Choosing among the three decisions, or Deny chosen and its optional reason being written. */
+type CardStage = "choosing" | "denying";
+
 /** What the card is doing: nothing yet, sending a decision, sent (waiting for question/resolved), or a receipt that refused it. */
 type CardStatus =
   | { kind: "idle" }
@@ -51,7 +54,8 @@ function canTakeFocus(): boolean {
 
 /**
  * The approval card that takes over the composer while a tool call waits for the human: which
- * server and tool, the full arguments, an optional reason, and Allow once, Allow for this chat, Deny.
+ * server and tool, the full arguments, and Allow once, Allow for this chat, Deny; Deny then asks for an
+ * optional reason before it is sent. A tool its server calls destructive is marked so, with Deny as the default.
  * The arguments show what the tool will receive: hidden characters (a bidi override that turns
  * `txt.exe` into `exe.txt`, a zero-width space) as markers, and every line wrapped, never cut off sideways.
  */
@@ -60,9 +64,11 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const headingId = useId();
   const reasonId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState("");
+  const [stage, setStage] = useState<CardStage>("choosing");
   const [status, setStatus] = useState<CardStatus>({ kind: "idle" });
-  const { server, tool, arguments: argumentText } = request.approval;
+  const { server, tool, arguments: argumentText, destructive = false } = request.approval;
   const busy = status.kind === "sending" || status.kind === "sent";
   const pendingCount = useSessionStore((state) => selectPendingRequests(request.sessionId)(state).length);
 
@@ -70,17 +76,24 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
     if (autoFocus && canTakeFocus()) headingRef.current?.focus();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the card first shows
   }, []);
+  useEffect(() => {
+    if (stage === "denying") reasonRef.current?.focus();
+  }, [stage]);
 
   const decide = async (decision: ApprovalDecision) => {
     setStatus({ kind: "sending", decision: decision.kind });
     try {
       const receipt = await respond({ type: "answer", rpcId: request.rpcId, sessionId: request.sessionId, answers: approvalAnswer(decision) });
-      if (receipt.accepted) setStatus({ kind: "sent" });
-      else if (receipt.reason === "not-pending") setStatus({ kind: "not-pending" });
-      else setStatus({ kind: "rejected", detail: receipt.detail });
+      if (receipt.accepted) {
+        setStatus({ kind: "sent" });
+        return;
+      }
+      setStatus(receipt.reason === "not-pending" ? { kind: "not-pending" } : { kind: "rejected", detail: receipt.detail });
     } catch (error) {
       setStatus({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
     }
+    // Refused or not delivered: every decision is offered again, the typed reason kept.
+    setStage("choosing");
   };
 
   const names = new Map([
@@ -88,11 +101,24 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
     [TOOL_SLOT, tool],
   ]);
 
+  // Deny first asks for an optional reason; for a tool its server calls destructive it is the default (primary) button, last in the row.
+  const denyButton = (
+    <button
+      type="button"
+      className={`composer-card__button ${destructive ? "composer-card__button--primary composer-card__button--danger-primary" : "composer-card__button--danger"}`}
+      data-action="deny"
+      disabled={busy}
+      onClick={() => setStage("denying")}
+    >
+      {t("deny")}
+    </button>
+  );
+
   return (
-    <section role="region" className="composer-card approval-card" aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+    <section role="region" className="composer-card approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
-        <span className="approval-card__origin">{withNames(t("askedBy", { server: SERVER_SLOT }), names)}</span>
+        {destructive && <span className="approval-card__destructive">{t("destructiveBadge")}</span>}
         {pendingCount > 1 && <span>{t("requestPosition", { count: pendingCount })}</span>}
       </div>
       <div className="approval-card__body">
@@ -106,18 +132,29 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
             <code>{showHiddenCharacters(prettyArguments(argumentText))}</code>
           </pre>
         )}
-        <label htmlFor={reasonId} className="approval-card__reason-label">
-          {t("reasonLabel")}
-        </label>
-        <textarea
-          id={reasonId}
-          className="composer-card__field approval-card__reason"
-          placeholder={t("reasonPlaceholder")}
-          rows={2}
-          value={reason}
-          disabled={busy}
-          onChange={(event) => setReason(event.target.value)}
-        />
+        {destructive && <p className="approval-card__warning">{withNames(t("destructiveHint", { server: SERVER_SLOT }), names)}</p>}
+        {stage === "denying" && (
+          <>
+            <label htmlFor={reasonId} className="approval-card__reason-label">
+              {t("reasonLabel")}
+            </label>
+            <textarea
+              ref={reasonRef}
+              id={reasonId}
+              className="composer-card__field approval-card__reason"
+              placeholder={request.origin?.kind === "acp-agent" ? t("reasonPlaceholderAgent", { name: request.origin.title ?? request.origin.name }) : t("reasonPlaceholder")}
+              rows={2}
+              value={reason}
+              disabled={busy}
+              onChange={(event) => setReason(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+                event.preventDefault();
+                if (!busy) void decide({ kind: "deny", reason });
+              }}
+            />
+          </>
+        )}
       </div>
       <div className="composer-card__footer">
         <p role="status" className="approval-card__status" data-kind={status.kind}>
@@ -128,15 +165,33 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
           {status.kind === "failed" && t("failed", { message: status.message })}
         </p>
         <div className="approval-card__actions">
-          <button type="button" className="composer-card__button composer-card__button--danger" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>
-            {t("deny")}
-          </button>
-          <button type="button" className="composer-card__button" disabled={busy} onClick={() => void decide({ kind: "allow-for-chat" })}>
-            {t("allowForChat")}
-          </button>
-          <button type="button" className="composer-card__button composer-card__button--primary" disabled={busy} onClick={() => void decide({ kind: "allow-once" })}>
-            {t("allowOnce")}
-          </button>
+          {stage === "denying" ? (
+            <>
+              <button type="button" className="composer-card__button" disabled={busy} onClick={() => setStage("choosing")}>
+                {t("back")}
+              </button>
+              <button type="button" className="composer-card__button composer-card__button--danger" data-action="deny" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>
+                {t("deny")}
+              </button>
+            </>
+          ) : (
+            <>
+              {!destructive && denyButton}
+              <button type="button" className="composer-card__button" disabled={busy} onClick={() => void decide({ kind: "allow-for-chat" })}>
+                {t("allowForChat")}
+              </button>
+              <button
+                type="button"
+                className={`composer-card__button${destructive ? "" : " composer-card__button--primary"}`}
+                data-action="allow-once"
+                disabled={busy}
+                onClick={() => void decide({ kind: "allow-once" })}
+              >
+                {t("allowOnce")}
+              </button>
+              {destructive && denyButton}
+            </>
+          )}
         </div>
       </div>
     </section>

@@ -2,13 +2,16 @@ import type { Catalog } from "../../i18n/locale";
 
 export type ApprovalMessageKey =
   | "eyebrow"
-  | "askedBy"
+  | "destructiveBadge"
+  | "destructiveHint"
+  | "back"
   | "requestPosition"
   | "heading"
   | "argumentsLabel"
   | "noArguments"
   | "reasonLabel"
   | "reasonPlaceholder"
+  | "reasonPlaceholderAgent"
   | "allowOnce"
   | "allowForChat"
   | "deny"
@@ -29,13 +32,16 @@ export type ApprovalMessageKey =
 export const approvalCopy: Catalog<ApprovalMessageKey> = {
   en: {
     eyebrow: "Tool approval",
-    askedBy: "Requested by {server}",
+    destructiveBadge: "Destructive",
+    destructiveHint: "The {server} server marks this tool as destructive: it may delete or overwrite data. Deny unless you meant it.",
+    back: "Back",
     requestPosition: "Request 1 of {count}",
     heading: "Allow {server} to run {tool}?",
     argumentsLabel: "Arguments",
     noArguments: "This call has no arguments.",
     reasonLabel: "Reason for denying (optional)",
-    reasonPlaceholder: "Sent to the agent with Deny",
+    reasonPlaceholder: "Sent with Deny to Parley's assistant",
+    reasonPlaceholderAgent: "Sent with Deny to {name}",
     allowOnce: "Allow once",
     allowForChat: "Allow for this chat",
     deny: "Deny",
@@ -54,13 +60,16 @@ export const approvalCopy: Catalog<ApprovalMessageKey> = {
   },
   "zh-CN": {
     eyebrow: "工具授权",
-    askedBy: "请求方：{server}",
+    destructiveBadge: "破坏性操作",
+    destructiveHint: "{server} 服务器将此工具标记为破坏性：它可能删除或覆盖数据。除非你确有此意，否则请拒绝。",
+    back: "返回",
     requestPosition: "第 1 个请求，共 {count} 个",
     heading: "允许 {server} 运行 {tool} 吗？",
     argumentsLabel: "参数",
     noArguments: "这次调用没有参数。",
     reasonLabel: "拒绝的理由（可选）",
-    reasonPlaceholder: "选择“拒绝”时发送给智能体",
+    reasonPlaceholder: "随“拒绝”发送给 Parley 助手",
+    reasonPlaceholderAgent: "随“拒绝”发送给 {name}",
     allowOnce: "仅允许这一次",
     allowForChat: "在此对话中始终允许",
     deny: "拒绝",
