@@ -30,7 +30,7 @@ const HOST_ROOMS = {
 const NOT_NODE = { group: ["node:*"], message: "Browser code runs without Node." };
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "data"] },
+  { ignores: ["dist", "build", "node_modules", "test-results", "playwright-report", "data"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
@@ -118,6 +118,25 @@ export default tseslint.config(
     files: ["src/protocol/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ group: ["react", "react-*", "node:*"], message: "protocol is shared by host and browser." }, { regex: "^\\.\\./", message: "protocol imports nothing of ours." }] }],
+    },
+  },
+  // Size (issue 20): no source file over 400 lines, no function over ~150. Production code only; tests and test support are exempt.
+  {
+    files: ["src/**/*.{ts,tsx}", "bench/**/*.ts", "bin/**/*.mjs", "scripts/**/*.mjs"],
+    ignores: [
+      "src/**/*.test.{ts,tsx}",
+      "src/testing/**",
+      // split pending: these rooms are being split in their own changes.
+      "src/host/acp/**",
+      "src/host/push/**",
+      "src/features/**",
+      "src/app/**",
+      "src/ui/**",
+      "src/demo/**",
+    ],
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }],
     },
   },
   // Tests may assemble what they test (a feature with its neighbours, a browser module against a real host).

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `parley mcp`: speaks MCP on stdin/stdout and forwards to the running Parley host (PARLEY_URL, PARLEY_TOKEN).
 // stdout carries protocol messages only; everything else goes to stderr.
-import { register } from "tsx/esm/api";
+import { pathToFileURL } from "node:url";
 
 const USAGE = "usage: parley mcp    (an MCP server on stdin/stdout for the Parley host at PARLEY_URL, default http://127.0.0.1:8787)\n";
 
@@ -11,8 +11,10 @@ if (command !== "mcp" || rest.length > 0) {
   process.exit(command === undefined || command === "--help" || command === "-h" ? 0 : 2);
 }
 
-register();
-const { DEFAULT_PARLEY_URL, startStdioBridge } = await import("../src/bridge/stdio-bridge.ts");
+// Compiled JavaScript, built on first use and again when its sources change (scripts/build.mjs).
+const { buildBridge, BRIDGE_ENTRY } = await import("../scripts/build.mjs");
+buildBridge();
+const { DEFAULT_PARLEY_URL, startStdioBridge } = await import(pathToFileURL(BRIDGE_ENTRY).href);
 const url = process.env.PARLEY_URL || DEFAULT_PARLEY_URL;
 try {
   new URL(url);
