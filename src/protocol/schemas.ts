@@ -404,7 +404,16 @@ export const Receipt = z.union([
 export type Receipt = z.infer<typeof Receipt>;
 
 /** `POST /api/sessions` body. */
-export const CreateSessionBody = z.object({ title: z.optional(upTo(200)) });
+export const CreateSessionBody = z.object({
+  title: z.optional(upTo(200)),
+  /** An ACP agent of `GET /api/agents` to run the chat, in the workspace folder `cwd` (absolute; default the first workspace). */
+  agent: z.optional(upTo(32)),
+  cwd: z.optional(upTo(4096)),
+  /** The agent's mode to start in; default its asking mode (`default`). */
+  mode: z.optional(upTo(64)),
+});
+/** `POST /api/sessions/:id/mode` body: the mode of an ACP agent's chat. */
+export const SetModeBody = z.object({ mode: upTo(64) });
 /** `POST /api/sessions/:id/messages` body. */
 export const PostMessageBody = z.object({ text: text(1, LIMITS.messageChars) });
 /** `PATCH /api/sessions/:id`: a new title, 1..200 characters once trimmed. */
