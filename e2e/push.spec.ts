@@ -8,6 +8,9 @@ import type { DownFrame, QuestionRequestedFrame, QuestionResolvedFrame } from ".
 import { requestPayload, resolvedPayload, type PushPayload } from "../src/host/push/payload";
 import { startHost, type TestHost } from "./host";
 
+// The app's worker is what this spec drives; the project blocks it elsewhere, persistent contexts included.
+test.use({ serviceWorkers: "allow" });
+
 let host: TestHost;
 let profile: string;
 let context: BrowserContext;
@@ -36,8 +39,8 @@ test.afterEach(async () => {
   await host.dispose();
 });
 
-/** The app at `url`, controlled by Parley's worker; resolves with the worker and a DevTools session on the page. */
-async function openControlled(page: Page, url: string): Promise<{ worker: Worker; cdp: CDPSession; registrationId: string }> {
+/** The app at `url`, controlled by Parley's worker; resolves with a DevTools session on the page and the worker's registration. */
+async function openControlled(page: Page, url: string): Promise<{ cdp: CDPSession; registrationId: string }> {
   const cdp = await context.newCDPSession(page);
   const registrations: { registrationId: string; scopeURL: string }[] = [];
   cdp.on("ServiceWorker.workerRegistrationUpdated", (event: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...event.registrations));
@@ -45,9 +48,21 @@ async function openControlled(page: Page, url: string): Promise<{ worker: Worker
   await page.goto(url);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
   await expect.poll(() => registrations.find((registration) => registration.scopeURL === `${host.url}/`)?.registrationId).toBeTruthy();
-  return { worker, cdp, registrationId: registrations.find((registration) => registration.scopeURL === `${host.url}/`)!.registrationId };
+  return { cdp, registrationId: registrations.find((registration) => registration.scopeURL === `${host.url}/`)!.registrationId };
+}
+
+/**
+ * Parley's worker as it runs now. A worker Chromium stopped while idle is gone from the context with its handle: a
+ * message from the page starts it again, and the handle of that run is returned.
+ */
+async function runningWorker(page: Page): Promise<Worker> {
+  const running = () => context.serviceWorkers().find((worker) => worker.url() === `${host.url}/sw.js`);
+  const now = running();
+  if (now) return now;
+  const started = context.waitForEvent("serviceworker", { predicate: (worker) => worker.url() === `${host.url}/sw.js` });
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).active!.postMessage({ type: "wake" }));
+  return running() ?? (await started);
 }
 
 async function ask(sessionId: string, question: string): Promise<QuestionRequestedFrame> {
@@ -65,16 +80,18 @@ async function resolvedFrame(rpcId: string): Promise<QuestionResolvedFrame> {
   return found!;
 }
 
-function notifications(worker: Worker, tag: string) {
-  return worker.evaluate(async (wanted) => {
-    const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+/** The notifications shown for `tag`, read through the page's registration (the same ones the worker shows). */
+function notifications(page: Page, tag: string) {
+  return page.evaluate(async (wanted) => {
+    const registration = await navigator.serviceWorker.ready;
     return (await registration.getNotifications({ tag: wanted })).map((shown) => ({ title: shown.title, body: shown.body, actions: (shown as unknown as { actions: { title: string }[] }).actions.map((action) => action.title) }));
   }, tag);
 }
 
 /** What the human's tap does: the worker gets `notificationclick` for the shown notification, on an action or on its body. */
-function click(worker: Worker, tag: string, action: string) {
-  return worker.evaluate(
+async function click(page: Page, tag: string, action: string) {
+  const worker = await runningWorker(page);
+  await worker.evaluate(
     async ({ wanted, chosen }) => {
       const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
       const [shown] = await registration.getNotifications({ tag: wanted });
@@ -90,11 +107,11 @@ async function deliver(cdp: CDPSession, registrationId: string, payload: PushPay
 }
 
 // Skipped until the push service is wired into the host (issue 24): the flow stalls after the first action on a loaded machine.
-test.skip("a pushed request shows as a notification with its options; an action answers it and another device's panel closes; a resolve elsewhere closes one; a tap opens its chat", async () => {
+test("a pushed request shows as a notification with its options; an action answers it and another device's panel closes; a resolve elsewhere closes one; a tap opens its chat", async () => {
   const created = await fetch(`${host.url}/api/sessions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   const { session } = (await created.json()) as { session: { id: string } };
   const home = context.pages()[0] ?? (await context.newPage());
-  const { worker, cdp, registrationId } = await openControlled(home, host.url);
+  const { cdp, registrationId } = await openControlled(home, host.url);
   // Another device: its tab shows the chat and its panel.
   elsewhere = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const tab = await elsewhere.newPage();
@@ -104,27 +121,27 @@ test.skip("a pushed request shows as a notification with its options; an action 
   const first = await ask(session.id, "Ship the first build?");
   await expect(tab.getByRole("region", { name: "Ship the first build?" })).toBeVisible();
   await deliver(cdp, registrationId, requestPayload(first, 1, false));
-  await expect.poll(() => notifications(worker, first.rpcId), { timeout: 30_000 }).toEqual([{ title: "Your agent: Question", body: "Ship the first build?", actions: ["Yes", "No"] }]);
-  await click(worker, first.rpcId, "a1");
+  await expect.poll(() => notifications(home, first.rpcId), { timeout: 20_000 }).toEqual([{ title: "Your agent: Question", body: "Ship the first build?", actions: ["Yes", "No"] }]);
+  await click(home, first.rpcId, "a1");
   await expect(tab.getByRole("region", { name: "Ship the first build?" })).toBeHidden();
   expect((await resolvedFrame(first.rpcId)).outcome).toBe("answered");
   await expect(tab.getByText(`Answers: ${JSON.stringify({ answers: [{ id: "ship", selected: ["No"] }] })}`)).toBeVisible();
-  expect(await notifications(worker, first.rpcId)).toEqual([]);
+  await expect.poll(() => notifications(home, first.rpcId)).toEqual([]);
 
   const second = await ask(session.id, "Ship the second build?");
   await deliver(cdp, registrationId, requestPayload(second, 1, false));
-  await expect.poll(async () => (await notifications(worker, second.rpcId)).length).toBe(1);
+  await expect.poll(async () => (await notifications(home, second.rpcId)).length).toBe(1);
   const panel = tab.getByRole("region", { name: "Ship the second build?" });
   // A pick on a one-question single-select answers it.
   await panel.getByRole("radio", { name: "Yes" }).click();
   await deliver(cdp, registrationId, resolvedPayload(await resolvedFrame(second.rpcId), 0));
-  await expect.poll(() => notifications(worker, second.rpcId)).toEqual([]);
+  await expect.poll(() => notifications(home, second.rpcId)).toEqual([]);
 
   const third = await ask(session.id, "Ship the third build?");
   await deliver(cdp, registrationId, requestPayload(third, 1, false));
-  await expect.poll(async () => (await notifications(worker, third.rpcId)).length).toBe(1);
+  await expect.poll(async () => (await notifications(home, third.rpcId)).length).toBe(1);
   expect(new URL(home.url()).hash).toBe("");
-  await click(worker, third.rpcId, "");
+  await click(home, third.rpcId, "");
   await expect.poll(() => new URL(home.url()).hash).toBe(`#session=${session.id}`);
   await expect(home.getByRole("region", { name: "Ship the third build?" })).toBeVisible();
 });
