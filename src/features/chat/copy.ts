@@ -27,6 +27,7 @@ export type ChatKey =
   | "askQuestion"
   | "planReview"
   | "toolWaiting"
+  | "toolMoreQuestions"
   | "toolAnswered"
   | "toolCancelled"
   | "toolInterrupted"
@@ -151,6 +152,7 @@ export const chatCopy: Catalog<ChatKey> = {
     askQuestion: "Ask question",
     planReview: "Plan review",
     toolWaiting: "waiting",
+    toolMoreQuestions: "+{count} more",
     toolAnswered: "{answered}/{total} answered",
     toolCancelled: "cancelled",
     toolInterrupted: "interrupted",
@@ -273,6 +275,7 @@ export const chatCopy: Catalog<ChatKey> = {
     askQuestion: "提问",
     planReview: "计划审阅",
     toolWaiting: "等待中",
+    toolMoreQuestions: "另有 {count} 题",
     toolAnswered: "已回答 {answered}/{total}",
     toolCancelled: "已取消",
     toolInterrupted: "已中断",

@@ -16,12 +16,26 @@ const args = {
 const ask = (overrides: Partial<ToolCall>): ToolCall => ({ callId: "c1", name: "ask_user_question", args, status: "running", ...overrides });
 
 describe("ToolRow", () => {
-  it("reads Ask question · waiting while pending and offers no disclosure, so the questions are not duplicated", () => {
+  it("reads Ask question, its first question and how many follow, · waiting while pending, with no disclosure", () => {
     render(<ToolRow tool={ask({})} />);
     expect(screen.getByText("Ask question")).toBeInTheDocument();
+    expect(screen.getByText("Which package manager?")).toBeInTheDocument();
+    expect(screen.getByText("+2 more")).toBeInTheDocument();
     expect(screen.getByText("waiting")).toBeInTheDocument();
     expect(screen.queryByRole("button")).toBeNull();
-    expect(screen.queryByText("Which package manager?")).toBeNull();
+    expect(screen.queryByText("Project name?")).toBeNull();
+  });
+
+  it("tells two pending asks apart by their first question", () => {
+    render(
+      <>
+        <ToolRow tool={ask({ callId: "c1", args: { questions: [{ id: "a", question: "Deploy to staging?" }] } })} />
+        <ToolRow tool={ask({ callId: "c2", args: { questions: [{ id: "b", question: "Rotate the keys?" }] } })} />
+      </>,
+    );
+    expect(screen.getByText("Deploy to staging?")).toBeInTheDocument();
+    expect(screen.getByText("Rotate the keys?")).toBeInTheDocument();
+    expect(screen.queryByText(/more$/)).toBeNull();
   });
 
   it("reads N/M answered and expands to each question with its answer", async () => {

@@ -133,6 +133,19 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
   return <pre className="tool-row__raw" dir="auto">{shown(tool.error ? `${tool.error.code}: ${tool.error.message}` : (tool.result ?? ""))}</pre>;
 }
 
+/** A pending ask's first question (and how many follow), so two calls that wait side by side are told apart. */
+function FirstQuestion({ tool, t }: { tool: ToolCall; t: T }) {
+  const questions = askedQuestions(tool);
+  const first = questions[0];
+  if (!first) return null;
+  return (
+    <span className="tool-row__first">
+      <bdi>{shown(first.question)}</bdi>
+      {questions.length > 1 && <span className="tool-row__more"> {t("toolMoreQuestions", { count: questions.length - 1 })}</span>}
+    </span>
+  );
+}
+
 /** Why an interrupted row ended where it did: answered or dismissed before its host stopped, or stopped before that. */
 function hostStoppedNote(tool: ToolCall): "toolAnsweredHostStopped" | "toolDismissedHostStopped" | "toolHostStopped" {
   if (tool.status === "ok") return "toolAnsweredHostStopped";
@@ -157,6 +170,7 @@ export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { to
       ) : (
         <bdi className="tool-row__title">{shown(title)}</bdi>
       )}
+      {summary.state === "waiting" && tool.name === ASK_TOOL && <FirstQuestion tool={tool} t={t} />}
       <span className="tool-row__summary" data-state={summary.state}>
         {summaryText(summary, t)}
       </span>
