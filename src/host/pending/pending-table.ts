@@ -21,10 +21,10 @@ interface Entry {
   messageId: string | undefined;
 }
 
-/** An answer or dismissal the table is about to accept, for the question asked for the transcript row `messageId`. */
 /** What the human gave a waiting question: the answers, or a dismissal. */
 export type GivenAnswer = { answers: AnswerItem[] } | "cancelled";
 
+/** An answer or dismissal the table is about to accept, for the question asked for the transcript row `messageId`. */
 export interface AcceptedAnswer {
   rpcId: string;
   sessionId: string;
