@@ -2,6 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { DeviceSettings } from "./device-settings";
+import { captureInstallPrompt } from "./install-prompt";
 
 const PHONE = "https://fcm.googleapis.com/fcm/send/phone";
 const LAPTOP = "https://updates.push.services.mozilla.com/wpush/v2/laptop";
@@ -60,6 +61,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  window.localStorage.clear();
 });
 
 it("turns notifications on for this device with its PushSubscription and label, lists it as This device beside the others, and turns them off", async () => {
@@ -88,4 +90,42 @@ it("shows nothing when the host offers no Web Push", async () => {
   const { container } = render(<DeviceSettings />);
   await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
   expect(container).toBeEmptyDOMElement();
+});
+
+/** The browser's install offer as Chromium fires it: `prompt()` shows the dialog, `userChoice` says what the human chose. */
+function offerInstall(outcome: "accepted" | "dismissed") {
+  const event = Object.assign(new Event("beforeinstallprompt", { cancelable: true }), { prompt: vi.fn(async () => undefined), userChoice: Promise.resolve({ outcome }) });
+  window.dispatchEvent(event);
+  return event;
+}
+
+it("offers install and notifications in one tap where the browser can install Parley: both asked within the tap, then the offer goes", async () => {
+  const user = userEvent.setup();
+  captureInstallPrompt();
+  const install = offerInstall("accepted");
+  expect(install.defaultPrevented).toBe(true);
+  render(<DeviceSettings />);
+  const offer = await screen.findByRole("region", { name: "Questions on this device" });
+  await user.click(within(offer).getByRole("button", { name: "Install and notify me" }));
+  expect(install.prompt).toHaveBeenCalledTimes(1);
+  expect(Notification.requestPermission).toHaveBeenCalledTimes(1);
+  await vi.waitFor(() => expect(screen.queryByRole("region", { name: "Questions on this device" })).toBeNull());
+  expect(posts).toEqual([{ endpoint: PHONE, expirationTime: null, keys: KEYS, label: "Pixel 8 · Chrome", hideText: false }]);
+});
+
+it("offers notifications alone on a touch device the browser offers no install for, says why when they are blocked, and stays away once dismissed", async () => {
+  const user = userEvent.setup();
+  vi.stubGlobal("matchMedia", (query: string) => ({ matches: query === "(pointer: coarse)" }));
+  vi.stubGlobal("Notification", { requestPermission: vi.fn(async () => "denied") });
+  const { unmount } = render(<DeviceSettings />);
+  const offer = await screen.findByRole("region", { name: "Questions on this device" });
+  await user.click(within(offer).getByRole("button", { name: "Turn on notifications" }));
+  expect(await within(offer).findByRole("alert")).toHaveTextContent("Notifications are blocked for Parley in this browser's settings.");
+  expect(posts).toEqual([]);
+  await user.click(within(offer).getByRole("button", { name: "Not now" }));
+  expect(screen.queryByRole("region", { name: "Questions on this device" })).toBeNull();
+  unmount();
+  render(<DeviceSettings />);
+  expect(await screen.findByText("Notifications")).toBeVisible();
+  expect(screen.queryByRole("region", { name: "Questions on this device" })).toBeNull();
 });

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { deviceLabel } from "./device-label";
+import { promptInstall } from "./install-prompt";
+import { offerWanted, PhoneOffer, rememberDismissed } from "./phone-offer";
 
 /** One subscribed device as `GET /api/push/subscriptions` lists it. */
 interface ListedDevice {
@@ -53,6 +55,7 @@ export function DeviceSettings() {
   const [devices, setDevices] = useState<ListedDevice[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [offered, setOffered] = useState(offerWanted);
   const hideId = useId();
 
   const refresh = useCallback(async () => {
@@ -106,14 +109,27 @@ export function DeviceSettings() {
   const listedMine = devices.find((device) => device.endpoint === mine?.endpoint);
   const hideText = listedMine?.hideText ?? false;
 
-  const turnOn = () =>
-    act(async () => {
-      const permission = await Notification.requestPermission();
-      if (permission !== "granted") throw new Error("Notifications are blocked for Parley in this browser's settings.");
-      const registration = await navigator.serviceWorker.ready;
-      const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-      await register(subscription, hideText);
+  /** Asks for the permission before anything is awaited: browsers show permission prompts only within the tap. */
+  const turnOnWork = async () => {
+    const permission = await Notification.requestPermission();
+    if (permission !== "granted") throw new Error("Notifications are blocked for Parley in this browser's settings.");
+    const registration = await navigator.serviceWorker.ready;
+    const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+    await register(subscription, hideText);
+  };
+  const turnOn = () => act(turnOnWork);
+  /** The phone path in one tap: the browser's install dialog, where it offers one, and the notification permission, both within the tap. */
+  const installAndTurnOn = () => {
+    const installing = promptInstall();
+    void act(async () => {
+      await turnOnWork();
+      await installing;
     });
+  };
+  const dismissOffer = () => {
+    rememberDismissed();
+    setOffered(false);
+  };
   const turnOff = () =>
     act(async () => {
       if (!mine) return;
@@ -121,8 +137,11 @@ export function DeviceSettings() {
       await mine.unsubscribe();
     });
 
+  const showOffer = offered && !listedMine;
   return (
-    <details className="parley-device">
+    <>
+      {showOffer && <PhoneOffer busy={busy} problem={problem} onAccept={installAndTurnOn} onDismiss={dismissOffer} />}
+      <details className="parley-device">
       <summary>Notifications</summary>
       <section aria-label="Notifications on your devices" className="parley-device__panel">
         {listedMine ? (
@@ -140,7 +159,7 @@ export function DeviceSettings() {
             Hide the question in notifications (“Parley has a question for you”)
           </label>
         )}
-        {problem && <p role="alert">{problem}</p>}
+        {problem && !showOffer && <p role="alert">{problem}</p>}
         <h2 className="parley-device__heading">Devices that get notifications</h2>
         {devices.length === 0 ? (
           <p>None yet.</p>
@@ -158,5 +177,6 @@ export function DeviceSettings() {
         )}
       </section>
     </details>
+    </>
   );
 }

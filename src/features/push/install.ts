@@ -1,5 +1,6 @@
 import { createElement } from "react";
 import { createRoot } from "react-dom/client";
+import { captureInstallPrompt } from "./install-prompt";
 import "./push.css";
 
 /**
@@ -58,6 +59,7 @@ async function mountDeviceSettings() {
 export async function installParley(): Promise<void> {
   if (window.location.pathname === "/demo" || window.location.pathname.startsWith("/demo/")) return;
   if (!("serviceWorker" in navigator) || !import.meta.env.PROD) return;
+  captureInstallPrompt();
   followNotifications();
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   watchForUpdates(registration);

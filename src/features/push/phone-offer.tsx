@@ -1,0 +1,56 @@
+import { useSyncExternalStore } from "react";
+import { installable, onInstallableChange } from "./install-prompt";
+
+const DISMISSED_KEY = "parley-phone-offer";
+
+/** Whether this device should be offered install and notifications up front: it can install Parley, or it is a touch device (a phone that just scanned the QR code). */
+export function offerWanted(): boolean {
+  if (readDismissed()) return false;
+  return installable() || (typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches);
+}
+
+function readDismissed(): boolean {
+  try {
+    return window.localStorage.getItem(DISMISSED_KEY) === "dismissed";
+  } catch {
+    return false;
+  }
+}
+
+export function rememberDismissed(): void {
+  try {
+    window.localStorage.setItem(DISMISSED_KEY, "dismissed");
+  } catch {
+    return;
+  }
+}
+
+export function useInstallable(): boolean {
+  return useSyncExternalStore(onInstallableChange, installable, () => false);
+}
+
+interface PhoneOfferProps {
+  busy: boolean;
+  problem: string | null;
+  onAccept(): void;
+  onDismiss(): void;
+}
+
+/** One tap for the phone path: install Parley (where the browser offers it) and turn on its notifications. */
+export function PhoneOffer({ busy, problem, onAccept, onDismiss }: PhoneOfferProps) {
+  const canInstall = useInstallable();
+  return (
+    <section aria-label="Questions on this device" className="parley-offer">
+      <p>Get each question your agents ask as a notification{canInstall ? ", with Parley on your home screen" : ""}, and answer simple ones right from it.</p>
+      <div className="parley-offer__actions">
+        <button type="button" disabled={busy} onClick={onAccept}>
+          {canInstall ? "Install and notify me" : "Turn on notifications"}
+        </button>
+        <button type="button" disabled={busy} onClick={onDismiss}>
+          Not now
+        </button>
+      </div>
+      {problem && <p role="alert">{problem}</p>}
+    </section>
+  );
+}
