@@ -1,5 +1,5 @@
 import path from "node:path";
-import { exposure, loginBanner } from "./fence/exposure";
+import { exposure, loginBanner, publicUrlOf } from "./fence/exposure";
 import { HEARTBEAT_INTERVAL_MS } from "../protocol/schemas";
 import { createJsonLogger } from "./log";
 import { loadMcpConfig } from "./mcp-client/config";
@@ -44,7 +44,13 @@ async function main() {
   const mcpWaitSeconds = integer("PARLEY_MCP_WAIT_S", 0, 0);
   const dataDir = env.PARLEY_DATA_DIR || "./data";
   const host = env.HOST || "127.0.0.1";
-  const exposed = exposure(host, env.PARLEY_TOKEN || undefined);
+  let publicUrl: URL | undefined;
+  try {
+    publicUrl = env.PARLEY_PUBLIC_URL ? publicUrlOf(env.PARLEY_PUBLIC_URL) : undefined;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const exposed = exposure(host, env.PARLEY_TOKEN || undefined, publicUrl);
 
   let server: RunningServer;
   try {
@@ -74,7 +80,7 @@ async function main() {
       log,
     });
     log({ event: "listening", url: server.url, hostId: server.hostId, model: model.name, dataDir: path.resolve(dataDir), token: exposed.token !== undefined, tokenGenerated: exposed.generated });
-    if (exposed.generated) process.stderr.write(loginBanner(exposed.loginUrl(server.port)));
+    if (exposed.showLogin) process.stderr.write(loginBanner(exposed.loginUrl(server.port), exposed.generated));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "EADDRINUSE") fail(`port ${port} is already in use; set PORT to another port`);
