@@ -3,6 +3,7 @@ import { exposure, loginBanner, publicUrlOf } from "./fence/exposure";
 import { HEARTBEAT_INTERVAL_MS } from "../protocol/schemas";
 import { createJsonLogger } from "./log";
 import { loadMcpConfig } from "./mcp-client/config";
+import { loadAgentsConfig } from "./acp/config";
 import { createModelFromEnv, describeModel } from "./models/config";
 import { DEFAULT_MAX_STEPS, startServer, type RunningServer } from "./server";
 import { DEFAULT_MAX_PENDING } from "./pending/pending-table";
@@ -58,6 +59,8 @@ async function main() {
     log({ event: "model", ...describeModel(model) });
     const mcpServers = loadMcpConfig(env, process.cwd());
     if (mcpServers.file !== null) log({ event: "mcp/config", file: mcpServers.file, servers: mcpServers.servers.length });
+    const agents = loadAgentsConfig(env, process.cwd());
+    if (agents.file !== null) log({ event: "acp/config", file: agents.file, agents: agents.agents.map((agent) => agent.name).join(","), workspaces: agents.workspaces.join(",") });
     server = await startServer({
       host,
       port,
@@ -74,6 +77,8 @@ async function main() {
       heartbeatIntervalMs: integer("PARLEY_HEARTBEAT_MS", HEARTBEAT_INTERVAL_MS, 100),
       mcp: { waitSeconds: mcpWaitSeconds === 0 ? null : mcpWaitSeconds },
       mcpServers,
+      agents,
+      agentIdleMs: integer("PARLEY_AGENT_IDLE_S", 600, 1) * 1000,
       pushAllowLoopback: env.PARLEY_PUSH_ALLOW_LOOPBACK === "1",
       ...(env.PARLEY_PUSH_SUBJECT ? { pushSubject: pushSubjectOf(env.PARLEY_PUSH_SUBJECT) } : {}),
       staticDir: path.resolve(import.meta.dirname, "../../dist"),

@@ -5,6 +5,10 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createChat } from "./sessions/service";
 import { createParleyAgent } from "./agents/parley-agent";
+import type { SessionAgent } from "../protocol/schemas";
+import { createAcpAgents, type AcpAgents } from "./agents/acp-agent";
+import type { AgentsConfig } from "./acp/config";
+import { agentRoutes } from "./http/agent-routes";
 import { judgeAnswerRule } from "./mcp-client/elicitation-rule";
 import { createMcpToolSource, grantBook, mediaSink } from "./mcp-client/tool-source";
 import { createBuiltInTools } from "./tools/built-in";
@@ -76,6 +80,10 @@ export interface ServerOptions {
   mcpServers?: McpConfig;
   /** At most this many questions wait on this host at once, from every source (PARLEY_MAX_PENDING); default 1,000. */
   maxPending?: number;
+  /** The ACP agents a chat may run (PARLEY_AGENTS_CONFIG, parley.agents.json); none when absent. */
+  agents?: AgentsConfig;
+  /** Stop an ACP agent's process after this long without work (PARLEY_AGENT_IDLE_S); default 10 min. */
+  agentIdleMs?: number;
   /** PARLEY_PUSH_ALLOW_LOOPBACK=1, for tests only: Web Push also goes to `http://` and `https://` endpoints on 127.0.0.1. */
   pushAllowLoopback?: boolean;
   /** PARLEY_PUSH_SUBJECT: the `mailto:` or `https:` contact the push services see in the VAPID claim. */
@@ -90,6 +98,8 @@ export interface RunningServer {
   userInteraction: UserInteraction;
   /** The configured MCP servers' tools and status. */
   mcpTools: McpTools;
+  /** The configured ACP agents. */
+  acpAgents: AcpAgents;
   /** Graceful shutdown: stop accepting, settle pending questions, close sockets with 1001, close the database. */
   close(): Promise<void>;
   /**
@@ -97,6 +107,29 @@ export interface RunningServer {
    * write nothing more, so its process should stop and be started afresh (docs/protocol.md, cluster-lease). Never on SQLite.
    */
   onClusterLost(listener: (reason: string) => void): void;
+}
+
+/** The ACP agents of the config (docs/architecture.md, ACP agents), `GET /api/agents` and a chat's mode, and the check of a new ACP chat. */
+function acpParts(options: ServerOptions, store: Store, log: Logger) {
+  const config = options.agents ?? { file: null, agents: [], workspaces: [path.resolve(".")] };
+  const acpAgents = createAcpAgents({ config, log, transcript: (sessionId) => store.listMessages(sessionId), ...(options.agentIdleMs ? { idleMs: options.agentIdleMs } : {}) });
+  const acpRoutes = agentRoutes({
+    agents: () => acpAgents.statuses(),
+    workspaces: config.workspaces,
+    async setMode(sessionId, mode) {
+      const row = await store.getSession(sessionId);
+      if (!row) return "not-found";
+      const agent = row.agent?.kind === "acp-agent" ? acpAgents.forSession(row) : null;
+      if (!agent?.setMode) return "not-agent";
+      await agent.setMode(sessionId, mode);
+      return "ok";
+    },
+  });
+  const sessionAgent = (name: string, cwd: string | undefined, mode: string | undefined): { ok: true; agent: SessionAgent } | { ok: false; reason: string } => {
+    const check = acpAgents.check(name, cwd);
+    return check.ok && mode !== undefined ? { ok: true, agent: { ...check.agent, mode } } : check;
+  };
+  return { acpAgents, acpRoutes, sessionAgent };
 }
 
 /** PARLEY_PEER_URL as a URL: http or https, nothing else. */
@@ -159,11 +192,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tools = createBuiltInTools(userInteraction);
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });
   const door = createToolDoor([tools, createMcpToolSource({ mcpTools, interaction: userInteraction, log, grants: grantBook(store), putMedia: mediaSink(store) })]);
+  const { acpAgents, acpRoutes, sessionAgent } = acpParts(options, store, log);
   const parleyAgent = createParleyAgent({ model: options.model, tools: door, transcript: (sessionId) => store.listMessages(sessionId), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS, log });
   const chat = createChat({
     store,
     // A session an outside caller opened (`/mcp`) has no agent of Parley's: its prompts are refused.
-    agents: { forSession: (session) => (session.agent ? null : parleyAgent) },
+    agents: { forSession: (session) => (session.agent?.kind === "acp-agent" ? acpAgents.forSession(session) : session.agent ? null : parleyAgent) },
     tools: door,
     interaction: userInteraction,
     broadcast: bus.publish,
@@ -204,7 +238,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     healthRoute({ hostId, model: options.model.name, store, cluster, mcp: () => mcpTools.status() }),
     ...authRoutes(() => auth),
     ...pendingRoutes(shared ?? pending, throttle),
-    ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle }),
+    ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle, sessionAgent }),
+    ...acpRoutes,
     ...push.routes(),
   ];
 
@@ -272,6 +307,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     });
     const listening = (server.address() as AddressInfo).port;
+    acpAgents.startAll();
     await cluster?.advertise(peerUrlOf(options.peerUrl ?? formatUrl(host === "0.0.0.0" || host === "::" ? hostname() : host, listening)));
   } catch (error) {
     if (server.listening) server.close();
@@ -291,6 +327,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hostId,
     userInteraction,
     mcpTools,
+    acpAgents,
     onClusterLost(listener) {
       cluster?.onUnhealthy((state) => {
         if (state === "lost") listener(CLUSTER_LOST_MESSAGE);
@@ -305,6 +342,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await mcp.close();
         await chat.stop();
         await mcpTools.close();
+        await acpAgents.close();
         // The sockets see every question settle (in a cluster, once its frame went round) before they close.
         await disposed;
         await cluster?.flush();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CreateSessionBody, PostMessageBody, RenameSessionBody } from "../../protocol/schemas";
+import { CreateSessionBody, PostMessageBody, RenameSessionBody, type SessionAgent } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import { API_HEADERS, HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
 import type { RateLimitedRoute } from "../fence/rate-limit";
@@ -9,6 +9,8 @@ export interface ChatRoutesOptions {
   chat: Chat;
   /** Throws 429 when the client is over its limit for the route. */
   throttle(context: RouteContext, route: RateLimitedRoute): void;
+  /** The session agent of a chat an ACP agent runs (`{agent, cwd, mode}` in the body), or the rule the request breaks (400). */
+  sessionAgent?(name: string, cwd: string | undefined, mode: string | undefined): { ok: true; agent: SessionAgent } | { ok: false; reason: string };
 }
 
 const notFound = (sessionId: string) => new HttpError(404, "NOT_FOUND", `no session ${sessionId}`);
@@ -29,7 +31,7 @@ export function matchesEtag(header: string | string[] | undefined, etag: string)
 }
 
 /** `/api/sessions…`: the chat list, one chat, its messages and Stop (docs/protocol.md, Uplink). */
-export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
+export function chatRoutes({ chat, throttle, sessionAgent }: ChatRoutesOptions): Route[] {
   return [
     {
       pattern: /^\/api\/sessions$/,
@@ -42,7 +44,10 @@ export function chatRoutes({ chat, throttle }: ChatRoutesOptions): Route[] {
         async POST(context) {
           throttle(context, "sessions");
           const body = parseBody(CreateSessionBody, (await readJson(context.request, true)) ?? {});
-          sendJson(context.response, 201, { session: await chat.createSession(body.title) });
+          if (body.agent === undefined) return sendJson(context.response, 201, { session: await chat.createSession(body.title) });
+          const agent = sessionAgent?.(body.agent, body.cwd, body.mode) ?? { ok: false as const, reason: "no ACP agents are configured" };
+          if (!agent.ok) throw new HttpError(400, "INVALID_BODY", agent.reason);
+          sendJson(context.response, 201, { session: await chat.createSession(body.title, agent.agent) });
         },
       },
     },

@@ -1,0 +1,320 @@
+import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AcpRowData, SessionAgent } from "../../protocol/schemas";
+import { AcpAgentProcess } from "../acp/client";
+import { resolveWorkspace, type AgentsConfig } from "../acp/config";
+import { acpElicitationContent, acpElicitationQuestions } from "../acp/elicitation";
+import { abortedResponse, dismissedResponse, permissionQuestion, permissionResponse } from "../acp/permission";
+import { AcpAgentError, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "../acp/types";
+import type { Logger } from "../log";
+import { UserInteractionError } from "../pending/user-interaction";
+import type { Agent, AgentReport, TurnEnd } from "../sessions/agent";
+import type { StoredMessage, StoredSession } from "../store";
+import { ACP_ROW_NAMES, acpRow, createCoalescingWriter, createTurnRows } from "./acp-rows";
+
+/** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
+export const DEFAULT_AGENT_IDLE_MS = 10 * 60_000;
+
+type SessionData = Extract<AcpRowData, { type: "session" }>;
+type AcpSessionAgent = Extract<SessionAgent, { kind: "acp-agent" }>;
+
+export interface AcpAgentsOptions {
+  config: AgentsConfig;
+  log: Logger;
+  /** The session's transcript: where a chat's agent session id and mode are read back after a restart. */
+  transcript(sessionId: string): Promise<StoredMessage[]>;
+  hostEnv?: NodeJS.ProcessEnv;
+  idleMs?: number;
+  initializeTimeoutMs?: number;
+}
+
+/** The configured ACP agents (docs/architecture.md, ACP agents): their processes, their chats' sessions, and the Agent of each chat. */
+export interface AcpAgents {
+  /** The agent of a chat backed by an ACP agent; null for any other chat. */
+  forSession(session: StoredSession): Agent | null;
+  /** One status per configured agent, in config order: `GET /api/agents`. */
+  statuses(): AcpAgentStatus[];
+  /** Starts every enabled agent in the background, so a wrong config shows at once. */
+  startAll(): void;
+  /** The session agent of a new chat with `name` in `cwd`, or the rule the request breaks. */
+  check(name: string, cwd?: string): { ok: true; agent: AcpSessionAgent } | { ok: false; reason: string };
+  close(): Promise<void>;
+}
+
+/** One chat's live session in its agent's process. */
+interface Binding {
+  process: AcpAgentProcess;
+  acpSessionId: string;
+  /** The chat's latest `acp/session` row, updated in place. */
+  row: StoredMessage;
+  data: SessionData;
+  /** The tool rows of the chat by the agent's tool call id, so an update lands in its row. */
+  tools: Map<string, StoredMessage>;
+  turn: ReturnType<typeof createTurnRows> | null;
+  turnSignal: AbortSignal | null;
+  /** While session/load replays the agent's history: the transcript has it already. */
+  loading: boolean;
+  report: AgentReport;
+  writer: ReturnType<typeof createCoalescingWriter>;
+  /** A deny reason, sent as the next prompt once the turn ends (ACP has no field for it). */
+  reasons: string[];
+}
+
+function latestSessionData(rows: StoredMessage[]): SessionData | null {
+  for (let index = rows.length - 1; index >= 0; index--) {
+    const acp = rows[index]!.tool?.acp;
+    if (rows[index]!.tool?.name === ACP_ROW_NAMES.session && acp?.type === "session") return acp;
+  }
+  return null;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function writeSession(log: Logger, entry: Binding, data: Partial<SessionData>) {
+  entry.data = { ...entry.data, ...data };
+  entry.row = { ...entry.row, tool: { ...entry.row.tool!, acp: entry.data, status: entry.data.state === "failed" ? "error" : "ok" } };
+  entry.writer.write(entry.row, false).catch((error: unknown) => log({ event: "acp/session-row-failed", sessionId: entry.row.sessionId, error: errorText(error) }));
+}
+
+
+function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
+  if (entry.loading) return;
+  if (entry.turn?.take(update)) return;
+  switch (update.sessionUpdate) {
+    case "available_commands_update":
+      return writeSession(log, entry, { commands: update.availableCommands.slice(0, 200).map((command) => ({ name: command.name, ...(command.description ? { description: command.description } : {}), ...(command.input?.hint ? { hint: command.input.hint } : {}) })) });
+    case "current_mode_update":
+      return writeSession(log, entry, { mode: update.currentModeId });
+    case "usage_update":
+      return writeSession(log, entry, { usage: { used: update.used, size: update.size } });
+    default:
+      log({ event: "acp/update-outside-turn", sessionId: entry.row.sessionId, kind: update.sessionUpdate });
+  }
+}
+
+
+async function askPermission(log: Logger, entry: Binding, agent: { name: string; title: string }, ask: PermissionAsk): Promise<RequestPermissionResponse> {
+  const question = permissionQuestion(agent, ask.request);
+  const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
+  try {
+    const { answers } = await entry.report.ask({ questions: question.questions, origin: question.origin, signal, ...(question.approval ? { approval: question.approval } : {}) });
+    const decision = permissionResponse(ask.request, answers);
+    if (decision.reason) entry.reasons.push(decision.reason);
+    return decision.response;
+  } catch (error) {
+    if (error instanceof UserInteractionError && error.code === "ASK_CANCELLED") return dismissedResponse(ask.request).response;
+    if (!(error instanceof UserInteractionError)) log({ event: "acp/permission-failed", sessionId: entry.row.sessionId, error: errorText(error) });
+    return abortedResponse().response;
+  }
+}
+
+
+async function elicit(log: Logger, entry: Binding, agent: { name: string; title: string }, ask: ElicitationAsk): Promise<CreateElicitationResponse> {
+  const mapped = acpElicitationQuestions(ask.request);
+  if (!mapped.ok) {
+    log({ event: "acp/elicitation-unsupported", sessionId: entry.row.sessionId, reason: mapped.reason });
+    return { action: "decline" };
+  }
+  const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
+  try {
+    const { answers } = await entry.report.ask({ questions: mapped.questions, origin: { kind: "acp-agent", name: agent.name, title: agent.title }, signal });
+    const content = acpElicitationContent(ask.request, mapped.questions, answers);
+    return content.ok ? { action: "accept", content: content.content } : { action: "cancel" };
+  } catch (error) {
+    return error instanceof UserInteractionError && error.code === "ASK_CANCELLED" ? { action: "decline" } : { action: "cancel" };
+  }
+}
+
+
+function modesOf(modes: { currentModeId: string; availableModes: { id: string; name: string; description?: string | null }[] } | null): Partial<SessionData> {
+  if (!modes) return {};
+  return { mode: modes.currentModeId, modes: modes.availableModes.map(({ id, name, description }) => ({ id, name, ...(description ? { description } : {}) })) };
+}
+
+
+async function failTurn(log: Logger, report: AgentReport, sessionId: string, error: unknown): Promise<TurnEnd> {
+  const code = error instanceof AcpAgentError && error.code === "AGENT_EXITED" ? "AGENT_EXITED" : "AGENT_FAILED";
+  log({ event: "acp/turn-failed", sessionId, code, error: errorText(error).slice(0, 200) });
+  await report.write({ id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: `Error: ${errorText(error)}`, failure: { code } }, true);
+  return { reason: "failed", code };
+}
+
+
+/** One prompt through the chat's session; the deny reasons the turn collected follow as the next prompts, shown as the user's. */
+async function runTurn(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
+  for (let prompt: string | undefined = text; prompt !== undefined; prompt = entry.reasons.shift()) {
+    if (prompt !== text) await report.write({ id: report.newId(), sessionId, role: "user", createdAt: new Date().toISOString(), text: prompt }, true);
+    const rows = createTurnRows(report, sessionId, entry.tools);
+    entry.turn = rows;
+    entry.turnSignal = signal;
+    const onAbort = () => void entry.process.cancel(entry.acpSessionId);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let stop: string;
+    try {
+      stop = await entry.process.prompt(entry.acpSessionId, prompt);
+    } catch (error) {
+      await rows.close(true);
+      return failTurn(log, report, sessionId, error);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      entry.turn = null;
+      entry.turnSignal = null;
+    }
+    await rows.close(stop !== "end_turn");
+    if (signal.aborted || stop === "cancelled") {
+      entry.reasons = [];
+      return { reason: "stopped" };
+    }
+  }
+  return { reason: "done" };
+}
+
+export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
+  const { config, log } = options;
+  const processes = new Map<string, AcpAgentProcess>();
+  for (const agent of config.agents) {
+    processes.set(
+      agent.name,
+      new AcpAgentProcess(agent, {
+        log,
+        cwd: config.workspaces[0]!,
+        ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
+        idleMs: options.idleMs ?? DEFAULT_AGENT_IDLE_MS,
+        ...(options.initializeTimeoutMs ? { initializeTimeoutMs: options.initializeTimeoutMs } : {}),
+      }),
+    );
+  }
+  const bindings = new Map<string, Binding>();
+  /** Bindings being made, so two prompts of one chat never open two agent sessions. */
+  const binding = new Map<string, Promise<Binding>>();
+  /** A mode the human chose while the chat had no live session: set when it is opened. */
+  const wantedModes = new Map<string, string>();
+
+  function eventsFor(holder: { entry: Binding | null }, agent: { name: string; title: string }): AcpEvents {
+    const live = () => holder.entry;
+    return {
+      update: (update) => {
+        const entry = live();
+        if (entry) onUpdate(log, entry, update);
+      },
+      askPermission: (ask) => (live() ? askPermission(log, live()!, agent, ask) : Promise.resolve(abortedResponse().response)),
+      elicit: (ask) => (live() ? elicit(log, live()!, agent, ask) : Promise.resolve({ action: "cancel" })),
+      requestCancelled: () => undefined,
+      exited: (reason, tail) => {
+        const entry = live();
+        if (!entry) return;
+        if (bindings.get(entry.row.sessionId) === entry) bindings.delete(entry.row.sessionId);
+        if (!entry.turn) writeSession(log, entry, { state: "failed", error: [reason, ...tail].join("\n").slice(0, 4000) });
+      },
+    };
+  }
+
+  /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
+  async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
+    const held = bindings.get(session.id);
+    if (held) {
+      held.report = report;
+      return held;
+    }
+    const process = processes.get(agent.name);
+    if (!process) throw new AcpAgentError("AGENT_DISABLED", `no agent ${agent.name} is configured`);
+    const stored = latestSessionData(await options.transcript(session.id));
+    const mode = wantedModes.get(session.id) ?? stored?.mode ?? agent.mode;
+    const data: SessionData = { type: "session", agent: agent.name, title: process.config.title, cwd: agent.cwd, state: "starting" };
+    const holder: { entry: Binding | null } = { entry: null };
+    const entry: Binding = {
+      process,
+      acpSessionId: "",
+      row: acpRow(report, session.id, data, "running"),
+      data,
+      tools: new Map(),
+      turn: null,
+      turnSignal: null,
+      loading: false,
+      report,
+      writer: createCoalescingWriter({ write: (row, insert) => holder.entry?.report.write(row, insert) ?? report.write(row, insert) }),
+      reasons: [],
+    };
+    await report.write(entry.row, true);
+    const events = eventsFor(holder, { name: agent.name, title: process.config.title });
+    holder.entry = entry;
+    try {
+      if (stored?.acpSessionId) {
+        entry.loading = true;
+        const opened = await process.resumeSession(stored.acpSessionId, agent.cwd, { events, ...(mode ? { mode } : {}) });
+        entry.loading = false;
+        entry.acpSessionId = opened.sessionId;
+        writeSession(log, entry, { state: "ready", acpSessionId: opened.sessionId, resumed: opened.restored ? "restored" : "memory-lost", ...modesOf(opened.modes) });
+      } else {
+        const opened = await process.newSession(agent.cwd, { events, ...(mode ? { mode } : {}) });
+        entry.acpSessionId = opened.sessionId;
+        writeSession(log, entry, { state: "ready", acpSessionId: opened.sessionId, ...modesOf(opened.modes) });
+      }
+    } catch (error) {
+      holder.entry = null;
+      writeSession(log, entry, { state: "failed", error: errorText(error).slice(0, 4000) });
+      await entry.writer.flush();
+      throw error;
+    }
+    const current = process.modeOf(entry.acpSessionId);
+    if (current) writeSession(log, entry, { mode: current });
+    wantedModes.delete(session.id);
+    bindings.set(session.id, entry);
+    return entry;
+  }
+
+  function agentFor(session: StoredSession, agent: AcpSessionAgent): Agent {
+    return {
+      async prompt({ sessionId, text, signal }, report) {
+        let entry: Binding;
+        try {
+          const pending = binding.get(sessionId) ?? bind(session, agent, report);
+          binding.set(sessionId, pending);
+          entry = await pending.finally(() => binding.delete(sessionId));
+        } catch (error) {
+          if (signal.aborted) return { reason: "stopped" };
+          return failTurn(log, report, sessionId, error);
+        }
+        entry.report = report;
+        if (signal.aborted) return { reason: "stopped" };
+        return runTurn(log, entry, sessionId, text, signal, report);
+      },
+      async setMode(sessionId, mode) {
+        const entry = bindings.get(sessionId);
+        if (!entry) {
+          wantedModes.set(sessionId, mode);
+          return;
+        }
+        await entry.process.setMode(entry.acpSessionId, mode);
+        writeSession(log, entry, { mode });
+      },
+    };
+  }
+
+  return {
+    forSession(session) {
+      if (session.agent?.kind !== "acp-agent") return null;
+      return agentFor(session, session.agent);
+    },
+    statuses: () => [...processes.values()].map((process) => process.status()),
+    startAll() {
+      for (const process of processes.values()) {
+        if (process.status().state === "disabled") continue;
+        process.start().catch((error: unknown) => log({ event: "acp/start-failed", agent: process.config.name, error: errorText(error).slice(0, 200) }));
+      }
+    },
+    check(name, cwd) {
+      const process = processes.get(name);
+      if (!process) return { ok: false, reason: `no agent ${JSON.stringify(name.slice(0, 40))} is configured (GET /api/agents lists them)` };
+      if (process.status().state === "disabled") return { ok: false, reason: `the agent ${name} is disabled in the agents config` };
+      const folder = resolveWorkspace(config, cwd);
+      if (!folder.ok) return folder;
+      return { ok: true, agent: { kind: "acp-agent", name, cwd: folder.cwd } };
+    },
+    async close() {
+      await Promise.all([...processes.values()].map((process) => process.stop()));
+      bindings.clear();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import type { SessionUpdate, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { AcpRowData, AcpToolCallData, ToolStatus } from "../../protocol/schemas";
+import { toolCallData } from "../acp/permission";
+import type { AgentReport } from "../sessions/agent";
+import type { StoredMessage } from "../store";
+
+/** The longest thought or message text kept in one row; more is cut (a runaway agent cannot fill the store). */
+export const ACP_ROW_TEXT_CHARS = 1_000_000;
+
+export const ACP_ROW_NAMES = { tool: "acp/tool", thought: "acp/thought", plan: "acp/plan", session: "acp/session" } as const;
+
+type AcpToolRow = Extract<AcpRowData, { type: "tool" }>;
+
+/** A row's status from an ACP tool call status. */
+export function toolStatusOf(status: string | null | undefined): ToolStatus {
+  if (status === "completed") return "ok";
+  if (status === "failed") return "error";
+  return "running";
+}
+
+/** An ACP data row: a tool row whose `tool.acp` holds what the agent sent. */
+export function acpRow(report: Pick<AgentReport, "newId">, sessionId: string, data: AcpRowData, status: ToolStatus, callId?: string): StoredMessage {
+  return {
+    id: report.newId(),
+    sessionId,
+    role: "tool",
+    createdAt: new Date().toISOString(),
+    tool: { callId: callId ?? report.newId(), name: ACP_ROW_NAMES[data.type], args: {}, status, acp: data },
+  };
+}
+
+/**
+ * Writes a row that changes often (streamed thought, a tool call's updates): one write at a time, and while one is in flight only
+ * the newest version waits, so a flood of updates costs a bounded number of writes and the last one always lands.
+ */
+export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
+  const queued = new Map<string, { row: StoredMessage; insert: boolean }>();
+  const inFlight = new Map<string, Promise<void>>();
+  function drain(id: string): Promise<void> {
+    const next = queued.get(id);
+    if (!next) {
+      inFlight.delete(id);
+      return Promise.resolve();
+    }
+    queued.delete(id);
+    const run = report.write(next.row, next.insert).then(() => drain(id));
+    inFlight.set(id, run);
+    return run;
+  }
+  return {
+    write(row: StoredMessage, insert: boolean): Promise<void> {
+      const earlier = queued.get(row.id);
+      queued.set(row.id, { row, insert: insert || (earlier?.insert ?? false) });
+      return inFlight.get(row.id) ?? drain(row.id);
+    },
+    /** Resolves once every row's last version is written (or its write failed). */
+    async flush(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
+    },
+  };
+}
+
+function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): AcpToolCallData {
+  const next = toolCallData({ ...update, title: update.title ?? previous?.title ?? null });
+  return {
+    toolCallId: update.toolCallId,
+    title: update.title ? next.title : (previous?.title ?? next.title),
+    ...((next.kind ?? previous?.kind) ? { kind: next.kind ?? previous?.kind } : {}),
+    ...((next.locations ?? previous?.locations) ? { locations: next.locations ?? previous?.locations } : {}),
+    ...((next.content ?? previous?.content) ? { content: next.content ?? previous?.content } : {}),
+  };
+}
+
+/**
+ * One turn's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
+ * closes when something else arrives, so the transcript keeps the order the agent spoke in.
+ */
+export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>) {
+  const writer = createCoalescingWriter(report);
+  const step = report.newId();
+  let reply: StoredMessage | null = null;
+  let replyWrite: Promise<void> = Promise.resolve();
+  let thought: StoredMessage | null = null;
+  let plan: StoredMessage | null = null;
+
+  function closeReply() {
+    if (!reply) return;
+    const final: StoredMessage = { ...reply, streaming: false };
+    report.streaming(reply, false);
+    reply = null;
+    replyWrite = replyWrite.then(() => report.write(final, false));
+  }
+
+  function appendReply(text: string) {
+    thought = null;
+    if (!reply) {
+      reply = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
+      report.streaming(reply, true);
+      const created = { ...reply };
+      replyWrite = replyWrite.then(() => report.write(created, true));
+    }
+    if ((reply.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
+    reply.text = (reply.text ?? "") + text;
+    report.delta(reply, text);
+  }
+
+  function appendThought(text: string) {
+    closeReply();
+    const current = thought;
+    const before = current?.tool?.acp?.type === "thought" ? current.tool.acp.text : "";
+    if (before.length >= ACP_ROW_TEXT_CHARS) return;
+    const row = current ? { ...current } : acpRow(report, sessionId, { type: "thought", text: "" }, "ok");
+    row.tool = { ...row.tool!, acp: { type: "thought", text: before + text } };
+    thought = row;
+    void writer.write(row, current === null);
+  }
+
+  function toolCall(update: ToolCallUpdate) {
+    closeReply();
+    thought = null;
+    const known = tools.get(update.toolCallId);
+    const previous = known?.tool?.acp?.type === "tool" ? known.tool.acp : undefined;
+    const data: AcpToolRow = { type: "tool", call: merged(previous?.call, update), status: update.status ?? previous?.status ?? "pending" };
+    const row: StoredMessage = known ? { ...known } : acpRow(report, sessionId, data, "running", update.toolCallId);
+    row.tool = { ...row.tool!, status: toolStatusOf(data.status), acp: data };
+    tools.set(update.toolCallId, row);
+    void writer.write(row, known === undefined);
+  }
+
+  function setPlan(entries: Extract<AcpRowData, { type: "plan" }>["entries"]) {
+    closeReply();
+    const row = plan ? { ...plan } : acpRow(report, sessionId, { type: "plan", entries }, "ok");
+    row.tool = { ...row.tool!, acp: { type: "plan", entries } };
+    const insert = plan === null;
+    plan = row;
+    void writer.write(row, insert);
+  }
+
+  return {
+    /** Takes a content update of the turn; returns false for one that is not a row (session state, commands, modes). */
+    take(update: SessionUpdate): boolean {
+      switch (update.sessionUpdate) {
+        case "agent_message_chunk":
+          if (update.content.type === "text") appendReply(update.content.text);
+          return true;
+        case "agent_thought_chunk":
+          if (update.content.type === "text") appendThought(update.content.text);
+          return true;
+        case "tool_call":
+        case "tool_call_update":
+          toolCall(update);
+          return true;
+        case "plan":
+          setPlan(update.entries.map((entry) => ({ content: entry.content, status: entry.status, ...(entry.priority ? { priority: entry.priority } : {}) })));
+          return true;
+        default:
+          return false;
+      }
+    },
+    /** Ends the turn's rows: the reply closed, still-running tool calls of this turn marked stopped when the turn did not end well. */
+    async close(stopped: boolean) {
+      closeReply();
+      if (stopped) {
+        for (const [id, row] of tools) {
+          if (row.tool?.status !== "running") continue;
+          const ended: StoredMessage = { ...row, tool: { ...row.tool, status: "stopped" } };
+          tools.set(id, ended);
+          void writer.write(ended, false);
+        }
+      }
+      await writer.flush();
+      await replyWrite;
+    },
+  };
+}
