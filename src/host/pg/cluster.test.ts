@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ServerOptions } from "../server";
 import { testMcpConfig } from "../../testing/host/test-mcp-server";
-import { NOTIFY_LIMIT_BYTES } from "./cluster";
+import { NOTIFY_LIMIT_BYTES } from "./channel";
 import { openPgStore, type PgStore } from "./store";
 
 const cleanup = createCleanup();

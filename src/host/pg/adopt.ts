@@ -1,0 +1,128 @@
+import type { AnswerItem, DownFrame, Message, ResolvedOutcome, Session, ToolCall } from "../../protocol/schemas";
+import { answeredRow, STOPPED_TOOL_TEXT } from "../sessions/history";
+import type { GivenAnswer } from "../pending/pending-table";
+import type { ToolOutcome } from "../tools/registry";
+import type { Logger } from "../log";
+import { ABORTED_MESSAGE } from "../pending/user-interaction";
+import type { StoredMessage } from "../store";
+import type { ClusterView } from "./cluster-view";
+import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
+
+/**
+ * Adoption (docs/protocol.md, cluster-adopt): a live host takes over the work of every host whose lease expired, so that
+ * every live host sees what the database holds.
+ */
+export interface Adoption {
+  store: PgStore;
+  log: Logger;
+  /** The adopting host. */
+  instance: string;
+  view: ClusterView;
+  /** How a tool's result follows from the answer its question got; null when the tool cannot say. */
+  settle(tool: ToolCall, given: GivenAnswer): ToolOutcome | null;
+  /** Publishes a frame made on the dead host's behalf. */
+  emit(frame: DownFrame): void;
+}
+
+const MESSAGE_COLUMNS = "id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure";
+
+/** What a stored response gave the question: its answers, a dismissal, or null when it is neither. */
+function givenAnswer(body: unknown): GivenAnswer | null {
+  const record = body !== null && typeof body === "object" ? (body as { type?: unknown; answers?: unknown }) : null;
+  if (record?.type === "cancel") return "cancelled";
+  if (record?.type === "answer" && Array.isArray(record.answers)) return { answers: record.answers as AnswerItem[] };
+  return null;
+}
+
+/** A dead host's running tool row with the answer its question got, as the tool's result; null when the tool cannot say. */
+function settleAnswered(adoption: Adoption, message: StoredMessage, response: string): StoredMessage | null {
+  if (!message.tool) return null;
+  let body: unknown = null;
+  try {
+    body = JSON.parse(response);
+  } catch {
+    return null;
+  }
+  const given = givenAnswer(body);
+  const outcome = given === null ? null : adoption.settle(message.tool, given);
+  return outcome === null ? null : answeredRow(message, outcome);
+}
+
+/** Removes the lease of every host whose lease expired and adopts each one's work. */
+export async function adoptExpired(adoption: Adoption): Promise<void> {
+  const dead = await adoption.store.query<{ instance: string }>("DELETE FROM hosts WHERE lease_until < now() RETURNING instance", [], false);
+  for (const { instance: owner } of dead.rows) await adoptHost(adoption, owner);
+}
+
+/**
+ * Takes over one dead host: an answer it had claimed becomes its tool row's result (interrupted: the agent never read it);
+ * its other questions resolve aborted, its running tool rows stop interrupted, its streaming rows are interrupted; every
+ * question it owned is resolved on every socket, whatever its state; its turns rows go, and each of its sessions is
+ * published idle.
+ */
+async function adoptHost(adoption: Adoption, owner: string) {
+  const { store, log, instance, view, emit } = adoption;
+  log({ event: "cluster/adopting", owner, instance });
+  const sessions = new Set<string>();
+  const resolved = new Map<string, { sessionId: string; outcome: ResolvedOutcome }>();
+  const changed: MessageRow[] = [];
+  const answered = await store.query<MessageRow & { rpc_id: string; response: string }>(
+    `SELECT p.rpc_id, p.response, m.id, m.session_id, m.role, m.created_at, m.text, m.tool, m.step, m.raw_args, m.streaming, m.interrupted, m.failure
+     FROM pending p JOIN messages m ON m.id = p.message_id
+     WHERE p.owner = $1 AND p.state IN ('answered', 'cancelled') AND p.response IS NOT NULL AND m.tool_status = 'running'`,
+    [owner],
+    false,
+  );
+  for (const row of answered.rows) {
+    const settled = settleAnswered(adoption, toMessage(row), row.response);
+    if (!settled) continue;
+    const updated = await store.query<MessageRow>(
+      `UPDATE messages SET tool = $2, tool_status = $3, interrupted = TRUE WHERE id = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
+      [settled.id, JSON.stringify(settled.tool), settled.tool!.status],
+      false,
+    );
+    changed.push(...updated.rows);
+  }
+  const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
+  const error = JSON.stringify({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
+  const stopped = await store.query<MessageRow>(
+    `UPDATE messages SET tool_status = 'stopped', interrupted = TRUE, tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
+     WHERE owner = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
+    [owner, STOPPED_TOOL_TEXT, error],
+    false,
+  );
+  const interrupted = await store.query<MessageRow>(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING ${MESSAGE_COLUMNS}`, [owner], false);
+  const turns = await store.query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 RETURNING session_id", [owner], false);
+  for (const row of aborted.rows) resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: "aborted" });
+  // Questions the dead host owned that every host still shows, whatever their row says now (an answer it never settled).
+  const shown = view.askedBy(owner);
+  if (shown.length > 0) {
+    const states = await store.query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [shown.map((question) => question.frame.rpcId)], false);
+    const known = new Map(states.rows.map((row) => [row.rpc_id, row]));
+    for (const { frame } of shown) {
+      if (resolved.has(frame.rpcId)) continue;
+      const row = known.get(frame.rpcId);
+      const state = row?.state === "answered" || row?.state === "cancelled" ? row.state : "aborted";
+      resolved.set(frame.rpcId, { sessionId: row?.session_id ?? frame.sessionId, outcome: state });
+    }
+  }
+  for (const [rpcId, { sessionId, outcome }] of resolved) {
+    sessions.add(sessionId);
+    emit({ type: "question/resolved", rpcId, sessionId, outcome });
+  }
+  for (const row of [...changed, ...stopped.rows, ...interrupted.rows]) {
+    sessions.add(row.session_id);
+    const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
+    emit({ type: "message/upserted", message: wire satisfies Message });
+  }
+  for (const row of turns.rows) sessions.add(row.session_id);
+  for (const sessionId of view.takeBusy(owner)) sessions.add(sessionId);
+  if (sessions.size > 0) {
+    const rows = await store.query<SessionRow>("SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions WHERE id = ANY($1)", [[...sessions]], false);
+    for (const row of rows.rows) {
+      const { autoTitle: _auto, ...session } = toSession(row);
+      emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
+    }
+  }
+  log({ event: "cluster/adopted", owner, answered: changed.length, questions: resolved.size, tools: stopped.rows.length, replies: interrupted.rows.length, sessions: sessions.size });
+}

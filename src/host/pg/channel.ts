@@ -1,0 +1,128 @@
+import pg from "pg";
+import type { DownFrame } from "../../protocol/schemas";
+import type { AnswerRule } from "../pending/answer-rule";
+import type { Logger } from "../log";
+import type { PgStore } from "./store";
+
+/**
+ * The cluster's NOTIFY channel (docs/architecture.md, Several hosts): the envelopes hosts send each other, frames too
+ * large for a notification kept as rows, and the LISTEN connection that hands every notification on and reconnects.
+ */
+export const CHANNEL = "parley";
+/** Postgres refuses a NOTIFY payload of 8000 bytes or more; larger frames travel as a row whose id is notified. */
+export const NOTIFY_LIMIT_BYTES = 7900;
+const LARGE_FRAME_TTL = "5 minutes";
+/** Notifications sent by one statement when frames queue up. */
+const NOTIFY_BATCH = 64;
+
+/** What one host notifies: a frame (with its question's rule), a large frame's row, an answer for its owner, or a stop. */
+export type Envelope = { s: string; f: DownFrame; rule?: AnswerRule } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
+
+/** The payload to notify for `data`: itself, or the id of the row it was written to when it is too large. */
+export async function notePayload(store: PgStore, instance: string, data: string): Promise<string> {
+  if (Buffer.byteLength(data) <= NOTIFY_LIMIT_BYTES) return data;
+  const row = await store.query<{ id: string }>("INSERT INTO large_frames (payload) VALUES ($1) RETURNING id", [data], false);
+  return JSON.stringify({ s: instance, r: Number(row.rows[0]!.id) } satisfies Envelope);
+}
+
+/** Notifies the payloads in order, many to a statement. */
+export async function notifyAll(store: PgStore, payloads: string[]): Promise<void> {
+  for (let start = 0; start < payloads.length; start += NOTIFY_BATCH) {
+    const chunk = payloads.slice(start, start + NOTIFY_BATCH);
+    await store.query(`SELECT ${chunk.map((_, index) => `pg_notify($1, $${index + 2})`).join(", ")}`, [CHANNEL, ...chunk], false);
+  }
+}
+
+/** A received payload as its envelope, a large frame read back from its row; null when `instance` (this host) sent it. */
+export async function openEnvelope(store: PgStore, instance: string, payload: string): Promise<Envelope | null> {
+  const envelope = JSON.parse(payload) as Envelope;
+  if (envelope.s === instance) return null;
+  if (!("r" in envelope)) return envelope;
+  const row = await store.query<{ payload: string }>("SELECT payload FROM large_frames WHERE id = $1", [envelope.r], false);
+  if (!row.rows[0]) throw new Error(`large frame ${envelope.r} from ${envelope.s} is gone`);
+  return JSON.parse(row.rows[0].payload) as Envelope;
+}
+
+/** Deletes the rows of large frames every host had time to read. */
+export async function sweepLargeFrames(store: PgStore): Promise<void> {
+  await store.query(`DELETE FROM large_frames WHERE created_at < now() - interval '${LARGE_FRAME_TTL}'`, [], false);
+}
+
+export interface ListenerOptions {
+  url: string;
+  log: Logger;
+  /** The wait before connecting again after the connection was lost. */
+  retryMs: number;
+  onPayload(payload: string): void;
+  /** The connection failed or ended: notifications may have been missed. */
+  onLost(): void;
+  /** Listening again after a loss. */
+  onReconnected(): void;
+}
+
+/** The LISTEN connection of a host. */
+export interface Listener {
+  /** Listening now. */
+  connected(): boolean;
+  /** Stops reconnecting: a connection lost from now on stays lost. */
+  stop(): void;
+  /** Closes the connection. */
+  end(): Promise<void>;
+}
+
+/** Connects and listens on the channel (rejects when the first connection fails); a lost connection is retried until stopped. */
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const { log } = options;
+  let listener: pg.Client | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+  async function listen() {
+    const client = new pg.Client({ connectionString: options.url });
+    client.on("notification", (message) => {
+      if (message.channel === CHANNEL && message.payload !== undefined) options.onPayload(message.payload);
+    });
+    client.on("error", (error) => {
+      log({ event: "cluster/listener-failed", error: error.message });
+      if (listener === client) listener = null;
+      options.onLost();
+      scheduleListen();
+    });
+    client.on("end", () => {
+      if (listener !== client || closed) return;
+      listener = null;
+      log({ event: "cluster/listener-ended" });
+      options.onLost();
+      scheduleListen();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    listener = client;
+  }
+  function scheduleListen() {
+    if (closed || reconnectTimer !== null) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      listen().then(
+        () => options.onReconnected(),
+        (error: unknown) => {
+          log({ event: "cluster/listen-failed", error: error instanceof Error ? error.message : String(error) });
+          scheduleListen();
+        },
+      );
+    }, options.retryMs);
+    reconnectTimer.unref();
+  }
+  await listen();
+  return {
+    connected: () => listener !== null,
+    stop() {
+      closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+    },
+    async end() {
+      const client = listener;
+      listener = null;
+      await client?.end();
+    },
+  };
+}

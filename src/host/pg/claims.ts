@@ -1,0 +1,59 @@
+import type { AbortClaim } from "../pending/pending-table";
+import type { PgStore } from "./store";
+
+/**
+ * How hosts share work through conditional statements (docs/architecture.md, Several hosts): a session's turn is held by
+ * one live host at a time, and a pending question is claimed once, by a response or by its owner's abort.
+ */
+export interface Claims {
+  /** Takes the session's turn for this host: false while a live host other than this one holds it. */
+  claimTurn(sessionId: string): Promise<boolean>;
+  /** Gives the session's turn back (its turn ended here). */
+  releaseTurn(sessionId: string): Promise<void>;
+  /** The sessions whose turns run on other live hosts now. */
+  turnsElsewhere(): Promise<string[]>;
+  /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
+  claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
+  /**
+   * Claims one of this host's questions for an abort with the same conditional UPDATE as a response:
+   * won when it was still pending (or was already aborted), else the response that claimed it first.
+   */
+  claimAbort(rpcId: string): Promise<AbortClaim>;
+}
+
+/** The claims of host `instance`; `written` waits until the pending rows of the questions it published are written. */
+export function createClaims(store: PgStore, instance: string, written: () => Promise<void>): Claims {
+  return {
+    async claimTurn(sessionId) {
+      const claimed = await store.query(
+        `INSERT INTO turns (session_id, owner) VALUES ($1, $2)
+         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, started_at = now()
+         WHERE turns.owner = excluded.owner OR turns.owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now())`,
+        [sessionId, instance],
+      );
+      return (claimed.rowCount ?? 0) > 0;
+    },
+    async releaseTurn(sessionId) {
+      await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);
+    },
+    async turnsElsewhere() {
+      const rows = await store.query<{ session_id: string }>("SELECT session_id FROM turns WHERE owner <> $1 AND owner IN (SELECT instance FROM hosts WHERE lease_until > now())", [instance], false);
+      return rows.rows.map((row) => row.session_id);
+    },
+    async claim(rpcId, outcome, body) {
+      const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);
+      return claimed.rows[0]?.owner ?? null;
+    },
+    async claimAbort(rpcId) {
+      // The question's row is written by the publish queue: an abort is claimed only once it is there.
+      await written();
+      const aborted = await store.query("UPDATE pending SET state = 'aborted' WHERE rpc_id = $1 AND owner = $2 AND state = 'pending'", [rpcId, instance], false);
+      if ((aborted.rowCount ?? 0) > 0) return { won: true };
+      const row = await store.query<{ state: string; response: string | null }>("SELECT state, response FROM pending WHERE rpc_id = $1", [rpcId], false);
+      const stored = row.rows[0];
+      // No row (it was never written) or aborted already (adopted, reconciled): nothing can claim it any more.
+      if (!stored || stored.state === "aborted" || stored.response === null) return { won: true };
+      return { won: false, response: JSON.parse(stored.response) as unknown };
+    },
+  };
+}

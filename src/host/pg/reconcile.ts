@@ -1,0 +1,39 @@
+import type { DownFrame, QuestionRequestedFrame } from "../../protocol/schemas";
+import type { Logger } from "../log";
+import type { PgStore } from "./store";
+
+export interface Reconciliation {
+  store: PgStore;
+  instance: string;
+  log: Logger;
+  /** This host's own pending questions, as its pending table holds them. */
+  own: QuestionRequestedFrame[];
+  /** The sessions whose turns start or run on this host, read once what was published is written. */
+  ownTurns(): string[];
+  publish(frame: DownFrame): void;
+  /** Waits until every frame published so far reached the database. */
+  published(): Promise<void>;
+  /** Settles one of this host's questions with the response that claimed it elsewhere. */
+  answer(body: unknown): void;
+}
+
+/**
+ * After an outage, makes the database agree with this host's own questions: a question asked while it
+ * was unreachable is written and announced, one settled here meanwhile is marked aborted and announced,
+ * and one claimed elsewhere whose notice was missed is settled here with the stored response.
+ */
+export async function reconcile(options: Reconciliation): Promise<void> {
+  const { store, instance, publish } = options;
+  const own = new Map(options.own.map((frame) => [frame.rpcId, frame]));
+  const rows = await store.query<{ rpc_id: string; session_id: string; state: string; response: string | null }>("SELECT rpc_id, session_id, state, response FROM pending WHERE owner = $1 AND (state = 'pending' OR rpc_id = ANY($2))", [instance, [...own.keys()]], false);
+  const known = new Set(rows.rows.map((row) => row.rpc_id));
+  for (const row of rows.rows) {
+    if (row.state === "pending" && !own.has(row.rpc_id)) publish({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
+    else if (row.state !== "pending" && own.has(row.rpc_id) && row.response !== null) options.answer(JSON.parse(row.response));
+  }
+  for (const [rpcId, frame] of own) if (!known.has(rpcId)) publish(frame);
+  await options.published();
+  // A turn that ended while the database was away could not give its row back.
+  await store.query("DELETE FROM turns WHERE owner = $1 AND NOT (session_id = ANY($2))", [instance, options.ownTurns()], false);
+  options.log({ event: "cluster/reconciled", questions: own.size, rows: rows.rowCount });
+}
