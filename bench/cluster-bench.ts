@@ -2,13 +2,15 @@ import { WebSocket } from "ws";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer, type RunningServer } from "../src/host/server";
 import { startTestPostgres } from "../src/testing/host/postgres";
+import { findProcess, treeCpuSeconds } from "./proc";
 import { median, progress, quantile } from "./stats";
 import { medianReplayMs } from "./replay";
 
 /**
  * Three hosts on one Postgres against one SQLite host, in the same run and the same process
  * (the hosts share its event loop, so the ratio is a floor for hosts on their own cores):
- * answered questions per second, cross-host fan-out p95 to 3 × 16 sockets, replay of 1,000 pending questions.
+ * answered questions per second, CPU seconds per answered question (this process, which runs the hosts and the clients,
+ * plus every Postgres process), cross-host fan-out p95 to 3 × 16 sockets, replay of 1,000 pending questions.
  */
 const QUESTIONS = [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }];
 const ANSWERS = [{ id: "pkg", selected: ["pnpm"] }];
@@ -91,6 +93,17 @@ async function answeredPerSecond(hosts: RunningServer[], watchers: Watcher[], se
   return count / ((performance.now() - started) / 1000);
 }
 
+/** CPU seconds this process and `postgres` (when given) spend on `work`. */
+async function cpuOf(work: () => Promise<unknown>, postgres: number | null): Promise<number> {
+  const cpu = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6 + (postgres === null ? 0 : treeCpuSeconds(postgres));
+  };
+  const before = cpu();
+  await work();
+  return cpu() - before;
+}
+
 async function createSession(host: RunningServer): Promise<string> {
   return ((await postJson(`${host.url}/api/sessions`, {})) as { session: { id: string } }).session.id;
 }
@@ -112,17 +125,28 @@ async function main() {
     progress(`cluster: warming up, then ${ROUNDS} rounds of ${ANSWERED} answered questions on 1 SQLite host and through 3 Postgres hosts`);
     await answeredPerSecond([single], singleWatchers, singleSession, 200);
     await answeredPerSecond(cluster, clusterWatchers, clusterSession, 200);
+    const postmaster = findProcess(["postgres", "-p", String(postgres.port)]);
+    if (postmaster === null) throw new Error(`no Postgres process listens on port ${postgres.port}`);
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     const clusterRates: number[] = [];
     const singleRates: number[] = [];
+    const cpuPerAnswer = { single: [] as number[], cluster: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      const one = await answeredPerSecond([single], singleWatchers, singleSession, ANSWERED);
-      const three = await answeredPerSecond(cluster, clusterWatchers, clusterSession, ANSWERED);
+      let one = 0;
+      let three = 0;
+      const singleCpu = await cpuOf(async () => (one = await answeredPerSecond([single], singleWatchers, singleSession, ANSWERED)), null);
+      const clusterCpu = await cpuOf(async () => (three = await answeredPerSecond(cluster, clusterWatchers, clusterSession, ANSWERED)), postmaster);
       singleRates.push(one);
       clusterRates.push(three);
       ratios.push(three / one);
+      cpuPerAnswer.single.push(singleCpu / ANSWERED);
+      cpuPerAnswer.cluster.push(clusterCpu / ANSWERED);
+      cpuRatios.push(clusterCpu / singleCpu);
     }
     metrics["cluster.answered.ratio"] = median(ratios);
+    metrics["cluster.cpu_per_answer.ratio"] = median(cpuRatios);
+    notes["cluster.cpu_per_answer_ms"] = `3 Postgres hosts ${(median(cpuPerAnswer.cluster) * 1000).toFixed(2)}, 1 SQLite host ${(median(cpuPerAnswer.single) * 1000).toFixed(2)}`;
     notes["cluster.answered.per_second"] = Math.round(median(clusterRates));
     notes["cluster.single_sqlite.per_second"] = Math.round(median(singleRates));
 

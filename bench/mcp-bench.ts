@@ -2,6 +2,11 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { WebSocket } from "ws";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer, type RunningServer } from "../src/host/server";
@@ -174,6 +179,58 @@ async function mcpRound(host: RunningServer, client: Client, requests: Awaited<R
   return PER_ROUND / ((performance.now() - started) / 1000);
 }
 
+/**
+ * The SDK's own floor: a bare McpServer on node:http with the same transport (Streamable HTTP, a session per client) and
+ * an ask_user_question tool that answers at once with the text Parley's would return.
+ */
+async function startSdkFloor(): Promise<{ url: string; close(): Promise<void> }> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const readJson = (request: IncomingMessage) =>
+    new Promise<unknown>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => resolve(chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+      request.on("error", reject);
+    });
+  const server = createServer((request, response) => {
+    void (async () => {
+      const body = request.method === "POST" ? await readJson(request) : undefined;
+      const sessionId = request.headers["mcp-session-id"];
+      let transport = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
+      if (!transport) {
+        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, created) });
+        const mcp = new McpServer({ name: "sdk-floor", version: "1.0.0" });
+        mcp.registerTool("ask_user_question", { description: "answers at once" }, () => ({ content: [{ type: "text", text: EXPECTED_TEXT }] }));
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(request, response, body);
+    })().catch((error: unknown) => {
+      response.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      for (const transport of transports.values()) await transport.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function sdkFloorRound(client: Client, samples: number[]): Promise<number> {
+  const started = performance.now();
+  for (let index = 0; index < PER_ROUND; index++) {
+    const began = performance.now();
+    const result = await client.callTool({ name: "ask_user_question", arguments: ARGS });
+    if ((result.content as { text: string }[])[0]?.text !== EXPECTED_TEXT) throw new Error(`unexpected MCP result ${JSON.stringify(result)}`);
+    samples.push(performance.now() - began);
+  }
+  return PER_ROUND / ((performance.now() - started) / 1000);
+}
+
 async function idleSessionBytes(host: RunningServer): Promise<number> {
   const before = heapBytes();
   const child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "mcp-bench.ts"), "idle-clients", host.url, String(IDLE_SESSIONS)], { stdio: ["pipe", "pipe", "inherit"] });
@@ -197,6 +254,11 @@ async function main() {
     const seamSession = ((await (await fetch(`${host.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { session: { id: string } }).session.id;
     const client = new Client({ name: "bench-agent-in-process", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", host.url)));
+    const floor = await startSdkFloor();
+    const floorClient = new Client({ name: "bench-agent-sdk-floor", version: "1.0.0" });
+    await floorClient.connect(new StreamableHTTPClientTransport(new URL("/mcp", floor.url)));
+    const floorRatios: number[] = [];
+    const floorSamples: number[] = [];
     const ratios: number[] = [];
     const inProcessRatios: number[] = [];
     const mcpSamples: number[] = [];
@@ -205,9 +267,11 @@ async function main() {
     const rates = { mcp: [] as number[], seam: [] as number[], inProcess: [] as number[] };
     const agentProcess = await startAgent(host, requests);
     for (let round = 0; round < ROUNDS; round++) {
-      progress(`mcp: round trip round ${round + 1} of ${ROUNDS} (${PER_ROUND} answered calls through the seam, /mcp from this process, /mcp from an agent process)`);
+      progress(`mcp: round trip round ${round + 1} of ${ROUNDS} (${PER_ROUND} answered calls through the seam, /mcp from this process, a bare SDK server, /mcp from an agent process)`);
       const seam = await seamRound(host, seamSession, requests, seamSamples);
       const inProcess = await mcpRound(host, client, requests, inProcessSamples);
+      const sdkFloor = await sdkFloorRound(floorClient, floorSamples);
+      floorRatios.push(inProcess / sdkFloor);
       const mcp = await agentProcess.round(mcpSamples);
       rates.seam.push(seam);
       rates.inProcess.push(inProcess);
@@ -217,12 +281,15 @@ async function main() {
     }
     await agentProcess.stop();
     await client.close();
+    await floorClient.close();
+    await floor.close();
     requests.close();
     progress(`mcp: heap per idle MCP session (${IDLE_SESSIONS} sessions opened from a separate process)`);
     const idleBytes = await idleSessionBytes(host);
     const output = {
       metrics: {
         "mcp.roundtrip.ratio": Number(median(inProcessRatios).toFixed(2)),
+        "mcp.sdk_floor.ratio": Number(median(floorRatios).toFixed(2)),
         "mcp.roundtrip.p50_ms": Number(median(inProcessSamples).toFixed(2)),
         "mcp.roundtrip.p99_ms": Number(quantile(inProcessSamples, 0.99).toFixed(2)),
         "mcp.sessions.bytes_per_idle_session": Math.round(idleBytes),
@@ -231,6 +298,7 @@ async function main() {
         "mcp.roundtrip.calls_per_second": Number(median(rates.inProcess).toFixed(0)),
         "mcp.roundtrip.seam_per_second": Number(median(rates.seam).toFixed(0)),
         "mcp.roundtrip.seam_p50_ms": Number(median(seamSamples).toFixed(2)),
+        "mcp.sdk_floor.p50_ms": Number(median(floorSamples).toFixed(2)),
         "mcp.roundtrip.ratio_agent_process": Number(median(ratios).toFixed(2)),
         "mcp.roundtrip.agent_process_p50_ms": Number(median(mcpSamples).toFixed(2)),
       },

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { descendants, rssMb } from "./proc";
 import { median, progress } from "./stats";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -19,31 +20,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Every process under `pid` (children, grandchildren…), read from /proc. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while the table was read: it has no memory to count.
-      continue;
-    }
-  }
-  const found: number[] = [];
-  const visit = (id: number) => (children.get(id) ?? []).forEach((child) => (found.push(child), visit(child)));
-  visit(pid);
-  return found;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
