@@ -1,0 +1,168 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { choiceAnswer } from "../../protocol/approval";
+import type { DownFrame, Message } from "../../protocol/schemas";
+import type { AgentsConfig } from "../acp/config";
+import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
+import { api, createTestHosts, type FrameClient } from "../../testing/host/harness";
+import { createTempDirs } from "../../testing/host/temp-dirs";
+
+const hosts = createTestHosts();
+const temp = createTempDirs("parley-acp-agent-");
+const tempDir = () => temp.make();
+afterEach(async () => {
+  await hosts.closeAll();
+  temp.removeAll();
+});
+
+type Requested = Extract<DownFrame, { type: "question/requested" }>;
+
+function agentsConfig(workspace: string, env: Record<string, string> = {}): AgentsConfig {
+  return { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS, env, disabled: false }] };
+}
+
+async function startWithAgent(env: Record<string, string> = {}, dataDir = ":memory:") {
+  const workspace = tempDir();
+  mkdirSync(path.join(workspace, "src"), { recursive: true });
+  const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, env), dataDir });
+  return { server, client, workspace };
+}
+
+async function newAgentChat(url: string, workspace: string): Promise<string> {
+  const created = await api(url, "/api/sessions", { json: { agent: "test", cwd: workspace } });
+  expect(created.status).toBe(201);
+  return (created.body as { session: { id: string } }).session.id;
+}
+
+async function say(url: string, client: FrameClient, sessionId: string, text: string) {
+  const from = client.frames.length;
+  const posted = await api(url, `/api/sessions/${sessionId}/messages`, { json: { text } });
+  expect(posted.status).toBe(202);
+  return from;
+}
+
+async function messages(url: string, sessionId: string): Promise<Message[]> {
+  return ((await api(url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
+}
+
+const replies = (rows: Message[]) => rows.filter((row) => row.role === "assistant").map((row) => row.text);
+
+describe("ACP agent chats (acp-agents)", () => {
+  it("lists the configured agent as ready once it answered initialize, and refuses a folder outside the workspaces with 400 naming the rule", async () => {
+    const { server, workspace } = await startWithAgent();
+    await expect.poll(async () => ((await api(server.url, "/api/agents")).body as { agents: { state: string }[] }).agents[0]?.state, { timeout: 30_000 }).toBe("ready");
+    const listed = (await api(server.url, "/api/agents")).body as { agents: unknown[]; workspaces: string[] };
+    expect(listed.agents).toEqual([{ name: "test", title: "Test Agent", state: "ready", loadSession: true }]);
+    expect(listed.workspaces).toHaveLength(1);
+    const outside = await api(server.url, "/api/sessions", { json: { agent: "test", cwd: path.dirname(workspace) } });
+    expect(outside.status).toBe(400);
+    expect((outside.body as { error: { message: string } }).error.message).toContain("outside the workspaces");
+    const unknown = await api(server.url, "/api/sessions", { json: { agent: "nobody" } });
+    expect(unknown.status).toBe(400);
+    const created = await api(server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } });
+    expect((created.body as { session: { agent: unknown } }).session.agent).toEqual({ kind: "acp-agent", name: "test", cwd: listed.workspaces[0] });
+  });
+
+  it("stores every update as rows: the reply, a thought, the plan, tool calls with their diff and ANSI output, and the session row with modes and commands", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/stream");
+    await client.waitIdle(sessionId, from);
+    const rows = await messages(server.url, sessionId);
+    const acp = rows.flatMap((row) => (row.tool?.acp ? [row.tool.acp] : []));
+    const session = acp.find((data) => data.type === "session");
+    expect(session).toMatchObject({ type: "session", agent: "test", title: "Test Agent", state: "ready", mode: "default" });
+    expect(session?.type === "session" && session.modes?.map((mode) => mode.id)).toEqual(["default", "auto"]);
+    expect(session?.type === "session" && session.commands?.length).toBeGreaterThan(0);
+    expect(acp.find((data) => data.type === "thought")).toEqual({ type: "thought", text: "Thinking about the tests…" });
+    expect(acp.find((data) => data.type === "plan")).toMatchObject({ type: "plan", entries: [{ content: "Read the failing test", status: "completed" }, { content: "Fix the bug", status: "in_progress" }] });
+    const tools = rows.filter((row) => row.tool?.acp?.type === "tool");
+    expect(tools.map((row) => [row.tool!.acp!.type === "tool" && row.tool!.acp!.call.title, row.tool!.status])).toEqual([
+      ["Edit src/b.ts", "ok"],
+      ["npm test", "error"],
+    ]);
+    const edit = tools[0]!.tool!.acp!;
+    expect(edit.type === "tool" && edit.call.content?.[0]).toMatchObject({ type: "diff", oldText: "export const b = 1;\n", newText: "export const b = 2;\n" });
+    const run = tools[1]!.tool!.acp!;
+    expect(run.type === "tool" && run.call.content?.[0]).toMatchObject({ type: "text" });
+    expect(run.type === "tool" && run.call.content?.[0]?.type === "text" && run.call.content[0].text).toContain("\u001b[32m");
+    expect(replies(rows)).toContain("Here is **the** plan.\n\n");
+  });
+
+  it("asks a permission as an approval with the agent's options by name in kind order, and the option picked by its label reaches the agent", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission edit");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    expect(asked.origin).toEqual({ kind: "acp-agent", name: "test", title: "Test Agent" });
+    expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
+    expect(asked.approval?.toolCall).toMatchObject({ title: "Edit src/app.ts", kind: "edit", content: [{ type: "diff" }] });
+    const answered = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Allow") } });
+    expect(answered.status).toBe(200);
+    await client.waitIdle(sessionId, from);
+    expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
+  });
+
+  it("sends a deny reason in _meta and, once the turn ended, as the next prompt shown as the user's message", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission execute");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Reject", "run the unit tests only") } });
+    await client.waitFor((frame, index) => index > from && frame.type === "message/upserted" && frame.message.text === "echo: run the unit tests only");
+    await client.waitIdle(sessionId, client.frames.length - 1);
+    const rows = await messages(server.url, sessionId);
+    expect(rows.filter((row) => row.role === "user").map((row) => row.text)).toEqual(["/permission execute", "run the unit tests only"]);
+    expect(replies(rows)).toContain('permission: {"outcome":{"outcome":"selected","optionId":"cancel"},"_meta":{"parley":{"reason":"run the unit tests only"}}}');
+  });
+
+  it("shows a Qwen question as a plain question batch, and the agent gets the answers keyed by index, labels joined with comma", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/qwen-question");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    expect(asked.approval).toBeUndefined();
+    expect(asked.questions.map((question) => question.question)).toEqual(["Which database should the app use?", "Which checks should run?"]);
+    const second = asked.questions[1]!.options!.map((option) => option.label);
+    const answers = [
+      { id: "0", selected: ["Postgres"] },
+      { id: "1", selected: second.slice(0, 2) },
+    ];
+    expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers } })).status).toBe(200);
+    await client.waitIdle(sessionId, from);
+    const said = replies(await messages(server.url, sessionId)).find((text) => text?.startsWith("answers: "));
+    expect(JSON.parse(said!.slice("answers: ".length))).toEqual({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Postgres", "1": second.slice(0, 2).join(", ") } });
+  });
+
+  it("Stop with a Qwen question open ends the turn stopped and retires the question on every tab, though the agent leaves it open", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const other = await hosts.open(server.url);
+    const sessionId = await newAgentChat(server.url, workspace);
+    await say(server.url, client, sessionId, "/qwen-question");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    await other.waitFor((frame) => frame.type === "question/requested" && frame.rpcId === asked.rpcId);
+    expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { json: {} })).status).toBe(202);
+    for (const tab of [client, other]) await tab.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId && frame.outcome === "aborted");
+    await client.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle");
+    const next = await say(server.url, client, sessionId, "still there?");
+    await client.waitIdle(sessionId, next);
+    expect(replies(await messages(server.url, sessionId))).toContain("echo: still there?");
+  });
+
+  it("a crash mid-turn fails the turn with the stderr lines, and the next prompt restarts the agent with session/load and its memory", async () => {
+    const stateDir = tempDir();
+    const { server, client, workspace } = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir });
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "first"));
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/crash"));
+    const failed = (await messages(server.url, sessionId)).find((row) => row.failure);
+    expect(failed?.failure).toEqual({ code: "AGENT_EXITED" });
+    expect(failed?.text).toContain("exited with code 3");
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    const sessions = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : []));
+    expect(sessions.at(-1)).toMatchObject({ state: "ready", resumed: "restored" });
+    expect(replies(rows).at(-1)).toContain('"first"');
+  });
+});
