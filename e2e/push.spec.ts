@@ -11,36 +11,54 @@ import { startHost, type TestHost } from "./host";
 // The app's worker is what this spec drives; the project blocks it elsewhere, persistent contexts included.
 test.use({ serviceWorkers: "allow" });
 
-let host: TestHost;
-let profile: string;
-let context: BrowserContext;
+const TOKEN = "push-e2e-token-of-24-chars";
+
+let host: TestHost | null = null;
+let profile: string | null = null;
+let context: BrowserContext | null = null;
 let frames: DownFrame[];
-let socket: WebSocket;
+let socket: WebSocket | null = null;
+/** What this test's requests from Node carry: the bearer token on a host that has one. */
+let credentials: Record<string, string> = {};
 /** Another device's browser, when a test opens one. */
 let elsewhere: Browser | null = null;
 
-test.beforeEach(async () => {
-  host = await startHost();
+/** A host (with `token`, a token-mode host), this device's browser with a profile on disk, and a socket that keeps every frame. */
+async function setUp(token?: string) {
+  host = await startHost(token === undefined ? {} : { PARLEY_TOKEN: token });
+  credentials = token === undefined ? {} : { Authorization: `Bearer ${token}` };
   profile = mkdtempSync(path.join(tmpdir(), "parley-profile-"));
   context = await chromium.launchPersistentContext(profile, { executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(["notifications"], { origin: host.url });
   frames = [];
-  socket = new WebSocket(`${host.url.replace("http:", "ws:")}/api/mux`, { headers: { Origin: host.url } });
-  socket.on("message", (data) => frames.push(JSON.parse(String(data)) as DownFrame));
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-});
+  const opened = new WebSocket(`${host.url.replace("http:", "ws:")}/api/mux`, { headers: { Origin: host.url, ...credentials } });
+  opened.on("message", (data) => frames.push(JSON.parse(String(data)) as DownFrame));
+  await new Promise((resolve, reject) => opened.once("open", resolve).once("error", reject));
+  socket = opened;
+  return { host, context };
+}
 
 test.afterEach(async () => {
   await elsewhere?.close();
   elsewhere = null;
-  socket.close();
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-  await host.dispose();
+  socket?.close();
+  socket = null;
+  await context?.close();
+  context = null;
+  if (profile !== null) rmSync(profile, { recursive: true, force: true });
+  profile = null;
+  await host?.dispose();
+  host = null;
 });
+
+async function createSession(url: string): Promise<string> {
+  const created = await fetch(`${url}/api/sessions`, { method: "POST", headers: { "Content-Type": "application/json", ...credentials }, body: "{}" });
+  return ((await created.json()) as { session: { id: string } }).session.id;
+}
 
 /** The app at `url`, controlled by Parley's worker; resolves with a DevTools session on the page and the worker's registration. */
 async function openControlled(page: Page, url: string): Promise<{ cdp: CDPSession; registrationId: string }> {
+  const { host, context } = current();
   const cdp = await context.newCDPSession(page);
   const registrations: { registrationId: string; scopeURL: string }[] = [];
   cdp.on("ServiceWorker.workerRegistrationUpdated", (event: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...event.registrations));
@@ -57,6 +75,7 @@ async function openControlled(page: Page, url: string): Promise<{ cdp: CDPSessio
  * message from the page starts it again, and the handle of that run is returned.
  */
 async function runningWorker(page: Page): Promise<Worker> {
+  const { host, context } = current();
   const running = () => context.serviceWorkers().find((worker) => worker.url() === `${host.url}/sw.js`);
   const now = running();
   if (now) return now;
@@ -65,9 +84,18 @@ async function runningWorker(page: Page): Promise<Worker> {
   return running() ?? (await started);
 }
 
+/** The session's state as its last `session/upserted` frame showed it. */
+function sessionState(sessionId: string): string | undefined {
+  const upserted = frames.filter((frame): frame is Extract<DownFrame, { type: "session/upserted" }> => frame.type === "session/upserted" && frame.session.id === sessionId);
+  return upserted.at(-1)?.session.state;
+}
+
+/** Asks through the scripted model's `/ask` once the session's last turn has ended; resolves with the request's frame. */
 async function ask(sessionId: string, question: string): Promise<QuestionRequestedFrame> {
+  const { host } = current();
+  await expect.poll(() => sessionState(sessionId) ?? "idle").toBe("idle");
   const body = { questions: [{ id: "ship", question, options: [{ label: "Yes" }, { label: "No" }] }] };
-  const response = await fetch(`${host.url}/api/sessions/${sessionId}/messages`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: `/ask ${JSON.stringify(body)}` }) });
+  const response = await fetch(`${host.url}/api/sessions/${sessionId}/messages`, { method: "POST", headers: { "Content-Type": "application/json", ...credentials }, body: JSON.stringify({ text: `/ask ${JSON.stringify(body)}` }) });
   expect(response.status).toBe(202);
   let found: QuestionRequestedFrame | undefined;
   await expect.poll(() => (found = frames.find((frame): frame is QuestionRequestedFrame => frame.type === "question/requested" && frame.questions[0]!.question === question))).toBeTruthy();
@@ -102,14 +130,20 @@ async function click(page: Page, tag: string, action: string) {
   );
 }
 
+/** This test's host and browser, once `setUp` made them. */
+function current(): { host: TestHost; context: BrowserContext } {
+  if (host === null || context === null) throw new Error("setUp() has not run");
+  return { host, context };
+}
+
 async function deliver(cdp: CDPSession, registrationId: string, payload: PushPayload) {
+  const { host } = current();
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: host.url, registrationId, data: JSON.stringify(payload) });
 }
 
-// Skipped until the push service is wired into the host (issue 24): the flow stalls after the first action on a loaded machine.
 test("a pushed request shows as a notification with its options; an action answers it and another device's panel closes; a resolve elsewhere closes one; a tap opens its chat", async () => {
-  const created = await fetch(`${host.url}/api/sessions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-  const { session } = (await created.json()) as { session: { id: string } };
+  const { host, context } = await setUp();
+  const session = { id: await createSession(host.url) };
   const home = context.pages()[0] ?? (await context.newPage());
   const { cdp, registrationId } = await openControlled(home, host.url);
   // Another device: its tab shows the chat and its panel.
@@ -144,4 +178,36 @@ test("a pushed request shows as a notification with its options; an action answe
   await click(home, third.rpcId, "");
   await expect.poll(() => new URL(home.url()).hash).toBe(`#session=${session.id}`);
   await expect(home.getByRole("region", { name: "Ship the third build?" })).toBeVisible();
+});
+
+test("with a token, an action answers with this device's login; an action on a request answered elsewhere opens the app at its chat instead", async () => {
+  const { host, context } = await setUp(TOKEN);
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  // The login link, as a scanned QR code opens it: its cookie is this device's login, and the worker's answers carry it.
+  const { cdp, registrationId } = await openControlled(home, `${host.url}/?token=${TOKEN}`);
+  expect(home.url()).toBe(`${host.url}/`);
+
+  const first = await ask(sessionId, "Ship the first build?");
+  await deliver(cdp, registrationId, requestPayload(first, 1, false));
+  await expect.poll(async () => (await notifications(home, first.rpcId)).length, { timeout: 20_000 }).toBe(1);
+  await click(home, first.rpcId, "a0");
+  expect((await resolvedFrame(first.rpcId)).outcome).toBe("answered");
+
+  const second = await ask(sessionId, "Ship the second build?");
+  await deliver(cdp, registrationId, requestPayload(second, 1, false));
+  await expect.poll(async () => (await notifications(home, second.rpcId)).length).toBe(1);
+  const elsewhereAnswer = await fetch(`${host.url}/api/respond`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...credentials },
+    body: JSON.stringify({ type: "answer", rpcId: second.rpcId, sessionId, answers: [{ id: "ship", selected: ["No"] }] }),
+  });
+  expect(await elsewhereAnswer.json()).toEqual({ accepted: true });
+  await resolvedFrame(second.rpcId);
+  expect(new URL(home.url()).hash).toBe("");
+  // The request push's close push has not come: the action is refused (not-pending), so the app opens at the chat.
+  await click(home, second.rpcId, "a0");
+  await expect.poll(() => new URL(home.url()).hash).toBe(`#session=${sessionId}`);
+  await expect(home.getByText(`Answers: ${JSON.stringify({ answers: [{ id: "ship", selected: ["Yes"] }] })}`)).toBeVisible();
+  await expect(home.getByText(`Answers: ${JSON.stringify({ answers: [{ id: "ship", selected: ["No"] }] })}`)).toBeVisible();
 });
