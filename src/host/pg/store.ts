@@ -1,8 +1,8 @@
 import pg from "pg";
 import { SessionAgent, type ToolError } from "../../protocol/schemas";
-import { StorageError } from "../storage-error";
 import { messageFromRow, StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
-import { redactUrl, toPgStorageError } from "./errors";
+import { redactUrl } from "./errors";
+import { createGuard } from "./guard";
 import { migrate } from "./migrations";
 
 /** The Postgres store of a cluster: the same Store, plus what the cluster module builds on. */
@@ -86,14 +86,7 @@ export function isPgStore(store: Store): store is PgStore {
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const location = redactUrl(options.url);
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
-  let trouble: StorageError | null = null;
-  let fenced: string | null = null;
-  let writeCheck: () => string | null = () => null;
-  const refusal = () => fenced ?? writeCheck();
-  // An idle client losing its connection (Postgres restarted) is reported here; the next query gets a fresh one.
-  pool.on("error", (error) => {
-    trouble = toPgStorageError(error, location);
-  });
+  const guard = createGuard(pool, location);
   let clusterId: string;
   try {
     const client = await pool.connect();
@@ -107,28 +100,12 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     throw new StoreOpenError(`cannot use the database at ${location}: ${(error as Error).message}`);
   }
 
-  async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], writes = true): Promise<pg.QueryResult<R>> {
-    const refused = writes ? refusal() : null;
-    if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
-    try {
-      const result = await pool.query<R>(text, values);
-      if (writes || trouble?.code === "STORAGE_BUSY") trouble = null;
-      return result;
-    } catch (error) {
-      trouble = toPgStorageError(error, location);
-      throw trouble;
-    }
-  }
+  const query = guard.query;
   const read = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => query<R>(text, values, false);
 
-  async function stopRunningTools(error: ToolError, result: string): Promise<number> {
-    const refused = refusal();
-    if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
-    const client = await pool.connect().catch((failure: unknown) => {
-      throw (trouble = toPgStorageError(failure, location));
-    });
-    try {
-      await client.query("BEGIN");
+  /** Stops the running tool rows no live host owns (their host died, or this store's own past before a restart). */
+  const stopRunningTools = (error: ToolError, result: string) =>
+    guard.transaction(async (client) => {
       const rows = await client.query<MessageRow>(`${SELECT_MESSAGE} WHERE tool_status = 'running' AND ${ORPHANED} FOR UPDATE`);
       for (const row of rows.rows) {
         const message = toMessage(row);
@@ -136,18 +113,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
         const tool = { ...message.tool, status: "stopped" as const, result, error };
         await client.query("UPDATE messages SET tool = $2, tool_status = 'stopped', interrupted = TRUE WHERE id = $1", [message.id, JSON.stringify(tool)]);
       }
-      await client.query("COMMIT");
-      trouble = null;
       return rows.rows.length;
-    } catch (failure) {
-      // The failure reported is the one that broke the transaction; a rollback on a dead connection adds nothing to it.
-      await client.query("ROLLBACK").catch(() => undefined);
-      trouble = toPgStorageError(failure, location);
-      throw trouble;
-    } finally {
-      client.release();
-    }
-  }
+    });
 
   const like = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -159,14 +126,10 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     pool,
     url: options.url,
     query,
-    refuseWrites(reason) {
-      fenced = reason;
-    },
-    refuseWritesWhen(check) {
-      writeCheck = check;
-    },
+    refuseWrites: guard.refuseWrites,
+    refuseWritesWhen: guard.refuseWritesWhen,
     get trouble() {
-      return trouble;
+      return guard.trouble;
     },
     async listSessions(page?: SessionPage) {
       if (!page) return (await read<SessionRow>(`${SELECT_SESSION} ORDER BY updated_at DESC, seq DESC`)).rows.map(toSession);

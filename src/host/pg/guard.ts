@@ -1,0 +1,74 @@
+import type pg from "pg";
+import { StorageError } from "../storage-error";
+import { toPgStorageError } from "./errors";
+
+/**
+ * The Postgres store's guard over its pool: every query and transaction goes through it, so a failure becomes a
+ * StorageError kept as the store's `trouble`, and a write is refused while the host may not write (its lease lapsed).
+ */
+export interface Guard {
+  /** The last failure, cleared by the next write that succeeds (or any query, after the database was unreachable). */
+  readonly trouble: StorageError | null;
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /** Refuses every write from now on; reads still work. */
+  refuseWrites(reason: string): void;
+  /** Asked before every write: a reason to refuse it now, or null. */
+  refuseWritesWhen(check: () => string | null): void;
+}
+
+export function createGuard(pool: pg.Pool, location: string): Guard {
+  let trouble: StorageError | null = null;
+  let fenced: string | null = null;
+  let writeCheck: () => string | null = () => null;
+  const refusal = () => fenced ?? writeCheck();
+  // An idle client losing its connection (Postgres restarted) is reported here; the next query gets a fresh one.
+  pool.on("error", (error) => {
+    trouble = toPgStorageError(error, location);
+  });
+  return {
+    get trouble() {
+      return trouble;
+    },
+    async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], writes = true): Promise<pg.QueryResult<R>> {
+      const refused = writes ? refusal() : null;
+      if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
+      try {
+        const result = await pool.query<R>(text, values);
+        if (writes || trouble?.code === "STORAGE_BUSY") trouble = null;
+        return result;
+      } catch (error) {
+        trouble = toPgStorageError(error, location);
+        throw trouble;
+      }
+    },
+    async transaction(work) {
+      const refused = refusal();
+      if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
+      const client = await pool.connect().catch((failure: unknown) => {
+        throw (trouble = toPgStorageError(failure, location));
+      });
+      try {
+        await client.query("BEGIN");
+        const result = await work(client);
+        await client.query("COMMIT");
+        trouble = null;
+        return result;
+      } catch (failure) {
+        // The failure reported is the one that broke the transaction; a rollback on a dead connection adds nothing to it.
+        await client.query("ROLLBACK").catch(() => undefined);
+        trouble = toPgStorageError(failure, location);
+        throw trouble;
+      } finally {
+        client.release();
+      }
+    },
+    refuseWrites(reason) {
+      fenced = reason;
+    },
+    refuseWritesWhen(check) {
+      writeCheck = check;
+    },
+  };
+}
