@@ -40,7 +40,8 @@ test("a chat is renamed from the header and the sidebar, deleted and brought bac
   await expect(nav(page).getByRole("link", { name: "Finance" })).toBeVisible();
 
   await nav(page).getByRole("link", { name: "Finance" }).hover();
-  await nav(page).getByRole("button", { name: "Rename “Finance”" }).click();
+  await nav(page).getByRole("button", { name: "Actions for “Finance”" }).click();
+  await nav(page).getByRole("menuitem", { name: "Rename “Finance”" }).click();
   const sideField = nav(page).getByRole("textbox", { name: "Chat title" });
   await sideField.fill("Finance Q3");
   await sideField.press("Enter");
@@ -64,7 +65,8 @@ test("a chat is renamed from the header and the sidebar, deleted and brought bac
   await expect(nav(page).getByRole("link")).toHaveCount(2);
 
   await nav(page).getByRole("link", { name: "Finance Q3" }).click();
-  await nav(page).getByRole("button", { name: "Delete “Finance Q3”" }).click();
+  await nav(page).getByRole("button", { name: "Actions for “Finance Q3”" }).click();
+  await nav(page).getByRole("menuitem", { name: "Delete “Finance Q3”" }).click();
   await expect(nav(page).getByRole("link")).toHaveText(["Holiday plans"]);
   await expect(page.getByText("Start a conversation")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Deleted “Finance Q3”." })).toBeVisible();
@@ -74,7 +76,8 @@ test("a chat is renamed from the header and the sidebar, deleted and brought bac
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finance Q3");
 
   await nav(page).getByRole("link", { name: "Holiday plans" }).hover();
-  await nav(page).getByRole("button", { name: "Delete “Holiday plans”" }).click();
+  await nav(page).getByRole("button", { name: "Actions for “Holiday plans”" }).click();
+  await nav(page).getByRole("menuitem", { name: "Delete “Holiday plans”" }).click();
   await expect(page.getByRole("button", { name: "Undo" })).toBeHidden({ timeout: 15_000 });
   await expect.poll(async () => ((await (await page.request.get(`${host.url}/api/sessions`)).json()) as { sessions: { title: string }[] }).sessions.map((session) => session.title)).toEqual(["Finance Q3"]);
   await page.reload();

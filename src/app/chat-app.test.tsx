@@ -112,7 +112,8 @@ describe("ChatApp", () => {
       }),
     );
     hello();
-    await user.click(await screen.findByRole("button", { name: "Delete “Plans”" }));
+    await user.click(await screen.findByRole("button", { name: "Actions for “Plans”" }));
+    await user.click(screen.getByRole("menuitem", { name: "Delete “Plans”" }));
     expect(screen.getByText("Deleted “Plans”.")).toBeVisible();
     expect(screen.getByRole("button", { name: "Undo" })).toBeVisible();
     expect(screen.queryByRole("link", { name: "Plans" })).toBeNull();

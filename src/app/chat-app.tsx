@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState, type MouseEvent } from "react";
 import { api as defaultApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
@@ -26,6 +26,14 @@ import { useHostFacts } from "./use-host-facts";
 
 const DRAWER_ID = "sessions-drawer";
 
+/** The skip link's target: the message box, or whatever holds the composer's place (a question panel, an approval card). */
+function skipToMessage(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  const footer = document.querySelector(".conversation__footer");
+  const shown = (selector: string) => [...(footer?.querySelectorAll<HTMLElement>(selector) ?? [])].find((element) => !element.closest("[hidden]"));
+  (shown("[data-question-panel] h2, [data-approval-card] h2, [data-question-panel] button") ?? shown("textarea"))?.focus();
+}
+
 export interface ChatAppProps {
   store?: SessionStore;
   api?: Api;
@@ -43,7 +51,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [drafts] = useState(() => new Map<string, string>());
   const [activeSessionId, navigate] = useHashSession();
   const { engine, synced, loadProblem, hiddenSessions, rename, search } = useSessionEngine({ store, api, connect, drafts, activeSessionId, navigate });
-  const drawer = useDrawer();
+  const drawerToggleRef = useRef<HTMLButtonElement>(null);
+  const drawerCloseRef = useRef<HTMLButtonElement>(null);
+  const drawer = useDrawer(drawerToggleRef, drawerCloseRef);
   const [helpOpen, setHelpOpen] = useHelpShortcut();
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
@@ -67,6 +77,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   return (
     <SessionStoreProvider store={store}>
       <div className="shell" data-drawer={drawer.open ? "open" : "closed"} onKeyDown={drawer.onKeyDown}>
+        <a href="#message" className="shell__skip" onClick={skipToMessage}>
+          {t("skipToMessage")}
+        </a>
         <Sidebar
           id={DRAWER_ID}
           activeSessionId={activeSessionId}
@@ -79,6 +92,8 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           onDelete={requestDelete}
           listFailed={loadProblem?.type === "load-failed"}
           hiddenSessionIds={hiddenSessions}
+          onClose={() => drawer.setOpen(false)}
+          closeRef={drawerCloseRef}
           footer={
             <>
               <ThemeSwitch />
@@ -109,7 +124,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             facts={facts}
             headerEnd={activeSessionId === null ? null : <GrantsMenu sessionId={activeSessionId} source={grants} />}
             headerStart={
-              <Button className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>
+              <Button ref={drawerToggleRef} className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>
                 {t("sessionsToggle")}
               </Button>
             }

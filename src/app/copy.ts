@@ -1,6 +1,6 @@
 import type { Catalog } from "../i18n/locale";
 
-export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo" | "rateLimited" | "rateLimitedFor";
+export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo" | "rateLimited" | "rateLimitedFor" | "skipToMessage";
 
 /** Copy of the app shell. */
 export const appCopy: Catalog<AppKey> = {
@@ -14,6 +14,7 @@ export const appCopy: Catalog<AppKey> = {
     undo: "Undo",
     rateLimited: "The host is turning away requests from this address for now: too many came from it. Try again in a moment.",
     rateLimitedFor: "The host is turning away requests from this address for now: too many came from it. Try again in {seconds} s.",
+    skipToMessage: "Skip to the message box",
   },
   "zh-CN": {
     sessionsToggle: "会话",
@@ -25,5 +26,6 @@ export const appCopy: Catalog<AppKey> = {
     undo: "撤销",
     rateLimited: "来自此地址的请求过多，主机暂时拒绝处理。请稍后再试。",
     rateLimitedFor: "来自此地址的请求过多，主机暂时拒绝处理。请在 {seconds} 秒后再试。",
+    skipToMessage: "跳到消息输入框",
   },
 };

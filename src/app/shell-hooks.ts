@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { isTypingTarget } from "../features/chat/keyboard-help";
 import { loadQuestionPanel } from "./question-entry";
 
@@ -30,16 +30,26 @@ export function useHelpShortcut(): [boolean, (open: boolean) => void] {
   return [open, setOpen];
 }
 
-/** The sessions drawer of narrow screens: open or closed, and Escape inside the shell closes it. */
-export function useDrawer() {
-  const [open, setOpen] = useState(false);
+/**
+ * The sessions drawer of narrow screens: open or closed; Escape inside the shell, the backdrop and the
+ * drawer's Close button close it. Opening focuses Close; closing returns focus to the toggle.
+ */
+export function useDrawer(toggleRef: RefObject<HTMLButtonElement | null>, closeRef: RefObject<HTMLButtonElement | null>) {
+  const [open, setOpenState] = useState(false);
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current === open) return;
+    shown.current = open;
+    if (open) closeRef.current?.focus();
+    else if (document.activeElement === document.body || closeRef.current?.closest("nav")?.contains(document.activeElement)) toggleRef.current?.focus();
+  }, [open, toggleRef, closeRef]);
   return {
     open,
-    setOpen,
+    setOpen: setOpenState,
     onKeyDown(event: ReactKeyboardEvent) {
       if (event.key !== "Escape" || !open) return;
       event.preventDefault();
-      setOpen(false);
+      setOpenState(false);
     },
   };
 }

@@ -22,7 +22,13 @@ export type SessionsKey =
   | "searchPlaceholder"
   | "noMatches"
   | "searching"
-  | "searchFailed";
+  | "searchFailed"
+  | "chatActions"
+  | "groupWaiting"
+  | "groupToday"
+  | "groupYesterday"
+  | "groupEarlier"
+  | "closeList";
 
 /** Copy of the sessions sidebar. */
 export const sessionsCopy: Catalog<SessionsKey> = {
@@ -49,6 +55,12 @@ export const sessionsCopy: Catalog<SessionsKey> = {
     noMatches: "No chat matches “{query}”.",
     searching: "Searching…",
     searchFailed: "Search failed. {reason}",
+    chatActions: "Actions for “{title}”",
+    groupWaiting: "Waiting for you",
+    groupToday: "Today",
+    groupYesterday: "Yesterday",
+    groupEarlier: "Earlier",
+    closeList: "Close the chat list",
   },
   "zh-CN": {
     navLabel: "对话",
@@ -73,5 +85,11 @@ export const sessionsCopy: Catalog<SessionsKey> = {
     noMatches: "没有与“{query}”匹配的对话。",
     searching: "正在搜索…",
     searchFailed: "搜索失败。{reason}",
+    chatActions: "“{title}”的操作",
+    groupWaiting: "等你回答",
+    groupToday: "今天",
+    groupYesterday: "昨天",
+    groupEarlier: "更早",
+    closeList: "关闭对话列表",
   },
 };

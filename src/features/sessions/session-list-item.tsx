@@ -3,10 +3,10 @@ import type { Session } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSessionBadge } from "../../store/selectors";
-import { Button } from "../../ui/button";
 import { InlineEdit } from "../../ui/inline-edit";
 import { RelativeTime } from "../../ui/relative-time";
 import { sessionsCopy } from "./copy";
+import { RowMenu, type RowMenuItem } from "./row-menu";
 
 /** The longest title the host accepts. */
 export const TITLE_MAX_CHARS = 200;
@@ -21,8 +21,8 @@ export interface SessionItemActions {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One session in the sidebar: its title, when it last changed, an agent badge when an outside agent
- * asks through it, a badge while something is pending, and Rename / Delete.
+ * One session in the sidebar, on one line: its title, an agent badge when an outside agent asks
+ * through it, a badge while something is pending, when it last changed, and Rename / Delete behind "…".
  */
 export const SessionListItem = memo(function SessionListItem({
   session,
@@ -36,6 +36,10 @@ export const SessionListItem = memo(function SessionListItem({
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
   const title = session.title.trim() || t("untitled");
+  const actions: RowMenuItem[] = [
+    ...(onRename ? [{ label: t("rename"), name: t("renameChat", { title }), onChoose: () => setEditing(true) }] : []),
+    ...(onDelete ? [{ label: t("delete"), name: t("deleteChat", { title }), onChoose: () => onDelete(session.id) }] : []),
+  ];
   return (
     <li className="session-item" data-active={active ? "true" : undefined}>
       {editing && onRename ? (
@@ -71,23 +75,8 @@ export const SessionListItem = memo(function SessionListItem({
           {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
         </a>
       )}
-      <div className="session-item__meta">
-        <RelativeTime iso={session.updatedAt} className="session-item__time" />
-        {!editing && (onRename || onDelete) && (
-          <span className="session-item__actions">
-            {onRename && (
-              <Button variant="ghost" className="session-item__action" onClick={() => setEditing(true)} aria-label={t("renameChat", { title })} title={t("rename")}>
-                {t("rename")}
-              </Button>
-            )}
-            {onDelete && (
-              <Button variant="ghost" className="session-item__action" onClick={() => onDelete(session.id)} aria-label={t("deleteChat", { title })} title={t("delete")}>
-                {t("delete")}
-              </Button>
-            )}
-          </span>
-        )}
-      </div>
+      {!editing && <RelativeTime iso={session.updatedAt} className="session-item__time" />}
+      {!editing && actions.length > 0 && <RowMenu title={title} items={actions} />}
     </li>
   );
 });

@@ -133,14 +133,16 @@ describe("Sidebar", () => {
       renamed.push([id, title]);
     };
     renderSidebar([session("a", "Old title", "2026-11-30T08:00:00.000Z")], { onRename });
-    await user.click(screen.getByRole("button", { name: "Rename “Old title”" }));
+    await user.click(await screen.findByRole("button", { name: "Actions for “Old title”" }));
+    await user.click(screen.getByRole("menuitem", { name: "Rename “Old title”" }));
     const field = screen.getByRole("textbox", { name: "Chat title" });
     expect(field).toHaveFocus();
     await user.clear(field);
     await user.type(field, "  New title  {Enter}");
     expect(renamed).toEqual([["a", "New title"]]);
     expect(screen.queryByRole("textbox", { name: "Chat title" })).toBeNull();
-    await user.click(screen.getByRole("button", { name: "Rename “Old title”" }));
+    await user.click(await screen.findByRole("button", { name: "Actions for “Old title”" }));
+    await user.click(screen.getByRole("menuitem", { name: "Rename “Old title”" }));
     await user.type(screen.getByRole("textbox", { name: "Chat title" }), " changed{Escape}");
     expect(renamed).toEqual([["a", "New title"]]);
     expect(screen.getByRole("link", { name: "Old title" })).toBeInTheDocument();
@@ -152,7 +154,8 @@ describe("Sidebar", () => {
       throw new Error("Could not rename. This chat no longer exists.");
     };
     renderSidebar([session("a", "Title", "2026-11-30T08:00:00.000Z")], { onRename });
-    await user.click(screen.getByRole("button", { name: "Rename “Title”" }));
+    await user.click(await screen.findByRole("button", { name: "Actions for “Title”" }));
+    await user.click(screen.getByRole("menuitem", { name: "Rename “Title”" }));
     await user.type(screen.getByRole("textbox", { name: "Chat title" }), " 2{Enter}");
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not rename. This chat no longer exists.");
     expect(screen.getByRole("textbox", { name: "Chat title" })).toHaveValue("Title 2");
@@ -163,7 +166,8 @@ describe("Sidebar", () => {
     const deleted: string[] = [];
     renderSidebar([session("a", "Keep", "2026-11-30T08:00:00.000Z"), session("b", "Hidden", "2026-11-30T07:00:00.000Z")], { onDelete: (id) => deleted.push(id), hiddenSessionIds: new Set(["b"]) });
     expect(chatTitles()).toEqual(["Keep"]);
-    await user.click(screen.getByRole("button", { name: "Delete “Keep”" }));
+    await user.click(await screen.findByRole("button", { name: "Actions for “Keep”" }));
+    await user.click(screen.getByRole("menuitem", { name: "Delete “Keep”" }));
     expect(deleted).toEqual(["a"]);
   });
 

@@ -3,11 +3,13 @@ import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
-import { selectHasMoreSessions, selectSessions } from "../../store/selectors";
+import { selectHasMoreSessions, selectPendingRequests, selectSessions } from "../../store/selectors";
+import type { SessionData } from "../../store/state";
 import { Button } from "../../ui/button";
 import { LabelledSelect } from "../../ui/labelled-select";
 import { sessionsCopy } from "./copy";
 import { SessionListItem, type SessionItemActions } from "./session-list-item";
+import { groupSessions, type SessionGroupKey } from "./groups";
 import "./sidebar.css";
 
 export interface SidebarProps {
@@ -29,7 +31,30 @@ export interface SidebarProps {
   hiddenSessionIds?: ReadonlySet<string>;
   /** Extra preferences shown under the language switch. */
   footer?: ReactNode;
+  /** Closes the list where it is a drawer (narrow screens); shown as a Close button at its top. */
+  onClose?: () => void;
+  /** Lets the caller focus the Close button when the drawer opens. */
+  closeRef?: RefObject<HTMLButtonElement | null>;
+  /** The moment the day groups are read against; the clock by default. */
+  now?: () => Date;
 }
+
+const GROUP_KEYS = new Map<SessionGroupKey, "groupWaiting" | "groupToday" | "groupYesterday" | "groupEarlier">([
+  ["waiting", "groupWaiting"],
+  ["today", "groupToday"],
+  ["yesterday", "groupYesterday"],
+  ["earlier", "groupEarlier"],
+]);
+
+/** The listed chats that wait for an answer, as one string so the list re-renders only when that set changes. */
+function selectWaitingIds(state: SessionData): string {
+  return state.sessions
+    .filter((session) => selectPendingRequests(session.id)(state).length > 0)
+    .map((session) => session.id)
+    .join("\u0000");
+}
+
+const readClock = () => new Date();
 
 function LocaleSwitch() {
   const t = useCopy(sessionsCopy);
@@ -38,7 +63,6 @@ function LocaleSwitch() {
   return <LabelledSelect label={t("language")} value={locale} choices={LOCALES.map((option) => ({ value: option, label: names[option], lang: option }))} onChange={setLocale} />;
 }
 
-/** The session list: `New chat`, every session newest first with its badge, and the language switch. */
 const NONE_HIDDEN: ReadonlySet<string> = new Set();
 
 /** How far below the visible end of the list the next page is already requested. */
@@ -133,7 +157,8 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
   return { result: state !== null && state.query === trimmed ? state : null, loadMore };
 }
 
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer }: SidebarProps) {
+/** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef }: SidebarProps) {
   const t = useCopy(sessionsCopy);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
@@ -142,6 +167,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const searchId = useId();
   const { result, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
+  const waitingIds = useSessionStore(selectWaitingIds);
 
   const visible = useMemo(() => {
     const shown = hiddenSessionIds.size === 0 ? all : all.filter((session) => !hiddenSessionIds.has(session.id));
@@ -151,14 +177,34 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
     return mergeResults(localMatches(shown, query.trim()), remote, byId);
   }, [all, hiddenSessionIds, searching, result, query]);
 
+  const groupId = useId();
+  const item = (session: Session) => (
+    <SessionListItem
+      key={session.id}
+      session={session}
+      active={session.id === activeSessionId}
+      href={sessionHref(session.id)}
+      onSelect={onSelect}
+      onRename={onRename}
+      onDelete={onDelete}
+    />
+  );
+
   const more = searching ? (result?.status === "done" && result.next !== null ? loadMoreResults : undefined) : hasMore ? onLoadMore : undefined;
   const status = searching ? (result === null || result.status === "loading" ? t("searching") : result.status === "failed" ? t("searchFailed", { reason: result.error ?? "" }) : visible.length === 0 ? t("noMatches", { query: query.trim() }) : "") : "";
 
   return (
     <nav id={id} className="sidebar" aria-label={t("navLabel")}>
-      <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
-        {t("newChat")}
-      </Button>
+      <div className="sidebar__top">
+        <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
+          {t("newChat")}
+        </Button>
+        {onClose && (
+          <Button ref={closeRef} variant="ghost" className="sidebar__close" aria-label={t("closeList")} onClick={onClose}>
+            <span aria-hidden="true">✕</span>
+          </Button>
+        )}
+      </div>
       {onSearch && (
         <div className="sidebar__search">
           <label htmlFor={searchId} className="ui-visually-hidden">
@@ -187,17 +233,18 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
         <p className="sidebar__empty">{listFailed ? t("listFailed") : t("noSessions")}</p>
       ) : (
         <ul className="sidebar__list" ref={listRef}>
-          {visible.map((session) => (
-            <SessionListItem
-              key={session.id}
-              session={session}
-              active={session.id === activeSessionId}
-              href={sessionHref(session.id)}
-              onSelect={onSelect}
-              onRename={onRename}
-              onDelete={onDelete}
-            />
-          ))}
+          {searching
+            ? visible.map(item)
+            : groupSessions(visible, new Set(waitingIds === "" ? [] : waitingIds.split("\u0000")), now()).map((group) => (
+                <li key={group.key} className="sidebar__group" data-group={group.key}>
+                  <h2 className="sidebar__group-title" id={`${groupId}-${group.key}`}>
+                    {t(GROUP_KEYS.get(group.key)!)}
+                  </h2>
+                  <ul className="sidebar__group-list" aria-labelledby={`${groupId}-${group.key}`}>
+                    {group.sessions.map(item)}
+                  </ul>
+                </li>
+              ))}
           {more && <LoadMore key={searching ? `search:${query.trim()}` : "list"} onLoadMore={more} listRef={listRef} />}
         </ul>
       )}

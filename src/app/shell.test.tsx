@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Api } from "../client/api";
+import type { MuxConnection, MuxOptions } from "../client/mux";
+import { LocaleProvider } from "../i18n/i18n";
+import { ChatApp } from "./chat-app";
+
+/** An Api for an empty host running the demo model: every other call rejects, so an unexpected one shows. */
+function emptyHost(): Api {
+  const unexpected = () => Promise.reject(new Error("unexpected call"));
+  return {
+    health: () => Promise.resolve({ ok: true, hostId: "h", protocol: 2, model: "scripted", mcp: [{ name: "notes", state: "ready", tools: 2 }] }),
+    listSessions: () => Promise.resolve({ sessions: [], next: null }),
+    createSession: unexpected,
+    getSession: unexpected,
+    deleteSession: unexpected,
+    renameSession: unexpected,
+    postMessage: unexpected,
+    abort: unexpected,
+    respond: unexpected,
+  };
+}
+
+function renderApp() {
+  const opened: MuxOptions[] = [];
+  const connect = (options: MuxOptions): MuxConnection => {
+    opened.push(options);
+    return { status: "connecting", retryNow: () => undefined, close: () => undefined };
+  };
+  render(
+    <LocaleProvider initial="en" setsDocumentLanguage={false}>
+      <ChatApp api={emptyHost()} connect={connect} />
+    </LocaleProvider>,
+  );
+  act(() => opened.at(-1)!.onFrame({ type: "hello", protocol: 2, hostId: "h" }));
+}
+
+afterEach(() => {
+  cleanup();
+  window.location.hash = "";
+});
+
+describe("the app shell", () => {
+  it("offers a skip link first that takes the keyboard past the chat list to the message box", async () => {
+    const user = userEvent.setup();
+    renderApp();
+    act(() => (document.activeElement as HTMLElement | null)?.blur());
+    await user.tab();
+    const skip = screen.getByRole("link", { name: "Skip to the message box" });
+    expect(skip).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+  });
+
+  it("closes the phone drawer with its Close button and returns focus to the toggle", async () => {
+    const user = userEvent.setup();
+    renderApp();
+    const toggle = screen.getByRole("button", { name: "Sessions" });
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const close = screen.getByRole("button", { name: "Close the chat list" });
+    expect(close).toHaveFocus();
+    await user.click(close);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveFocus();
+  });
+
+  it("shows the demo model's starters, /tool for the ready MCP server, and the / menu's commands", async () => {
+    const user = userEvent.setup();
+    renderApp();
+    expect(await screen.findByRole("button", { name: "/tool of the notes server" })).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "/tool of the notes server" }));
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await waitFor(() => expect(input).toHaveValue("/tool mcp__notes__"));
+    await user.clear(input);
+    await user.type(input, "/");
+    expect(within(screen.getByRole("listbox", { name: "Commands" })).getAllByRole("option").map((option) => option.querySelector(".command-menu__name")?.firstChild?.textContent?.trim())).toEqual(["/ask", "/plan", "/tool", "/echo"]);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { act, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { PendingRequest, Session } from "../../protocol/schemas";
+import { LocaleProvider } from "../../i18n/i18n";
+import { SessionStoreProvider } from "../../store/react";
+import { createSessionStore } from "../../store/session-store";
+import { Sidebar } from "./sidebar";
+
+const NOW = new Date(2026, 10, 30, 15, 0);
+
+function session(id: string, daysAgo: number, hour: number): Session {
+  const at = new Date(2026, 10, 30 - daysAgo, hour, 0).toISOString();
+  return { id, title: `Chat ${id}`, createdAt: at, updatedAt: at, state: "idle" };
+}
+
+function question(rpcId: string, sessionId: string): PendingRequest {
+  return { rpcId, sessionId, questions: [{ id: "q", question: "Which?", options: [{ label: "A" }] }], createdAt: "2026-11-30T10:00:00.000Z" };
+}
+
+function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en") {
+  const store = createSessionStore();
+  store.getState().loadSessions(sessions);
+  const deleted: string[] = [];
+  render(
+    <LocaleProvider initial={locale} setsDocumentLanguage={false}>
+      <SessionStoreProvider store={store}>
+        <button type="button">Outside</button>
+        <Sidebar
+          activeSessionId={null}
+          sessionHref={(id) => `#session=${id}`}
+          onSelect={() => undefined}
+          onNewChat={() => undefined}
+          onRename={async () => undefined}
+          onDelete={(id) => deleted.push(id)}
+          now={() => NOW}
+        />
+      </SessionStoreProvider>
+    </LocaleProvider>,
+  );
+  return { store, deleted };
+}
+
+function groups(): [string | null, string[]][] {
+  const nav = screen.getByRole("navigation", { name: /Chats|对话/ });
+  return within(nav)
+    .getAllByRole("heading", { level: 2 })
+    .map((heading) => [heading.textContent, within(screen.getByRole("list", { name: heading.textContent! })).getAllByRole("link").map((link) => link.textContent!)]);
+}
+
+describe("the sidebar's groups", () => {
+  it("lists chats under Today, Yesterday and Earlier, newest first", () => {
+    renderSidebar([session("a", 0, 14), session("b", 1, 9), session("c", 4, 9)]);
+    expect(groups()).toEqual([
+      ["Today", ["Chat a"]],
+      ["Yesterday", ["Chat b"]],
+      ["Earlier", ["Chat c"]],
+    ]);
+  });
+
+  it("pins a chat that waits for an answer on top, and returns it to its day once answered", () => {
+    const { store } = renderSidebar([session("a", 0, 14), session("b", 3, 9)]);
+    act(() => store.getState().applyFrame({ type: "question/requested", ...question("r1", "b") }));
+    expect(groups()).toEqual([
+      ["Waiting for you", ["Chat bWaiting for answer"]],
+      ["Today", ["Chat a"]],
+    ]);
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "r1", sessionId: "b", outcome: "answered" }));
+    expect(groups()).toEqual([
+      ["Today", ["Chat a"]],
+      ["Earlier", ["Chat b"]],
+    ]);
+  });
+
+  it("names the groups in Chinese", () => {
+    renderSidebar([session("a", 0, 14), session("b", 1, 9), session("c", 4, 9)], "zh-CN");
+    expect(groups().map(([name]) => name)).toEqual(["今天", "昨天", "更早"]);
+  });
+});
+
+describe("a chat row's … menu", () => {
+  it("holds Rename and Delete behind one button per row, opening on its first item", async () => {
+    const user = userEvent.setup();
+    const { deleted } = renderSidebar([session("a", 0, 14), session("b", 0, 9)]);
+    expect(screen.queryByRole("button", { name: /^Delete/ })).toBeNull();
+    const button = screen.getByRole("button", { name: "Actions for “Chat a”" });
+    expect(button).toHaveAttribute("aria-haspopup", "menu");
+    await user.click(button);
+    expect(button).toHaveAttribute("aria-expanded", "true");
+    const menu = screen.getByRole("menu", { name: "Actions for “Chat a”" });
+    expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Rename", "Delete"]);
+    expect(within(menu).getByRole("menuitem", { name: "Rename “Chat a”" })).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(within(menu).getByRole("menuitem", { name: "Delete “Chat a”" })).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(deleted).toEqual(["a"]);
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(button).toHaveFocus();
+  });
+
+  it("closes on Escape and returns focus to its button", async () => {
+    const user = userEvent.setup();
+    renderSidebar([session("a", 0, 14)]);
+    const button = screen.getByRole("button", { name: "Actions for “Chat a”" });
+    await user.click(button);
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute("aria-expanded", "false");
+  });
+
+  it("closes on a press outside it", async () => {
+    const user = userEvent.setup();
+    renderSidebar([session("a", 0, 14)]);
+    await user.click(screen.getByRole("button", { name: "Actions for “Chat a”" }));
+    await user.click(screen.getByRole("button", { name: "Outside" }));
+    expect(screen.queryByRole("menu")).toBeNull();
+  });
+});
