@@ -232,6 +232,8 @@ async function pendingMemory(results: HostResults) {
       );
     }
   }
+  // What pending questions hold at rest: the work each ask set off (the broadcast, the session's new state) finishes first.
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const after = heapBytes();
   const perRequest = (after - before) / (SESSIONS * PER_SESSION);
   results.metrics["host.pending.bytes_per_question"] = perRequest;
