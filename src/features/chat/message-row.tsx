@@ -7,6 +7,7 @@ import { RelativeTime } from "../../ui/relative-time";
 import { VisuallyHidden } from "../../ui/visually-hidden";
 import { chatCopy } from "./copy";
 import { ToolRow } from "./tool-row";
+import { AcpRow } from "./acp-rows";
 
 /** One transcript row; re-renders only when its message object changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: Message }) {
@@ -42,7 +43,7 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
     case "tool":
       return (
         <div className="message message--tool" data-message-id={message.id}>
-          {message.tool ? <ToolRow tool={message.tool} interrupted={message.interrupted === true} /> : null}
+          {message.tool?.acp ? <AcpRow message={message} data={message.tool.acp} /> : message.tool ? <ToolRow tool={message.tool} interrupted={message.interrupted === true} /> : null}
         </div>
       );
     default:

@@ -1,0 +1,74 @@
+import type { Catalog } from "../../i18n/locale";
+
+export type AcpMessageKey =
+  | "thinking"
+  | "plan"
+  | "planStatus"
+  | "diffRegion"
+  | "diffSummary"
+  | "truncated"
+  | "noChanges"
+  | "output"
+  | "rawInput"
+  | "toolStatus"
+  | "sessionStarting"
+  | "sessionReady"
+  | "sessionFailed"
+  | "restored"
+  | "memoryLost"
+  | "mode"
+  | "modeNeverAsks"
+  | "modeFailed"
+  | "commands"
+  | "usage";
+
+/** Copy of an ACP agent's rows; `{title}` is the agent's title. */
+export const acpCopy: Catalog<AcpMessageKey> = {
+  en: {
+    thinking: "Thinking",
+    plan: "Plan",
+    planStatus: "{status}",
+    diffRegion: "Changes to {path}",
+    diffSummary: "Show the changes ({lines} lines)",
+    truncated: "The change is too long to show whole; the end is cut off.",
+    noChanges: "No changes",
+    output: "Output",
+    rawInput: "Input",
+    toolStatus: "{kind} · {status}",
+    sessionStarting: "Starting {title} in {cwd}…",
+    sessionReady: "{title} in {cwd}",
+    sessionFailed: "{title} could not start: {error}",
+    restored: "{title} was restarted and loaded this chat with its memory.",
+    memoryLost: "{title} was restarted in a fresh session: its memory of this chat is lost.",
+    mode: "Mode",
+    modeNeverAsks: "In mode {mode}, {title} acts without asking you first. Switch?",
+    modeFailed: "The mode could not be changed: {error}",
+    commands: "Commands: {names}",
+    usage: "Context {used} of {size} tokens",
+  },
+  "zh-CN": {
+    thinking: "思考",
+    plan: "计划",
+    planStatus: "{status}",
+    diffRegion: "{path} 的改动",
+    diffSummary: "显示改动（{lines} 行）",
+    truncated: "改动太长，无法完整显示；末尾已截断。",
+    noChanges: "没有改动",
+    output: "输出",
+    rawInput: "输入",
+    toolStatus: "{kind} · {status}",
+    sessionStarting: "正在 {cwd} 中启动 {title}…",
+    sessionReady: "{title} 位于 {cwd}",
+    sessionFailed: "{title} 无法启动：{error}",
+    restored: "{title} 已重启，并带着记忆载入了此对话。",
+    memoryLost: "{title} 已在新会话中重启：它对此对话的记忆已丢失。",
+    mode: "模式",
+    modeNeverAsks: "在 {mode} 模式下，{title} 会不经询问直接操作。要切换吗？",
+    modeFailed: "无法切换模式：{error}",
+    commands: "命令：{names}",
+    usage: "上下文 {used} / {size} 个词元",
+  },
+};
+
+/** Modes in which an agent acts without asking (Qwen Code, Claude Code, Gemini CLI name them so): switching to one asks first. */
+export const NEVER_ASKING_MODES: ReadonlySet<string> = new Set(["auto", "yolo", "bypassPermissions", "auto-edit", "acceptEdits"]);

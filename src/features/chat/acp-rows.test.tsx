@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { render, screen } from "@testing-library/react";
+import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
+import type { AcpRowData, Message } from "../../protocol/schemas";
+import { acpCopy } from "./acp-copy";
+import { AcpRow } from "./acp-rows";
+
+const message = (data: AcpRowData): Message => ({ id: "r1", sessionId: "s1", role: "tool", createdAt: "2026-01-01T00:00:00.000Z", tool: { callId: "c1", name: `acp/${data.type}`, args: {}, status: "ok", acp: data } });
+const show = (data: AcpRowData) => render(<AcpRow message={message(data)} data={data} />);
+
+describe("an ACP agent's rows", () => {
+  describe("acpCopy", () => {
+    itKeepsCatalogParity(acpCopy);
+  });
+
+  it("shows an edit's diff as removed and added lines under its path", () => {
+    show({ type: "tool", status: "completed", call: { toolCallId: "e1", title: "Edit src/b.ts", kind: "edit", locations: [{ path: "/w/src/b.ts", line: 2 }], content: [{ type: "diff", path: "/w/src/b.ts", oldText: "a\nb = 1\nc\n", newText: "a\nb = 2\nc\n" }] } });
+    const diff = screen.getByRole("region", { name: "Changes to /w/src/b.ts" });
+    const lines = [...diff.querySelectorAll("[data-kind]")].map((line) => [line.getAttribute("data-kind"), line.textContent]);
+    expect(lines).toEqual([
+      ["hunk", "@@ -1,3 +1,3 @@\n"],
+      ["context", " a\n"],
+      ["remove", "-b = 1\n"],
+      ["add", "+b = 2\n"],
+      ["context", " c\n"],
+    ]);
+    expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual(["/w/src/b.ts:2"]);
+  });
+
+  it("shows terminal output's ANSI colours as classes and never as markup", () => {
+    show({ type: "tool", status: "failed", call: { toolCallId: "r1", title: "npm test", kind: "execute", content: [{ type: "text", text: "\u001b[32mok\u001b[0m <img src=x onerror=alert(1)> \u001b[1;31mfail\u001b[0m" }] } });
+    const output = screen.getByRole("region", { name: "Output" });
+    expect(output.textContent).toBe("ok <img src=x onerror=alert(1)> fail");
+    expect(output.querySelector("img")).toBeNull();
+    expect(screen.getByText("ok").className).toBe("ansi-green-fg");
+    expect(screen.getByText("fail").className).toBe("ansi-red-fg ansi-bold");
+  });
+
+  it("shows the plan as a list with each step's status, and a thought folded", () => {
+    show({ type: "plan", entries: [{ content: "Read", status: "completed" }, { content: "Fix", status: "in_progress" }] });
+    expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual(["✓ Read (completed)", "◐ Fix (in progress)"]);
+    show({ type: "thought", text: "Hmm" });
+    expect(screen.getByText("Thinking").closest("details")?.open).toBe(false);
+  });
+
+  it("shows the session starting, then its modes, and a restart that lost the agent's memory", () => {
+    const { rerender } = show({ type: "session", agent: "qwen", title: "Qwen Code", cwd: "/w", state: "starting" });
+    expect(screen.getByRole("status").textContent).toBe("Starting Qwen Code in /w…");
+    const ready: AcpRowData = { type: "session", agent: "qwen", title: "Qwen Code", cwd: "/w", state: "ready", resumed: "memory-lost", mode: "default", modes: [{ id: "default", name: "Default" }, { id: "yolo", name: "YOLO" }] };
+    rerender(<AcpRow message={message(ready)} data={ready} />);
+    expect((screen.getByRole("combobox", { name: "Mode" }) as HTMLSelectElement).value).toBe("default");
+    expect(screen.getByText("Qwen Code was restarted in a fresh session: its memory of this chat is lost.")).toBeTruthy();
+  });
+});
