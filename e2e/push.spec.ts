@@ -10,6 +10,8 @@ import { startHost, type TestHost } from "./host";
 
 // The app's worker is what this spec drives; the project blocks it elsewhere, persistent contexts included.
 test.use({ serviceWorkers: "allow" });
+// Each test starts a host and one or two browsers with a profile on disk, which takes a while on a loaded machine.
+test.describe.configure({ timeout: 120_000 });
 
 const TOKEN = "push-e2e-token-of-24-chars";
 
@@ -65,6 +67,8 @@ async function openControlled(page: Page, url: string): Promise<{ cdp: CDPSessio
   await cdp.send("ServiceWorker.enable");
   await page.goto(url);
   await page.evaluate(() => navigator.serviceWorker.ready);
+  // `ready` and the controller come while the worker is still activating; Chromium drops a push delivered before it is activated.
+  await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state), { timeout: 20_000 }).toBe("activated");
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   await expect.poll(() => registrations.find((registration) => registration.scopeURL === `${host.url}/`)?.registrationId).toBeTruthy();
   return { cdp, registrationId: registrations.find((registration) => registration.scopeURL === `${host.url}/`)!.registrationId };
