@@ -77,6 +77,8 @@ export const ToolApproval = z.object({
   tool: upTo(200),
   arguments: z.string(),
   choices: z.optional(z.array(upTo(200))),
+  /** The ACP kind of each of `choices`, in the same order: a client chooses how to show an option by its kind, never its name. */
+  choiceKinds: z.optional(z.array(z.enum(["allow_once", "allow_always", "reject_once", "reject_always"]))),
   toolCall: z.optional(AcpToolCallData),
   /** The server's `annotations.destructiveHint` for the tool: the card marks it and makes Deny its default. */
   destructive: z.optional(z.boolean()),

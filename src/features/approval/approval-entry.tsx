@@ -3,6 +3,7 @@ import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../.
 import { selectPendingRequests } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
 import { ApprovalCard } from "./approval-card";
+import { AcpApprovalCard } from "./acp-approval-card";
 
 /** Above the question panel, but it only selects when the session's oldest pending request is an approval, so requests keep arrival order. */
 export const APPROVAL_SLOT_PRIORITY = 110;
@@ -23,6 +24,8 @@ export function selectFirstApproval(sessionId: string, state: SessionData): Pend
  */
 export function createApprovalEntry(respond: (body: RespondRequest) => Promise<Receipt>) {
   function ApprovalSlot({ match }: { match: PendingApproval; sessionId: string }) {
+    const { choices } = match.approval;
+    if (choices) return <AcpApprovalCard key={match.rpcId} request={{ ...match, approval: { ...match.approval, choices } }} respond={respond} />;
     return <ApprovalCard key={match.rpcId} request={match} respond={respond} />;
   }
   const Component: ComponentType<{ match: PendingApproval; sessionId: string }> = ApprovalSlot;

@@ -40,6 +40,7 @@ describe("ACP permission → approval request", () => {
       tool: "Edit src/app.ts",
       arguments: JSON.stringify({ file_path: "/w/src/app.ts" }, null, 2),
       choices: ["Allow", "Always allow", "Reject", "Never allow"],
+      choiceKinds: ["allow_once", "allow_always", "reject_once", "reject_always"],
       toolCall: {
         toolCallId: "call-1",
         title: "Edit src/app.ts",

@@ -196,6 +196,7 @@ export function permissionQuestion(agent: AcpAgentName, request: RequestPermissi
     tool: clip(toolCall.title, 200),
     arguments: rawInput === undefined ? "{}" : JSON.stringify(rawInput, null, 2),
     choices: optionLabels(orderedOptions(request.options)),
+    choiceKinds: orderedOptions(request.options).map((option) => option.kind),
     toolCall,
   };
   return { questions: approvalQuestions(approval), origin, approval };

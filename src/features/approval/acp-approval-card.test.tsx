@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from "vitest";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
+import { choiceAnswer } from "../../protocol/approval";
+import type { Receipt, RespondRequest } from "../../protocol/schemas";
+import { AcpApprovalCard, type AcpApprovalCardProps } from "./acp-approval-card";
+import { acpApprovalCopy } from "./acp-approval-copy";
+
+const request: AcpApprovalCardProps["request"] = {
+  rpcId: "r1",
+  sessionId: "s1",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  questions: [{ id: "approval", question: "Allow?", options: [{ label: "Allow" }] }],
+  origin: { kind: "acp-agent", name: "qwen", title: "Qwen Code" },
+  approval: {
+    server: "Qwen Code",
+    tool: "Edit src/app.ts",
+    arguments: '{"file_path": "/w/src/app.ts"}',
+    choices: ["Allow", "Always allow", "Reject", "Never allow"],
+    choiceKinds: ["allow_once", "allow_always", "reject_once", "reject_always"],
+    toolCall: { toolCallId: "c1", title: "Edit src/app.ts", kind: "edit", locations: [{ path: "/w/src/app.ts", line: 2 }], content: [{ type: "diff", path: "/w/src/app.ts", oldText: "b = 2\n", newText: "b = 3\n" }] },
+  },
+};
+
+describe("the card of an ACP agent's permission request (acp-permission)", () => {
+  describe("acpApprovalCopy", () => {
+    itKeepsCatalogParity(acpApprovalCopy);
+  });
+
+  it("shows the edit's diff and offers the agent's options by name in kind order; an allow is sent at once by its label", async () => {
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    render(<AcpApprovalCard request={request} respond={respond} />);
+    expect(screen.getByRole("region", { name: "Qwen Code asks to run: Edit src/app.ts" })).toBeTruthy();
+    expect(screen.getByRole("region", { name: "Changes to /w/src/app.ts" }).textContent).toContain("+b = 3");
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
+    await userEvent.click(screen.getByRole("button", { name: "Always allow" }));
+    expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Always allow") });
+  });
+
+  it("asks a reject for its optional reason first and sends it with the reject's label", async () => {
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    render(<AcpApprovalCard request={request} respond={respond} />);
+    await userEvent.click(screen.getByRole("button", { name: "Never allow" }));
+    expect(respond).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByRole("textbox", { name: /Reason/ }), "use the test folder");
+    await userEvent.click(screen.getByRole("button", { name: "Never allow" }));
+    expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Never allow", "use the test folder") });
+  });
+});
