@@ -69,17 +69,26 @@ function readAll(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** The floor: a bare `http` POST handler that pushes one `ws` frame per request. */
+/**
+ * The floor: the same exchange with none of Parley's work. An in-process ask pushes a `requested` frame on a bare `ws`
+ * socket; the client POSTs its answer to a bare `http` handler, which replies, pushes `resolved`, and settles the ask.
+ */
 async function startBaseline() {
   const wss = new WebSocketServer({ noServer: true });
+  const asked = new Map<number, () => void>();
+  const push = (frame: object) => {
+    const data = JSON.stringify(frame);
+    for (const socket of wss.clients) socket.send(data);
+  };
   const server = createServer((request, response) => {
     void readAll(request).then((text) => {
-      const body = JSON.parse(text) as { seq: number };
-      const frame = JSON.stringify({ type: "pushed", seq: body.seq });
-      for (const socket of wss.clients) socket.send(frame);
+      const body = JSON.parse(text) as { seq: number; answers: unknown };
       const reply = JSON.stringify({ accepted: true });
       response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(reply) });
       response.end(reply);
+      push({ type: "resolved", seq: body.seq });
+      asked.get(body.seq)?.();
+      asked.delete(body.seq);
     });
   });
   server.on("upgrade", (request, socket, head) =>
@@ -91,6 +100,12 @@ async function startBaseline() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    ask(seq: number, questions: unknown): Promise<void> {
+      return new Promise((resolve) => {
+        asked.set(seq, resolve);
+        push({ type: "requested", seq, questions });
+      });
+    },
     async close() {
       for (const socket of wss.clients) socket.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -98,13 +113,17 @@ async function startBaseline() {
   };
 }
 
-async function runBaseline(url: string, client: FrameSocket, iterations: number): Promise<number[]> {
+async function runBaseline(baseline: Awaited<ReturnType<typeof startBaseline>>, client: FrameSocket, iterations: number): Promise<number[]> {
   const samples: number[] = [];
   for (let seq = 0; seq < iterations; seq++) {
     const started = performance.now();
-    const pushed = client.next((frame) => frame.seq === seq);
-    await postJson(`${url}/`, { seq });
-    await pushed;
+    const requested = client.next((frame) => frame.type === "requested" && frame.seq === seq);
+    const settled = baseline.ask(seq, JSON.parse(TYPICAL_BATCH));
+    await requested;
+    const resolved = client.next((frame) => frame.type === "resolved" && frame.seq === seq);
+    await postJson(`${baseline.url}/`, { seq, answers: TYPICAL_ANSWERS });
+    await resolved;
+    await settled;
     samples.push(performance.now() - started);
   }
   return samples;
@@ -147,13 +166,13 @@ export interface HostResults {
 async function roundTripMetrics(results: HostResults) {
   const WARMUP = 300;
   const ITERATIONS = 750;
-  const ROUNDS = 4;
+  const ROUNDS = 5;
   const baseline = await startBaseline();
   const baselineClient = await FrameSocket.open(baseline.url.replace(/^http/, "ws"));
   const host = await startHost();
   const sessionId = await createSession(host.url);
   const hostClient = await FrameSocket.open(`${host.url.replace(/^http/, "ws")}/api/mux`);
-  await runBaseline(baseline.url, baselineClient, WARMUP);
+  await runBaseline(baseline, baselineClient, WARMUP);
   for (let index = 0; index < WARMUP; index++) await roundTrip(host, sessionId, [hostClient]);
   const baselineRates: number[] = [];
   const hostRates: number[] = [];
@@ -162,7 +181,7 @@ async function roundTripMetrics(results: HostResults) {
   for (let round = 0; round < ROUNDS; round++) {
     progress(`round trip: round ${round + 1}/${ROUNDS}, ${ITERATIONS} bare-baseline requests and ${ITERATIONS} answered questions`);
     let started = performance.now();
-    baselineSamples.push(...(await runBaseline(baseline.url, baselineClient, ITERATIONS)));
+    baselineSamples.push(...(await runBaseline(baseline, baselineClient, ITERATIONS)));
     baselineRates.push(ITERATIONS / ((performance.now() - started) / 1000));
     started = performance.now();
     for (let index = 0; index < ITERATIONS; index++) hostSamples.push((await roundTrip(host, sessionId, [hostClient])).total);
@@ -170,7 +189,9 @@ async function roundTripMetrics(results: HostResults) {
   }
   const hostRate = median(hostRates);
   const baselineRate = median(baselineRates);
-  results.metrics["host.roundtrip.ratio"] = median(hostRates.map((rate, round) => rate / baselineRates[round]!));
+  const ratios = hostRates.map((rate, round) => rate / baselineRates[round]!);
+  results.metrics["host.roundtrip.ratio"] = median(ratios);
+  results.notes["host.roundtrip.ratio_spread"] = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} over ${ROUNDS} rounds`;
   results.metrics["host.roundtrip.p50_ms"] = median(hostSamples);
   results.metrics["host.roundtrip.p99_ms"] = quantile(hostSamples, 0.99);
   results.notes["host.roundtrip.per_second"] = Math.round(hostRate);
