@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { api, createSession, createTestHosts, loginCookieName, startTestServer } from "../../testing/host/harness";
+import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer, TEST_STORE } from "../../testing/host/harness";
+import { removeDataDir, startHostProcess } from "../../testing/host/host-process";
 import { postgresBinDir } from "../../testing/host/postgres";
 import { useTestPostgres } from "../../testing/host/postgres-suite";
 import { createTempDirs } from "../../testing/host/temp-dirs";
@@ -126,7 +127,8 @@ describe("the host's Web Push", () => {
   });
 });
 
-describe.skipIf(postgresBinDir() === null)("Web Push in a cluster", () => {
+// These start their own Postgres: run once, in the SQLite project.
+describe.skipIf(postgresBinDir() === null || TEST_STORE === "postgres")("Web Push in a cluster", () => {
   const postgres = useTestPostgres();
 
   it("push-cluster: hosts share one key pair and every device; the host that asked sends the request push and its close push, once", { timeout: 60_000 }, async () => {
@@ -151,6 +153,37 @@ describe.skipIf(postgresBinDir() === null)("Web Push in a cluster", () => {
     expect(fake.received.map((push) => [push.payload.kind, push.payload.pending])).toEqual([
       ["request", 1],
       ["resolved", 0],
+    ]);
+  });
+
+  it("push-cluster: the host that adopts a dead host's question sends its close push, once", { timeout: 90_000 }, async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "2", PARLEY_PUSH_ALLOW_LOOPBACK: "1" };
+    const owner = await startHostProcess({ env });
+    const adopter = await startHostProcess({ env });
+    const device = fake.device();
+    try {
+      expect((await api(adopter.url, "/api/push/subscriptions", { json: device.subscription })).status).toBe(201);
+      const watcher = await connect(adopter.url);
+      const sessionId = await createSession(owner.url);
+      const ask = { questions: [{ id: "ship", question: "Ship the build?", options: [{ label: "Yes" }, { label: "No" }] }] };
+      expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: `/ask ${JSON.stringify(ask)}` } })).status).toBe(202);
+      const [request] = await fake.waitFor(device, 1);
+      await owner.kill("SIGKILL");
+      const resolved = await watcher.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === request!.payload.rpcId, "the adopted question resolved");
+      expect(resolved).toMatchObject({ outcome: "aborted" });
+      await fake.waitFor(device, 2);
+      await watcher.close();
+    } finally {
+      await owner.kill("SIGKILL");
+      await adopter.kill("SIGTERM");
+      removeDataDir(owner.dataDir);
+      removeDataDir(adopter.dataDir);
+    }
+    // The adopter has stopped, so every push it would send has gone out.
+    expect(fake.received.map((push) => [push.payload.kind, push.payload.outcome ?? null])).toEqual([
+      ["request", null],
+      ["resolved", "aborted"],
     ]);
   });
 });
