@@ -91,6 +91,17 @@ export type QuestionMessageKey =
   | "reviewBlocked"
   | "yesOption"
   | "noOption"
+  | "boundsBetween"
+  | "boundsAtLeast"
+  | "boundsAtMost"
+  | "boundsWholeBetween"
+  | "boundsWholeAtLeast"
+  | "boundsWholeAtMost"
+  | "boundsWhole"
+  | "boundsLength"
+  | "boundsMinLength"
+  | "boundsMaxLength"
+  | "manyOptions"
 
 /** Every string the question panel shows, in each UI language. */
 export const questionCopy: Catalog<QuestionMessageKey> = {
@@ -185,6 +196,17 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     reviewBlocked: "Some answers are missing or not valid. Change them before sending.",
     yesOption: "Yes",
     noOption: "No",
+    boundsBetween: "From {min} to {max}.",
+    boundsAtLeast: "{min} or more.",
+    boundsAtMost: "{max} or less.",
+    boundsWholeBetween: "A whole number from {min} to {max}.",
+    boundsWholeAtLeast: "A whole number, {min} or more.",
+    boundsWholeAtMost: "A whole number, {max} or less.",
+    boundsWhole: "A whole number.",
+    boundsLength: "{min} to {max} characters.",
+    boundsMinLength: "At least {min} characters.",
+    boundsMaxLength: "Up to {max} characters.",
+    manyOptions: "{count} options: the list scrolls. 1–9 choose the first nine; ↑ ↓ reach the rest, Home and End the ends.",
   },
   "zh-CN": {
     requestPosition: "第 {index} 个请求，共 {count} 个",
@@ -277,5 +299,16 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     reviewBlocked: "有回答缺失或无效，请先修改再发送。",
     yesOption: "是",
     noOption: "否",
+    boundsBetween: "{min} 到 {max} 之间。",
+    boundsAtLeast: "不小于 {min}。",
+    boundsAtMost: "不大于 {max}。",
+    boundsWholeBetween: "{min} 到 {max} 之间的整数。",
+    boundsWholeAtLeast: "不小于 {min} 的整数。",
+    boundsWholeAtMost: "不大于 {max} 的整数。",
+    boundsWhole: "请输入整数。",
+    boundsLength: "{min} 到 {max} 个字符。",
+    boundsMinLength: "至少 {min} 个字符。",
+    boundsMaxLength: "最多 {max} 个字符。",
+    manyOptions: "共 {count} 个选项，列表可滚动。1–9 选择前九项；↑ ↓ 可到达其余选项，Home 和 End 跳到首尾。",
   },
 };

@@ -19,6 +19,7 @@ import { CustomAnswerField } from "./custom-answer-field";
 import { FieldProblemLine } from "./field-problem";
 import { draftProblem, firstUnsendable, isServerYesNo } from "./field-rules";
 import { questionCopy, type QuestionMessageKey } from "./copy";
+import { boundsHint, KEYED_OPTIONS } from "./bounds-hint";
 import { ModelText, showBidiControls } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { ReviewStep } from "./review-step";
@@ -214,6 +215,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
   }
 
   // A server's form leads its first field with the form's message (the host puts it first in that field's detail), so it is read before the field.
+  const bounds = offersText ? boundsHint(t, question.input) : null;
+  const options = question.options?.length ?? 0;
   const formMessage = index === 0 && request.origin?.kind === "mcp-server" && question.detail !== undefined;
   const detail = question.detail && (
     <div dir="auto" className={`question-panel__isolate${formMessage ? " question-panel__lead" : ""}`}>
@@ -233,6 +236,8 @@ export function QuestionWizard(props: QuestionWizardProps) {
         </h2>
         {!formMessage && detail}
         {question.required && <p className="question-panel__hint">{t("requiredHint")}</p>}
+        {bounds !== null && <p className="question-panel__hint question-panel__hint--bounds">{bounds}</p>}
+        {options > KEYED_OPTIONS && <p className="question-panel__hint question-panel__hint--scroll">{t("manyOptions", { count: options })}</p>}
         {question.multiSelect && hasOptions && <p className="question-panel__hint">{selectionHint(t, question)}</p>}
         {showsDefaults && <p className="question-panel__hint question-panel__hint--default">{t("defaultHint")}</p>}
         {hasOptions && (

@@ -22,7 +22,7 @@ interface StepperProps {
 
 const STATE_KEYS = { answered: "stepAnswered", skipped: "stepSkipped", unanswered: "stepNotYet" } as const satisfies Record<StepState, string>;
 
-/** One segment per question, marked current / answered / skipped / not yet (an invalid answer too), then the review step; each jumps there. */
+/** One line of small items, one per question, marked current / answered (✓) / skipped (the word) / not yet (an invalid answer too), then the review step; each jumps there. */
 export function Stepper({ questions, state, current, disabled, forwardBlocked = false, onJump, onReview }: StepperProps) {
   const t = useCopy(questionCopy);
   const count = questions.length;
@@ -45,8 +45,13 @@ export function Stepper({ questions, state, current, disabled, forwardBlocked = 
               onClick={() => onJump(index)}
             >
               <span className="question-stepper__number" aria-hidden="true">
-                {index + 1}
+                {shown === "answered" ? "✓" : index + 1}
               </span>
+              {shown === "skipped" && (
+                <span className="question-stepper__skipped" aria-hidden="true">
+                  {t("stepSkipped")}
+                </span>
+              )}
               {question.header && question.header.trim() !== "" && (
                 <span className="question-stepper__header" aria-hidden="true">
                   <ModelText text={question.header} />
