@@ -6,6 +6,10 @@ import { useTestPostgres } from "../../testing/host/postgres-suite";
 import { createTempDirs } from "../../testing/host/temp-dirs";
 import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
 import type { RunningServer } from "../server";
+import { openStore } from "../store";
+import type { Logins } from "../fence/logins";
+import { loginsWithPush, ownerLiveIn } from "./push-host";
+import { loginDigest, type PushService } from "./push-service";
 
 const TOKEN = "push-token-of-24-chars!!";
 const hosts = createTestHosts();
@@ -124,6 +128,39 @@ describe("the host's Web Push", () => {
     await ask(again, sessionId, "Still there?");
     const [push] = await fake.waitFor(device, 1);
     expect(push!.vapidKey).toBe((key as { publicKey: string }).publicKey);
+  });
+});
+
+describe("the push service beside the logins", () => {
+  it("push-owner: a rotated login moves its subscriptions to the new login, a revoked one removes them, and the login answers as before", async () => {
+    const calls: string[][] = [];
+    const push = {
+      loginRotated: async (from: string, to: string) => void calls.push(["rotated", from, to]),
+      loginRevoked: async (digest: string) => void calls.push(["revoked", digest]),
+    } as unknown as PushService;
+    const logins: Logins = {
+      issue: async () => "fresh",
+      check: async (value) => (value === "old" ? { ok: true, replacement: "new" } : value === "live" ? { ok: true, replacement: null } : { ok: false }),
+      revoke: async (value) => value === "live",
+    };
+    const wrapped = loginsWithPush(logins, push, () => undefined);
+    expect([await wrapped.check("old"), await wrapped.check("live"), await wrapped.check("gone"), await wrapped.revoke("live")]).toEqual([{ ok: true, replacement: "new" }, { ok: true, replacement: null }, { ok: false }, true]);
+    expect(calls).toEqual([
+      ["rotated", loginDigest("old"), loginDigest("new")],
+      ["revoked", loginDigest("live")],
+    ]);
+  });
+
+  it("push-owner: counts a login live while it is stored, unexpired and made with this token; host only without a token, token only with one", async () => {
+    const store = openStore(":memory:");
+    await store.insertLogin({ digest: loginDigest("live"), tokenDigest: loginDigest(TOKEN), issuedAt: 0, expiresAt: 2_000 });
+    await store.insertLogin({ digest: loginDigest("expired"), tokenDigest: loginDigest(TOKEN), issuedAt: 0, expiresAt: 500 });
+    await store.insertLogin({ digest: loginDigest("other-token"), tokenDigest: loginDigest("another-token-of-24-chars"), issuedAt: 0, expiresAt: 2_000 });
+    const live = ownerLiveIn(store, TOKEN, () => 1_000);
+    const owners = ["live", "expired", "other-token", "never"].map(loginDigest);
+    expect(await Promise.all([...owners, "host", "token"].map(live))).toEqual([true, false, false, false, false, true]);
+    expect(await Promise.all(["host", "token", loginDigest("live")].map(ownerLiveIn(store, undefined)))).toEqual([true, false, false]);
+    await store.close();
   });
 });
 
