@@ -166,7 +166,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           entries={slotEntries}
           sessionId={sessionId}
           composer={
-            session?.agent ? (
+            session?.agent?.kind === "mcp-client" ? (
               <p className="agent-notice" role="note" dir="auto">
                 {t("agentNotice", { name: session.agent.name })}
               </p>
