@@ -23,7 +23,7 @@ const request: AcpApprovalCardProps["request"] = {
   },
 };
 
-describe("the card of an ACP agent's permission request (acp-permission)", () => {
+describe("acp-permission: the card of a permission request of an ACP agent", () => {
   describe("acpApprovalCopy", () => {
     itKeepsCatalogParity(acpApprovalCopy);
   });

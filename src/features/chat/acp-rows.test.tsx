@@ -8,7 +8,7 @@ import { AcpRow } from "./acp-rows";
 const message = (data: AcpRowData): Message => ({ id: "r1", sessionId: "s1", role: "tool", createdAt: "2026-01-01T00:00:00.000Z", tool: { callId: "c1", name: `acp/${data.type}`, args: {}, status: "ok", acp: data } });
 const show = (data: AcpRowData) => render(<AcpRow message={message(data)} data={data} />);
 
-describe("an ACP agent's rows", () => {
+describe("acp-rows: the rows of an ACP agent", () => {
   describe("acpCopy", () => {
     itKeepsCatalogParity(acpCopy);
   });

@@ -5,7 +5,7 @@ import { TEST_ELICITATION_SCHEMA } from "../../testing/acp/test-agent";
 
 const request = { message: "Please answer the following questions.", requestedSchema: TEST_ELICITATION_SCHEMA };
 
-describe("ACP elicitation forms (docs/protocol.md, elicitation-mapping)", () => {
+describe("ACP elicitation forms (docs/protocol.md, elicitation-mapping, acp-form)", () => {
   it("maps oneOf with descriptions, items.anyOf, and question_N_custom as that question's Other", () => {
     const mapped = acpElicitationQuestions(request);
     expect(mapped).toEqual({

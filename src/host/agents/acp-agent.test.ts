@@ -117,7 +117,7 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows)).toContain('permission: {"outcome":{"outcome":"selected","optionId":"cancel"},"_meta":{"parley":{"reason":"run the unit tests only"}}}');
   });
 
-  it("shows a Qwen question as a plain question batch, and the agent gets the answers keyed by index, labels joined with comma", async () => {
+  it("acp-qwen-question: shows a Qwen question as a plain question batch, and the agent gets the answers keyed by index, labels joined with comma", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, sessionId, "/qwen-question");
