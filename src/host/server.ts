@@ -40,8 +40,7 @@ import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
 import { ABORTED_MESSAGE, createUserInteraction, type UserInteraction } from "./pending/user-interaction";
-import { createPushService, loginOwner } from "./push/push-service";
-import { loginsWithPush, ownerLiveIn, pushStoreFor } from "./push/push-host";
+import { loginsWithPush, startHostPush } from "./push/push-host";
 
 export const DEFAULT_MAX_STEPS = 25;
 
@@ -176,18 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(cluster ? { claimAbort: (rpcId: string) => cluster.claimAbort(rpcId) } : {}),
   });
   const shared = cluster ? createClusterPendingTable(pending, cluster, log, judgeAnswerRule) : null;
-  const push = await createPushService({
-    store: pushStoreFor(store),
-    log,
-    allowLoopback: options.pushAllowLoopback ?? false,
-    ownerOf: loginOwner(() => auth?.cookieName ?? null),
-    ownerLive: ownerLiveIn(store, options.token),
-    ...(options.pushSubject ? { subject: options.pushSubject } : {}),
-  });
-  // The host that produced a frame sends its pushes; in a cluster the others only count it for the badge (docs/protocol.md, push-cluster).
-  if (cluster) cluster.onFrame((frame, owner) => push.onFrame(frame, owner === cluster.instance && cluster.state() !== "lost" ? "here" : "elsewhere"));
-  else bus.subscribe((frame) => push.onFrame(frame));
-  for (const frame of shared?.replay() ?? []) push.onFrame(frame, "elsewhere");
+  const push = await startHostPush({ store, log, token: options.token, cookieName: () => auth?.cookieName ?? null, subscribe: bus.subscribe, cluster, pending: () => shared?.replay() ?? [], allowLoopback: options.pushAllowLoopback, subject: options.pushSubject });
   const userInteraction = createUserInteraction(pending);
   const tools = createBuiltInTools(userInteraction);
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });

@@ -1,9 +1,11 @@
+import type { DownFrame } from "../../protocol/schemas";
 import type { Logins } from "../fence/logins";
 import type { Logger } from "../log";
+import type { Cluster } from "../pg/cluster";
 import { isPgStore } from "../pg/store";
 import type { Store } from "../store";
 import { pgPushStore } from "./pg-push-store";
-import { loginDigest, type PushService } from "./push-service";
+import { createPushService, loginDigest, loginOwner, type PushService } from "./push-service";
 import { memoryPushStore, openSqlitePushStore, type PushStore } from "./push-store";
 
 /** The push tables beside the host's store: the cluster's Postgres database, the host's SQLite file, or memory for `:memory:`. */
@@ -42,4 +44,39 @@ export function loginsWithPush(logins: Logins, push: PushService, log: Logger): 
       return revoked;
     },
   };
+}
+
+export interface HostPushOptions {
+  store: Store;
+  log: Logger;
+  token: string | undefined;
+  /** The login cookie's name once the host knows it; null on a host without a token. */
+  cookieName(): string | null;
+  /** A single host's frame bus; unused in a cluster, whose frames come with the host that produced them. */
+  subscribe(listener: (frame: DownFrame) => void): unknown;
+  cluster: Cluster | null;
+  /** The cluster's pending questions at start, counted for the badge. */
+  pending(): DownFrame[];
+  allowLoopback?: boolean | undefined;
+  subject?: string | undefined;
+}
+
+/**
+ * The host's push service, fed with frames: the host that produced a frame sends its pushes; in a cluster the others
+ * only count its question for the badge, and a host whose lease was adopted sends nothing more (docs/protocol.md, push-cluster).
+ */
+export async function startHostPush(options: HostPushOptions): Promise<PushService> {
+  const { cluster } = options;
+  const push = await createPushService({
+    store: pushStoreFor(options.store),
+    log: options.log,
+    allowLoopback: options.allowLoopback ?? false,
+    ownerOf: loginOwner(options.cookieName),
+    ownerLive: ownerLiveIn(options.store, options.token),
+    ...(options.subject ? { subject: options.subject } : {}),
+  });
+  if (cluster) cluster.onFrame((frame, owner) => push.onFrame(frame, owner === cluster.instance && cluster.state() !== "lost" ? "here" : "elsewhere"));
+  else options.subscribe((frame) => push.onFrame(frame));
+  for (const frame of options.pending()) push.onFrame(frame, "elsewhere");
+  return push;
 }
