@@ -77,7 +77,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   return (
     <SessionStoreProvider store={store}>
       <div className="shell" data-drawer={drawer.open ? "open" : "closed"} onKeyDown={drawer.onKeyDown}>
-        <a href="#message" className="shell__skip" onClick={skipToMessage}>
+        <a href="#message-box" className="shell__skip" onClick={skipToMessage}>
           {t("skipToMessage")}
         </a>
         <Sidebar

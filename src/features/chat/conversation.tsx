@@ -160,7 +160,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           {firstScreen}
         </section>
       )}
-      <div className="conversation__footer">
+      <div className="conversation__footer" id="message-box" tabIndex={-1}>
         {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={session?.agent?.name} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
         <ComposerSlot
           entries={slotEntries}
