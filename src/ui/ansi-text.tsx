@@ -1,40 +1,26 @@
-import Anser from "anser";
-import { useMemo } from "react";
+import { lazy, Suspense } from "react";
 import { showHiddenCharacters } from "./hidden-characters";
 import "./ansi-text.css";
 
-export interface AnsiSpan {
-  text: string;
-  /** anser's class names (`ansi-green-fg`, `ansi-bold`…), never markup. */
-  classes: string[];
-}
+/** The ANSI parser loads with the first terminal output shown, not with the app. */
+const Renderer = lazy(() => import("./ansi-text-renderer"));
 
-/** Terminal output with ANSI colours as spans by the `anser` library: colours and bold/italic/underline as classes, every other escape dropped. */
-export function ansiSpans(text: string): AnsiSpan[] {
-  return Anser.ansiToJson(text, { use_classes: true, remove_empty: true }).map((entry) => ({
-    text: entry.content,
-    classes: [
-      ...(entry.fg ? [`${entry.fg}-fg`] : []),
-      ...(entry.bg ? [`${entry.bg}-bg`] : []),
-      ...entry.decorations.map((decoration) => `ansi-${decoration}`),
-    ],
-  }));
-}
-
-/** Terminal output as text with its colours; the text is never parsed as HTML. */
+/** Terminal output as text with its colours; until the parser has loaded, the text with its escapes removed. */
 export function AnsiText({ text, label }: { text: string; label: string }) {
-  const spans = useMemo(() => ansiSpans(text), [text]);
-  return (
-    <pre className="ansi-text" role="region" aria-label={label} tabIndex={0}>
-      {spans.map((span, index) =>
-        span.classes.length === 0 ? (
-          <span key={index}>{showHiddenCharacters(span.text)}</span>
-        ) : (
-          <span key={index} className={span.classes.join(" ")}>
-            {showHiddenCharacters(span.text)}
-          </span>
-        ),
-      )}
+  const loading = (
+    <pre className="ansi-text" role="region" aria-label={label} tabIndex={0} aria-busy="true">
+      {showHiddenCharacters(stripEscapes(text))}
     </pre>
   );
+  return (
+    <Suspense fallback={loading}>
+      <Renderer text={text} label={label} />
+    </Suspense>
+  );
+}
+
+/** CSI and OSC escape sequences, and any other ESC pair, removed; the characters between them kept. */
+export function stripEscapes(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)|.)/g, "");
 }

@@ -1,76 +1,27 @@
-import { structuredPatch } from "diff";
-import { useMemo } from "react";
+import { lazy, Suspense, type ComponentProps } from "react";
 import { showHiddenCharacters } from "./hidden-characters";
 import "./diff-view.css";
 
-/** A diff longer than this many lines starts folded. */
-export const FOLDED_DIFF_LINES = 40;
-/** Texts longer than this are not diffed in the browser (the diff's cost grows with them); their new text is shown as added. */
-export const DIFF_TEXT_CHARS = 400_000;
+/** The diff library and its rows load with the first diff shown, not with the app. */
+const Renderer = lazy(() => import("./diff-view-renderer"));
 
-export type DiffLine = { kind: "add" | "remove" | "context" | "hunk"; text: string };
+export type DiffViewProps = ComponentProps<typeof Renderer>;
 
-/** The unified diff of two texts as lines (3 lines of context), by the `diff` library; a missing old text is a new file. */
-export function diffLinesOf(oldText: string | undefined, newText: string): DiffLine[] {
-  const before = oldText ?? "";
-  if (before.length + newText.length > DIFF_TEXT_CHARS) return newText.split("\n").map((text) => ({ kind: "add", text }));
-  const patch = structuredPatch("a", "b", before, newText, undefined, undefined, { context: 3 });
-  const lines: DiffLine[] = [];
-  for (const hunk of patch.hunks) {
-    lines.push({ kind: "hunk", text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
-    for (const line of hunk.lines) {
-      if (line.startsWith("\\")) continue;
-      lines.push({ kind: line[0] === "+" ? "add" : line[0] === "-" ? "remove" : "context", text: line.slice(1) });
-    }
-  }
-  return lines;
-}
-
-export interface DiffViewProps {
-  path: string;
-  oldText?: string;
-  newText: string;
-  /** The texts were cut by the host. */
-  truncated?: boolean;
-  /** Labels: the region's name and the fold's summary. */
-  labels: { region: string; summary: string; truncated: string; empty: string };
-}
-
-/** A readable unified diff: one row per line with its sign, folded when long; text shown as text, hidden characters marked. */
-export function DiffView({ path, oldText, newText, truncated, labels }: DiffViewProps) {
-  const lines = useMemo(() => diffLinesOf(oldText, newText), [oldText, newText]);
-  const changed = lines.filter((line) => line.kind === "add" || line.kind === "remove").length;
-  const body = (
-    <pre className="diff-view__lines" role="region" aria-label={labels.region} tabIndex={0}>
-      {lines.length === 0 ? (
-        <span className="diff-view__empty">{labels.empty}</span>
-      ) : (
-        lines.map((line, index) => (
-          <span key={index} className={`diff-view__line diff-view__line--${line.kind}`} data-kind={line.kind}>
-            <span className="diff-view__sign" aria-hidden="true">
-              {line.kind === "add" ? "+" : line.kind === "remove" ? "-" : line.kind === "hunk" ? "" : " "}
-            </span>
-            {showHiddenCharacters(line.text)}
-            {"\n"}
-          </span>
-        ))
-      )}
-    </pre>
+/** A readable unified diff; until its renderer has loaded, the new text as plain text under its path. */
+export function DiffView(props: DiffViewProps) {
+  const loading = (
+    <div className="diff-view">
+      <div className="diff-view__path">
+        <bdi>{props.path}</bdi>
+      </div>
+      <pre className="diff-view__lines" role="region" aria-label={props.labels.region} tabIndex={0} aria-busy="true">
+        {showHiddenCharacters(props.newText)}
+      </pre>
+    </div>
   );
   return (
-    <div className="diff-view" data-changed={changed}>
-      <div className="diff-view__path">
-        <bdi>{path}</bdi>
-      </div>
-      {lines.length > FOLDED_DIFF_LINES ? (
-        <details className="diff-view__fold">
-          <summary>{labels.summary}</summary>
-          {body}
-        </details>
-      ) : (
-        body
-      )}
-      {truncated && <p className="diff-view__truncated">{labels.truncated}</p>}
-    </div>
+    <Suspense fallback={loading}>
+      <Renderer {...props} />
+    </Suspense>
   );
 }

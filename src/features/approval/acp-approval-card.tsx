@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { choiceAnswer } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import { DiffView, diffLinesOf } from "../../ui/diff-view";
+import { DiffView } from "../../ui/diff-view";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { acpApprovalCopy } from "./acp-approval-copy";
 import "../../ui/composer-card.css";
@@ -66,7 +66,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
               {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
               newText={part.newText}
               {...(part.truncated ? { truncated: true } : {})}
-              labels={{ region: t("diffRegion", { path: part.path }), summary: t("diffSummary", { lines: diffLinesOf(part.oldText, part.newText).length }), truncated: t("truncated"), empty: t("noChanges") }}
+              labels={{ region: t("diffRegion", { path: part.path }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
             />
           ) : part.type === "text" ? (
             <pre key={index} className="approval-card__arguments" role="region" aria-label={t("command")} tabIndex={0}>

@@ -1,7 +1,7 @@
 import type { AcpRowData, AcpToolContent, Message } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { AnsiText } from "../../ui/ansi-text";
-import { DiffView, diffLinesOf } from "../../ui/diff-view";
+import { DiffView } from "../../ui/diff-view";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { acpCopy } from "./acp-copy";
 import { AcpSessionRow } from "./acp-session-row";
@@ -22,7 +22,7 @@ function ContentPart({ part }: { part: AcpToolContent }) {
           {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
           newText={part.newText}
           {...(part.truncated ? { truncated: true } : {})}
-          labels={{ region: t("diffRegion", { path: part.path }), summary: t("diffSummary", { lines: diffLinesOf(part.oldText, part.newText).length }), truncated: t("truncated"), empty: t("noChanges") }}
+          labels={{ region: t("diffRegion", { path: part.path }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
         />
       );
     case "text":
