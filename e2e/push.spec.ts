@@ -215,3 +215,33 @@ test("with a token, an action answers with this device's login; an action on a r
   await expect(home.getByText(`Answers: ${JSON.stringify({ answers: [{ id: "ship", selected: ["Yes"] }] })}`)).toBeVisible();
   await expect(home.getByText(`Answers: ${JSON.stringify({ answers: [{ id: "ship", selected: ["No"] }] })}`)).toBeVisible();
 });
+
+test("when the browser replaces this device's subscription, the worker gives the host the new one with the old one's label and setting, and the old one goes", async () => {
+  const { host } = await setUp();
+  const keys = { p256dh: `B${"A".repeat(86)}`, auth: "c2VjcmV0c2VjcmV0c2VjcmV0" };
+  const [old, replaced, laptop] = ["https://push.example.net/old", "https://push.example.net/new", "https://push.example.net/laptop"];
+  for (const [endpoint, label, hideText] of [
+    [old, "Pixel 8 · Chrome", true],
+    [laptop, "Linux · Firefox", false],
+  ] as const) {
+    const subscribed = await fetch(`${host.url}/api/push/subscriptions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ endpoint, keys, label, hideText }) });
+    expect(subscribed.status).toBe(201);
+  }
+  const home = current().context.pages()[0] ?? (await current().context.newPage());
+  await openControlled(home, host.url);
+  const worker = await runningWorker(home);
+  await worker.evaluate(
+    ({ from, to, keys }) => {
+      const change = Object.assign(new Event("pushsubscriptionchange"), { oldSubscription: { endpoint: from }, newSubscription: { endpoint: to, toJSON: () => ({ endpoint: to, expirationTime: null, keys }) } });
+      self.dispatchEvent(change);
+    },
+    { from: old, to: replaced, keys },
+  );
+  const listed = async () => ((await (await fetch(`${host.url}/api/push/subscriptions`)).json()) as { subscriptions: { endpoint: string; label: string; hideText: boolean }[] }).subscriptions;
+  await expect
+    .poll(async () => (await listed()).map(({ endpoint, label, hideText }) => ({ endpoint, label, hideText })))
+    .toEqual([
+      { endpoint: laptop, label: "Linux · Firefox", hideText: false },
+      { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
+    ]);
+});

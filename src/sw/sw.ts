@@ -24,6 +24,14 @@ interface NotificationEvent extends ExtendableEvent {
   action: string;
   notification: ShownNotification;
 }
+interface DeviceSubscription {
+  endpoint: string;
+  toJSON(): unknown;
+}
+interface PushSubscriptionChangeEvent extends ExtendableEvent {
+  oldSubscription: { endpoint: string } | null;
+  newSubscription: DeviceSubscription | null;
+}
 interface WindowClient {
   url: string;
   visibilityState: DocumentVisibilityState;
@@ -35,6 +43,7 @@ interface WorkerScope {
   registration: {
     showNotification(title: string, options: Record<string, unknown>): Promise<void>;
     getNotifications(filter?: { tag?: string }): Promise<ShownNotification[]>;
+    pushManager: { subscribe(options: { userVisibleOnly: boolean; applicationServerKey: string }): Promise<DeviceSubscription> };
   };
   clients: {
     matchAll(options: { type: "window"; includeUncontrolled: boolean }): Promise<WindowClient[]>;
@@ -215,3 +224,34 @@ scope.addEventListener("notificationclick", (event: NotificationEvent) => {
     })(),
   );
 });
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+/**
+ * The browser replaced this device's subscription (Firefox does when one expires): the host gets the new one with the old
+ * one's label and text setting, and forgets the old one. A device whose old subscription the host no longer lists had
+ * notifications turned off or removed, and stays so.
+ */
+async function resubscribe(event: PushSubscriptionChangeEvent): Promise<void> {
+  const old = event.oldSubscription;
+  const listing = await fetch("/api/push/subscriptions", { credentials: "include" });
+  if (!listing.ok) return;
+  const devices = ((await listing.json()) as { subscriptions: { endpoint: string; label: string | null; hideText: boolean }[] }).subscriptions;
+  const before = old === null ? undefined : devices.find((device) => device.endpoint === old.endpoint);
+  if (old !== null && before === undefined) return;
+  let next = event.newSubscription;
+  if (next === null) {
+    const key = await fetch("/api/push/key", { credentials: "include" });
+    if (!key.ok) return;
+    const { publicKey } = (await key.json()) as { publicKey: string };
+    next = await scope.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
+  }
+  const body = { ...(next.toJSON() as object), label: before?.label ?? null, hideText: before?.hideText ?? false };
+  await fetch("/api/push/subscriptions", { method: "POST", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify(body) });
+  if (old !== null && old.endpoint !== next.endpoint) {
+    await fetch("/api/push/subscriptions", { method: "DELETE", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify({ endpoint: old.endpoint }) });
+  }
+}
+
+scope.addEventListener("pushsubscriptionchange", (event: PushSubscriptionChangeEvent) => keepAlive(event, resubscribe(event)));
+
