@@ -1,37 +1,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod/mini";
+import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { backoffDelay } from "../../protocol/backoff";
-import { elicitationQuestions } from "../../protocol/elicitation";
 import type { McpServerHealth } from "../../protocol/schemas";
 import type { Logger } from "../log";
 import type { AskRequest, AskResult } from "../pending/user-interaction";
-import type { McpConfig, McpServerConfig } from "./config";
-import { elicitationReply } from "./elicitation-reply";
-import { elicitationRule } from "./elicitation-rule";
+import type { McpConfig } from "./config";
+import { closeClient, lastStderrLine, newConnection, openTransport, statusOf, type Connection, type InFlight } from "./connection";
+import { handleElicitations } from "./elicitation-handler";
+import { listOfferedTools, type OfferedTool } from "./offered-tools";
 
-/** A tool of a configured MCP server as offered to the model (docs/architecture.md, MCP client). */
-export interface OfferedTool {
-  /** `mcp__<server>__<tool>`. */
-  name: string;
-  server: string;
-  tool: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  /** `annotations.readOnlyHint === true`: runs without an approval. */
-  readOnly: boolean;
-  /** Listed in the server's `autoApprove`: runs without an approval. */
-  autoApproved: boolean;
-}
+export type { McpServerState } from "./connection";
+export { offeredToolName, type OfferedTool } from "./offered-tools";
 
 /** One configured server as `GET /api/health` reports it: `{name, state, tools, error?}`. */
 export type McpServerStatus = McpServerHealth;
-export type McpServerState = McpServerHealth["state"];
-
 
 export interface CallContext {
   sessionId: string;
@@ -90,44 +72,6 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** How long shutdown waits for messages being sent (the cancels of open elicitations) and for calls to finish. */
 const CLOSE_GRACE_MS = 2000;
-const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
-const MAX_TOOL_NAME_CHARS = 64;
-const MAX_TOOL_PAGES = 50;
-const STDERR_TAIL_CHARS = 2000;
-
-/** The offered name of a server's tool: `mcp__<server>__<tool>`. */
-export function offeredToolName(server: string, tool: string): string {
-  return `mcp__${server}__${tool}`;
-}
-
-// A loose `elicitation/create`: the SDK's own schema would refuse unsupported forms before we could decline them.
-const LooseElicitRequest = z.object({
-  method: z.literal("elicitation/create"),
-  params: z.optional(z.looseObject({ mode: z.optional(z.string()), message: z.optional(z.string()), requestedSchema: z.optional(z.unknown()) })),
-});
-type LooseElicitRequest = z.infer<typeof LooseElicitRequest>;
-
-interface InFlight {
-  sessionId: string;
-  signal: AbortSignal;
-}
-
-interface Connection {
-  config: McpServerConfig;
-  state: McpServerState;
-  error?: string;
-  tools: OfferedTool[];
-  client: Client | null;
-  /** Set while connect() runs; it reports its own failure. */
-  connecting: boolean;
-  attempts: number;
-  readyAt: number;
-  timer: ReturnType<typeof setTimeout> | null;
-  inFlight: Set<InFlight>;
-  /** Messages being written to the transport; shutdown lets them finish so a cancel reaches the server. */
-  sends: Set<Promise<void>>;
-  stderr: string;
-}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -145,90 +89,11 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
   const elicitations = new Set<Promise<ElicitResult>>();
   const pendingCalls = new Set<Promise<unknown>>();
   let offered: OfferedTool[] = [];
-  const connections = config.servers.map<Connection>((server) => ({
-    config: server,
-    state: server.disabled ? "disabled" : "starting",
-    tools: [],
-    client: null,
-    connecting: false,
-    attempts: 0,
-    readyAt: 0,
-    timer: null,
-    inFlight: new Set(),
-    sends: new Set(),
-    stderr: "",
-  }));
+  const connections = config.servers.map(newConnection);
 
   function changed() {
     offered = connections.flatMap((connection) => (connection.state === "ready" ? connection.tools : []));
     for (const listener of listeners) listener();
-  }
-
-  function tracked(connection: Connection, transport: Transport): Transport {
-    const send = transport.send.bind(transport);
-    transport.send = (...args) => {
-      const sending = send(...args);
-      connection.sends.add(sending);
-      const forget = () => void connection.sends.delete(sending);
-      sending.then(forget, forget);
-      return sending;
-    };
-    return transport;
-  }
-
-  function transportFor(connection: Connection): Transport {
-    const server = connection.config;
-    if (server.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
-    }
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: { ...getDefaultEnvironment(), ...server.env },
-      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-      stderr: "pipe",
-    });
-    connection.stderr = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      connection.stderr = (connection.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
-    });
-    return transport;
-  }
-
-  function lastStderrLine(connection: Connection): string {
-    return connection.stderr.trim().split("\n").at(-1)?.trim() ?? "";
-  }
-
-  function toOffered(server: McpServerConfig, tool: Tool): OfferedTool | null {
-    const name = offeredToolName(server.name, tool.name);
-    if (!TOOL_NAME.test(tool.name) || name.length > MAX_TOOL_NAME_CHARS) {
-      log({ event: "mcp/tool-skipped", server: server.name, tool: tool.name.slice(0, 100), reason: `an offered name is ${MAX_TOOL_NAME_CHARS} letters, digits, "_" or "-" at most` });
-      return null;
-    }
-    return {
-      name,
-      server: server.name,
-      tool: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-      readOnly: tool.annotations?.readOnlyHint === true,
-      autoApproved: server.autoApprove.includes(tool.name),
-    };
-  }
-
-  async function listTools(connection: Connection, client: Client): Promise<OfferedTool[]> {
-    const tools: OfferedTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor });
-      for (const tool of result.tools) {
-        const item = toOffered(connection.config, tool);
-        if (item) tools.push(item);
-      }
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    return tools;
   }
 
   const refreshing = new WeakMap<Client, Promise<void>>();
@@ -237,7 +102,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     const next = previous.then(async () => {
       if (connection.client !== client) return;
       try {
-        const tools = await listTools(connection, client);
+        const tools = await listOfferedTools(connection.config, client, log);
         if (connection.client !== client) return;
         connection.tools = tools;
         log({ event: "mcp/tools-changed", server: connection.config.name, tools: tools.length });
@@ -289,16 +154,13 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     };
     client.onerror = (error) => log({ event: "mcp/transport-error", server: connection.config.name, error: message(error) });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => refreshTools(connection, client));
-    // Protocol's registration, not Client's: Client's wrapper answers unsupported forms with an error instead of a decline.
-    Protocol.prototype.setRequestHandler.call(client, LooseElicitRequest, (request: LooseElicitRequest, extra: { signal: AbortSignal }) => {
-      const handled = handleElicitation(connection, request, extra.signal);
+    handleElicitations(client, connection, { log, ask: options.ask, shutdown: shutdown.signal }, (handled) => {
       elicitations.add(handled);
       void handled.finally(() => elicitations.delete(handled));
-      return handled;
     });
     try {
-      await client.connect(tracked(connection, transportFor(connection)), { timeout: connectTimeoutMs });
-      const tools = await listTools(connection, client);
+      await client.connect(openTransport(connection), { timeout: connectTimeoutMs });
+      const tools = await listOfferedTools(connection.config, client, log);
       if (connection.client !== client) return;
       connection.connecting = false;
       connection.tools = tools;
@@ -315,54 +177,12 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
     }
   }
 
-  function decline(connection: Connection, reason: string): ElicitResult {
-    log({ event: "mcp/elicitation-declined", server: connection.config.name, reason });
-    return { action: "decline" };
-  }
-
-  async function handleElicitation(connection: Connection, request: LooseElicitRequest, requestSignal: AbortSignal): Promise<ElicitResult> {
-    const server = connection.config.name;
-    const params = request.params ?? {};
-    const mode = params.mode ?? "form";
-    if (mode !== "form") return decline(connection, `the ${mode} mode is not supported`);
-    const sessions = new Set([...connection.inFlight].map((call) => call.sessionId));
-    if (sessions.size !== 1) return decline(connection, sessions.size === 0 ? "no call of this server is in flight" : "calls of several chats are in flight, so the asking chat is unknown");
-    const call = [...connection.inFlight][0]!;
-    const mapped = elicitationQuestions(params.requestedSchema, params.message);
-    if (!mapped.ok) return decline(connection, mapped.reason);
-    const { questions } = mapped;
-    const signal = AbortSignal.any([call.signal, requestSignal, shutdown.signal]);
-    const rule = elicitationRule(params.requestedSchema);
-    log({ event: "mcp/elicitation-requested", server, sessionId: call.sessionId, questions: questions.length });
-    try {
-      const { answers } = await options.ask({ questions, sessionId: call.sessionId, signal, rule, origin: { kind: "mcp-server", name: server } });
-      const content = elicitationReply(params.requestedSchema, questions, answers);
-      if (!content.ok) {
-        log({ event: "mcp/elicitation-refused", server, sessionId: call.sessionId, problem: content.problem });
-        return { action: "cancel" };
-      }
-      log({ event: "mcp/elicitation-answered", server, sessionId: call.sessionId, action: "accept" });
-      return { action: "accept", content: content.content };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const action = code === "ASK_CANCELLED" ? "decline" : "cancel";
-      log({ event: "mcp/elicitation-answered", server, sessionId: call.sessionId, action, code: typeof code === "string" ? code : "unknown" });
-      return { action };
-    }
-  }
-
   for (const connection of connections) if (connection.state !== "disabled") void connect(connection);
 
   return {
     tools: () => offered,
 
-    status: () =>
-      connections.map((connection) => ({
-        name: connection.config.name,
-        state: connection.state,
-        tools: connection.state === "ready" ? connection.tools.length : 0,
-        ...(connection.error === undefined ? {} : { error: connection.error }),
-      })),
+    status: () => connections.map(statusOf),
 
     onChange(listener) {
       listeners.add(listener);
@@ -403,18 +223,7 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       await new Promise((resolve) => setImmediate(resolve));
       const sends = connections.flatMap((connection) => [...connection.sends]);
       await Promise.race([Promise.allSettled([...sends, ...pendingCalls]), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
-      await Promise.all(
-        connections.map(async (connection) => {
-          const client = connection.client;
-          connection.client = null;
-          if (!client) return;
-          try {
-            await client.close();
-          } catch (error) {
-            log({ event: "mcp/close-failed", server: connection.config.name, error: message(error) });
-          }
-        }),
-      );
+      await Promise.all(connections.map((connection) => closeClient(connection, log)));
       listeners.clear();
     },
   };
