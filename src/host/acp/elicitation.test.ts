@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkAnswers } from "../../protocol/answers";
 import { acpElicitationContent, acpElicitationQuestions, acpElicitationResponse, acpFormSchema } from "./elicitation";
-import { TEST_ELICITATION_SCHEMA } from "../../testing/acp/test-agent";
+import { TEST_ELICITATION_SCHEMA } from "../../testing/acp/test-agent-data";
 
 const request = { message: "Please answer the following questions.", requestedSchema: TEST_ELICITATION_SCHEMA };
 

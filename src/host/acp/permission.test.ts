@@ -4,7 +4,7 @@ import { checkAnswers } from "../../protocol/answers";
 import { choiceAnswer } from "../../protocol/approval";
 import { QuestionRequestedFrame } from "../../protocol/schemas";
 import { abortedResponse, APPROVAL_TEXT_CHARS, dismissedResponse, optionForKind, permissionQuestion, permissionResponse, qwenQuestionsOf, responseForKind } from "./permission";
-import { TEST_PERMISSION_OPTIONS, TEST_QWEN_QUESTIONS } from "../../testing/acp/test-agent";
+import { TEST_PERMISSION_OPTIONS, TEST_QWEN_QUESTIONS } from "../../testing/acp/test-agent-data";
 
 const agent = { name: "qwen", title: "Qwen Code" };
 

@@ -92,6 +92,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
   }
 
   function appendReply(text: string) {
+    if (text === "") return;
     thought = null;
     if (!reply) {
       reply = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
@@ -105,6 +106,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
   }
 
   function appendThought(text: string) {
+    if (text === "") return;
     closeReply();
     const current = thought;
     const before = current?.tool?.acp?.type === "thought" ? current.tool.acp.text : "";
