@@ -141,6 +141,25 @@ describe("main", { timeout: 30_000 }, () => {
     expect(host.stdout()).not.toContain("Quokka");
   });
 
+  it("refuses a PARLEY_PUBLIC_URL that is not https and a PARLEY_PUSH_SUBJECT that is not mailto: or https:, each with one line on stderr", async () => {
+    const publicUrl = await launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_PUBLIC_URL: "http://parley.example.net" });
+    expect({ code: await publicUrl.exited, stderr: publicUrl.stderr() }).toEqual({ code: 1, stderr: "parley: PARLEY_PUBLIC_URL=http://parley.example.net is not an https:// origin such as https://parley.example.net\n" });
+    const subject = await launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_PUSH_SUBJECT: "parley@example.net" });
+    expect({ code: await subject.exited, stderr: subject.stderr() }).toEqual({ code: 1, stderr: "parley: PARLEY_PUSH_SUBJECT=parley@example.net is not a mailto: or https: URL\n" });
+  });
+
+  it("with PARLEY_PUBLIC_URL requires its token on loopback, accepts that name as Host, and prints the https login link and its QR code", async () => {
+    const host = await launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_PUBLIC_URL: "https://parley.example.net", PARLEY_TOKEN: "Tok-Quokka-77-long-enough" });
+    const { url } = await host.listening();
+    await expect.poll(() => host.stderr()).toContain("  https://parley.example.net/?token=Tok-Quokka-77-long-enough\n");
+    expect(host.stderr()).toContain("then tap Install and notify me");
+    expect((await api(url, "/api/health")).status).toBe(401);
+    const proxied = await api(url, "/api/health", { headers: { host: "parley.example.net", authorization: "Bearer Tok-Quokka-77-long-enough" } });
+    expect(proxied.status).toBe(200);
+    host.child.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+  });
+
   it("refuses a port already in use with one line on stderr and exit code 1", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
