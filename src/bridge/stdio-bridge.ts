@@ -149,6 +149,32 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 type Forwarded = { kind: "result"; result: CallToolResult } | { kind: "error"; error: unknown } | { kind: "lost"; late(): CallToolResult | undefined };
 
+/** Sends the call; reports it `lost` when its event stream ended without the answer, which then can never come. */
+async function forward(client: Client, name: string, args: Record<string, unknown>, signal: AbortSignal, onprogress: (progress: Progress) => void): Promise<Forwarded> {
+  let streamEnded!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    streamEnded = resolve;
+  });
+  const calling = sendingCall.run({ streamEnded }, () =>
+    client.callTool({ name, arguments: args }, undefined, { signal, timeout: UPSTREAM_SILENCE_MS, resetTimeoutOnProgress: true, onprogress }),
+  );
+  let late: CallToolResult | undefined;
+  calling.then(
+    (result) => {
+      late = result as CallToolResult;
+    },
+    () => undefined,
+  );
+  return Promise.race([
+    calling.then(
+      (result): Forwarded => ({ kind: "result", result: result as CallToolResult }),
+      (error: unknown): Forwarded => ({ kind: "error", error }),
+    ),
+    // The SDK reads what the stream held before it ended on later ticks; an answer among it settles `calling` first.
+    ended.then(nextTurn).then((): Forwarded => ({ kind: "lost", late: () => late })),
+  ]);
+}
+
 /**
  * `parley mcp`: an MCP server on stdin/stdout that forwards to the running host's `/mcp`, for clients
  * that only launch commands. The host connection is made on first use with the client's own name,
@@ -200,32 +226,6 @@ export async function startStdioBridge(options: BridgeOptions): Promise<Bridge> 
     } catch (error) {
       return reasonOf(error);
     }
-  }
-
-  /** Sends the call; reports it `lost` when its event stream ended without the answer, which then can never come. */
-  async function forward(client: Client, name: string, args: Record<string, unknown>, signal: AbortSignal, onprogress: (progress: Progress) => void): Promise<Forwarded> {
-    let streamEnded!: () => void;
-    const ended = new Promise<void>((resolve) => {
-      streamEnded = resolve;
-    });
-    const calling = sendingCall.run({ streamEnded }, () =>
-      client.callTool({ name, arguments: args }, undefined, { signal, timeout: UPSTREAM_SILENCE_MS, resetTimeoutOnProgress: true, onprogress }),
-    );
-    let late: CallToolResult | undefined;
-    calling.then(
-      (result) => {
-        late = result as CallToolResult;
-      },
-      () => undefined,
-    );
-    return Promise.race([
-      calling.then(
-        (result): Forwarded => ({ kind: "result", result: result as CallToolResult }),
-        (error: unknown): Forwarded => ({ kind: "error", error }),
-      ),
-      // The SDK reads what the stream held before it ended on later ticks; an answer among it settles `calling` first.
-      ended.then(nextTurn).then((): Forwarded => ({ kind: "lost", late: () => late })),
-    ]);
   }
 
   /**
