@@ -150,6 +150,39 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(await messages(server.url, sessionId))).toContain("echo: still there?");
   });
 
+  it("acp-form: a form of the agent is asked as questions with the paired Other, and its content goes back as accept", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/elicit");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    expect(asked.origin).toEqual({ kind: "acp-agent", name: "test", title: "Test Agent" });
+    expect(asked.questions.map((question) => [question.id, question.options?.map((option) => option.label)])).toEqual([
+      ["question_0", ["Red", "Blue"]],
+      ["question_1", ["Small", "Medium", "Large"]],
+    ]);
+    const answers = [
+      { id: "question_0", selected: ["Blue"] },
+      { id: "question_1", selected: ["Small", "Large"] },
+    ];
+    expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers } })).status).toBe(200);
+    await client.waitIdle(sessionId, from);
+    expect(replies(await messages(server.url, sessionId))).toContain('elicitation: {"action":"accept","content":{"question_0":"blue","question_1":["s","l"]}}');
+  });
+
+  it("after a host restart the chat's next prompt resumes the agent's session with session/load, its memory kept", async () => {
+    const stateDir = tempDir();
+    const dataDir = tempDir();
+    const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
+    const sessionId = await newAgentChat(first.server.url, first.workspace);
+    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+    await hosts.stop(first.server);
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir }), dataDir });
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.resumed ?? "new"] : []))).toEqual(["new", "restored"]);
+    expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
+  });
+
   it("a crash mid-turn fails the turn with the stderr lines, and the next prompt restarts the agent with session/load and its memory", async () => {
     const stateDir = tempDir();
     const { server, client, workspace } = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir });
@@ -159,6 +192,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const failed = (await messages(server.url, sessionId)).find((row) => row.failure);
     expect(failed?.failure).toEqual({ code: "AGENT_EXITED" });
     expect(failed?.text).toContain("exited with code 3");
+    expect(failed?.text).toContain("panic: the test agent crashed");
     await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     const sessions = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : []));
