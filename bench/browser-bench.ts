@@ -177,6 +177,45 @@ const setTiming = (page: Page, on: boolean) =>
     }
   }, on);
 
+/** Asks the questions in the session through the scripted model's `/ask`. */
+const askQuestions = (url: string, sessionId: string, questions: object[]) =>
+  fetch(`${url}/api/sessions/${sessionId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text: `/ask ${JSON.stringify({ questions })}` }),
+  }).then((response) => {
+    if (response.status !== 202) throw new Error(`posting the question failed with ${response.status}`);
+  });
+
+/** When a page painted the question `text`, by its probe. */
+const painted = (target: Page, text: string) =>
+  target.waitForFunction((key) => (window as unknown as { __bench: ProbeState }).__bench.arrivals[key], text).then((handle) => handle.jsonValue() as Promise<number>);
+
+/**
+ * Question arrival: ARRIVALS questions asked one after another, each timed from the moment the host sent its frame
+ * (the watcher's socket) to its paint in the app and in the bare socket page; each is dismissed before the next.
+ */
+async function measureArrivals(run: { url: string; sessionId: string; page: Page; bare: Page; watcher: Awaited<ReturnType<typeof openWatcher>> }) {
+  const { url, sessionId, page, bare, watcher } = run;
+  const appArrivals: number[] = [];
+  const bareArrivals: number[] = [];
+  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
+  for (let round = 0; round < ARRIVALS; round++) {
+    const text = `Arrival ${round}?`;
+    await waitIdle(url, sessionId);
+    const sent = watcher.next(text);
+    await askQuestions(url, sessionId, [{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]);
+    const { epoch, rpcId } = await sent;
+    const [inApp, inBare] = await Promise.all([painted(page, text), painted(bare, text)]);
+    appArrivals.push(inApp - epoch);
+    bareArrivals.push(inBare - epoch);
+    await fetch(`${url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId, sessionId }) });
+    await page.getByRole("heading", { name: text }).waitFor({ state: "detached" });
+  }
+  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
+  return { appArrivals, bareArrivals };
+}
+
 export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
   progress(`browser: seeding a ${TRANSCRIPT_MESSAGES}-message transcript into SQLite`);
@@ -198,32 +237,8 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     await page.waitForTimeout(1500);
 
     progress(`browser: transcript open (${rendered} DOM nodes); ${ARRIVALS} questions arriving, painted by the app and by the bare socket page`);
-    const ask = (questions: object[]) =>
-      fetch(`${host.url}/api/sessions/${sessionId}/messages`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ text: `/ask ${JSON.stringify({ questions })}` }),
-      }).then((response) => {
-        if (response.status !== 202) throw new Error(`posting the question failed with ${response.status}`);
-      });
-    const appArrivals: number[] = [];
-    const bareArrivals: number[] = [];
-    const painted = (target: Page, text: string) =>
-      target.waitForFunction((key) => (window as unknown as { __bench: ProbeState }).__bench.arrivals[key], text).then((handle) => handle.jsonValue() as Promise<number>);
-    await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
-    for (let round = 0; round < ARRIVALS; round++) {
-      const text = `Arrival ${round}?`;
-      await waitIdle(host.url, sessionId);
-      const sent = watcher.next(text);
-      await ask([{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]);
-      const { epoch, rpcId } = await sent;
-      const [inApp, inBare] = await Promise.all([painted(page, text), painted(bare, text)]);
-      appArrivals.push(inApp - epoch);
-      bareArrivals.push(inBare - epoch);
-      await fetch(`${host.url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId, sessionId }) });
-      await page.getByRole("heading", { name: text }).waitFor({ state: "detached" });
-    }
-    await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
+    const ask = (questions: object[]) => askQuestions(host.url, sessionId, questions);
+    const { appArrivals, bareArrivals } = await measureArrivals({ url: host.url, sessionId, page, bare, watcher });
     await waitIdle(host.url, sessionId);
 
     progress("browser: asking a 3-question batch");
