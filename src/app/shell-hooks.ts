@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
+import { loadApprovalCards } from "../features/approval/approval-entry";
 import { isTypingTarget } from "../features/chat/keyboard-help";
 import { loadQuestionPanel } from "./question-entry";
 
-/** The question panel's code loads lazily, this long after start-up, so the first question shows without a wait. */
+/** The question panel's and the approval cards' code load lazily, this long after start-up, so the first request shows without a wait. */
 const PANEL_PRELOAD_DELAY_MS = 1000;
 
-/** Starts loading the question panel's code once the app has settled. */
+/** Starts loading the question panel's and the approval cards' code once the app has settled. */
 export function usePanelPreload(): void {
   useEffect(() => {
     const timer = setTimeout(() => {
       loadQuestionPanel().catch((error: unknown) => console.warn("could not preload the question panel", error));
+      loadApprovalCards().catch((error: unknown) => console.warn("could not preload the approval cards", error));
     }, PANEL_PRELOAD_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);

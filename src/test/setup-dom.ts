@@ -1,6 +1,9 @@
 import "@testing-library/jest-dom/vitest";
 import { afterEach } from "vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
+
+// A loaded machine takes seconds to load a lazy chunk or settle a render; every wait is for a state.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

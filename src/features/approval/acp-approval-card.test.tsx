@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
 import { choiceAnswer } from "../../protocol/approval";
@@ -32,7 +32,8 @@ describe("acp-permission: the card of a permission request of an ACP agent", () 
     const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
     render(<AcpApprovalCard request={request} respond={respond} />);
     expect(screen.getByRole("region", { name: "Qwen Code asks to run: Edit src/app.ts" })).toBeTruthy();
-    expect(screen.getByRole("region", { name: "Changes to /w/src/app.ts" }).textContent).toContain("+b = 3");
+    // The diff's renderer loads with the first diff shown; until then the region holds the new text.
+    await waitFor(() => expect(screen.getByRole("region", { name: "Changes to /w/src/app.ts" }).textContent).toContain("+b = 3"));
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
     await userEvent.click(screen.getByRole("button", { name: "Always allow" }));
     expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Always allow") });

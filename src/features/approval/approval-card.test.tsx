@@ -9,7 +9,7 @@ import { defineSlotEntry } from "../chat/slot-entries";
 import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
-import { createApprovalEntry } from "./approval-entry";
+import { createApprovalEntry, loadApprovalCards } from "./approval-entry";
 
 const longText = "line of text ".repeat(400);
 const call: ToolApproval = { server: "files", tool: "write_file", arguments: JSON.stringify({ path: "notes/today.md", text: longText }) };
@@ -43,6 +43,7 @@ function setup(receipts: Receipt[] = [], locale: "en" | "zh-CN" = "en") {
 
 beforeAll(async () => {
   await loadQuestionPanel();
+  await loadApprovalCards();
 });
 
 describe("the approval card in the composer slot", () => {

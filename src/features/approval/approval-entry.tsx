@@ -1,9 +1,12 @@
-import type { ComponentType } from "react";
+import { lazy, Suspense, type ComponentType } from "react";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { selectPendingRequests } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
-import { ApprovalCard } from "./approval-card";
-import { AcpApprovalCard } from "./acp-approval-card";
+
+/** The cards' code, kept out of the initial bundle: most chats never see an approval. */
+export const loadApprovalCards = () => import("./approval-cards");
+const ApprovalCard = lazy(() => loadApprovalCards().then((module) => ({ default: module.ApprovalCard })));
+const AcpApprovalCard = lazy(() => loadApprovalCards().then((module) => ({ default: module.AcpApprovalCard })));
 
 /** Above the question panel, but it only selects when the session's oldest pending request is an approval, so requests keep arrival order. */
 export const APPROVAL_SLOT_PRIORITY = 110;
@@ -25,8 +28,11 @@ export function selectFirstApproval(sessionId: string, state: SessionData): Pend
 export function createApprovalEntry(respond: (body: RespondRequest) => Promise<Receipt>) {
   function ApprovalSlot({ match }: { match: PendingApproval; sessionId: string }) {
     const { choices } = match.approval;
-    if (choices) return <AcpApprovalCard key={match.rpcId} request={{ ...match, approval: { ...match.approval, choices } }} respond={respond} />;
-    return <ApprovalCard key={match.rpcId} request={match} respond={respond} />;
+    return (
+      <Suspense fallback={null}>
+        {choices ? <AcpApprovalCard key={match.rpcId} request={{ ...match, approval: { ...match.approval, choices } }} respond={respond} /> : <ApprovalCard key={match.rpcId} request={match} respond={respond} />}
+      </Suspense>
+    );
   }
   const Component: ComponentType<{ match: PendingApproval; sessionId: string }> = ApprovalSlot;
   return {
