@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { judgeResponse } from "../../protocol/response-verdict";
-import type { AnswerItem, DownFrame, QuestionRequestedFrame, Receipt, ResolvedOutcome } from "../../protocol/schemas";
+import type { AnswerItem, DownFrame, QuestionRequestedFrame, Receipt } from "../../protocol/schemas";
 import type { AnswerRule, RuleJudge } from "./answer-rule";
 import type { Logger } from "../log";
+import { createEntries } from "./entries";
 import { ABORTED_MESSAGE, CANCELLED_MESSAGE } from "../../protocol/tool-messages";
 import {
   DISPOSED_MESSAGE,
@@ -10,16 +11,6 @@ import {
   type AskResult,
   type UserInteractionProvider,
 } from "./user-interaction";
-
-interface Entry {
-  frame: QuestionRequestedFrame;
-  resolve(result: AskResult): void;
-  reject(error: UserInteractionError): void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-  rule: AnswerRule | undefined;
-  messageId: string | undefined;
-}
 
 /** What the human gave a waiting question: the answers, or a dismissal. */
 export type GivenAnswer = { answers: AnswerItem[] } | "cancelled";
@@ -97,35 +88,11 @@ export function tooManyPendingMessage(max: number): string {
 }
 
 export function createPendingTable(options: PendingTableOptions): PendingTable {
-  const entries = new Map<string, Entry>();
+  const entries = createEntries(options.broadcast, options.log);
   const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
   /** Responses being written: a second response to the same question waits for the first, then finds it settled. */
   const committing = new Map<string, Promise<unknown>>();
-  const perSession = new Map<string, number>();
-  const count = (sessionId: string, delta: number) => {
-    const next = (perSession.get(sessionId) ?? 0) + delta;
-    if (next === 0) perSession.delete(sessionId);
-    else perSession.set(sessionId, next);
-  };
   let disposed = false;
-  const listeners = new Set<(sessionId: string) => void>();
-  const changed = (sessionId: string) => {
-    for (const listener of listeners) listener(sessionId);
-  };
-
-  function claim(rpcId: string, outcome: ResolvedOutcome): Entry | null {
-    const entry = entries.get(rpcId);
-    if (!entry) return null;
-    entries.delete(rpcId);
-    count(entry.frame.sessionId, -1);
-    entry.signal?.removeEventListener("abort", entry.onAbort);
-    const { sessionId } = entry.frame;
-    options.broadcast({ type: "question/resolved", rpcId, sessionId, outcome });
-    options.log({ event: "question/resolved", rpcId, sessionId, outcome });
-    changed(sessionId);
-    return entry;
-  }
-
   /** Judges a response in docs/protocol.md order, then the ask's own extra rule; the verdict and, when refused, its receipt. */
   function judge(body: unknown): { refusal: Receipt } | { verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }> } {
     const verdict = judgeResponse(body, (rpcId) => entries.get(rpcId)?.frame);
@@ -140,7 +107,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
    */
   async function abort(rpcId: string, message: string): Promise<void> {
     // Once the table is disposed (shutdown), a turn stopped meanwhile is told so too, whichever abort settles first.
-    const abortNow = () => claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", disposed ? DISPOSED_MESSAGE : message));
+    const abortNow = () => entries.claim(rpcId, "aborted")?.reject(new UserInteractionError("ASK_ABORTED", disposed ? DISPOSED_MESSAGE : message));
     // An answer being written when the abort came was first: it settles the question if its write works.
     const writing = committing.get(rpcId);
     if (writing) await writing.catch(() => undefined);
@@ -148,7 +115,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     const sessionId = entries.get(rpcId)?.frame.sessionId;
     try {
       const verdict = await options.claimAbort(rpcId);
-      if (verdict.won || !entries.has(rpcId)) return abortNow();
+      if (verdict.won || !entries.get(rpcId)) return abortNow();
       const receipt = await respond(verdict.response, true);
       if (receipt.accepted) return;
       options.log({ event: "question/abort-response-refused", rpcId, sessionId, reason: receipt.reason });
@@ -160,7 +127,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
 
   /** Claims a judged question and settles its waiting call. */
   function settle(verdict: Extract<ReturnType<typeof judgeResponse>, { accepted: true }>): Receipt {
-    const entry = claim(verdict.rpcId, verdict.outcome);
+    const entry = entries.claim(verdict.rpcId, verdict.outcome);
     if (!entry) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
     if (verdict.outcome === "cancelled") entry.reject(new UserInteractionError("ASK_CANCELLED", CANCELLED_MESSAGE));
     else entry.resolve({ answers: verdict.answers });
@@ -192,10 +159,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
   }
 
   return {
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: entries.onChange,
     ask(request) {
       if (!request.sessionId) {
         return Promise.reject(new UserInteractionError("ASK_MISSING_SESSION", "ask_user_question needs the session it belongs to"));
@@ -219,13 +183,7 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
       };
       return new Promise<AskResult>((resolve, reject) => {
         const onAbort = () => void abort(rpcId, ABORTED_MESSAGE);
-        entries.set(rpcId, { frame, resolve, reject, signal: request.signal, onAbort, rule: request.rule, messageId: request.messageId });
-        count(sessionId, 1);
-        request.signal?.addEventListener("abort", onAbort, { once: true });
-        request.onRequested?.(rpcId);
-        options.log({ event: "question/requested", rpcId, sessionId, questions: request.questions.length });
-        changed(sessionId);
-        options.broadcast(frame);
+        entries.add({ frame, resolve, reject, signal: request.signal, onAbort, rule: request.rule, messageId: request.messageId }, () => request.onRequested?.(rpcId));
       });
     },
 
@@ -233,17 +191,12 @@ export function createPendingTable(options: PendingTableOptions): PendingTable {
     ruleOf: (rpcId) => entries.get(rpcId)?.rule,
     messageOf: (rpcId) => entries.get(rpcId)?.messageId,
 
-    replay() {
-      return [...entries.values()].map((entry) => entry.frame);
-    },
-
-    countFor(sessionId) {
-      return perSession.get(sessionId) ?? 0;
-    },
+    replay: entries.frames,
+    countFor: entries.countFor,
 
     async dispose() {
       disposed = true;
-      await Promise.all([...entries.keys()].map((rpcId) => abort(rpcId, DISPOSED_MESSAGE)));
+      await Promise.all(entries.rpcIds().map((rpcId) => abort(rpcId, DISPOSED_MESSAGE)));
     },
   };
 }
