@@ -15,6 +15,8 @@ export interface OfferedTool {
   readOnly: boolean;
   /** Listed in the server's `autoApprove`: runs without an approval. */
   autoApproved: boolean;
+  /** `annotations.destructiveHint === true`: its approval card defaults to Deny. */
+  destructive: boolean;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
@@ -41,6 +43,7 @@ function toOffered(server: McpServerConfig, tool: Tool, log: Logger): OfferedToo
     inputSchema: tool.inputSchema as Record<string, unknown>,
     readOnly: tool.annotations?.readOnlyHint === true,
     autoApproved: server.autoApprove.includes(tool.name),
+    destructive: tool.annotations?.destructiveHint === true,
   };
 }
 

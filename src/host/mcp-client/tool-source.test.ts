@@ -8,8 +8,9 @@ import { createUserInteraction } from "../pending/user-interaction";
 import { createMcpToolSource, MCP_IMAGE_MAX_BYTES, splitToolName } from "./tool-source";
 import { formatToolErrorText } from "../tools/registry";
 
-const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "write", description: "Writes", inputSchema: { type: "object" }, readOnly: false, autoApproved: false };
-const read: OfferedTool = { name: "mcp__notes__read", server: "notes", tool: "read", inputSchema: { type: "object", properties: {} }, readOnly: true, autoApproved: false };
+const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "write", description: "Writes", inputSchema: { type: "object" }, readOnly: false, autoApproved: false, destructive: false };
+const erase: OfferedTool = { name: "mcp__notes__erase", server: "notes", tool: "erase", inputSchema: { type: "object" }, readOnly: false, autoApproved: false, destructive: true };
+const read: OfferedTool = { name: "mcp__notes__read", server: "notes", tool: "read", inputSchema: { type: "object", properties: {} }, readOnly: true, autoApproved: false, destructive: false };
 
 function setup(result: CallToolResult | Error = { content: [{ type: "text", text: "ok" }] }) {
   const table = createPendingTable({ broadcast: () => undefined, log: () => undefined });
@@ -20,7 +21,7 @@ function setup(result: CallToolResult | Error = { content: [{ type: "text", text
   const updates: McpToolCall[] = [];
   const mcp = createMcpToolSource({
     mcpTools: {
-      tools: () => [write, read],
+      tools: () => [write, read, erase],
       call: async (name, args, context) => {
         calls.push({ name, args, sessionId: context.sessionId });
         if (result instanceof Error) throw result;
@@ -47,6 +48,7 @@ describe("MCP tool calls [mcp-tool-call]", () => {
     expect(setup().mcp.list()).toEqual([
       { name: "mcp__notes__write", description: "Writes", parameters: { type: "object" } },
       { name: "mcp__notes__read", description: "read from the MCP server notes", parameters: { type: "object", properties: {} } },
+      { name: "mcp__notes__erase", description: "erase from the MCP server notes", parameters: { type: "object" } },
     ]);
   });
 
@@ -70,6 +72,19 @@ describe("MCP tool calls [mcp-tool-call]", () => {
       { server: "notes", tool: "write", approval: "asking" },
       { server: "notes", tool: "write", approval: "denied" },
     ]);
+  });
+
+  it("[mcp-approval] asks for a tool the server marks destructive with the approval marked so, and for any other without the mark", async () => {
+    const { mcp, table, context } = setup();
+    const erasing = mcp.execute("mcp__notes__erase", { all: true }, context());
+    const writing = mcp.execute("mcp__notes__write", { a: 1 }, context());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(table.replay().map((frame) => frame.approval)).toEqual([
+      { server: "notes", tool: "erase", arguments: '{"all":true}', destructive: true },
+      { server: "notes", tool: "write", arguments: '{"a":1}' },
+    ]);
+    for (const frame of table.replay()) await table.respond({ type: "cancel", rpcId: frame.rpcId, sessionId: "s1" });
+    expect((await Promise.all([erasing, writing])).map((outcome) => outcome.error?.code)).toEqual(["TOOL_DENIED", "TOOL_DENIED"]);
   });
 
   it("[mcp-approval] a turn stopped while asking ends ASK_ABORTED without calling the tool", async () => {

@@ -148,7 +148,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       else {
         await update({ ...mcp, approval: "asking" });
         try {
-          const decision = await askApproval(interaction, { sessionId, server, tool, arguments: JSON.stringify(args), signal });
+          const decision = await askApproval(interaction, { sessionId, server, tool, arguments: JSON.stringify(args), ...(offered.destructive ? { destructive: true } : {}), signal });
           log({ event: "mcp/approval", sessionId, server, tool, decision: decision.kind });
           if (decision.kind === "deny") {
             await update({ ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) });

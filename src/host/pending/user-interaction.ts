@@ -72,6 +72,8 @@ export interface ApprovalRequest {
   tool: string;
   /** The call's full arguments as JSON text, shown to the human untruncated. */
   arguments: string;
+  /** The server marks the tool destructive (`annotations.destructiveHint`): the card makes Deny its default. */
+  destructive?: boolean;
   signal?: AbortSignal;
 }
 
@@ -80,7 +82,7 @@ export interface ApprovalRequest {
  * server); rejects with the seam's errors (ASK_CANCELLED, ASK_ABORTED, …) when it is never answered.
  */
 export async function askApproval(interaction: Pick<UserInteraction, "ask">, request: ApprovalRequest): Promise<ApprovalDecision> {
-  const approval: ToolApproval = { server: request.server, tool: request.tool, arguments: request.arguments };
+  const approval: ToolApproval = { server: request.server, tool: request.tool, arguments: request.arguments, ...(request.destructive ? { destructive: true } : {}) };
   const { answers } = await interaction.ask({
     questions: approvalQuestions(approval),
     sessionId: request.sessionId,
