@@ -57,6 +57,8 @@ function settledState(scope: Scope, story: Story): Locator {
       return scope.getByRole("status").filter({ hasText: "Failed to fetch" });
     default: {
       const first = story.requests[0]!;
+      // An ACP agent's permission (approval with choices) is headed by the agent's title; an MCP server's by the server.
+      if (first.approval?.choices) return scope.getByRole("region", { name: `${first.origin?.title ?? first.approval.server} asks to run: ${first.approval.tool}` });
       if (first.approval) return scope.getByRole("region", { name: `Allow ${first.approval.server} to run ${first.approval.tool}?` });
       return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
     }

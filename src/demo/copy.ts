@@ -104,7 +104,8 @@ type DemoKey =
   | "knobMaxSelected"
   | "knobServer"
   | "knobTool"
-  | "knobArguments";
+  | "knobArguments"
+  | "knobDestructive";
 
 /** The demo page's own copy; story content is model-written text and is never translated. */
 export const demoCopy: Catalog<DemoKey> = {
@@ -213,6 +214,7 @@ export const demoCopy: Catalog<DemoKey> = {
     knobServer: "Server",
     knobTool: "Tool",
     knobArguments: "Arguments (JSON text)",
+    knobDestructive: "Destructive (the server's destructiveHint)",
   },
   "zh-CN": {
     pageTitle: "Parley 演示",
@@ -319,5 +321,6 @@ export const demoCopy: Catalog<DemoKey> = {
     knobServer: "服务器",
     knobTool: "工具",
     knobArguments: "参数（JSON 文本）",
+    knobDestructive: "破坏性（服务器的 destructiveHint）",
   },
 };

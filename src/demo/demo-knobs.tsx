@@ -43,7 +43,7 @@ export function StoryKnobs({ parts, edited, onChange, onReset }: KnobsProps) {
       </p>
       <div className="demo__knob-groups">
         {parts.approval ? (
-          <ApprovalKnobs approval={parts.approval} onChange={(approval) => onChange({ ...parts, approval, origin: { kind: "mcp-server", name: approval.server } })} />
+          <ApprovalKnobs approval={parts.approval} onChange={(approval) => onChange({ ...parts, approval, origin: approvalOrigin(parts.origin, approval) })} />
         ) : (
           <>
             <AskerKnobs origin={parts.origin} onChange={(origin) => onChange(withOrigin(parts, origin))} />
@@ -55,6 +55,11 @@ export function StoryKnobs({ parts, edited, onChange, onReset }: KnobsProps) {
       </div>
     </section>
   );
+}
+
+/** Who asks an edited approval: an ACP agent stays one, titled by the server field (the host puts the agent's title there); else the MCP server it names. */
+function approvalOrigin(before: QuestionOrigin | undefined, approval: ToolApproval): QuestionOrigin {
+  return before?.kind === "acp-agent" ? { ...before, title: approval.server } : { kind: "mcp-server", name: approval.server };
 }
 
 function withOrigin(parts: RequestParts, origin: QuestionOrigin | undefined): RequestParts {
@@ -150,6 +155,8 @@ function ApprovalKnobs({ approval, onChange }: { approval: ToolApproval; onChang
       <TextKnob label={t("knobServer")} value={approval.server} onChange={(server) => onChange({ ...approval, server })} />
       <TextKnob label={t("knobTool")} value={approval.tool} onChange={(tool) => onChange({ ...approval, tool })} />
       <TextKnob label={t("knobArguments")} value={approval.arguments} multiline rows={4} onChange={(text) => onChange({ ...approval, arguments: text })} />
+      {/* An ACP agent's options say what they do; destructiveHint is an MCP server's word for its tool. */}
+      {!approval.choices && <CheckKnob label={t("knobDestructive")} checked={approval.destructive === true} onChange={(checked) => onChange(put(approval, "destructive", checked || undefined))} />}
     </fieldset>
   );
 }

@@ -84,6 +84,15 @@ describe("demo stories", () => {
     }
   });
 
+  it("has an approval story for a tool call, a destructive one, and an ACP agent's permission with its own options and a diff", () => {
+    const approvals = STORIES.flatMap((story) => (story.requests[0]!.approval ? [story.requests[0]!.approval] : []));
+    expect(approvals.some((approval) => !approval.choices && !approval.destructive), "an MCP tool call").toBe(true);
+    expect(approvals.some((approval) => approval.destructive === true), "a destructive tool").toBe(true);
+    const acp = approvals.find((approval) => approval.choices !== undefined);
+    expect(acp?.choiceKinds?.length, "each option's kind").toBe(acp?.choices?.length);
+    expect(acp?.toolCall?.content?.some((part) => part.type === "diff"), "a diff").toBe(true);
+  });
+
   it("has a story for every reason a request can be retired with unsent answers", () => {
     const reasons: Record<RetireReason, true> = { "answered-elsewhere": true, "dismissed-elsewhere": true, stopped: true, "resolved-away": true, "host-restarted": true };
     for (const reason of Object.keys(reasons)) expect(STORIES.some((story) => story.retired === reason), reason).toBe(true);

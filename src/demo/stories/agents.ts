@@ -1,6 +1,32 @@
 import { request, formRequest } from "./build";
-import { packageManager, recommendedDatabase, projectName } from "./samples";
+import { packageManager, projectName } from "./samples";
+import type { QuestionItem } from "../../protocol/schemas";
 import type { Story } from "../stories";
+
+/** A batch as Qwen Code asks it: ids are the question's index, options a label with a description, one multi-select. */
+const qwenQuestions: QuestionItem[] = [
+  {
+    id: "0",
+    header: "Test runner",
+    question: "Which test runner should the new package use?",
+    options: [
+      { label: "Vitest", description: "Same config as Vite; the rest of the repo uses it." },
+      { label: "Jest", description: "The most plugins, but needs a TypeScript transform." },
+      { label: "node:test", description: "Built into Node; no dependency at all." },
+    ],
+  },
+  {
+    id: "1",
+    header: "Coverage",
+    question: "Which reports should the coverage step write?",
+    multiSelect: true,
+    options: [
+      { label: "text", description: "A table in the CI log." },
+      { label: "lcov", description: "For the coverage service." },
+      { label: "html", description: "A browsable site in coverage/." },
+    ],
+  },
+];
 
 /** The agents group's stories, in list order. */
 export const AGENT_STORIES: Story[] = [
@@ -37,13 +63,13 @@ export const AGENT_STORIES: Story[] = [
   {
     id: "agent-acp",
     group: "agents",
-    rules: ["mux-downlink"],
-    title: { en: "Asked by an ACP agent", "zh-CN": "由 ACP 助手提问" },
+    rules: ["acp-qwen-question", "mux-downlink"],
+    title: { en: "Asked by an ACP agent (Qwen Code)", "zh-CN": "由 ACP 助手提问（Qwen Code）" },
     description: {
-      en: "An agent the host runs over ACP asks: the header shows the title it is configured with.",
-      "zh-CN": "主机通过 ACP 运行的助手提问：标题显示为其配置的名称。",
+      en: "Qwen Code's ask_user_question, sent over ACP as a permission request, arrives as a plain question batch, never an approval: the header names the agent by its configured title (Asked by Qwen Code).",
+      "zh-CN": "Qwen Code 的 ask_user_question 通过 ACP 以权限请求发来，显示为普通的问题批次而非审批：标题以配置的名称写明提问者（由 Qwen Code 提问）。",
     },
-    requests: [request("demo-agent-acp", [recommendedDatabase], { kind: "acp-agent", name: "qwen", title: "Qwen Code" })],
+    requests: [request("demo-agent-acp", qwenQuestions, { kind: "acp-agent", name: "qwen", title: "Qwen Code" })],
     reply: "accept",
   },
 ];

@@ -1,6 +1,29 @@
-import { request, approvalRequest } from "./build";
+import { request, approvalRequest, acpApprovalRequest } from "./build";
 import { packageManager } from "./samples";
 import type { Story } from "../stories";
+
+/** The file an ACP agent's edit changes: a cap on the sessions a list page returns. */
+const sessionsBefore = [
+  'import { openStore } from "./sqlite";',
+  "",
+  "export async function listSessions(limit: number) {",
+  "  const store = await openStore();",
+  "  return store.sessions.list({ limit });",
+  "}",
+  "",
+].join("\n");
+const sessionsAfter = [
+  'import { openStore } from "./sqlite";',
+  "",
+  "/** A page never holds more than this many sessions. */",
+  "export const MAX_PAGE = 100;",
+  "",
+  "export async function listSessions(limit: number) {",
+  "  const store = await openStore();",
+  "  return store.sessions.list({ limit: Math.min(limit, MAX_PAGE) });",
+  "}",
+  "",
+].join("\n");
 
 /** The approvals group's stories, in list order. */
 export const APPROVAL_STORIES: Story[] = [
@@ -35,15 +58,46 @@ export const APPROVAL_STORIES: Story[] = [
     rules: ["approval-request", "mcp-approval"],
     title: { en: "Destructive tool call", "zh-CN": "破坏性的工具调用" },
     description: {
-      en: "A call that deletes: long arguments wrap, and a hidden character in a path shows as a marker.",
-      "zh-CN": "会删除数据的调用：长参数自动换行，路径中的隐藏字符显示为标记。",
+      en: "A tool its server marks destructive (destructiveHint): a Destructive badge and warning, Deny as the default, last button; long arguments wrap, and a hidden character in a path shows as a marker.",
+      "zh-CN": "服务器标记为破坏性（destructiveHint）的工具：显示“破坏性操作”标记和警告，“拒绝”为默认按钮并排在最后；长参数自动换行，路径中的隐藏字符显示为标记。",
     },
     requests: [
       approvalRequest("demo-approval-destructive", {
         server: "filesystem",
         tool: "delete_directory",
         arguments: JSON.stringify({ path: "/home/ada/projects/parley/data\u200b/sessions", recursive: true, force: true, reason: "Free space before the nightly import: every session older than ninety days goes, with its media." }),
+        destructive: true,
       }),
+    ],
+    reply: "accept",
+  },
+  {
+    id: "approval-acp",
+    group: "approvals",
+    rules: ["acp-permission", "approval-request"],
+    title: { en: "An ACP agent's permission", "zh-CN": "ACP 助手的权限请求" },
+    description: {
+      en: "An agent run over ACP asks to edit a file: the tool call's title and kind, the diff, where it acts, the raw input folded, and the agent's own options by name; a reject option asks for a reason first.",
+      "zh-CN": "通过 ACP 运行的助手请求编辑文件：显示工具调用的标题和类型、改动、作用位置、折叠的原始输入，以及助手自己命名的选项；拒绝类选项会先询问理由。",
+    },
+    requests: [
+      acpApprovalRequest(
+        "demo-approval-acp",
+        { name: "qwen", title: "Qwen Code" },
+        {
+          tool: "Edit src/store/sessions.ts",
+          arguments: JSON.stringify({ file_path: "/srv/code/app/src/store/sessions.ts", old_string: sessionsBefore, new_string: sessionsAfter }, null, 2),
+          choices: ["Allow", "Always Allow", "Reject"],
+          choiceKinds: ["allow_once", "allow_always", "reject_once"],
+          toolCall: {
+            toolCallId: "edit-sessions-1",
+            title: "Edit src/store/sessions.ts",
+            kind: "edit",
+            locations: [{ path: "/srv/code/app/src/store/sessions.ts", line: 3 }],
+            content: [{ type: "diff", path: "/srv/code/app/src/store/sessions.ts", oldText: sessionsBefore, newText: sessionsAfter }],
+          },
+        },
+      ),
     ],
     reply: "accept",
   },

@@ -24,6 +24,15 @@ export function approvalRequest(rpcId: string, approval: ToolApproval): PendingR
   return { ...request(rpcId, approvalQuestions(approval), { kind: "mcp-server", name: approval.server }), approval };
 }
 
+/**
+ * An ACP agent's permission request as the host builds it (docs/protocol.md acp-permission): the agent's title in place of a
+ * server, the tool call's title as the tool, and the agent's own options with their kinds.
+ */
+export function acpApprovalRequest(rpcId: string, agent: { name: string; title: string }, approval: Omit<ToolApproval, "server">): PendingRequest {
+  const full: ToolApproval = { server: agent.title, ...approval };
+  return { ...request(rpcId, approvalQuestions(full), { kind: "acp-agent", name: agent.name, title: agent.title }), approval: full };
+}
+
 /** An MCP server's form elicitation, mapped to questions as the host maps it (docs/protocol.md elicitation-mapping). */
 export function formRequest(rpcId: string, server: string, message: string, requestedSchema: Record<string, unknown>): PendingRequest {
   const mapped = elicitationQuestions(requestedSchema, message);

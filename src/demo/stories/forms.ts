@@ -9,10 +9,10 @@ export const FORM_STORIES: Story[] = [
     rules: ["elicitation-mapping", "answer-input"],
     title: { en: "Form: text with length bounds", "zh-CN": "表单：有长度限制的文本" },
     description: {
-      en: "A server's string property with minLength and maxLength; the server's message leads the question.",
-      "zh-CN": "服务器的字符串属性，带 minLength 和 maxLength；服务器的消息显示在问题前面。",
+      en: "A server's string property with minLength and maxLength: the form's message leads its first field, and the bounds are said before they are broken.",
+      "zh-CN": "服务器的字符串属性，带 minLength 和 maxLength：表单的消息位于第一个字段之前，长度范围在出错之前就已说明。",
     },
-    requests: [oneField("demo-form-text", "username", { type: "string", title: "Username", description: "3 to 20 characters.", minLength: 3, maxLength: 20 })],
+    requests: [oneField("demo-form-text", "username", { type: "string", title: "Username", description: "Shown to your team next to everything you write.", minLength: 3, maxLength: 20 })],
     reply: "accept",
   },
   {

@@ -94,7 +94,10 @@ export const QUESTION_STORIES: Story[] = [
     group: "questions",
     rules: ["limits"],
     title: { en: "30 options", "zh-CN": "30 个选项" },
-    description: { en: "A long option list that scrolls inside the panel.", "zh-CN": "在面板内滚动的长选项列表。" },
+    description: {
+      en: "Past nine options the list scrolls inside the panel and says so: 1–9 choose the first nine, the arrows, Home and End reach the rest.",
+      "zh-CN": "超过九个选项时，列表在面板内滚动并加以说明：1–9 选择前九项，方向键、Home 和 End 可到达其余选项。",
+    },
     requests: [request("demo-thirty-options", [thirtyRegions])],
     reply: "accept",
   },
@@ -195,8 +198,8 @@ export const QUESTION_STORIES: Story[] = [
     rules: ["answer-rules"],
     title: { en: "Stepper with mixed states", "zh-CN": "步骤条的各种状态" },
     description: {
-      en: "Question 1 answered, 2 skipped, 3 current, 4 not yet: each step is a button you can jump to.",
-      "zh-CN": "第 1 题已回答，第 2 题已跳过，第 3 题为当前题，第 4 题尚未回答：每一步都是可跳转的按钮。",
+      en: "The compact stepper: question 1 answered (✓), 2 marked skipped, 3 current, 4 not yet, then Review; each item is a button you can jump to.",
+      "zh-CN": "紧凑的步骤条：第 1 题已回答（✓），第 2 题标为已跳过，第 3 题为当前题，第 4 题尚未回答，最后是检查；每一项都是可跳转的按钮。",
     },
     requests: [request("demo-stepper-states", [packageManager, recommendedDatabase, browsers, projectName])],
     reply: "accept",
