@@ -22,7 +22,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * One session in the sidebar, on one line: its title, an agent badge when an outside agent asks
- * through it, a badge while something is pending, when it last changed, and Rename / Delete behind "…".
+ * through it (an ACP agent by its title, `agentTitle`), a badge while something is pending, when it last changed, and Rename / Delete behind "…".
  */
 export const SessionListItem = memo(function SessionListItem({
   session,
@@ -31,7 +31,8 @@ export const SessionListItem = memo(function SessionListItem({
   onSelect,
   onRename,
   onDelete,
-}: SessionItemActions & { session: Session; active: boolean; href: string }) {
+  agentTitle,
+}: SessionItemActions & { session: Session; active: boolean; href: string; agentTitle?: string }) {
   const t = useCopy(sessionsCopy);
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
@@ -69,7 +70,9 @@ export const SessionListItem = memo(function SessionListItem({
           {session.agent && (
             <>
               {" "}
-              <span className="session-item__agent">{t("agentBadge")}</span>
+              <span className="session-item__agent" dir="auto">
+                {session.agent.kind === "acp-agent" ? (agentTitle ?? session.agent.name) : t("agentBadge")}
+              </span>
             </>
           )}
           {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}

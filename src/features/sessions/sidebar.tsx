@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import type { AgentsList } from "../../client/agents-api";
 import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useCopy } from "../../i18n/i18n";
@@ -37,7 +38,16 @@ export interface SidebarProps {
   closeRef?: RefObject<HTMLButtonElement | null>;
   /** The moment the day groups are read against; the clock by default. */
   now?: () => Date;
+  /** The host's ACP agents; with at least one, New chat offers Parley's assistant or an agent in a workspace folder. */
+  agents?: AgentsList | null;
+  /** Creates a chat the agent runs in `cwd` and opens it; rejects with the host's message. */
+  onNewAgentChat?: (agent: string, cwd: string) => Promise<void>;
+  /** Asks the host again for the agents' states (when New chat's choice opens, and while one is starting). */
+  onRefreshAgents?: () => void;
 }
+
+/** New chat's choice between the assistant and an agent, loaded on first use. */
+const NewChatPicker = lazy(() => import("./new-chat-picker"));
 
 const GROUP_KEYS = new Map<SessionGroupKey, "groupWaiting" | "groupToday" | "groupYesterday" | "groupEarlier">([
   ["waiting", "groupWaiting"],
@@ -158,8 +168,16 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
 }
 
 /** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef }: SidebarProps) {
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef, agents, onNewAgentChat, onRefreshAgents }: SidebarProps) {
   const t = useCopy(sessionsCopy);
+  const [picking, setPicking] = useState(false);
+  const newChatRef = useRef<HTMLButtonElement>(null);
+  const offersAgents = agents !== undefined && agents !== null && agents.agents.length > 0 && onNewAgentChat !== undefined;
+  const agentTitles = useMemo(() => new Map((agents?.agents ?? []).map((agent) => [agent.name, agent.title])), [agents]);
+  const closePicker = useCallback((refocus: boolean) => {
+    setPicking(false);
+    if (refocus) newChatRef.current?.focus();
+  }, []);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);
@@ -187,6 +205,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
       onSelect={onSelect}
       onRename={onRename}
       onDelete={onDelete}
+      agentTitle={session.agent?.kind === "acp-agent" ? (agentTitles.get(session.agent.name) ?? session.agent.name) : undefined}
     />
   );
 
@@ -196,13 +215,47 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   return (
     <nav id={id} className="sidebar" aria-label={t("navLabel")}>
       <div className="sidebar__top">
-        <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
-          {t("newChat")}
-        </Button>
+        {offersAgents ? (
+          <Button
+            ref={newChatRef}
+            variant="primary"
+            className="sidebar__new"
+            aria-haspopup="dialog"
+            aria-expanded={picking}
+            onClick={() => {
+              if (!picking) onRefreshAgents?.();
+              setPicking(!picking);
+            }}
+          >
+            {t("newChat")}
+          </Button>
+        ) : (
+          <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
+            {t("newChat")}
+          </Button>
+        )}
         {onClose && (
           <Button ref={closeRef} variant="ghost" className="sidebar__close" aria-label={t("closeList")} onClick={onClose}>
             <span aria-hidden="true">✕</span>
           </Button>
+        )}
+        {offersAgents && picking && (
+          <Suspense fallback={null}>
+            <NewChatPicker
+              agents={agents}
+              anchorRef={newChatRef}
+              onClose={closePicker}
+              onRefresh={onRefreshAgents}
+              onAssistant={() => {
+                setPicking(false);
+                onNewChat();
+              }}
+              onAgent={async (agent, cwd) => {
+                await onNewAgentChat(agent, cwd);
+                setPicking(false);
+              }}
+            />
+          </Suspense>
         )}
       </div>
       {onSearch && (
