@@ -1,9 +1,12 @@
-import { useMemo, useRef, useState, type MouseEvent } from "react";
+import { useCallback, useMemo, useRef, useState, type MouseEvent } from "react";
+import { useStore } from "zustand";
+import { createAgentsApi, type AgentsApi } from "../client/agents-api";
 import { api as defaultApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
 import { Conversation } from "../features/chat/conversation";
+import { acpCommands, AcpModeSelect, selectAcpSession } from "../features/chat/acp-session";
 import { KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatCopy } from "../features/chat/copy";
 import { McpNotice } from "../features/mcp/mcp-notice";
@@ -23,6 +26,7 @@ import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
 import { useSessionEngine } from "./use-session-engine";
 import { useHostFacts } from "./use-host-facts";
+import { useAgents } from "./use-agents";
 
 const DRAWER_ID = "sessions-drawer";
 
@@ -38,13 +42,17 @@ export interface ChatAppProps {
   store?: SessionStore;
   api?: Api;
   connect?: (options: MuxOptions) => MuxConnection;
+  /** The host's ACP agents; New chat offers them when there is at least one. */
+  agentsApi?: AgentsApi;
 }
 
 /** The chat's grants, on the page's own origin. */
 const grants = createGrantsApi();
+/** The host's ACP agents, on the page's own origin. */
+const defaultAgentsApi = createAgentsApi();
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
-export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux }: ChatAppProps) {
+export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux, agentsApi = defaultAgentsApi }: ChatAppProps) {
   const t = useCopy(appCopy);
   const tChat = useCopy(chatCopy);
   const [store] = useState(() => givenStore ?? createSessionStore());
@@ -58,6 +66,8 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
   const facts = useHostFacts(api.health);
+  const { agents, refresh: refreshAgents } = useAgents(agentsApi);
+  const acpSession = useStore(store, selectAcpSession(activeSessionId ?? ""));
   const slotEntries = useMemo(
     () =>
       createSlotEntries({
@@ -73,6 +83,16 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
     navigate(sessionId);
     drawer.setOpen(false);
   };
+  const { setOpen: setDrawerOpen } = drawer;
+  const newAgentChat = useCallback(
+    async (agent: string, cwd: string) => {
+      const session = await agentsApi.createChat(agent, cwd);
+      store.getState().applyFrame({ type: "session/upserted", session });
+      navigate(session.id);
+      setDrawerOpen(false);
+    },
+    [agentsApi, store, navigate, setDrawerOpen],
+  );
 
   return (
     <SessionStoreProvider store={store}>
@@ -86,6 +106,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           sessionHref={sessionHref}
           onSelect={select}
           onNewChat={() => select(null)}
+          agents={agents}
+          onNewAgentChat={newAgentChat}
+          onRefreshAgents={refreshAgents}
           onLoadMore={() => void engine.loadMore()}
           onSearch={search}
           onRename={rename}
@@ -122,7 +145,15 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             focusReady={synced}
             onRename={rename}
             facts={facts}
-            headerEnd={activeSessionId === null ? null : <GrantsMenu sessionId={activeSessionId} source={grants} />}
+            commands={acpCommands(acpSession)}
+            headerEnd={
+              activeSessionId === null ? null : (
+                <>
+                  {acpSession && <AcpModeSelect key={activeSessionId} sessionId={activeSessionId} data={acpSession} />}
+                  <GrantsMenu sessionId={activeSessionId} source={grants} />
+                </>
+              )
+            }
             headerStart={
               <Button ref={drawerToggleRef} className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>
                 {t("sessionsToggle")}

@@ -43,12 +43,13 @@ describe("acp-rows: the rows of an ACP agent", () => {
     expect(screen.getByText("Thinking").closest("details")?.open).toBe(false);
   });
 
-  it("shows the session starting, then its modes, and a restart that lost the agent's memory", () => {
+  it("shows the session starting, then ready, and a restart that lost the agent's memory; its modes are in the chat header, not the row", () => {
     const { rerender } = show({ type: "session", agent: "qwen", title: "Qwen Code", cwd: "/w", state: "starting" });
     expect(screen.getByRole("status").textContent).toBe("Starting Qwen Code in /w…");
     const ready: AcpRowData = { type: "session", agent: "qwen", title: "Qwen Code", cwd: "/w", state: "ready", resumed: "memory-lost", mode: "default", modes: [{ id: "default", name: "Default" }, { id: "yolo", name: "YOLO" }] };
     rerender(<AcpRow message={message(ready)} data={ready} />);
-    expect((screen.getByRole("combobox", { name: "Mode" }) as HTMLSelectElement).value).toBe("default");
+    expect(screen.getByRole("status").textContent).toContain("Qwen Code in /w");
+    expect(screen.queryByRole("combobox", { name: "Mode" })).toBeNull();
     expect(screen.getByText("Qwen Code was restarted in a fresh session: its memory of this chat is lost.")).toBeTruthy();
   });
 });

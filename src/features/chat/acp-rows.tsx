@@ -90,7 +90,7 @@ export function AcpPlanRow({ data }: { data: PlanData }) {
 }
 
 /** A row an ACP agent's session update made (docs/protocol.md, acp-rows): a tool call, a folded thought, the plan or the session line. */
-export function AcpRow({ message, data }: { message: Message; data: AcpRowData }) {
+export function AcpRow({ data }: { message: Message; data: AcpRowData }) {
   const t = useCopy(acpCopy);
   switch (data.type) {
     case "tool":
@@ -107,7 +107,7 @@ export function AcpRow({ message, data }: { message: Message; data: AcpRowData }
     case "plan":
       return <AcpPlanRow data={data} />;
     case "session":
-      return <AcpSessionRow sessionId={message.sessionId} data={data} />;
+      return <AcpSessionRow data={data} />;
     default:
       data satisfies never;
       return null;
