@@ -3,15 +3,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import { checkFence, type FenceOptions } from "../fence/fence";
 import type { Logger } from "../log";
-import { errorOutcome, type ToolOutcome, type ToolRegistry } from "../tools/registry";
-import { describeIssues } from "../pending/user-interaction";
-import { PROGRESS_INTERVAL_MS, startProgress } from "./progress";
-import { mcpToolList, toMcpResult, unknownTicketError, WAIT_TOOL_NAME, WaitArgs, waitingText, type McpToolResult } from "./tools";
+import type { ToolRegistry } from "../tools/registry";
+import { createCallTool } from "./calls";
+import { keyOf, type Extra, type McpSession } from "./mcp-session";
+import { PROGRESS_INTERVAL_MS } from "./progress";
+import { mcpToolList } from "./tools";
 import { HttpError, readBody } from "../http/http";
 import { FORWARDED_HEADER, forwardMcp } from "./forward";
 
@@ -66,41 +67,6 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-interface Ticket {
-  rpcId: string;
-  running: Promise<ToolOutcome>;
-  controller: AbortController;
-}
-
-interface McpSession {
-  id: string;
-  principal: string;
-  clientName: string;
-  connectedAt: Date;
-  transport: StreamableHTTPServerTransport;
-  /** The Parley session its calls run in, once asked for: one creation however many calls start at once. */
-  parleySession: Promise<string> | null;
-  /** In-flight calls by JSON-RPC id; aborting one settles its question. */
-  calls: Map<string, AbortController>;
-  tickets: Map<string, Ticket>;
-  openRequests: number;
-  lastSeen: number;
-}
-
-type Extra = { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number } | undefined; sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }): Promise<void> };
-
-/** A JSON-RPC error a request handler throws; the SDK sends `code` and `message` as they are. */
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Settled<T> = { done: true; value: T } | { done: false };
-
 const INSTRUCTIONS =
   "Parley shows your questions to the human in its web app (any tab, any device) and returns their answer as the tool result. Ask with ask_user_question; present a plan for approval with present_plan.";
 
@@ -109,8 +75,6 @@ function sendRpcError(response: ServerResponse, status: number, code: number, me
   response.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
   response.end(text);
 }
-
-const keyOf = (id: RequestId) => `${typeof id}:${id}`;
 
 /** The JSON-RPC request ids a POST body carries, so a stream closed early can abort exactly those calls. */
 function requestKeys(body: unknown): string[] {
@@ -130,29 +94,6 @@ function principalOf(request: IncomingMessage): string {
     .digest("hex");
 }
 
-/** "Claude Code · 09:05": the client's name and the host's local time it connected. */
-export function sessionTitle(clientName: string, connectedAt: Date): string {
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${clientName} · ${two(connectedAt.getHours())}:${two(connectedAt.getMinutes())}`;
-}
-
-function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<Settled<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ done: false }), ms);
-  });
-  return Promise.race([promise.then((value): Settled<T> => ({ done: true, value })), expired]).finally(() => clearTimeout(timer));
-}
-
-/** A controller aborted with `signal`; `unlink` stops following it. */
-function follow(signal: AbortSignal): { controller: AbortController; unlink(): void } {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  if (signal.aborted) controller.abort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  return { controller, unlink: () => signal.removeEventListener("abort", onAbort) };
-}
-
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { log } = options;
   const sessions = new Map<string, McpSession>();
@@ -164,6 +105,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const now = options.now ?? (() => new Date());
   const tools = mcpToolList(options.tools, { waitTool: waitMs !== null });
   const askingTools = new Set(options.tools.list().map((tool) => tool.name));
+  const callTool = createCallTool({ chat: options.chat, log, askingTools, waitMs, maxCalls, progressMs });
   /** One validator for every session: each server would otherwise build its own Ajv, which it only needs for elicitation. */
   const validator = new AjvJsonSchemaValidator();
 
@@ -187,96 +129,6 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     for (const ticket of session.tickets.values()) ticket.controller.abort();
     session.tickets.clear();
     log({ event: "mcp/closed", mcpSessionId: session.id, sessions: sessions.size });
-  }
-
-  /** Runs the call in the session's Parley session, creating it on the first call (or again if the human deleted it). */
-  async function run(session: McpSession, name: string, args: unknown, signal: AbortSignal, onRequested: (rpcId: string) => void): Promise<ToolOutcome> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const parleySession = parleySessionOf(session);
-      const outcome = await options.chat.callTool(await parleySession, { callId: randomUUID(), name, args }, { signal, onRequested, origin: { kind: "mcp-client", name: session.clientName } });
-      if (outcome) return outcome;
-      // The human deleted it: the next call, this one's retry or another's, creates a new one.
-      if (session.parleySession === parleySession) session.parleySession = null;
-    }
-    throw new RpcError(ErrorCode.InternalError, "the Parley session for this client could not be created");
-  }
-
-  /** The MCP session's Parley session, created on its first call; calls that start together share one creation, and a failed one is not kept. */
-  function parleySessionOf(session: McpSession): Promise<string> {
-    if (session.parleySession !== null) return session.parleySession;
-    const creating = options.chat.createSession(sessionTitle(session.clientName, session.connectedAt), { kind: "mcp-client", name: session.clientName }).then((created) => created.id);
-    session.parleySession = creating;
-    creating.catch(() => {
-      if (session.parleySession === creating) session.parleySession = null;
-    });
-    return creating;
-  }
-
-  function progressFor(extra: Extra): () => void {
-    return startProgress(
-      extra._meta?.progressToken,
-      (params) => extra.sendNotification({ method: "notifications/progress", params }),
-      (error) => log({ event: "mcp/progress-failed", error: error instanceof Error ? error.message : String(error) }),
-      progressMs,
-    );
-  }
-
-  function reserve(session: McpSession) {
-    if (session.calls.size + session.tickets.size >= maxCalls) {
-      throw new RpcError(ErrorCode.InvalidRequest, `this MCP session already has ${maxCalls} calls in flight or waiting; wait for one to finish`);
-    }
-  }
-
-  async function callTool(session: McpSession, name: string, args: unknown, extra: Extra): Promise<McpToolResult> {
-    if (name === WAIT_TOOL_NAME && waitMs !== null) return waitOnTicket(session, args, extra, waitMs);
-    if (!askingTools.has(name)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    reserve(session);
-    const key = keyOf(extra.requestId);
-    const { controller, unlink } = follow(extra.signal);
-    session.calls.set(key, controller);
-    const stopProgress = progressFor(extra);
-    const asked: { rpcId: string | null } = { rpcId: null };
-    try {
-      const running = run(session, name, args, controller.signal, (id) => {
-        asked.rpcId = id;
-      });
-      if (waitMs === null) return toMcpResult(await running);
-      const first = await settleWithin(running, waitMs);
-      if (first.done) return toMcpResult(first.value);
-      const rpcId = asked.rpcId;
-      if (rpcId === null) return toMcpResult(await running);
-      session.tickets.set(rpcId, { rpcId, running, controller });
-      return { content: [{ type: "text", text: waitingText(rpcId) }] };
-    } finally {
-      stopProgress();
-      unlink();
-      if (session.calls.get(key) === controller) session.calls.delete(key);
-    }
-  }
-
-  async function waitOnTicket(session: McpSession, args: unknown, extra: Extra, sliceMs: number): Promise<McpToolResult> {
-    const parsed = WaitArgs.safeParse(args ?? {});
-    if (!parsed.success) return toMcpResult(errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: `invalid arguments: ${describeIssues(parsed.error.issues)}` }));
-    const ticket = session.tickets.get(parsed.data.ticket);
-    if (!ticket) return toMcpResult(errorOutcome(unknownTicketError(parsed.data.ticket)));
-    const key = keyOf(extra.requestId);
-    const { controller, unlink } = follow(extra.signal);
-    const abortQuestion = () => ticket.controller.abort();
-    controller.signal.addEventListener("abort", abortQuestion, { once: true });
-    session.calls.set(key, controller);
-    const stopProgress = progressFor(extra);
-    try {
-      const settled = await settleWithin(ticket.running, sliceMs);
-      if (!settled.done) return { content: [{ type: "text", text: waitingText(ticket.rpcId) }] };
-      if (session.tickets.get(ticket.rpcId) !== ticket) return toMcpResult(errorOutcome(unknownTicketError(ticket.rpcId)));
-      session.tickets.delete(ticket.rpcId);
-      return toMcpResult(settled.value);
-    } finally {
-      stopProgress();
-      unlink();
-      controller.signal.removeEventListener("abort", abortQuestion);
-      if (session.calls.get(key) === controller) session.calls.delete(key);
-    }
   }
 
   function createServer(session: McpSession): Server {

@@ -1,0 +1,44 @@
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolOutcome } from "../tools/registry";
+
+// What `/mcp` keeps per MCP session, shared by the endpoint (sessions, transports) and the calls (runs, tickets).
+
+/** A call still running after the wait: its question is answered through the wait tool with this ticket (its rpcId). */
+export interface Ticket {
+  rpcId: string;
+  running: Promise<ToolOutcome>;
+  controller: AbortController;
+}
+
+/** An MCP session as this host holds it: its transport, its Parley session, its calls and tickets. */
+export interface McpSession {
+  id: string;
+  principal: string;
+  clientName: string;
+  connectedAt: Date;
+  transport: StreamableHTTPServerTransport;
+  /** The Parley session its calls run in, once asked for: one creation however many calls start at once. */
+  parleySession: Promise<string> | null;
+  /** In-flight calls by JSON-RPC id; aborting one settles its question. */
+  calls: Map<string, AbortController>;
+  tickets: Map<string, Ticket>;
+  openRequests: number;
+  lastSeen: number;
+}
+
+/** What the SDK hands a request handler, as much as the calls use. */
+export type Extra = { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number } | undefined; sendNotification(notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }): Promise<void> };
+
+/** A JSON-RPC error a request handler throws; the SDK sends `code` and `message` as they are. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A JSON-RPC request id as a map key: a string id and a number id never collide. */
+export const keyOf = (id: RequestId) => `${typeof id}:${id}`;
