@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { DownFrame, Message, QuestionOrigin, Session, SessionAgent, SessionState } from "../../protocol/schemas";
-import type { AgentDirectory, AgentReport } from "./agent";
+import type { AgentDirectory } from "./agent";
 import type { Logger } from "../log";
-import type { ModelToolCall } from "../models/types";
 import type { AcceptedAnswer } from "../pending/pending-table";
-import { StorageError } from "../storage-error";
 import { encodeCursor } from "./session-page";
 import type { SessionPage, Store, StoredMedia, StoredMessage, StoredSession } from "../store";
 import type { ToolDoor, ToolOutcome } from "../tools/registry";
 import type { UserInteraction } from "../pending/user-interaction";
 import { COMMAND_WITH_ARGUMENTS, DEFAULT_TITLE, cleanTitle, titleFrom, titleFromToolArgs } from "./titles";
+import { createRuns, type OutsideToolCall } from "./runs";
 import { createToolCalls } from "./tool-calls";
 import { createTranscript, toWire } from "./transcript";
 
@@ -35,14 +34,10 @@ export interface Grant {
   grantedAt: string;
 }
 
-export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" };
+export type { OutsideToolCall } from "./runs";
+export { turnFailureText } from "./runs";
 
-/** A tool call from an outside agent (an MCP client): already-parsed arguments, no model behind it. */
-export interface OutsideToolCall {
-  callId: string;
-  name: string;
-  args: unknown;
-}
+export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" };
 
 /** The session service: sessions, transcripts, grants, media, and one turn per session run through its agent. */
 export interface Chat {
@@ -79,43 +74,20 @@ export interface Chat {
   unsettledRows(): number;
 }
 
-interface Turn {
-  controller: AbortController;
-  done: Promise<void>;
-}
-
-/** The transcript text of a turn that ended on a failure the agent did not cause. */
-export function turnFailureText(error: unknown): string {
-  if (error instanceof StorageError) return `Error: ${error.code}: ${error.message}`;
-  return `Error: the turn failed: ${error instanceof Error ? error.message : String(error)}`;
-}
-
 export function createChat(options: ChatOptions): Chat {
   const { store, log } = options;
-  const turns = new Map<string, Turn>();
-  /** Outside agents' tool calls in flight, per session. */
-  const outside = new Map<string, Set<Turn>>();
   const lastState = new Map<string, SessionState>();
   /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
   const posting = new Set<string>();
-  /** Rows still streaming: the store holds their latest text only once they end. */
-  const streaming = new Map<string, StoredMessage>();
   const transcript = createTranscript({ store, broadcast: options.broadcast, log });
   const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titleFromCall });
+  const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch });
 
   const now = () => new Date().toISOString();
-  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : turns.has(id) || outside.has(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
+  const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : runs.running(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
   const toSession = (row: StoredSession): Session => {
     return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(row.agent ? { agent: row.agent } : {}) };
   };
-
-  /** Aborts every call of the session (its turn and outside calls) and waits for them; false when none ran. */
-  async function abortAll(sessionId: string): Promise<boolean> {
-    const running = [...(turns.has(sessionId) ? [turns.get(sessionId)!] : []), ...(outside.get(sessionId) ?? [])];
-    for (const turn of running) turn.controller.abort();
-    await Promise.all(running.map((turn) => turn.done));
-    return running.length > 0;
-  }
 
   function publishSession(row: StoredSession) {
     const session = toSession(row);
@@ -143,61 +115,6 @@ export function createChat(options: ChatOptions): Chat {
     const updated: StoredSession = { ...row, title, autoTitle: false };
     await store.updateSession(updated);
     publishSession(updated);
-  }
-
-  /** Ends a turn on a failure the agent did not cause: every tab gets an error row, stored if the store still takes it. */
-  async function reportFailure(sessionId: string, error: unknown) {
-    const code = error instanceof StorageError ? error.code : "INTERNAL";
-    log({ event: "turn/failed", sessionId, code, error: error instanceof Error ? error.message : "unknown" });
-    const row: StoredMessage = { id: randomUUID(), sessionId, role: "assistant", createdAt: now(), text: turnFailureText(error), step: randomUUID(), failure: { code } };
-    transcript.publish(row);
-    await transcript.attempt("turn/error-row-failed", row, true);
-  }
-
-  /** What an agent may do in the session, and nothing more. */
-  function reportFor(sessionId: string): AgentReport {
-    return {
-      newId: () => randomUUID(),
-      write: (row, insert) => transcript.record(row, insert),
-      async writeAfterFailure(row, insert) {
-        transcript.publish(row);
-        await transcript.attempt("message/close-failed", row, insert);
-      },
-      delta: (row, text) => transcript.delta(sessionId, row.id, text),
-      streaming(row, active) {
-        if (active) streaming.set(row.id, row);
-        else streaming.delete(row.id);
-      },
-      save: (row) => store.updateMessage(row),
-      callTool: (step: string, call: ModelToolCall, signal: AbortSignal) => toolCalls.run(sessionId, step, call, signal),
-      ask: (request) => options.interaction.ask({ ...request, sessionId }),
-    };
-  }
-
-  function startTurn(row: StoredSession, text: string) {
-    const sessionId = row.id;
-    const agent = options.agents.forSession(row)!;
-    const controller = new AbortController();
-    const turn: Turn = { controller, done: Promise.resolve() };
-    turns.set(sessionId, turn);
-    log({ event: "turn/started", sessionId });
-    turn.done = (async () => {
-      let failed = false;
-      try {
-        const end = await agent.prompt({ sessionId, text, signal: controller.signal }, reportFor(sessionId));
-        log({ event: "turn/ended", sessionId, reason: end.reason, ...(end.reason === "failed" ? { code: end.code } : {}), aborted: controller.signal.aborted });
-      } catch (error) {
-        failed = true;
-        await reportFailure(sessionId, error);
-      }
-      turns.delete(sessionId);
-      try {
-        await touch(sessionId);
-      } catch (error) {
-        if (failed) log({ event: "turn/touch-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
-        else await reportFailure(sessionId, error);
-      }
-    })();
   }
 
   return {
@@ -228,7 +145,7 @@ export function createChat(options: ChatOptions): Chat {
     async getSession(id) {
       const row = await store.getSession(id);
       if (!row) return null;
-      const messages = (await store.listMessages(id)).map((message) => toWire(streaming.get(message.id) ?? message));
+      const messages = (await store.listMessages(id)).map((message) => toWire(runs.latest(message)));
       return { session: toSession(row), messages };
     },
 
@@ -270,52 +187,31 @@ export function createChat(options: ChatOptions): Chat {
         posting.delete(sessionId);
       }
       transcript.publish(message);
-      startTurn(updated, text);
+      runs.startTurn(updated, options.agents.forSession(updated)!, text);
       publishSession(updated);
       return { ok: true, message: toWire(message) };
     },
 
     async callTool(sessionId, call, context) {
       if (!(await store.getSession(sessionId))) return null;
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      if (context.signal.aborted) controller.abort();
-      else context.signal.addEventListener("abort", onAbort, { once: true });
-      const modelCall: ModelToolCall = { callId: call.callId, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
-      const turn: Turn = { controller, done: Promise.resolve() };
-      const calls = outside.get(sessionId) ?? new Set<Turn>();
-      calls.add(turn);
-      outside.set(sessionId, calls);
-      const running = toolCalls.run(sessionId, randomUUID(), modelCall, controller.signal, { ...(context.onRequested ? { onRequested: context.onRequested } : {}), ...(context.origin ? { origin: context.origin } : {}) });
-      turn.done = running.then(
-        () => undefined,
-        () => undefined,
-      );
-      try {
-        return await running;
-      } finally {
-        context.signal.removeEventListener("abort", onAbort);
-        calls.delete(turn);
-        if (calls.size === 0) outside.delete(sessionId);
-        await touch(sessionId);
-      }
+      return runs.callTool(sessionId, call, context);
     },
 
     async abort(sessionId) {
       if (!(await store.getSession(sessionId))) return null;
-      return abortAll(sessionId);
+      return runs.abort(sessionId);
     },
 
     async deleteSession(id) {
       if (!(await store.getSession(id))) return false;
-      await abortAll(id);
+      await runs.abort(id);
       if (!(await store.deleteSession(id))) return false;
       lastState.delete(id);
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },
 
-    turnSessions: () => [...new Set([...turns.keys(), ...posting])],
+    turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],
 
     commitAnswer: (answer) => toolCalls.commitAnswer(answer),
 
@@ -330,9 +226,7 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async stop() {
-      const running = [...turns.values(), ...[...outside.values()].flatMap((calls) => [...calls])];
-      for (const turn of running) turn.controller.abort();
-      await Promise.all(running.map((turn) => turn.done));
+      await runs.stop();
       await transcript.close();
     },
   };
