@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type MouseEvent } from "react";
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type MouseEvent } from "react";
 import { useStore } from "zustand";
 import { createAgentsApi, type AgentsApi } from "../client/agents-api";
 import { api as defaultApi, type Api } from "../client/api";
@@ -6,7 +6,7 @@ import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
 import { Conversation } from "../features/chat/conversation";
-import { acpCommands, AcpModeSelect, selectAcpSession } from "../features/chat/acp-session";
+import { acpCommands, selectAcpSession } from "../features/chat/acp-session";
 import { KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatCopy } from "../features/chat/copy";
 import { McpNotice } from "../features/mcp/mcp-notice";
@@ -50,6 +50,8 @@ export interface ChatAppProps {
 const grants = createGrantsApi();
 /** The host's ACP agents, on the page's own origin. */
 const defaultAgentsApi = createAgentsApi();
+/** An ACP chat's mode select in the header, loaded with the first such chat. */
+const AcpModeSelect = lazy(() => import("../features/chat/acp-mode-select"));
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux, agentsApi = defaultAgentsApi }: ChatAppProps) {
@@ -149,7 +151,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             headerEnd={
               activeSessionId === null ? null : (
                 <>
-                  {acpSession && <AcpModeSelect key={activeSessionId} sessionId={activeSessionId} data={acpSession} />}
+                  {acpSession && (
+                    <Suspense fallback={null}>
+                      <AcpModeSelect key={activeSessionId} sessionId={activeSessionId} data={acpSession} />
+                    </Suspense>
+                  )}
                   <GrantsMenu sessionId={activeSessionId} source={grants} />
                 </>
               )

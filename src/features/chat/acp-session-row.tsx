@@ -6,7 +6,7 @@ type SessionData = Extract<AcpRowData, { type: "session" }>;
 
 /**
  * The chat's agent session: starting (progress, never a blank), ready in its workspace, failed with its reason, or restarted with
- * or without its memory, and its `/` commands. Its modes are a select in the chat header (acp-session.tsx, AcpModeSelect).
+ * or without its memory, and its `/` commands. Its modes are a select in the chat header (acp-mode-select.tsx).
  */
 export function AcpSessionRow({ data }: { data: SessionData }) {
   const t = useCopy(acpCopy);

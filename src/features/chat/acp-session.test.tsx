@@ -5,7 +5,8 @@ import { LocaleProvider } from "../../i18n/i18n";
 import type { AcpRowData, Message } from "../../protocol/schemas";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
-import { acpCommands, AcpModeSelect, latestAcpSession, selectAcpSession, type AcpSessionData } from "./acp-session";
+import AcpModeSelect from "./acp-mode-select";
+import { acpCommands, latestAcpSession, selectAcpSession, type AcpSessionData } from "./acp-session";
 import { Conversation } from "./conversation";
 
 const READY: AcpSessionData = {
