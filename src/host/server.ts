@@ -14,13 +14,13 @@ import { createMcpToolSource, grantBook, mediaSink } from "./mcp-client/tool-sou
 import { createBuiltInTools } from "./tools/built-in";
 import { createToolDoor } from "./tools/registry";
 import { createAuth, MIN_TOKEN_CHARS, type Auth } from "./fence/auth";
-import { authRoutes, handleLoginLink } from "./http/login-routes";
+import { authRoutes } from "./http/login-routes";
 import { chatRoutes } from "./http/chat-routes";
 import { createFrameBus } from "./downlink/frame-bus";
 import { healthRoute } from "./http/health";
-import { dispatch, HttpError, refuse, sendError, type Route, type RouteContext } from "./http/http";
+import { HttpError, type Route, type RouteContext } from "./http/http";
 import { pendingRoutes } from "./http/pending-routes";
-import { checkFence, hostAllowed, type FenceOptions, type FenceVerdict } from "./fence/fence";
+import type { FenceOptions, FenceVerdict } from "./fence/fence";
 import { createLogins } from "./fence/logins";
 import { STOPPED_TOOL_TEXT } from "./sessions/history";
 import { silentLogger, type Logger } from "./log";
@@ -30,9 +30,9 @@ import type { McpConfig } from "./mcp-client/config";
 import { createMcpTools, type McpTools } from "./mcp-client/manager";
 import { createDownlink } from "./downlink/downlink";
 import { createPendingTable } from "./pending/pending-table";
-import { parseRequestTarget, type RequestTarget } from "./fence/request-target";
 import { createStaticHandler } from "./http/static";
-import { StorageError, storageStatus } from "./storage-error";
+import { createRequestHandler } from "./http/request-handler";
+import { StorageError } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./fence/rate-limit";
 import { openStore, type Store } from "./store";
 import { CLUSTER_LOST_MESSAGE, startCluster } from "./pg/cluster";
@@ -142,6 +142,15 @@ function formatUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
+/** What a start finds of the last run: running tool rows stop, streaming replies are interrupted, expired logins go. */
+async function recoverStore(store: Store, log: Logger, logins: boolean) {
+  const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
+  if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
+  const interrupted = await store.interruptStreaming();
+  if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
+  if (logins) await store.purgeLogins(Date.now());
+}
+
 /** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? silentLogger;
@@ -151,11 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = options.store ?? (options.databaseUrl ? await openPgStore({ url: options.databaseUrl, instance: randomUUID() }) : openStore(options.dataDir));
   const cluster = isPgStore(store) ? await startCluster({ store, log, address: `${hostname()} pid ${process.pid}`, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) }) : null;
   const hostId = cluster?.id ?? randomUUID();
-  const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
-  if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
-  const interrupted = await store.interruptStreaming();
-  if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
-  if (options.token !== undefined) await store.purgeLogins(Date.now());
+  await recoverStore(store, log, options.token !== undefined);
 
   const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   /** Made once the port is known: the login cookie is named per port. */
@@ -231,54 +236,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...push.routes(),
   ];
 
-  async function handleApi(request: IncomingMessage, response: ServerResponse, target: RequestTarget) {
-    const verdict = await checkFence(request, fence);
-    if (!verdict.ok) return refuse(response, verdict);
-    if (verdict.setCookie) response.setHeader("Set-Cookie", verdict.setCookie);
-    if (cluster && request.method !== "GET" && request.method !== "HEAD") endAfterFrames(response, () => cluster.flush());
-    await dispatch(routes, request, response, target);
-  }
-
-  async function handle(request: IncomingMessage, response: ServerResponse) {
-    const started = process.hrtime.bigint();
-    const target = parseRequestTarget(request.url);
-    const pathname = target?.pathname ?? null;
-    response.on("finish", () => {
-      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      log({ event: "http", method: request.method, path: pathname, status: response.statusCode, ms });
-    });
-    try {
-      if (target === null) {
-        response.setHeader("Connection", "close");
-        return sendError(response, 400, "BAD_REQUEST", "the request target is not a path");
-      }
-      if (target.pathname.includes("//")) return sendError(response, 404, "NOT_FOUND", "no resource has an empty path segment");
-      if (closing) {
-        response.setHeader("Connection", "close");
-        return sendError(response, 503, "INTERNAL", "the host is shutting down");
-      }
-      if (target.pathname === "/mcp") return await mcp.handle(request, response);
-      if (target.pathname === "/api" || target.pathname.startsWith("/api/")) return await handleApi(request, response, target);
-      if (!hostAllowed(request, fence)) return sendError(response, 403, "FORBIDDEN", "the Host header is not a loopback name or an allowed host");
-      if (await handleLoginLink(auth, request, response, target)) return;
-      await serveStatic(request, response, target.pathname);
-    } catch (error) {
-      if (response.headersSent) {
-        response.destroy();
-        return;
-      }
-      if (error instanceof StorageError) {
-        log({ event: "http/storage-failed", path: pathname, code: error.code });
-        return sendError(response, storageStatus(error.code), error.code, error.message);
-      }
-      if (error instanceof HttpError) {
-        if (error.status === 413) response.setHeader("Connection", "close");
-        return sendError(response, error.status, error.code, error.message, error.headers);
-      }
-      log({ event: "http/failed", path: pathname, error: error instanceof Error ? error.name : "unknown" });
-      return sendError(response, 500, "INTERNAL", "the host failed to handle this request");
-    }
-  }
+  const handle = createRequestHandler({
+    fence,
+    routes,
+    log,
+    mcp: (request, response) => mcp.handle(request, response),
+    serveStatic,
+    auth: () => auth,
+    closing: () => closing !== null,
+    ...(cluster ? { beforeWrite: (response: ServerResponse) => endAfterFrames(response, () => cluster.flush()) } : {}),
+  });
 
   let closing: Promise<void> | null = null;
   const server = createServer((request, response) => void handle(request, response));
