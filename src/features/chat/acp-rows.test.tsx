@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
 import type { AcpRowData, Message } from "../../protocol/schemas";
 import { acpCopy } from "./acp-copy";
@@ -13,11 +13,12 @@ describe("acp-rows: the rows of an ACP agent", () => {
     itKeepsCatalogParity(acpCopy);
   });
 
-  it("shows an edit's diff as removed and added lines under its path", () => {
+  it("shows an edit's diff as removed and added lines under its path", async () => {
     show({ type: "tool", status: "completed", call: { toolCallId: "e1", title: "Edit src/b.ts", kind: "edit", locations: [{ path: "/w/src/b.ts", line: 2 }], content: [{ type: "diff", path: "/w/src/b.ts", oldText: "a\nb = 1\nc\n", newText: "a\nb = 2\nc\n" }] } });
-    const diff = screen.getByRole("region", { name: "Changes to /w/src/b.ts" });
-    const lines = [...diff.querySelectorAll("[data-kind]")].map((line) => [line.getAttribute("data-kind"), line.textContent]);
-    expect(lines).toEqual([
+    // The diff's renderer loads with the first diff shown.
+    const linesOf = () => [...screen.getByRole("region", { name: "Changes to /w/src/b.ts" }).querySelectorAll("[data-kind]")].map((line) => [line.getAttribute("data-kind"), line.textContent]);
+    await waitFor(() => expect(linesOf()).not.toEqual([]));
+    expect(linesOf()).toEqual([
       ["hunk", "@@ -1,3 +1,3 @@\n"],
       ["context", " a\n"],
       ["remove", "-b = 1\n"],
@@ -27,8 +28,11 @@ describe("acp-rows: the rows of an ACP agent", () => {
     expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual(["/w/src/b.ts:2"]);
   });
 
-  it("shows terminal output's ANSI colours as classes and never as markup", () => {
+  it("shows terminal output's ANSI colours as classes and never as markup", async () => {
     show({ type: "tool", status: "failed", call: { toolCallId: "r1", title: "npm test", kind: "execute", content: [{ type: "text", text: "\u001b[32mok\u001b[0m <img src=x onerror=alert(1)> \u001b[1;31mfail\u001b[0m" }] } });
+    // Until the ANSI parser has loaded, the text shows with its escapes removed; then with its colours.
+    expect(screen.getByRole("region", { name: "Output" }).textContent).toBe("ok <img src=x onerror=alert(1)> fail");
+    await screen.findByText("ok");
     const output = screen.getByRole("region", { name: "Output" });
     expect(output.textContent).toBe("ok <img src=x onerror=alert(1)> fail");
     expect(output.querySelector("img")).toBeNull();

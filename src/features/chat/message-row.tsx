@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { lazy, memo, Suspense } from "react";
 import type { Message } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { CopyButton } from "../../ui/copy-button";
@@ -7,7 +7,9 @@ import { RelativeTime } from "../../ui/relative-time";
 import { VisuallyHidden } from "../../ui/visually-hidden";
 import { chatCopy } from "./copy";
 import { ToolRow } from "./tool-row";
-import { AcpRow } from "./acp-rows";
+
+/** A coding agent's rows (diffs, terminal output, plans) load with the first one shown, not with the app. */
+const AcpRow = lazy(() => import("./acp-rows").then((module) => ({ default: module.AcpRow })));
 
 /** One transcript row; re-renders only when its message object changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: Message }) {
@@ -43,7 +45,11 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
     case "tool":
       return (
         <div className="message message--tool" data-message-id={message.id}>
-          {message.tool?.acp ? <AcpRow message={message} data={message.tool.acp} /> : message.tool ? <ToolRow tool={message.tool} interrupted={message.interrupted === true} /> : null}
+          {message.tool?.acp ? (
+            <Suspense fallback={null}>
+              <AcpRow message={message} data={message.tool.acp} />
+            </Suspense>
+          ) : message.tool ? <ToolRow tool={message.tool} interrupted={message.interrupted === true} /> : null}
         </div>
       );
     default:
