@@ -8,6 +8,7 @@ import { createSessionStore } from "../../store/session-store";
 import AcpModeSelect from "./acp-mode-select";
 import { acpCommands, latestAcpSession, selectAcpSession, type AcpSessionData } from "./acp-session";
 import { Conversation } from "./conversation";
+import { DEMO_MODEL } from "./first-screen";
 
 const READY: AcpSessionData = {
   type: "session",
@@ -105,7 +106,7 @@ describe("an ACP chat's session in the header and the / menu", () => {
     expect(container).toBeEmptyDOMElement();
   });
 
-  it("sits in the conversation's header and offers the agent's commands in the composer's / menu", async () => {
+  it("sits in the conversation's header and offers the agent's commands, not the demo model's, in the composer's / menu", async () => {
     const user = userEvent.setup();
     const store = createSessionStore();
     store.getState().loadSessions([{ id: "s1", title: "Agent chat", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", state: "idle", agent: { kind: "acp-agent", name: "qwen", cwd: "/w" } }]);
@@ -113,7 +114,7 @@ describe("an ACP chat's session in the header and the / menu", () => {
     const data = selectAcpSession("s1")(store.getState())!;
     render(
       <SessionStoreProvider store={store}>
-        <Conversation sessionId="s1" slotEntries={[]} drafts={new Map()} onSend={async () => undefined} onStop={async () => undefined} fallbackTitle="New chat" commands={acpCommands(data)} headerEnd={<AcpModeSelect sessionId="s1" data={data} />} />
+        <Conversation sessionId="s1" slotEntries={[]} drafts={new Map()} onSend={async () => undefined} onStop={async () => undefined} fallbackTitle="New chat" facts={{ model: DEMO_MODEL, servers: [] }} commands={acpCommands(data)} headerEnd={<AcpModeSelect sessionId="s1" data={data} />} />
       </SessionStoreProvider>,
     );
     expect(within(screen.getByRole("banner")).getByRole("combobox", { name: "Mode" })).toHaveValue("default");

@@ -75,7 +75,8 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const touch = useMediaQuery(TOUCH_QUERY);
   const [starterFill, setStarterFill] = useState<{ text: string } | null>(null);
   const takeStarter = useCallback(() => setStarterFill(null), []);
-  const demoModel = facts?.model === DEMO_MODEL;
+  // The demo model's commands only where it answers: not in a chat an outside agent runs.
+  const demoModel = facts?.model === DEMO_MODEL && session?.agent === undefined;
   const menuCommands = useMemo(
     () =>
       mergeCommands(

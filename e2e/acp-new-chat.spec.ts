@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { TEST_AGENT_ARGS } from "../src/testing/acp/test-agent";
+import { startHost, type TestHost } from "./host";
+
+// New chat with ACP agents against the real host running the scripted test agent over stdio (docs/protocol.md, acp-agents).
+let host: TestHost;
+let root: string;
+let workspace: string;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  root = mkdtempSync(path.join(tmpdir(), "parley-e2e-acp-new-"));
+  workspace = path.join(root, "work");
+  mkdirSync(workspace, { recursive: true });
+  const config = path.join(root, "parley.agents.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      agents: {
+        test: { title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS },
+        broken: { title: "Broken Agent", command: path.join(root, "no-such-agent") },
+      },
+      workspaces: [workspace],
+    }),
+  );
+  host = await startHost({ PARLEY_AGENTS_CONFIG: config });
+  await expect
+    .poll(async () => ((await (await fetch(`${host.url}/api/agents`)).json()) as { agents: { name: string; state: string }[] }).agents.map((agent) => `${agent.name}:${agent.state}`), { timeout: 60_000, intervals: [250] })
+    .toEqual(["test:ready", "broken:failed"]);
+});
+
+test.afterAll(async () => {
+  await host?.dispose();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+test("New chat picks the test agent in a workspace: a refused folder is named beside the field, then the chat opens with its modes in the header and its / commands in the menu", async ({ page }) => {
+  await page.goto(host.url);
+  const newChat = page.getByRole("button", { name: "New chat", exact: true });
+  await newChat.click();
+  const dialog = page.getByRole("dialog", { name: "New chat" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();
+  await expect(dialog.getByRole("radio", { name: /Broken Agent/ })).toBeDisabled();
+  await expect(dialog.getByText(/could not start/)).toBeVisible();
+
+  await dialog.getByRole("radio", { name: /Test Agent/ }).check();
+  const field = dialog.getByRole("textbox", { name: "Workspace folder" });
+  await expect(field).toHaveValue(workspace);
+  const outside = path.join(root, "elsewhere");
+  await field.fill(outside);
+  await dialog.getByRole("button", { name: "Start chat" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("The chat could not be started:");
+  await expect(field).toHaveValue(outside);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+
+  await field.fill(workspace);
+  await field.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/#session=/);
+  await expect(page.getByRole("navigation", { name: "Chats" }).locator(".session-item__agent")).toHaveText(["Test Agent"]);
+
+  // The agent's session opens with the chat's first prompt: its row, then the modes in the header and the commands in the menu.
+  const message = page.getByRole("textbox", { name: "Message" });
+  await message.fill("/stream");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Test Agent in ${workspace}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Commands: /init /review" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 30_000 });
+  const mode = page.locator(".conversation__header").getByRole("combobox", { name: "Mode" });
+  await expect(mode).toHaveValue("default");
+  await expect(mode).toBeEnabled();
+  await message.fill("");
+  await message.pressSequentially("/");
+  await expect(page.getByRole("listbox", { name: "Commands" }).getByRole("option")).toHaveText([/^\/init/, /^\/review <what to review>/]);
+  await message.press("Escape");
+
+  page.once("dialog", (prompt) => {
+    expect(prompt.message()).toBe("In mode Auto, Test Agent acts without asking you first. Switch?");
+    void prompt.accept();
+  });
+  await mode.selectOption("auto");
+  await expect(mode).toHaveValue("auto");
+  await page.reload();
+  await expect(page.locator(".conversation__header").getByRole("combobox", { name: "Mode" })).toHaveValue("auto");
+});
+
+test("the folder is remembered for the agent; Escape closes New chat's choice and gives focus back; the assistant is still one choice away", async ({ page }) => {
+  const sub = path.join(workspace, "sub");
+  mkdirSync(sub, { recursive: true });
+  await page.goto(host.url);
+  const newChat = page.getByRole("button", { name: "New chat", exact: true });
+  const dialog = page.getByRole("dialog", { name: "New chat" });
+  await newChat.click();
+  await dialog.getByRole("radio", { name: /Test Agent/ }).check();
+  await dialog.getByRole("textbox", { name: "Workspace folder" }).fill(sub);
+  await dialog.getByRole("button", { name: "Start chat" }).click();
+  await expect(page).toHaveURL(/#session=/);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  await newChat.focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("radio", { name: /Parley's assistant/ })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(dialog.getByRole("radio", { name: /Test Agent/ })).toBeChecked();
+  await expect(dialog.getByRole("textbox", { name: "Workspace folder" })).toHaveValue(sub);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(newChat).toBeFocused();
+
+  await newChat.click();
+  await dialog.getByRole("button", { name: "Start chat" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).not.toHaveURL(/#session=/);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+});
