@@ -120,19 +120,19 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [{ group: ["react", "react-*", "node:*"], message: "protocol is shared by host and browser." }, { regex: "^\\.\\./", message: "protocol imports nothing of ours." }] }],
     },
   },
-  // Size (issue 20): no source file over 400 lines, no function over ~150. Production code only; tests and test support are exempt.
+  // Size: no source file over 400 lines, no function over ~150. Production code only; tests and test support are exempt.
   {
     files: ["src/**/*.{ts,tsx}", "bench/**/*.ts", "bin/**/*.mjs", "scripts/**/*.mjs"],
     ignores: [
       "src/**/*.test.{ts,tsx}",
       "src/testing/**",
-      // split pending: these rooms are being split in their own changes.
-      "src/host/acp/**",
-      "src/host/push/**",
-      "src/features/**",
-      "src/app/**",
-      "src/ui/**",
-      "src/demo/**",
+      // Not yet split: each is one component or factory over the limit, listed so that no other file joins them.
+      "src/host/push/push-service.ts",
+      "src/features/chat/composer.tsx",
+      "src/features/chat/transcript.tsx",
+      "src/features/question/question-panel.tsx",
+      "src/features/question/question-wizard.tsx",
+      "src/demo/fake-host.ts",
     ],
     rules: {
       "max-lines": ["error", { max: 400 }],
