@@ -72,7 +72,7 @@ async function eventually(tools: McpTools, from: number, event: string): Promise
 }
 
 describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout: 90_000 }, (transport) => {
-  it("offers each tool as mcp__<server>__<tool> with its JSON Schema, read-only hint and autoApprove", async () => {
+  it("offers each tool as mcp__<server>__<tool> with its JSON Schema, read-only and destructive hints and autoApprove", async () => {
     const { tools, logs } = start([serverConfig(transport)]);
     await ready(tools);
     expect(tools.status()).toEqual([{ name: "notes", state: "ready", tools: 18 }]);
@@ -84,6 +84,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
       inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"], $schema: "http://json-schema.org/draft-07/schema#" },
       readOnly: true,
       autoApproved: false,
+      destructive: false,
     });
     expect(tools.tools().find((tool) => tool.tool === "write_note")).toEqual({
       name: "mcp__notes__write_note",
@@ -93,6 +94,7 @@ describe.each<Transport>(["stdio", "http"])("the MCP manager over %s", { timeout
       inputSchema: { type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"], $schema: "http://json-schema.org/draft-07/schema#" },
       readOnly: false,
       autoApproved: true,
+      destructive: false,
     });
     expect(logs.filter((entry) => entry.event === "mcp/server-ready")).toEqual([{ event: "mcp/server-ready", server: "notes", transport, tools: 18 }]);
   });
