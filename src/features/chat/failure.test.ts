@@ -33,6 +33,6 @@ describe("describeFailure", () => {
 
   it("quotes the host's own text only for failures without copy of their own", () => {
     expect(describeFailure(apiError("INTERNAL", "disk on fire"), english)).toBe("The host said: disk on fire");
-    expect(describeFailure(apiError("TURN_RUNNING", "busy"), chinese)).toBe("助手仍在处理上一条消息。");
+    expect(describeFailure(apiError("TURN_RUNNING", "busy"), chinese)).toBe("Parley 助手仍在处理上一条消息。");
   });
 });
