@@ -64,7 +64,8 @@ test("the sidebar loads the next page of chats when its end scrolls into view", 
   const links = nav.getByRole("link", { name: /Paged chat/ });
   await expect(links.first()).toHaveText("Paged chat 59");
   await expect(links).toHaveCount(50);
-  await nav.getByRole("list").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+  // The outer list scrolls; each date group inside it is a list of its own.
+  await nav.getByRole("list").first().evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
   await expect(links).toHaveCount(60);
   await expect(links.last()).toHaveText("Paged chat 0");
   await expect(nav.getByRole("button", { name: "Show more chats" })).toBeHidden();

@@ -68,7 +68,8 @@ for (const viewport of [
       await nav.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
       await expectInViewport(page, nav.getByRole("combobox", { name: "Language" }), "the language setting");
       await expectInViewport(page, nav.getByRole("button", { name: "New chat" }), "New chat");
-      await expectListScrolls(nav.getByRole("list"));
+      // The outer list scrolls; each date group inside it is a list of its own.
+      await expectListScrolls(nav.getByRole("list").first());
       await nav.getByRole("button", { name: "New chat" }).click();
 
       await composer.fill(`/ask ${JSON.stringify({ questions: [{ id: "go", question: "Go ahead with the plan?", options: [{ label: "Yes" }, { label: "No" }] }] })}`);

@@ -56,7 +56,8 @@ async function send(page: Page, text: string) {
   const composer = page.getByRole("textbox", { name: "Message" });
   await composer.fill(text);
   await composer.press("Enter");
-  await expect(page.getByText(text.replace(/^\/echo /, ""), { exact: true })).toBeVisible();
+  // The reply in the transcript (the chat's title, in the sidebar and the heading, now reads the same).
+  await expect(page.getByRole("region", { name: "Messages" }).getByText(text.replace(/^\/echo /, ""), { exact: true })).toBeVisible();
 }
 
 /** The owner opens the login link and starts a chat, which opens again after a reload. */
