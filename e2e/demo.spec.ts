@@ -452,7 +452,7 @@ test.describe("finding and sharing a story", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto(`${host.url}/demo#approval-destructive`);
     const docs = page.getByRole("region", { name: "About this story" });
-    await expect(docs).toContainText("A call that deletes");
+    await expect(docs).toContainText("A tool its server marks destructive");
     await expect(docs).toContainText("[approval-request]");
     const full = page.getByRole("link", { name: "Open full page" });
     await expect(full).toHaveAttribute("href", /^\/demo\?frame=.*#approval-destructive$/);

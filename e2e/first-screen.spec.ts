@@ -13,7 +13,9 @@ test.afterAll(async () => {
 });
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  // axe's skip-link rule reads every `#…` link as a skip link to an element with that id; a chat's link is `#session=<id>`,
+  // a route the app handles, so the rule is off here (the skip link to the composer is checked by hand below).
+  const results = await new AxeBuilder({ page }).disableRules(["skip-link"]).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
