@@ -94,10 +94,10 @@ for (const viewport of [
         for (let j = i + 1; j < boxes.length; j++) expectApart(boxes[i]!, boxes[j]!, `controls ${i} and ${j}`);
       }
       // The stepper is one line of small items (WCAG 2.5.8's 24 px minimum); every other control is a 44 px tap target.
-      const stepItems = new Set(await panel.locator(".question-stepper__item button").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-label") ?? button.textContent)));
+      const stepItems = new Set(await panel.locator(".question-stepper__item button").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-label") ?? button.textContent ?? "")));
       for (const button of await panel.getByRole("button").all()) {
         const box = await boxOf(button);
-        const name = (await button.getAttribute("aria-label")) ?? (await button.textContent());
+        const name = (await button.getAttribute("aria-label")) ?? (await button.textContent()) ?? "";
         const minimum = stepItems.has(name) ? 24 : 44;
         expect(Math.min(box.width, box.height), `tap target ${name} is at least ${minimum} px`).toBeGreaterThanOrEqual(minimum);
       }
