@@ -296,6 +296,21 @@ describe("createSessionEngine", () => {
     expect(events).toEqual([{ type: "loaded" }, { type: "navigate", sessionId: null }]);
   });
 
+  it("keeps a session deleted by a frame while its fetch was in flight out of the list and the transcripts", async () => {
+    const detail = deferred<{ session: Session; messages: Message[] }>();
+    const { api } = fakeApi({ getSession: () => detail.promise });
+    const { engine, link, events, store } = engineWith(api);
+    engine.start();
+    link.frame({ type: "session/upserted", session: session("s-1", "Doomed") });
+    engine.open("s-1");
+    link.frame({ type: "session/deleted", sessionId: "s-1" });
+    detail.resolve({ session: session("s-1", "Doomed"), messages: [message("m-1", "hi")] });
+    await flush();
+    expect(events).toEqual([{ type: "navigate", sessionId: null }, { type: "session-missing", sessionId: "s-1" }]);
+    expect(store.getState().sessions).toEqual([]);
+    expect(store.getState().transcripts).toEqual({});
+  });
+
   it("reports synced, and the requests that left while this tab kept drafts for them", () => {
     const { api } = fakeApi({});
     const { engine, link, events, store } = engineWith(api, { retireDraft: (rpcId) => rpcId === "r1" });

@@ -149,6 +149,8 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
       const mark = touches.mark();
       const { session, messages } = await api.getSession(sessionId);
       const live = touches.since(mark);
+      // A frame deleted it while the fetch was in flight: the frame already moved the tab off it.
+      if (live.has(sessionId) && !store.getState().sessions.some((held) => held.id === sessionId)) return { type: "session-missing", sessionId };
       store.getState().loadSession(session, live);
       store.getState().loadTranscript(sessionId, messages, live);
       return { type: "loaded" };

@@ -181,8 +181,9 @@ describe("the session engine against a real host", () => {
   it("navigates away from the open session when another tab deletes it", async () => {
     const { server, first, second } = await hostWithTwoTabs();
     const sessionId = (await createApi({ baseUrl: server.url }).createSession("Doomed")).id;
+    const opened = first.events.length;
     first.engine.open(sessionId);
-    await first.until(() => first.events.some((event) => event.type === "loaded"), "the session to load");
+    await first.until(() => first.events.slice(opened).some((event) => event.type === "loaded"), "the session to load");
     await second.until(() => second.sessionState(sessionId) === "idle", "the second tab to list it");
 
     second.engine.requestDelete(sessionId);

@@ -222,7 +222,14 @@ describe("applyFrame: sessions", () => {
     const current = run([upserted(idle)]);
     expect(applyFetchedSession(current, { ...idle, state: "running" }, new Set(["a"]))).toBe(current);
     expect(applyFetchedSession(current, { ...idle, state: "running" }).sessions).toEqual([{ ...idle, state: "running" }]);
-    expect(applyFetchedSession(initialSessionData, idle, new Set(["a"])).sessions).toEqual([idle]);
+    expect(applyFetchedSession(initialSessionData, idle).sessions).toEqual([idle]);
+  });
+
+  it("does not bring back a fetched session that a frame deleted after the fetch started", () => {
+    const idle = session("a", "2026-11-30T08:00:00.000Z", "idle");
+    const deleted = run([upserted(idle), { type: "session/deleted", sessionId: "a" }]);
+    expect(applyFetchedSession(deleted, idle, new Set(["a"]))).toBe(deleted);
+    expect(deleted.sessions).toEqual([]);
   });
 });
 

@@ -90,9 +90,12 @@ export function applySessionsPage<State extends SessionData>(
   return { ...state, sessions: added.length === 0 ? state.sessions : sortNewestFirst([...state.sessions, ...added]), sessionsCursor: cursor };
 }
 
-/** Upserts one fetched session unless a frame changed it after the fetch started. */
+/**
+ * Upserts one fetched session unless a frame changed it after the fetch started: an upsert frame left the newer
+ * version in the list, and a deletion frame took it out, so the fetched copy must not bring it back.
+ */
 export function applyFetchedSession<State extends SessionData>(state: State, session: Session, live: ReadonlySet<string> = NOTHING_LIVE): State {
-  if (live.has(session.id) && state.sessions.some((candidate) => candidate.id === session.id)) return state;
+  if (live.has(session.id)) return state;
   return { ...state, sessions: upsertSession(state.sessions, session) };
 }
 
