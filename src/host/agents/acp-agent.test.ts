@@ -90,6 +90,24 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows)).toContain("Here is **the** plan.\n\n");
   });
 
+  it("titles the chat from the agent's session_info_update while the human has not renamed it, and keeps a rename", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const title = async () => ((await api(server.url, `/api/sessions/${sessionId}`)).body as { session: { title: string } }).session.title;
+    let from = await say(server.url, client, sessionId, "Fix the flaky login test");
+    await client.waitIdle(sessionId, from);
+    expect(await title()).toBe("Fix the flaky login test");
+    from = await say(server.url, client, sessionId, "/title  Login test:\u200f flake fixed ");
+    await client.waitFor((frame, index) => index > from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.title === "Login test: flake fixed");
+    await client.waitIdle(sessionId, from);
+    expect(await title()).toBe("Login test: flake fixed");
+    expect((await api(server.url, `/api/sessions/${sessionId}`, { method: "PATCH", json: { title: "Mine" } })).status).toBe(200);
+    from = await say(server.url, client, sessionId, "/title The agent's name");
+    await client.waitIdle(sessionId, from);
+    expect(replies(await messages(server.url, sessionId))).toContain("titled");
+    expect(await title()).toBe("Mine");
+  });
+
   it("asks a permission as an approval with the agent's options by name in kind order, and the option picked by its label reaches the agent", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

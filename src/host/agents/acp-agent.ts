@@ -88,6 +88,9 @@ function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
       return writeSession(log, entry, { mode: update.currentModeId });
     case "usage_update":
       return writeSession(log, entry, { usage: { used: update.used, size: update.size } });
+    case "session_info_update":
+      if (typeof update.title === "string") entry.report.retitle(update.title).catch((error: unknown) => log({ event: "acp/retitle-failed", sessionId: entry.row.sessionId, error: errorText(error) }));
+      return;
     default:
       log({ event: "acp/update-outside-turn", sessionId: entry.row.sessionId, kind: update.sessionUpdate });
   }

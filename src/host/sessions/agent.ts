@@ -46,6 +46,8 @@ export interface AgentReport {
   callTool(step: string, call: ModelToolCall, signal: AbortSignal): Promise<ToolOutcome>;
   /** Asks the human through the seam, as this session. */
   ask(request: Omit<AskRequest, "sessionId">): Promise<AskResult>;
+  /** Titles the chat as the agent named it; a title the human gave stays. */
+  retitle(title: string): Promise<void>;
 }
 
 /** Which agent runs a session's turns; null for a session an outside caller drives (`/mcp`), whose prompts are refused. */

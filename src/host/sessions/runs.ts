@@ -26,6 +26,8 @@ export interface RunsOptions {
   interaction: Pick<UserInteraction, "ask">;
   /** Stamps the session and publishes it once a run ended (rethrows a failed write). */
   touch(sessionId: string): Promise<void>;
+  /** Titles a session as its agent named it, unless the human named it. */
+  retitle(sessionId: string, title: string): Promise<void>;
 }
 
 /**
@@ -95,6 +97,7 @@ export function createRuns(options: RunsOptions): Runs {
       save: (row) => options.store.updateMessage(row),
       callTool: (step: string, call: ModelToolCall, signal: AbortSignal) => toolCalls.run(sessionId, step, call, signal),
       ask: (request) => options.interaction.ask({ ...request, sessionId }),
+      retitle: (title) => options.retitle(sessionId, title),
     };
   }
 

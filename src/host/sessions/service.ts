@@ -81,7 +81,7 @@ export function createChat(options: ChatOptions): Chat {
   const posting = new Set<string>();
   const transcript = createTranscript({ store, broadcast: options.broadcast, log });
   const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titleFromCall });
-  const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch });
+  const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch, retitle: titleFromAgent });
 
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : runs.running(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
@@ -113,6 +113,16 @@ export function createChat(options: ChatOptions): Chat {
     const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
     if (!row || title === null) return;
     const updated: StoredSession = { ...row, title, autoTitle: false };
+    await store.updateSession(updated);
+    publishSession(updated);
+  }
+
+  /** Titles a chat as its agent named it while the title is still automatic (the human has not renamed it). */
+  async function titleFromAgent(sessionId: string, title: string) {
+    const row = await store.getSession(sessionId);
+    const cleaned = cleanTitle(title).slice(0, 200);
+    if (!row?.autoTitle || cleaned === "" || cleaned === row.title) return;
+    const updated: StoredSession = { ...row, title: cleaned };
     await store.updateSession(updated);
     publishSession(updated);
   }
@@ -176,8 +186,10 @@ export function createChat(options: ChatOptions): Chat {
       if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
       const stamp = now();
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
-      const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text);
-      const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: false, updatedAt: stamp } : { ...row, updatedAt: stamp };
+      // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
+      const namedByAgent = row.agent?.kind === "acp-agent";
+      const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && (!namedByAgent || row.title === DEFAULT_TITLE);
+      const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: namedByAgent, updatedAt: stamp } : { ...row, updatedAt: stamp };
       // The message goes in last: when either write fails the request fails whole, and no tab has seen a message the store lacks.
       posting.add(sessionId);
       try {

@@ -297,6 +297,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       }
       case "/hang":
         return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new TurnCancelled()), { once: true }));
+      case "/title":
+        await update(client, session.id, { sessionUpdate: "session_info_update", title: text.slice("/title".length).trim() });
+        return say(client, session.id, "titled");
       case "/env":
         return say(client, session.id, `env: ${json(Object.keys(options.env ?? process.env).sort())}`);
       case "/memory":
