@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ConnectionStatus } from "../client/mux";
 import type { AnswerRequest, DownFrame, PendingRequest, Session } from "../protocol/schemas";
-import { createFakeHost, NETWORK_ERROR_MESSAGE, SLOW_REPLY_MS, type FakeOutcome } from "./fake-host";
+import { createFakeHost } from "./fake-host";
+import { NETWORK_ERROR_MESSAGE, SLOW_REPLY_MS, type FakeOutcome } from "./fake-respond";
 import type { DemoReply } from "./stories";
 
 const AT = "2026-01-15T09:30:00.000Z";

@@ -1,6 +1,6 @@
 import { LOCALES, type Locale } from "../i18n/locale";
 import type { RespondRequest } from "../protocol/schemas";
-import type { FakeOutcome } from "./fake-host";
+import type { FakeOutcome } from "./fake-respond";
 import { isThemeChoice, type ThemeChoice } from "../ui/theme";
 import { isPlaygroundInput, type PlaygroundInput } from "./playground";
 import { decodeHash, REPLIES, type DemoReply } from "./stories";
