@@ -1,16 +1,17 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import { useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { LIMITS } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
-import { describeFailure } from "./failure";
 import { chatCopy } from "./copy";
 import { CommandMenu } from "./command-menu";
-import { completeCommand, matchCommands, type ComposerCommand } from "./commands";
+import type { ComposerCommand } from "./commands";
+import { useCommandMenu } from "./use-command-menu";
+import { keepDraft, useDraftText } from "./use-draft-text";
+import { useSendMessage } from "./use-send-message";
 
-/** The key of the draft a new chat types into; the session it creates takes the draft over. */
-export const NEW_CHAT_DRAFT = "";
+export { NEW_CHAT_DRAFT, restoreSent } from "./use-send-message";
 
 export interface ComposerProps {
   /** Which draft the text belongs to (the session id); the text is kept per key in `drafts`. */
@@ -29,11 +30,6 @@ export interface ComposerProps {
   commands?: readonly ComposerCommand[];
 }
 
-/** The sent text put back in front of whatever was typed while it was in flight. */
-export function restoreSent(sent: string, typedSince: string): string {
-  return typedSince === "" ? sent : `${sent}\n${typedSince}`;
-}
-
 /**
  * The normal composer. On desktop Enter sends and Shift+Enter is a newline; on touch devices
  * (no Shift on most keyboards) Enter is a newline and the Send button sends. IME-safe. The box
@@ -43,127 +39,26 @@ export function restoreSent(sent: string, typedSince: string): string {
 export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken, commands = [] }: ComposerProps) {
   const t = useCopy(chatCopy);
   const touch = useMediaQuery(TOUCH_QUERY);
-  const [text, setText] = useState(() => drafts.get(draftKey) ?? "");
-  const [shownKey, setShownKey] = useState(draftKey);
-  const [sending, setSending] = useState(false);
-  // An Enter while the previous message is still in flight: it sends once that one is through.
-  const [queued, setQueued] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { text, setText } = useDraftText(draftKey, drafts, prefill, onPrefillTaken);
   const [imeGuard] = useState(createImeGuard);
   const formRef = useRef<HTMLFormElement>(null);
   const ownInputRef = useRef<HTMLTextAreaElement>(null);
   const inputRef = givenInputRef ?? ownInputRef;
-  const keyRef = useRef(draftKey);
-  useLayoutEffect(() => {
-    keyRef.current = draftKey;
-  }, [draftKey]);
   const reasonId = useId();
   const errorId = useId();
-  const menuId = useId();
-  const [menuClosedAt, setMenuClosedAt] = useState<string | null>(null);
-  const [activeCommand, setActiveCommand] = useState(0);
-
-  if (shownKey !== draftKey) {
-    // A new chat's first send moves its text to the session it created; leaving any other chat drops a waiting Enter.
-    if (shownKey !== NEW_CHAT_DRAFT) setQueued(false);
-    setShownKey(draftKey);
-    setText(drafts.get(draftKey) ?? "");
-    setError(null);
-  }
-
-  const [takenPrefill, setTakenPrefill] = useState<{ text: string } | null>(null);
-  if (prefill !== null && prefill !== takenPrefill) {
-    setTakenPrefill(prefill);
-    const held = shownKey === draftKey ? text : (drafts.get(draftKey) ?? "");
-    const next = held === "" ? prefill.text : `${held}\n${prefill.text}`;
-    setText(next);
-    if (next === "") drafts.delete(draftKey);
-    else drafts.set(draftKey, next);
-  }
-  useEffect(() => {
-    if (takenPrefill !== null) onPrefillTaken?.();
-  }, [takenPrefill, onPrefillTaken]);
 
   const tooLong = text.length > LIMITS.messageChars;
   const reason = blockedReason ?? (tooLong ? t("messageTooLong", { count: text.length, max: LIMITS.messageChars }) : null);
   const ready = reason === null && text.trim() !== "";
-  const canSend = !sending && ready;
-
-  const store = (key: string, next: string) => {
-    if (next === "") drafts.delete(key);
-    else drafts.set(key, next);
-  };
+  const { canSend, error, send, dropQueued } = useSendMessage({ draftKey, drafts, text, setText, ready, onSend, formRef, inputRef });
 
   const update = (next: string) => {
     setText(next);
-    setQueued(false);
-    store(draftKey, next);
+    dropQueued();
+    keepDraft(drafts, draftKey, next);
   };
 
-  const send = async () => {
-    if (sending && ready) {
-      setQueued(true);
-      return;
-    }
-    setQueued(false);
-    if (!canSend) return;
-    const sent = text;
-    const sentKey = draftKey;
-    setSending(true);
-    setError(null);
-    setText("");
-    store(sentKey, "");
-    try {
-      await onSend(sent);
-      const active = document.activeElement;
-      if (active === document.body || formRef.current?.contains(active)) inputRef.current?.focus();
-    } catch (failure) {
-      setQueued(false);
-      // A new chat's draft moved to the session it created; anywhere else the text goes back where it was typed.
-      const targetKey = sentKey === NEW_CHAT_DRAFT ? keyRef.current : sentKey;
-      const restored = restoreSent(sent, drafts.get(targetKey) ?? "");
-      store(targetKey, restored);
-      if (targetKey === keyRef.current) {
-        setText(restored);
-        setError(t("sendFailed", { reason: describeFailure(failure, t) }));
-      }
-    } finally {
-      setSending(false);
-    }
-  };
-
-  const sendLatest = useRef(send);
-  useLayoutEffect(() => {
-    sendLatest.current = send;
-  });
-  useEffect(() => {
-    if (queued && !sending) void sendLatest.current();
-  }, [queued, sending]);
-
-  const offered = menuClosedAt === text ? [] : matchCommands(text, commands);
-  const active = Math.min(activeCommand, Math.max(offered.length - 1, 0));
-  const optionId = (index: number) => `${menuId}-${index}`;
-  const choose = (command: ComposerCommand) => {
-    update(completeCommand(command));
-    setActiveCommand(0);
-    inputRef.current?.focus();
-  };
-
-  /** The `/` menu's keys: arrows move, Enter or Tab completes, Escape closes it for what is typed. */
-  const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (offered.length === 0 || imeGuard.isImeKey(event.nativeEvent)) return false;
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      setActiveCommand((active + step + offered.length) % offered.length);
-    } else if ((event.key === "Enter" && !event.shiftKey) || (event.key === "Tab" && !event.shiftKey)) {
-      choose(offered[active]!);
-    } else if (event.key === "Escape") {
-      setMenuClosedAt(text);
-    } else return false;
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
-  };
+  const { menuId, offered, active, optionId, choose, onMenuKey } = useCommandMenu({ text, commands, imeGuard, update, inputRef });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (onMenuKey(event)) return;

@@ -1,0 +1,50 @@
+import { useId, useState, type KeyboardEvent, type RefObject } from "react";
+import type { ImeGuard } from "../../ui/ime";
+import { completeCommand, matchCommands, type ComposerCommand } from "./commands";
+
+export interface CommandMenuOptions {
+  /** What the box holds: a `/` and the start of a command name opens the menu. */
+  text: string;
+  commands: readonly ComposerCommand[];
+  imeGuard: ImeGuard;
+  /** Replaces the box's text, as typing would: a chosen command is written out in full. */
+  update: (text: string) => void;
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+}
+
+/**
+ * The composer's `/` menu: the commands that match what is typed, which one is active, and the
+ * keys that drive it. Escape closes it until the text changes.
+ */
+export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: CommandMenuOptions) {
+  const menuId = useId();
+  const [menuClosedAt, setMenuClosedAt] = useState<string | null>(null);
+  const [activeCommand, setActiveCommand] = useState(0);
+
+  const offered = menuClosedAt === text ? [] : matchCommands(text, commands);
+  const active = Math.min(activeCommand, Math.max(offered.length - 1, 0));
+  const optionId = (index: number) => `${menuId}-${index}`;
+  const choose = (command: ComposerCommand) => {
+    update(completeCommand(command));
+    setActiveCommand(0);
+    inputRef.current?.focus();
+  };
+
+  /** The `/` menu's keys: arrows move, Enter or Tab completes, Escape closes it for what is typed. */
+  const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (offered.length === 0 || imeGuard.isImeKey(event.nativeEvent)) return false;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActiveCommand((active + step + offered.length) % offered.length);
+    } else if ((event.key === "Enter" && !event.shiftKey) || (event.key === "Tab" && !event.shiftKey)) {
+      choose(offered[active]!);
+    } else if (event.key === "Escape") {
+      setMenuClosedAt(text);
+    } else return false;
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  };
+
+  return { menuId, offered, active, optionId, choose, onMenuKey };
+}
