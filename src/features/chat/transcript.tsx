@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { memo, useCallback, useEffect, useRef, type ReactNode } from "react";
 import type { Message } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
@@ -6,9 +6,10 @@ import { selectTranscript } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
-import { judgeScroll } from "./follow";
 import { chatCopy } from "./copy";
 import { MessageRow } from "./message-row";
+import { useEarlierRows } from "./use-earlier-rows";
+import { useFollow } from "./use-follow";
 
 /** Rows rendered at first and added per "show earlier" step; older rows wait until scrolled to. */
 export const TRANSCRIPT_WINDOW_ROWS = 200;
@@ -62,93 +63,17 @@ export interface TranscriptProps {
 export function Transcript({ sessionId, followSignal = 0, emptyScreen }: TranscriptProps) {
   const t = useCopy(chatCopy);
   const messages = useSessionStore(selectTranscript(sessionId));
-  const [windowRows, setWindowRows] = useState(TRANSCRIPT_WINDOW_ROWS);
-  /** The message count when the user scrolled away from the end; null while following. */
-  const [detachedAt, setDetachedAt] = useState<number | null>(null);
-  const [followedSignal, setFollowedSignal] = useState(followSignal);
-  if (followedSignal !== followSignal) {
-    setFollowedSignal(followSignal);
-    setDetachedAt(null);
-  }
   const scrollRef = useRef<HTMLElement>(null);
   const rowsRef = useRef<HTMLOListElement>(null);
   const earlierRef = useRef<HTMLDivElement>(null);
-  const followingRef = useRef(true);
-  const gestureAtRef = useRef(Number.NEGATIVE_INFINITY);
-  const restoreRef = useRef<{ height: number; top: number } | null>(null);
-  /** The heights seen at the last scroll event, to tell a move of the layout from a move of the user. */
-  const seenSizeRef = useRef({ scrollHeight: 0, clientHeight: 0 });
-  const stickFrameRef = useRef<number | null>(null);
-  const countRef = useRef(messages.length);
-
-  const hidden = Math.max(0, messages.length - windowRows);
+  const { hidden, reveal } = useEarlierRows(scrollRef, messages.length, TRANSCRIPT_WINDOW_ROWS);
+  const { detachedAt, isFollowing, follow, detach, onScroll, onGesture } = useFollow({ scrollRef, rowsRef, messages, followSignal });
   const hasEarlier = hidden > 0;
-  const empty = messages.length === 0;
-
-  const stick = useCallback(() => {
-    const element = scrollRef.current;
-    if (!element || !followingRef.current) return;
-    element.scrollTop = element.scrollHeight;
-  }, []);
-
-  const detach = useCallback(() => {
-    if (!followingRef.current) return;
-    followingRef.current = false;
-    setDetachedAt(countRef.current);
-  }, []);
-
-  const follow = useCallback(() => {
-    followingRef.current = true;
-    setDetachedAt(null);
-  }, []);
 
   const showEarlier = useCallback(() => {
-    const element = scrollRef.current;
-    if (element) restoreRef.current = { height: element.scrollHeight, top: element.scrollTop };
+    reveal();
     detach();
-    setWindowRows((rows) => rows + TRANSCRIPT_WINDOW_ROWS);
-  }, [detach]);
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const restore = restoreRef.current;
-    if (!restore) return;
-    restoreRef.current = null;
-    element.scrollTop = restore.top + (element.scrollHeight - restore.height);
-  }, [windowRows]);
-
-  useLayoutEffect(() => {
-    countRef.current = messages.length;
-    if (!followingRef.current || stickFrameRef.current !== null) return;
-    stickFrameRef.current = requestAnimationFrame(() => {
-      stickFrameRef.current = null;
-      stick();
-    });
-  }, [messages, stick]);
-
-
-  useLayoutEffect(() => {
-    if (detachedAt !== null) return;
-    followingRef.current = true;
-    stick();
-  }, [detachedAt, stick]);
-
-  useEffect(() => {
-    const element = scrollRef.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(stick);
-    observer.observe(element);
-    if (rowsRef.current) observer.observe(rowsRef.current);
-    return () => observer.disconnect();
-  }, [stick, empty]);
-
-  useEffect(
-    () => () => {
-      if (stickFrameRef.current !== null) cancelAnimationFrame(stickFrameRef.current);
-    },
-    [],
-  );
+  }, [reveal, detach]);
 
   useEffect(() => {
     const sentinel = earlierRef.current;
@@ -156,47 +81,13 @@ export function Transcript({ sessionId, followSignal = 0, emptyScreen }: Transcr
     if (!sentinel || !root || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && !followingRef.current) showEarlier();
+        if (entries.some((entry) => entry.isIntersecting) && !isFollowing()) showEarlier();
       },
       { root, rootMargin: "400px 0px 0px 0px" },
     );
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [hasEarlier, showEarlier]);
-
-  const onGesture = () => {
-    gestureAtRef.current = performance.now();
-  };
-
-  const onScroll = () => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const { scrollHeight, clientHeight } = element;
-    const seen = seenSizeRef.current;
-    const layoutChanged = seen.scrollHeight !== scrollHeight || seen.clientHeight !== clientHeight;
-    seenSizeRef.current = { scrollHeight, clientHeight };
-    const verdict = judgeScroll({
-      distanceFromEnd: scrollHeight - element.scrollTop - clientHeight,
-      following: followingRef.current,
-      sinceGestureMs: performance.now() - gestureAtRef.current,
-      layoutChanged,
-    });
-    switch (verdict) {
-      case "follow":
-        follow();
-        return;
-      case "detach":
-        detach();
-        return;
-      case "restick":
-        stick();
-        return;
-      case "none":
-        return;
-      default:
-        verdict satisfies never;
-    }
-  };
+  }, [hasEarlier, showEarlier, isFollowing]);
 
   const unseen = detachedAt === null ? 0 : Math.max(0, messages.length - detachedAt);
 
