@@ -1,0 +1,188 @@
+import { createHash } from "node:crypto";
+import webpush from "web-push";
+import type { Logger } from "../log";
+import type { PushPayload } from "./payload";
+import type { PushStore, StoredPushSubscription, VapidKeys } from "./push-store";
+
+/** How sends that a push service turns away for now (429, 5xx, no answer) are retried. */
+export interface PushRetry {
+  /** Retries after the first attempt; default 4. */
+  attempts: number;
+  /** The first wait when the push service names none; doubled each time; default 1 s. */
+  baseDelayMs: number;
+  /** The longest wait: a `Retry-After` longer than this gives the push up instead; default 60 s. */
+  maxDelayMs: number;
+}
+
+export type SendOutcome = "sent" | "gone" | "refused" | "gave-up" | "skipped";
+
+const TTL_SECONDS = 24 * 60 * 60;
+const LOOPBACK_HOST = "127.0.0.1";
+
+/** Whether the host may send to this endpoint: `https` only, except `http`/`https` on 127.0.0.1 when loopback is allowed. */
+export function endpointAllowed(endpoint: string, allowLoopback: boolean): boolean {
+  if (!URL.canParse(endpoint)) return false;
+  const url = new URL(endpoint);
+  if (url.username !== "" || url.password !== "") return false;
+  const loopback = url.hostname === LOOPBACK_HOST;
+  if (loopback) return allowLoopback && (url.protocol === "https:" || url.protocol === "http:");
+  const local = url.hostname === "localhost" || url.hostname.endsWith(".localhost") || url.hostname === "[::1]" || /^127\.|^0\./.test(url.hostname);
+  return url.protocol === "https:" && !local;
+}
+
+/** A `Retry-After` in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** A push service's topic for a request: the resolve push then replaces a request push the device has not fetched yet. */
+function topicOf(rpcId: string): string {
+  return createHash("sha256").update(rpcId).digest("base64url").slice(0, 32);
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** What sending pushes takes: where the subscriptions live, how to sign and retry, and when to stop. */
+export interface PushDeliveryOptions {
+  store: PushStore;
+  log: Logger;
+  keys: VapidKeys;
+  /** The VAPID `sub` claim. */
+  subject: string;
+  allowLoopback: boolean;
+  retry: PushRetry;
+  /** How long one request to a push service may take. */
+  timeoutMs: number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  now(): number;
+  /** Aborted at close: no attempt starts any more, and requests in flight stop. */
+  stopping: AbortSignal;
+  /** Whether a request is still pending; a request push for one that already ended is skipped. */
+  isPending(rpcId: string): boolean;
+  /** The subscriptions a frame's pushes go to, listed once per frame. */
+  subscriptions(): Promise<StoredPushSubscription[]>;
+}
+
+/**
+ * Sends one push to one device. What a push service turns away for now (429, 5xx, no answer) is retried with a
+ * doubling wait or its `Retry-After`; a subscription that is gone (404, 410) or whose endpoint is not allowed is dropped.
+ */
+async function deliver(options: PushDeliveryOptions, subscription: StoredPushSubscription, payload: PushPayload): Promise<SendOutcome> {
+  const { store, log, keys, retry } = options;
+  for (let attempt = 0; ; attempt++) {
+    if (options.stopping.aborted) return "gave-up";
+    if (payload.kind === "request" && !options.isPending(payload.rpcId)) return "skipped";
+    if (!endpointAllowed(subscription.endpoint, options.allowLoopback)) {
+      await store.deleteSubscription(subscription.endpoint);
+      log({ event: "push/endpoint-refused" });
+      return "refused";
+    }
+    const details = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, JSON.stringify(payload), {
+      vapidDetails: { subject: options.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      contentEncoding: "aes128gcm",
+      TTL: TTL_SECONDS,
+      urgency: "high",
+      topic: topicOf(payload.rpcId),
+    });
+    let status: number;
+    let wait: number | null = null;
+    try {
+      const response = await fetch(details.endpoint, {
+        method: "POST",
+        headers: details.headers as Record<string, string>,
+        body: new Uint8Array(details.body),
+        redirect: "manual",
+        signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.stopping]),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+      wait = retryAfterMs(response.headers.get("retry-after"), options.now());
+    } catch {
+      status = 0;
+    }
+    if (status >= 200 && status < 300) return "sent";
+    if (status === 404 || status === 410) {
+      await store.deleteSubscription(subscription.endpoint);
+      log({ event: "push/subscription-gone", status });
+      return "gone";
+    }
+    if (status !== 0 && status !== 429 && status < 500) {
+      log({ event: "push/refused", status });
+      return "refused";
+    }
+    const delay = wait ?? retry.baseDelayMs * 2 ** attempt;
+    if (attempt >= retry.attempts || delay > retry.maxDelayMs) {
+      log({ event: "push/gave-up", status, attempts: attempt + 1, retryAfterMs: wait });
+      return "gave-up";
+    }
+    await options.sleep(delay, options.stopping);
+  }
+}
+
+/** The pushes on their way to the devices. */
+export interface PushDelivery {
+  /** Sends one frame's push to every subscription, with the payload `payloadFor` gives each. */
+  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload): void;
+  /** Resolves once every push queued so far was sent, dropped or given up. */
+  idle(): Promise<void>;
+}
+
+/** Fans each frame's pushes out to the devices, in the order the frames came, through one queue per device. */
+export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
+  const { log } = options;
+  /** One queue per device, so a resolve push never overtakes its request push. */
+  const queues = new Map<string, Promise<void>>();
+  const inFlight = new Set<Promise<void>>();
+  /** Frames fan out in the order they came, whatever each listing of the subscriptions takes. */
+  let listing: Promise<void> = Promise.resolve();
+
+  function enqueue(subscription: StoredPushSubscription, payload: PushPayload) {
+    const previous = queues.get(subscription.endpoint) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      try {
+        await deliver(options, subscription, payload);
+      } catch (error) {
+        log({ event: "push/failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
+      }
+    });
+    queues.set(subscription.endpoint, next);
+    inFlight.add(next);
+    void next.finally(() => {
+      inFlight.delete(next);
+      if (queues.get(subscription.endpoint) === next) queues.delete(subscription.endpoint);
+    });
+  }
+
+  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload) {
+    const listed = listing.then(() => options.subscriptions()).then(
+      (subscriptions) => {
+        for (const subscription of subscriptions) enqueue(subscription, payloadFor(subscription));
+      },
+      (error: unknown) => log({ event: "push/list-failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" }),
+    );
+    listing = listed;
+    inFlight.add(listed);
+    void listed.finally(() => inFlight.delete(listed));
+  }
+
+  async function idle() {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  }
+
+  return { fanOut, idle };
+}
