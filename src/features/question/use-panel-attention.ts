@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from "react";
+import { afterPress } from "./press-activity";
+import { useAnswerShortcut } from "./step-keys";
+import { isTypingElsewhere, whenTypingStops } from "./typing-activity";
+
+/**
+ * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere
+ * starts `passive`: it takes no focus and announces itself, until a click, Tab or Alt+Q, or until
+ * the typing stops (the composer is emptied by sending, or 1.5 s pass with no keystroke).
+ */
+export type Attention = "engaged" | "passive";
+
+function canTakeFocus(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+interface PanelAttentionOptions {
+  /** Take focus when shown, if the tab is visible and focused and the user is not typing elsewhere. */
+  autoFocus: boolean;
+  collapsed: boolean;
+  /** Opens a collapsed panel. */
+  onExpand: () => void;
+  /** Puts focus in the open panel. */
+  focusPanel: () => void;
+}
+
+/**
+ * The panel's attention, and the ways the user turns to it: Alt+Q, expanding it, a click or Tab
+ * into it, or stopping typing elsewhere. `takeFocus` says whether the panel's content focuses its
+ * first control when it mounts.
+ */
+export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }: PanelAttentionOptions) {
+  const [arrival] = useState(() => ({ typing: isTypingElsewhere() }));
+  const [attention, setAttention] = useState<Attention>(arrival.typing ? "passive" : "engaged");
+  const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus() && !arrival.typing);
+
+  const expand = () => {
+    setTakeFocus(true);
+    setAttention("engaged");
+    onExpand();
+  };
+  const engage = () => {
+    setAttention("engaged");
+    if (collapsed) {
+      expand();
+      return;
+    }
+    focusPanel();
+  };
+  useAnswerShortcut(engage);
+  const engageLatest = useRef(engage);
+  useEffect(() => {
+    engageLatest.current = engage;
+  });
+  // A panel that waited for the user to stop typing takes over by itself once they have (the composer was sent or left idle).
+  const waitsForTyping = autoFocus && attention === "passive" && !collapsed;
+  useEffect(() => {
+    if (!waitsForTyping) return;
+    return whenTypingStops(() => engageLatest.current(), canTakeFocus);
+  }, [waitsForTyping]);
+  // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
+  const turnToPanel = () => {
+    if (attention === "passive") afterPress(() => setAttention("engaged"));
+  };
+
+  return { attention, takeFocus, expand, turnToPanel };
+}

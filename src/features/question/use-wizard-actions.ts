@@ -1,0 +1,117 @@
+import { useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
+import type { AnswerItem, QuestionItem } from "../../protocol/schemas";
+import { buildAnswers } from "./batch";
+import { chooseOption, draftOf, firstIncomplete, goToQuestion, isComplete, skipQuestion, toggleOption, type DraftState } from "./draft";
+import { firstUnsendable, type FieldProblem } from "./field-rules";
+import type { PickSource } from "./option-list";
+import { needsReview, reviewIndex } from "./step-state";
+import { createStepGuard, readStepKey, type ChoicePoint } from "./step-keys";
+import type { PanelStatus } from "./status-line";
+
+interface WizardActionsOptions {
+  questions: readonly QuestionItem[];
+  state: DraftState;
+  onChange: Dispatch<SetStateAction<DraftState>>;
+  status: PanelStatus;
+  onStatus: (status: PanelStatus) => void;
+  onSubmit: (answers: AnswerItem[]) => void;
+  /** The question shown; the last one on the review step. */
+  index: number;
+  onReview: boolean;
+  /** What breaks the shown question's rules; null on the review step. */
+  problem: FieldProblem | null;
+  disabled: boolean;
+  isImeKey: (event: KeyboardEvent) => boolean;
+}
+
+/**
+ * What the wizard's controls and keys do to the draft: move on, pick, skip, finish the batch and
+ * send it. Holds the step guard that keeps a double tap to one question.
+ */
+export function useWizardActions(options: WizardActionsOptions) {
+  const { questions, state, onChange, index, onReview, problem } = options;
+  const [stepGuard] = useState(createStepGuard);
+  const count = questions.length;
+  const question = questions[index]!;
+  const draft = draftOf(state, question.id);
+  const isLast = index === count - 1;
+
+  const change = (update: (current: DraftState) => DraftState) => {
+    if (options.status?.kind === "complete-first") options.onStatus(null);
+    onChange(update);
+  };
+
+  /** Nothing is sent while a question breaks its rules (rules answer-input, question-required): the user is taken to it instead. */
+  const send = (from: DraftState) => {
+    const unsendable = firstUnsendable(questions, from);
+    if (unsendable !== -1) {
+      change(() => ({ ...from, index: unsendable }));
+      return;
+    }
+    if (from !== state) onChange(from);
+    options.onSubmit(buildAnswers(questions, from));
+  };
+
+  /** The end of the batch: the review step when something is not answered, else straight out. */
+  const finish = (from: DraftState) => {
+    if (needsReview(questions, from)) {
+      change(() => ({ ...from, index: reviewIndex(questions) }));
+      return;
+    }
+    if (!isComplete(question, draftOf(from, question.id))) {
+      options.onStatus({ kind: "complete-first" });
+      return;
+    }
+    send(from);
+  };
+
+  const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
+  const primary = () => {
+    if (!isComplete(question, draft) || problem !== null) return;
+    if (isLast) finish(state);
+    else change(advance);
+  };
+  const pick = (label: string, source: PickSource, point: ChoicePoint) => {
+    if (source !== "click" && stepGuard.blocks(null)) return;
+    const chosen = chooseOption(state, question, label);
+    if (isLast) {
+      // Most agents ask one question: a pick on it, with nothing typed, answers it as a pick in a batch moves on.
+      const answersAtOnce = count === 1 && draft.custom.trim() === "";
+      if (answersAtOnce) stepGuard.arm(point);
+      if (source === "enter" || answersAtOnce) finish(chosen);
+      else change(() => chosen);
+      return;
+    }
+    stepGuard.arm(point);
+    change(() => advance(chosen));
+  };
+  const select = (update: (current: DraftState) => DraftState) => change(update);
+  const skip = () => {
+    if (question.required) return;
+    const skipped = skipQuestion(state, question);
+    if (isLast) finish(skipped);
+    else change(() => advance(skipped));
+  };
+
+  /** docs/architecture.md, rule step-keys: Enter as the primary button, 1…9 choose an option. */
+  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (options.disabled || options.isImeKey(event) || onReview) return;
+    const key = readStepKey(event);
+    if (key === null) return;
+    if (key.kind === "enter") {
+      event.preventDefault();
+      if (!key.inText && stepGuard.blocks(null)) return;
+      if (!key.inText && firstIncomplete(questions, state) === -1) finish(state);
+      else primary();
+      return;
+    }
+    const option = question.options?.[key.number - 1];
+    if (!option) return;
+    event.preventDefault();
+    if (question.multiSelect) {
+      if (!stepGuard.blocks(null)) select((current) => toggleOption(current, question, option.label));
+    } else pick(option.label, "key", null);
+  };
+
+  return { stepGuard, change, send, primary, pick, select, skip, handleKeyDown };
+}
