@@ -35,7 +35,7 @@ import { createRequestHandler } from "./http/request-handler";
 import { StorageError } from "./storage-error";
 import { createRouteLimiter, DEFAULT_RATE_LIMITS, type RateLimitedRoute, type RateLimits } from "./fence/rate-limit";
 import { openStore, type Store } from "./store";
-import { CLUSTER_LOST_MESSAGE, startCluster } from "./pg/cluster";
+import { CLUSTER_LOST_MESSAGE, startCluster, type Cluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
@@ -109,9 +109,17 @@ export interface RunningServer {
 }
 
 /** The ACP agents of the config (docs/architecture.md, ACP agents), `GET /api/agents` and a chat's mode, and the check of a new ACP chat. */
-function acpParts(options: ServerOptions, store: Store, log: Logger) {
+function acpParts(options: ServerOptions, store: Store, log: Logger, cluster: Cluster | null) {
+  const instance = cluster?.instance;
   const config = options.agents ?? { file: null, agents: [], workspaces: [path.resolve(".")] };
-  const acpAgents = createAcpAgents({ config, log, transcript: (sessionId) => store.listMessages(sessionId), ...(options.agentIdleMs ? { idleMs: options.agentIdleMs } : {}) });
+  const acpAgents = createAcpAgents({
+    config,
+    log,
+    transcript: (sessionId) => store.listMessages(sessionId),
+    shared: isPgStore(store),
+    ...(instance ? { instance } : {}),
+    ...(options.agentIdleMs ? { idleMs: options.agentIdleMs } : {}),
+  });
   const acpRoutes = agentRoutes({
     agents: () => acpAgents.statuses(),
     workspaces: config.workspaces,
@@ -128,7 +136,33 @@ function acpParts(options: ServerOptions, store: Store, log: Logger) {
     const check = acpAgents.check(name, cwd);
     return check.ok && mode !== undefined ? { ok: true, agent: { ...check.agent, mode } } : check;
   };
-  return { acpAgents, acpRoutes, sessionAgent };
+  const agentHost = cluster ? { agentHost: acpHostOf(store, acpAgents, (other) => cluster.peerUrl(other)) } : {};
+  return { acpAgents, acpRoutes, sessionAgent, agentHost };
+}
+
+/** Where a cluster host passes an ACP chat's prompt: the live host whose process opened the chat's agent session, if not this one. */
+function acpHostOf(store: Store, acpAgents: AcpAgents, peerUrl: (instance: string) => Promise<URL | null>) {
+  return async (sessionId: string): Promise<URL | null> => {
+    const row = await store.getSession(sessionId);
+    if (row?.agent?.kind !== "acp-agent") return null;
+    const host = await acpAgents.hostOf(sessionId);
+    return host === null ? null : peerUrl(host);
+  };
+}
+
+/** The routes' rate brake (429 with Retry-After), and the seconds to wait for a new MCP session, or null when it may start. */
+function throttles(rateLimit: ReturnType<typeof createRouteLimiter>) {
+  const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {
+    const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");
+    if (verdict.ok) return;
+    request.resume();
+    throw new HttpError(429, "RATE_LIMITED", `too many requests; retry in ${verdict.retryAfterSeconds} s`, { "Retry-After": String(verdict.retryAfterSeconds) });
+  };
+  const throttleSession = (request: IncomingMessage) => {
+    const verdict = rateLimit("sessions", request.socket.remoteAddress ?? "unknown");
+    return verdict.ok ? null : verdict.retryAfterSeconds;
+  };
+  return { throttle, throttleSession };
 }
 
 /** PARLEY_PEER_URL as a URL: http or https, nothing else. */
@@ -185,7 +219,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tools = createBuiltInTools(userInteraction);
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });
   const door = createToolDoor([tools, createMcpToolSource({ mcpTools, interaction: userInteraction, log, grants: grantBook(store), putMedia: mediaSink(store) })]);
-  const { acpAgents, acpRoutes, sessionAgent } = acpParts(options, store, log);
+  const { acpAgents, acpRoutes, sessionAgent, agentHost } = acpParts(options, store, log, cluster);
   const parleyAgent = createParleyAgent({ model: options.model, tools: door, transcript: (sessionId) => store.listMessages(sessionId), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS, log });
   const chat = createChat({
     store,
@@ -215,23 +249,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
   const remote = cluster ? wireCluster(cluster, { bus, downlink, log }) : null;
   const peers = cluster ? { instance: cluster.instance, urlOf: (instance: string) => cluster.peerUrl(instance) } : undefined;
-  const throttleSession = (request: IncomingMessage) => {
-    const verdict = rateLimit("sessions", request.socket.remoteAddress ?? "unknown");
-    return verdict.ok ? null : verdict.retryAfterSeconds;
-  };
+  const { throttle, throttleSession } = throttles(rateLimit);
   const mcp = createMcpEndpoint({ ...options.mcp, fence, tools, chat, log, throttleSession, ...(peers ? { peers } : {}) });
   const serveStatic = createStaticHandler(options.staticDir ?? path.resolve("dist"));
-  const throttle = ({ request }: RouteContext, route: RateLimitedRoute) => {
-    const verdict = rateLimit(route, request.socket.remoteAddress ?? "unknown");
-    if (verdict.ok) return;
-    request.resume();
-    throw new HttpError(429, "RATE_LIMITED", `too many requests; retry in ${verdict.retryAfterSeconds} s`, { "Retry-After": String(verdict.retryAfterSeconds) });
-  };
   const routes: Route[] = [
     healthRoute({ hostId, model: options.model.name, store, cluster, mcp: () => mcpTools.status() }),
     ...authRoutes(() => auth),
     ...pendingRoutes(shared ?? pending, throttle),
-    ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle, sessionAgent }),
+    ...chatRoutes({ chat: cluster && remote ? clusterChat(chat, cluster, remote, log) : chat, throttle, sessionAgent, log, ...agentHost }),
     ...acpRoutes,
     ...push.routes(),
   ];

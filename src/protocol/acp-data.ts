@@ -45,6 +45,8 @@ export const AcpRowData = z.discriminatedUnion("type", [
     cwd: z.string(),
     state: z.enum(["starting", "ready", "failed"]),
     acpSessionId: z.optional(z.string()),
+    /** In a cluster, the host whose agent process opened this session: prompts on other hosts are passed to it while it lives. */
+    host: z.optional(z.string()),
     /** Set when the agent was started again for this chat: `restored` with its memory (session/load), `memory-lost` in a fresh session. */
     resumed: z.optional(z.enum(["restored", "memory-lost"])),
     error: z.optional(z.string()),

@@ -325,7 +325,7 @@ export class AcpAgentProcess {
     });
   }
 
-  /** Forgets a session (its chat was deleted): its requests are retired; the process keeps running. */
+  /** Forgets a session (its chat was deleted, or another host's process took it over): its requests are retired; the process keeps running. */
   closeSession(sessionId: string): void {
     this.open.retire(sessionId, "the session was closed");
     this.sessions.delete(sessionId);

@@ -25,6 +25,13 @@ export interface AcpAgentsOptions {
   hostEnv?: NodeJS.ProcessEnv;
   idleMs?: number;
   initializeTimeoutMs?: number;
+  /**
+   * Other hosts (a cluster) may open a chat's agent session too: before each prompt the chat's latest session row is read,
+   * and a session this host holds that another host has opened since is dropped and resumed with session/load.
+   */
+  shared?: boolean;
+  /** This host's cluster instance, recorded on each session row it opens. */
+  instance?: string;
 }
 
 /** The configured ACP agents (docs/architecture.md, ACP agents): their processes, their chats' sessions, and the Agent of each chat. */
@@ -37,6 +44,8 @@ export interface AcpAgents {
   startAll(): void;
   /** The session agent of a new chat with `name` in `cwd`, or the rule the request breaks. */
   check(name: string, cwd?: string): { ok: true; agent: AcpSessionAgent } | { ok: false; reason: string };
+  /** The cluster instance whose process opened the chat's agent session last; null when none recorded one. */
+  hostOf(sessionId: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -59,10 +68,11 @@ interface Binding {
   reasons: string[];
 }
 
-function latestSessionData(rows: StoredMessage[]): SessionData | null {
+/** The chat's latest `acp/session` row and its data: the agent session opened last, by whichever host. */
+function latestSessionRow(rows: StoredMessage[]): { row: StoredMessage; data: SessionData } | null {
   for (let index = rows.length - 1; index >= 0; index--) {
     const acp = rows[index]!.tool?.acp;
-    if (rows[index]!.tool?.name === ACP_ROW_NAMES.session && acp?.type === "session") return acp;
+    if (rows[index]!.tool?.name === ACP_ROW_NAMES.session && acp?.type === "session") return { row: rows[index]!, data: acp };
   }
   return null;
 }
@@ -215,16 +225,24 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
 
   /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
   async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
-    const held = bindings.get(session.id);
+    let held = bindings.get(session.id);
+    const latest = held && !options.shared ? null : latestSessionRow(await options.transcript(session.id));
+    if (held && options.shared && latest?.row.id !== held.row.id) {
+      // Another host opened the chat's agent session since this one did: this process's memory of it is behind.
+      log({ event: "acp/session-moved", sessionId: session.id });
+      bindings.delete(session.id);
+      held.process.closeSession(held.acpSessionId);
+      held = undefined;
+    }
     if (held) {
       held.report = report;
       return held;
     }
     const process = processes.get(agent.name);
     if (!process) throw new AcpAgentError("AGENT_DISABLED", `no agent ${agent.name} is configured`);
-    const stored = latestSessionData(await options.transcript(session.id));
+    const stored = latest?.data ?? null;
     const mode = wantedModes.get(session.id) ?? stored?.mode ?? agent.mode;
-    const data: SessionData = { type: "session", agent: agent.name, title: process.config.title, cwd: agent.cwd, state: "starting" };
+    const data: SessionData = { type: "session", agent: agent.name, title: process.config.title, cwd: agent.cwd, state: "starting", ...(options.instance ? { host: options.instance } : {}) };
     const holder: { entry: Binding | null } = { entry: null };
     const entry: Binding = {
       process,
@@ -315,6 +333,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       if (!folder.ok) return folder;
       return { ok: true, agent: { kind: "acp-agent", name, cwd: folder.cwd } };
     },
+    hostOf: async (sessionId) => latestSessionRow(await options.transcript(sessionId))?.data.host ?? null,
     async close() {
       await Promise.all([...processes.values()].map((process) => process.stop()));
       bindings.clear();

@@ -14,7 +14,7 @@ import { keyOf, type Extra, type McpSession } from "./mcp-session";
 import { PROGRESS_INTERVAL_MS } from "./progress";
 import { mcpToolList } from "./tools";
 import { HttpError, readBody } from "../http/http";
-import { FORWARDED_HEADER, forwardMcp } from "./forward";
+import { FORWARDED_HEADER, forwardRequest } from "../http/forward";
 
 /** An MCP session nobody used for this long is closed, aborting what it left pending. */
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -192,7 +192,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const holder = id.slice(0, dot);
     const target = await options.peers.urlOf(holder);
     if (target === null) return false;
-    const failed = await forwardMcp(request, response, raw, target);
+    const failed = await forwardRequest(request, response, raw, target, "/mcp");
     if (failed === null) return true;
     log({ event: "mcp/forward-failed", holder, error: failed.message });
     sendRpcError(response, 502, SERVER_ERROR, "the Parley host that holds this MCP session cannot be reached; start a new session");

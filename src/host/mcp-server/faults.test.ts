@@ -131,8 +131,9 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     const server = await startHost({ rateLimits: false });
     const socket = await door.socket(server.url);
     const agents = await Promise.all(Array.from({ length: 20 }, () => mcpClient(server.url)));
+    // The SDK gives up on a call after 60 s by default; on a loaded machine the last of 1,000 may take longer to be asked and answered.
     const calls = agents.flatMap(({ client }) =>
-      Array.from({ length: 50 }, (_, index) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: `q${index}`, question: `Question ${index}?`, options: [{ label: "Yes" }, { label: "No" }] }] } })),
+      Array.from({ length: 50 }, (_, index) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: `q${index}`, question: `Question ${index}?`, options: [{ label: "Yes" }, { label: "No" }] }] } }, undefined, { timeout: 200_000 })),
     );
     await expect.poll(() => socket.frames.filter((frame) => frame.type === "question/requested").length, { timeout: 120_000, interval: 100 }).toBe(1000);
     const frames = socket.frames.filter((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");

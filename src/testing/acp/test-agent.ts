@@ -329,7 +329,8 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   });
   app.onRequest(methods.agent.session.load, async ({ params, client }) => {
     if (!loadSession) throw RequestError.methodNotFound(methods.agent.session.load);
-    const session = sessions.get(params.sessionId) ?? restore(params.sessionId);
+    // What is kept on disk wins over this process's copy, as with an agent whose sessions other processes also load.
+    const session = restore(params.sessionId) ?? sessions.get(params.sessionId);
     if (!session) throw RequestError.resourceNotFound(params.sessionId);
     session.cwd = params.cwd;
     sessions.set(session.id, session);

@@ -17,20 +17,19 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 }
 
 /**
- * Passes an `/mcp` request to the host at `target` (an http or https URL; `/mcp` is added to its path) that holds its
- * MCP session, with its headers (Host and Authorization included, so that host's fence judges the same request) and
+ * Passes a request to the host at `target` (an http or https URL; `path` is added to its path) that holds what it is
+ * about (an `/mcp` request's MCP session, an ACP chat's agent session), with its headers (Host and Authorization included, so that host's fence judges the same request) and
  * the body already read (none but for a POST), and streams the answer back as it comes, an SSE stream included.
  * Either side closing early closes the other, so a client that goes away aborts its call there as it would here.
  * Resolves with null once the answer is passed on (or the client went away), or with the error when `target` could
  * not be reached before anything was sent.
  */
-export function forwardMcp(request: IncomingMessage, response: ServerResponse, body: Buffer | null, target: URL): Promise<Error | null> {
+export function forwardRequest(request: IncomingMessage, response: ServerResponse, body: Buffer | null, target: URL, path: string): Promise<Error | null> {
   return new Promise((resolve) => {
     if (request.socket.destroyed || response.destroyed) return resolve(null);
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const path = `${target.pathname.replace(/\/$/, "")}/mcp`;
     const headers = { ...endToEnd(request.headers), [FORWARDED_HEADER]: "1", "content-length": String(body?.length ?? 0) };
-    const outgoing = send({ protocol: target.protocol, hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"), port: target.port, path, method: request.method, headers }, (incoming) => {
+    const outgoing = send({ protocol: target.protocol, hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"), port: target.port, path: `${target.pathname.replace(/\/$/, "")}${path}`, method: request.method, headers }, (incoming) => {
       response.writeHead(incoming.statusCode ?? 502, endToEnd(incoming.headers));
       pipeline(incoming, response, () => undefined);
     });

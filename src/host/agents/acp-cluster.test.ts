@@ -1,0 +1,69 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Message } from "../../protocol/schemas";
+import type { AgentsConfig } from "../acp/config";
+import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
+import type { RunningServer } from "../server";
+import { api, createTestHosts, type FrameClient } from "../../testing/host/harness";
+import { postgresBinDir } from "../../testing/host/postgres";
+import { useTestPostgres } from "../../testing/host/postgres-suite";
+import { createTempDirs } from "../../testing/host/temp-dirs";
+
+const hosts = createTestHosts();
+const temp = createTempDirs("parley-acp-cluster-");
+afterEach(async () => {
+  await hosts.closeAll();
+  temp.removeAll();
+});
+
+function agentsConfig(workspace: string, stateDir: string): AgentsConfig {
+  return { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS, env: { TEST_AGENT_STATE_DIR: stateDir }, disabled: false }] };
+}
+
+type Host = { server: RunningServer; client: FrameClient };
+
+/** Posts on `host` and waits until every host's tab saw the turn end, so the next post on any host is taken. */
+async function say(host: Host, every: Host[], sessionId: string, text: string) {
+  const marks = every.map((each) => each.client.frames.length);
+  const posted = await api(host.server.url, `/api/sessions/${sessionId}/messages`, { json: { text } });
+  expect(posted.status).toBe(202);
+  await Promise.all(every.map((each, index) => each.client.waitIdle(sessionId, marks[index]!)));
+}
+
+describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postgres", { timeout: 60_000 }, () => {
+  const postgres = useTestPostgres();
+
+  it("[acp-cluster] passes a prompt on another host to the host that runs the chat's agent session, and a live host takes the chat over with session/load when that host is gone", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const workspace = temp.make();
+    mkdirSync(path.join(workspace, "src"), { recursive: true });
+    const agents = agentsConfig(workspace, temp.make());
+    const a = await hosts.startSynced({ databaseUrl, agents });
+    const b = await hosts.startSynced({ databaseUrl, agents });
+    const created = await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } });
+    expect(created.status).toBe(201);
+    const sessionId = (created.body as { session: { id: string } }).session.id;
+    const sessionRows = async () => {
+      const rows = ((await api(b.server.url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
+      return { rows, sessions: rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : [])) };
+    };
+
+    await say(a, [a, b], sessionId, "first on A");
+    await say(b, [a, b], sessionId, "second on B");
+    const passed = await sessionRows();
+    // One agent session, opened by A: B passed its prompt there.
+    expect(passed.sessions.map((data) => [typeof data.host, data.resumed ?? "new"])).toEqual([["string", "new"]]);
+
+    await hosts.stop(a.server);
+    await say(b, [b], sessionId, "/memory");
+    const taken = await sessionRows();
+    expect(taken.rows.filter((row) => row.role === "assistant").map((row) => row.text)).toEqual([
+      "echo: first on A",
+      "echo: second on B",
+      'memory: ["first on A","second on B"]',
+    ]);
+    expect(taken.sessions.map((data) => data.resumed ?? "new")).toEqual(["new", "restored"]);
+    expect(taken.sessions[1]!.host).not.toBe(taken.sessions[0]!.host);
+  });
+});
