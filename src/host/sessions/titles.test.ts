@@ -34,6 +34,11 @@ describe("titleFromToolArgs", () => {
     expect(titleFromToolArgs("ask_user_question", { questions: [{ header: "Database", question: "Which?" }] })).toBe("Database");
   });
 
+  it("names an MCP server's tool and its server, so a chat opened with /tool is not left as New chat", () => {
+    expect(titleFromToolArgs("mcp__notes__add_note", { text: "x" })).toBe("add_note · notes");
+    expect(titleFromToolArgs("no_such_tool", {})).toBeNull();
+  });
+
   it("takes a plan's first line without its markdown", () => {
     expect(titleFromToolArgs("present_plan", { plan: "## 1. Move the database\n2. Then the app" })).toBe("Move the database");
   });

@@ -1,4 +1,4 @@
-/** A chat's title: from its first message, the first question or plan its agent asks, or a rename. */
+/** A chat's title: from its first message, the first question, plan or MCP tool call its agent makes, or a rename. */
 export const DEFAULT_TITLE = "New chat";
 const TITLE_CHARS = 60;
 
@@ -26,8 +26,16 @@ export function titleFrom(text: string): string {
   return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
 }
 
-/** A chat title from the first question's header (else its text) or a plan's first line; null when the arguments name none. */
+/** An MCP server's tool as the model calls it: `mcp__<server>__<tool>`. */
+const MCP_TOOL_NAME = /^mcp__(.+?)__(.+)$/;
+
+/**
+ * A chat title from the first question's header (else its text), a plan's first line, or an MCP server's tool as
+ * `<tool> · <server>`; null when the arguments name none.
+ */
 export function titleFromToolArgs(name: string, args: unknown): string | null {
+  const mcp = MCP_TOOL_NAME.exec(name);
+  if (mcp) return titleFrom(`${mcp[2]} · ${mcp[1]}`);
   const record = plainObject(args);
   if (name === "ask_user_question" && Array.isArray(record.questions)) {
     const first = plainObject(record.questions[0]);
