@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import type { AgentsList } from "../../client/agents-api";
 import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
@@ -181,7 +181,9 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);
-  const [query, setQuery] = useState("");
+  const [typed, setQuery] = useState("");
+  // The box shows each key at once; the list follows in a render React may interrupt, so a long list never holds a keystroke back.
+  const query = useDeferredValue(typed);
   const searchId = useId();
   const { result, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
@@ -268,10 +270,10 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
             type="search"
             className="ui-field sidebar__search-input"
             placeholder={t("searchPlaceholder")}
-            value={query}
+            value={typed}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === "Escape" && query !== "") {
+              if (event.key === "Escape" && typed !== "") {
                 event.preventDefault();
                 setQuery("");
               }
