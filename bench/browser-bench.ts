@@ -3,23 +3,25 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { WebSocket } from "ws";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer } from "../src/host/server";
 import { openStore } from "../src/host/store";
-import { progress, quantile } from "./stats";
+import { openSender, type Sender } from "./sender";
+import { progress, quantile, roundRatios, type Spread } from "./stats";
 
 const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000);
-const STEPS = 60;
-const KEYSTROKES = 120;
-const ARRIVALS = 30;
-/** Steps and keystrokes alternate between the app and the bare baseline page in rounds of this many. */
-const ROUND = 10;
+/** Each ratio is the median of this many rounds; a round is a batch in the app, then the same batch in the bare page. */
+const ROUNDS = 5;
+/** Panel steps (clicks) of one batch: an option chosen, then Previous question, in turn. */
+const STEPS_PER_ROUND = 20;
+const KEYSTROKES_PER_ROUND = 24;
+const ARRIVALS_PER_ROUND = 10;
 
 /**
  * The bare baseline, served by the same host from the same build dir: a plain input, a plain DOM swap of a
- * heading and a radio list, and a WebSocket on /api/mux whose question/requested frames are painted as text.
+ * heading and a radio list, and, while `__benchListen(true)` holds it open, a WebSocket on /api/mux whose
+ * question/requested frames are painted as text.
  */
 const BASELINE_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bench baseline</title></head>
@@ -57,46 +59,32 @@ const BASELINE_JS = `(() => {
   };
   render(false);
   const text = document.getElementById("socket");
-  const socket = new WebSocket("ws://" + location.host + "/api/mux");
-  socket.addEventListener("message", (event) => {
-    const frame = JSON.parse(event.data);
-    if (frame.type !== "question/requested") return;
-    const question = frame.questions[0].question;
-    text.textContent = question;
-    window.__bench.painted(question);
-  });
+  let socket = null;
+  window.__benchListen = (on) =>
+    new Promise((resolve) => {
+      if (socket) {
+        socket.addEventListener("close", () => resolve(), { once: true });
+        socket.close();
+        socket = null;
+        if (!on) return;
+      }
+      if (!on) return resolve();
+      socket = new WebSocket("ws://" + location.host + "/api/mux");
+      socket.addEventListener("message", (event) => {
+        const frame = JSON.parse(event.data);
+        if (frame.type === "synced") resolve();
+        if (frame.type !== "question/requested") return;
+        const question = frame.questions[0].question;
+        text.textContent = question;
+        window.__bench.painted(question);
+      });
+    });
 })();
 `;
 
 function writeBaseline(distDir: string): void {
   writeFileSync(path.join(distDir, "bench-baseline.html"), BASELINE_HTML);
   writeFileSync(path.join(distDir, "bench-baseline.js"), BASELINE_JS);
-}
-
-/** Epoch milliseconds with sub-millisecond resolution, comparable between Node and the page on one machine. */
-function epochNow(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-/** A downlink socket in Node: when the host's question/requested for a question text arrives here, the host has just sent it. */
-async function openWatcher(url: string) {
-  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/mux`);
-  const waiting = new Map<string, (at: { epoch: number; rpcId: string; sessionId: string }) => void>();
-  socket.on("message", (data) => {
-    const frame = JSON.parse(String(data)) as { type: string; rpcId?: string; sessionId?: string; questions?: { question: string }[] };
-    const text = frame.questions?.[0]?.question;
-    if (frame.type !== "question/requested" || text === undefined) return;
-    waiting.get(text)?.({ epoch: epochNow(), rpcId: frame.rpcId!, sessionId: frame.sessionId! });
-    waiting.delete(text);
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return {
-    next: (text: string) => new Promise<{ epoch: number; rpcId: string; sessionId: string }>((resolve) => waiting.set(text, resolve)),
-    close: () => socket.close(),
-  };
 }
 
 async function waitIdle(url: string, sessionId: string): Promise<void> {
@@ -109,14 +97,12 @@ async function waitIdle(url: string, sessionId: string): Promise<void> {
   throw new Error(`session ${sessionId} did not become idle`);
 }
 
-function ratio(app: readonly number[], baseline: readonly number[]): number {
-  return Number((quantile(app, 0.95) / quantile(baseline, 0.95)).toFixed(3));
-}
-
 const fixed = (value: number) => Number(value.toFixed(2));
 
-/** The p95 and p50 of one measured series beside its baseline's, the p95 of its handler time when measured, and its sample count, keyed under `name`. */
-function latencyNotes(name: string, app: readonly number[], baseline: readonly number[], handlers?: readonly number[]): Record<string, number> {
+/** The p95 and p50 of one measured series (all rounds pooled) beside its baseline's, the p95 of its handler time when measured, and its sample count, keyed under `name`. */
+function latencyNotes(name: string, rounds: { app: number[][]; baseline: number[][] }, handlers?: readonly number[]): Record<string, number> {
+  const app = rounds.app.flat();
+  const baseline = rounds.baseline.flat();
   return {
     [`${name}.p95_ms`]: fixed(quantile(app, 0.95)),
     [`${name}.baseline_p95_ms`]: fixed(quantile(baseline, 0.95)),
@@ -177,12 +163,14 @@ const setTiming = (page: Page, on: boolean) =>
     }
   }, on);
 
+const askBody = (questions: object[]) => ({ text: `/ask ${JSON.stringify({ questions })}` });
+
 /** Asks the questions in the session through the scripted model's `/ask`. */
 const askQuestions = (url: string, sessionId: string, questions: object[]) =>
   fetch(`${url}/api/sessions/${sessionId}/messages`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ text: `/ask ${JSON.stringify({ questions })}` }),
+    body: JSON.stringify(askBody(questions)),
   }).then((response) => {
     if (response.status !== 202) throw new Error(`posting the question failed with ${response.status}`);
   });
@@ -192,39 +180,67 @@ const painted = (target: Page, text: string) =>
   target.waitForFunction((key) => (window as unknown as { __bench: ProbeState }).__bench.arrivals[key], text).then((handle) => handle.jsonValue() as Promise<number>);
 
 /**
- * Question arrival: ARRIVALS questions asked one after another, each timed from the moment the host sent its frame
- * (the watcher's socket) to its paint in the app and in the bare socket page; each is dismissed before the next.
+ * One batch of ARRIVALS_PER_ROUND questions asked one after another in `sessionId` by the sender process, each timed from the
+ * moment the sender wrote its request to the frame after `target` shows it, and dismissed before the next.
  */
-async function measureArrivals(run: { url: string; sessionId: string; page: Page; bare: Page; watcher: Awaited<ReturnType<typeof openWatcher>> }) {
-  const { url, sessionId, page, bare, watcher } = run;
-  const appArrivals: number[] = [];
-  const bareArrivals: number[] = [];
-  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
-  for (let round = 0; round < ARRIVALS; round++) {
-    const text = `Arrival ${round}?`;
+async function arrivalBatch(run: { url: string; sessionId: string; target: Page; sender: Sender; tag: string; dismissed?: (text: string) => Promise<void> }) {
+  const { url, sessionId, target, sender } = run;
+  const latencies: number[] = [];
+  const hostParts: number[] = [];
+  for (let index = 0; index < ARRIVALS_PER_ROUND; index++) {
+    const text = `Arrival ${run.tag}.${index}?`;
     await waitIdle(url, sessionId);
-    const sent = watcher.next(text);
-    await askQuestions(url, sessionId, [{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]);
-    const { epoch, rpcId } = await sent;
-    const [inApp, inBare] = await Promise.all([painted(page, text), painted(bare, text)]);
-    appArrivals.push(inApp - epoch);
-    bareArrivals.push(inBare - epoch);
-    await fetch(`${url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId, sessionId }) });
-    await page.getByRole("heading", { name: text }).waitFor({ state: "detached" });
+    const sent = await sender.post(`${url}/api/sessions/${sessionId}/messages`, askBody([{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]), text);
+    if (sent.status !== 202 || sent.rpcId === undefined || sent.frameAt === undefined) throw new Error(`asking ${text} failed with ${sent.status}`);
+    latencies.push((await painted(target, text)) - sent.sentAt);
+    hostParts.push(sent.frameAt - sent.sentAt);
+    await fetch(`${url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId: sent.rpcId, sessionId }) });
+    await run.dismissed?.(text);
   }
-  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
-  return { appArrivals, bareArrivals };
+  return { latencies, hostParts };
 }
 
-export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number> }> {
+/**
+ * Question arrival, in ROUNDS rounds: a batch asked in the big session, painted by the app's panel while the bare page's socket
+ * is closed, then a batch asked in a second session, painted by the bare page (the app, open on the big session, only lists it).
+ */
+async function measureArrivals(run: { url: string; sessionId: string; bareSessionId: string; page: Page; bare: Page; sender: Sender }) {
+  const { url, page, bare, sender } = run;
+  const app: number[][] = [];
+  const baseline: number[][] = [];
+  const hostParts = { app: [] as number[], baseline: [] as number[] };
+  const listen = (on: boolean) => bare.evaluate((value) => (window as unknown as { __benchListen: (on: boolean) => Promise<void> }).__benchListen(value), on);
+  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
+  for (let round = 0; round < ROUNDS; round++) {
+    const inApp = await arrivalBatch({ url, sessionId: run.sessionId, target: page, sender, tag: `${round}`, dismissed: (text) => page.getByRole("heading", { name: text }).waitFor({ state: "detached" }) });
+    app.push(inApp.latencies);
+    await listen(true);
+    const inBare = await arrivalBatch({ url, sessionId: run.bareSessionId, target: bare, sender, tag: `${round} bare` });
+    baseline.push(inBare.latencies);
+    await listen(false);
+    hostParts.app.push(...inApp.hostParts);
+    hostParts.baseline.push(...inBare.hostParts);
+  }
+  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
+  return { app, baseline, hostParts };
+}
+
+async function createSession(url: string, title: string): Promise<string> {
+  const response = await fetch(`${url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) });
+  if (response.status !== 201) throw new Error(`creating a session failed with ${response.status}`);
+  return ((await response.json()) as { session: { id: string } }).session.id;
+}
+
+export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number>; spreads: Record<string, Spread> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
   progress(`browser: seeding a ${TRANSCRIPT_MESSAGES}-message transcript into SQLite`);
   const sessionId = await seedTranscript(dataDir);
   writeBaseline(distDir);
   const host = await startServer({ host: "127.0.0.1", port: 0, dataDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
-  const watcher = await openWatcher(host.url);
+  const sender = await openSender(host.url);
   try {
+    const bareSessionId = await createSession(host.url, "Bench: questions for the bare page");
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript({ path: path.join(import.meta.dirname, "page-probe.js") });
     await page.goto(`${host.url}/#session=${sessionId}`);
@@ -236,9 +252,9 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     await bare.getByRole("heading", { name: "Baseline first?" }).waitFor();
     await page.waitForTimeout(1500);
 
-    progress(`browser: transcript open (${rendered} DOM nodes); ${ARRIVALS} questions arriving, painted by the app and by the bare socket page`);
+    progress(`browser: transcript open (${rendered} DOM nodes); ${ROUNDS} rounds of ${ARRIVALS_PER_ROUND} questions arriving in the app, then as many in the bare socket page`);
     const ask = (questions: object[]) => askQuestions(host.url, sessionId, questions);
-    const { appArrivals, bareArrivals } = await measureArrivals({ url: host.url, sessionId, page, bare, watcher });
+    const arrivals = await measureArrivals({ url: host.url, sessionId, bareSessionId, page, bare, sender });
     await waitIdle(host.url, sessionId);
 
     progress("browser: asking a 3-question batch");
@@ -252,14 +268,13 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     await page.getByRole("heading", { name: "First question?" }).click();
     await page.waitForTimeout(500);
 
-    progress(`browser: ${STEPS} panel steps (choose an option, go back), interleaved with as many on the bare page`);
-    const appSteps: number[] = [];
-    const bareSteps: number[] = [];
+    progress(`browser: ${ROUNDS} rounds of ${STEPS_PER_ROUND} panel steps (choose an option, go back), then as many on the bare page`);
+    const steps = { app: [] as number[][], baseline: [] as number[][] };
     const appStepWork: number[] = [];
     let stepLongTasks = 0;
-    /** One round of steps from step `done`: choose an option, wait for the second question, go back, wait for the first; then let the page settle. */
-    const stepRound = async (target: Page, done: number, names: { first: string; second: string; previous: string }) => {
-      for (let step = done; step < done + ROUND; step += 2) {
+    /** One batch of steps from step `done`: choose an option, wait for the second question, go back, wait for the first; then let the page settle. */
+    const stepBatch = async (target: Page, done: number, names: { first: string; second: string; previous: string }) => {
+      for (let step = done; step < done + STEPS_PER_ROUND; step += 2) {
         await target.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
         await target.getByRole("heading", { name: names.second }).waitFor();
         await target.getByRole("button", { name: names.previous }).click();
@@ -267,18 +282,18 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       }
       await target.waitForTimeout(100);
     };
-    for (let done = 0; done < STEPS; done += ROUND) {
+    for (let round = 0; round < ROUNDS; round++) {
       await setTiming(page, true);
-      await stepRound(page, done, { first: "First question?", second: "Second question?", previous: "Previous question" });
-      const steps = await probe(page);
-      appSteps.push(...steps.clicks);
-      appStepWork.push(...steps.clickWork);
-      stepLongTasks += steps.longTasks.length;
+      await stepBatch(page, round * STEPS_PER_ROUND, { first: "First question?", second: "Second question?", previous: "Previous question" });
+      const measured = await probe(page);
+      steps.app.push(measured.clicks);
+      appStepWork.push(...measured.clickWork);
+      stepLongTasks += measured.longTasks.length;
       await setTiming(page, false);
 
       await setTiming(bare, true);
-      await stepRound(bare, done, { first: "Baseline first?", second: "Baseline second?", previous: "Baseline previous" });
-      bareSteps.push(...(await probe(bare)).clicks);
+      await stepBatch(bare, round * STEPS_PER_ROUND, { first: "Baseline first?", second: "Baseline second?", previous: "Baseline previous" });
+      steps.baseline.push((await probe(bare)).clicks);
       await setTiming(bare, false);
     }
 
@@ -289,20 +304,19 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     const bareField = bare.getByRole("textbox", { name: "Baseline answer" });
     await page.waitForTimeout(300);
 
-    progress(`browser: ${KEYSTROKES} keystrokes in the custom field, interleaved with as many in a plain input`);
-    const sentence = "The quick brown fox jumps over the lazy dog. ".repeat(4).slice(0, KEYSTROKES);
-    const appKeys: number[] = [];
-    const bareKeys: number[] = [];
+    progress(`browser: ${ROUNDS} rounds of ${KEYSTROKES_PER_ROUND} keystrokes in the custom field, then as many in a plain input`);
+    const sentence = "The quick brown fox jumps over the lazy dog. ".repeat(4).slice(0, KEYSTROKES_PER_ROUND * ROUNDS);
+    const keys = { app: [] as number[][], baseline: [] as number[][] };
     const appKeyWork: number[] = [];
     let typingLongTasks = 0;
-    for (let done = 0; done < KEYSTROKES; done += ROUND) {
-      const chunk = sentence.slice(done, done + ROUND);
+    for (let round = 0; round < ROUNDS; round++) {
+      const chunk = sentence.slice(round * KEYSTROKES_PER_ROUND, (round + 1) * KEYSTROKES_PER_ROUND);
       await field.focus();
       await setTiming(page, true);
       await page.keyboard.type(chunk, { delay: 25 });
       await page.waitForTimeout(100);
       const typing = await probe(page);
-      appKeys.push(...typing.keys);
+      keys.app.push(typing.keys);
       appKeyWork.push(...typing.keyWork);
       typingLongTasks += typing.longTasks.length;
       await setTiming(page, false);
@@ -311,7 +325,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       await setTiming(bare, true);
       await bare.keyboard.type(chunk, { delay: 25 });
       await bare.waitForTimeout(100);
-      bareKeys.push(...(await probe(bare)).keys);
+      keys.baseline.push((await probe(bare)).keys);
       await setTiming(bare, false);
     }
 
@@ -333,24 +347,36 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       if (selfCheck.transcriptCommits === 0) throw new Error("the probe did not see the transcript commit after Show earlier messages: it cannot be trusted");
     }
 
+    const keystroke = roundRatios(keys.app, keys.baseline, 0.95);
+    const panelStep = roundRatios(steps.app, steps.baseline, 0.95);
+    const arrival = roundRatios(arrivals.app, arrivals.baseline, 0.95);
+    const arrivalMedian = roundRatios(arrivals.app, arrivals.baseline, 0.5);
     return {
       metrics: {
-        "browser.keystroke.p95_ratio": ratio(appKeys, bareKeys),
-        "browser.panel_step.p95_ratio": ratio(appSteps, bareSteps),
-        "browser.question_arrival.p95_ratio": ratio(appArrivals, bareArrivals),
+        "browser.keystroke.p95_ratio": keystroke.median,
+        "browser.panel_step.p95_ratio": panelStep.median,
+        "browser.question_arrival.p95_ratio": arrival.median,
+        "browser.question_arrival.p50_ratio": arrivalMedian.median,
         "browser.panel.long_tasks": stepLongTasks + typingLongTasks,
         "browser.render.transcript_commits_per_keystroke": profiled.transcriptCommits / typedKeys,
       },
+      spreads: {
+        "browser.keystroke.p95_ratio": keystroke.spread,
+        "browser.panel_step.p95_ratio": panelStep.spread,
+        "browser.question_arrival.p95_ratio": arrival.spread,
+        "browser.question_arrival.p50_ratio": arrivalMedian.spread,
+      },
       notes: {
-        ...latencyNotes("browser.keystroke", appKeys, bareKeys, appKeyWork),
-        ...latencyNotes("browser.panel_step", appSteps, bareSteps, appStepWork),
-        ...latencyNotes("browser.question_arrival", appArrivals, bareArrivals),
+        ...latencyNotes("browser.keystroke", keys, appKeyWork),
+        ...latencyNotes("browser.panel_step", steps, appStepWork),
+        ...latencyNotes("browser.question_arrival", arrivals),
+        "browser.question_arrival.host_p50_ms": `request written to frame on the sender's own socket: ${fixed(quantile(arrivals.hostParts.app, 0.5))} in the app's batches, ${fixed(quantile(arrivals.hostParts.baseline, 0.5))} in the bare page's`,
         "browser.react_commits_per_keystroke": Number((profiled.commits / typedKeys).toFixed(2)),
         "browser.transcript_dom_nodes": rendered,
       },
     };
   } finally {
-    watcher.close();
+    await sender.close();
     await browser.close();
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });

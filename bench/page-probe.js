@@ -33,6 +33,42 @@
     panelWatcher.observe(document.body, { childList: true, subtree: true, characterData: true });
   };
 
+  // While on, a chunk `tok<n>` of a streamed reply showing anywhere in the page counts chunks up to n as shown (they arrive in
+  // order), and each of them gets the epoch time of the frame painted after; `streamPaints[n]` holds it.
+  const CHUNK = /\btok(\d+)\b/g;
+  const highestChunk = (text, highest) => {
+    for (const match of text.matchAll(CHUNK)) highest = Math.max(highest, Number(match[1]));
+    return highest;
+  };
+  let streamWatcher = null;
+  bench.streamPaints = [];
+  window.__benchWatchStream = (on) => {
+    if (streamWatcher) streamWatcher.disconnect();
+    streamWatcher = null;
+    if (!on) return;
+    bench.streamPaints = [];
+    let shown = -1;
+    streamWatcher = new MutationObserver((records) => {
+      let highest = shown;
+      for (const record of records) {
+        if (record.type === "characterData") highest = highestChunk(record.target.data, highest);
+        else for (const node of record.addedNodes) highest = highestChunk(node.textContent ?? "", highest);
+      }
+      if (highest <= shown) return;
+      const from = shown + 1;
+      shown = highest;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          const at = performance.timeOrigin + performance.now();
+          for (let index = from; index <= highest; index++) bench.streamPaints[index] = at;
+        };
+        channel.port2.postMessage(null);
+      });
+    });
+    streamWatcher.observe(document.body, { childList: true, subtree: true, characterData: true });
+  };
+
   const afterNextPaint = (start, into) =>
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
