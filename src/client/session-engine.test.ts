@@ -311,6 +311,37 @@ describe("createSessionEngine", () => {
     expect(store.getState().transcripts).toEqual({});
   });
 
+  it("applies streamed pieces once per paint, and before any other frame or a fetch's result, so order holds", async () => {
+    const detail = deferred<{ session: Session; messages: Message[] }>();
+    const { api } = fakeApi({ getSession: () => detail.promise });
+    const store = createSessionStore();
+    const paints: (() => void)[] = [];
+    const link = fakeConnect();
+    const engine = createSessionEngine({ store, api, connect: link.connect, url: "ws://127.0.0.1:1/api/mux", drafts: new Map(), newChatDraftKey: "", retireDraft: () => false, scheduleStreamed: (run) => paints.push(run) });
+    let changes = 0;
+    store.subscribe(() => (changes += 1));
+    engine.start();
+    for (const piece of ["Str", "eam", "ed"]) link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-1", text: piece });
+    expect([changes, store.getState().transcripts]).toEqual([0, {}]);
+    paints[0]!();
+    expect(changes).toBe(1);
+    expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed"]);
+
+    link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-1", text: " text" });
+    link.frame({ type: "message/upserted", message: message("m-1", "Streamed text, closed") });
+    expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed text, closed"]);
+
+    engine.open("s-1");
+    link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-2", text: "Next" });
+    detail.resolve({ session: session("s-1"), messages: [message("m-1", "Streamed text, closed")] });
+    await flush();
+    // The held piece went in before the fetch's result, which keeps the version frames touched.
+    expect(store.getState().transcripts["s-1"]?.map((row) => [row.id, row.text])).toEqual([
+      ["m-1", "Streamed text, closed"],
+      ["m-2", "Next"],
+    ]);
+  });
+
   it("reports synced, and the requests that left while this tab kept drafts for them", () => {
     const { api } = fakeApi({});
     const { engine, link, events, store } = engineWith(api, { retireDraft: (rpcId) => rpcId === "r1" });

@@ -5,6 +5,7 @@ import type { RetiredRequest, RetireReason } from "../store/state";
 import { ApiError, type Api, type SessionsPage } from "./api";
 import { createLiveTouches } from "./live-touches";
 import type { MuxConnection, MuxOptions } from "./mux";
+import { createStreamedText, nextPaint, type Schedule } from "./streamed-text";
 import { createUndoableDeletes, type DeleteTimers } from "./undoable-delete";
 
 /** Sessions per page of the sidebar's list. */
@@ -45,6 +46,8 @@ export interface SessionEngineOptions {
   retireDraft: (rpcId: string, reason: RetireReason | null) => boolean;
   /** Timers of the delete undo window; defaults to the real ones. */
   deleteTimers?: DeleteTimers;
+  /** When streamed text held since the last paint is applied; defaults to the next animation frame. */
+  scheduleStreamed?: Schedule;
 }
 
 /** The browser's sync logic without React: one per app, driven by the app or the demo alike. */
@@ -133,6 +136,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
   let active: string | null = null;
   let loadingMore = false;
 
+  const streamed = createStreamedText((frames) => store.getState().applyFrames(frames), options.scheduleStreamed ?? nextPaint);
   const emit = (event: SessionEngineEvent) => {
     for (const listener of [...listeners]) listener(event);
   };
@@ -148,6 +152,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     try {
       const mark = touches.mark();
       const { session, messages } = await api.getSession(sessionId);
+      streamed.flush();
       const live = touches.since(mark);
       // A frame deleted it while the fetch was in flight: the frame already moved the tab off it.
       if (live.has(sessionId) && !store.getState().sessions.some((held) => held.id === sessionId)) return { type: "session-missing", sessionId };
@@ -167,6 +172,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     try {
       const mark = touches.mark();
       const page = await api.listSessions({ limit: SESSIONS_PAGE_SIZE });
+      streamed.flush();
       store.getState().loadSessions(page.sessions, touches.since(mark), page.next);
     } catch (error) {
       return { type: "load-failed", error };
@@ -176,6 +182,8 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
 
   function onFrame(frame: DownFrame) {
     touches.record(frame);
+    if (frame.type === "message/delta") return streamed.add(frame);
+    streamed.flush();
     const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft);
     if (retired.length > 0) emit({ type: "requests-left", retired });
     if (frame.type === "hello") void rebaseline().then(emit);
@@ -197,6 +205,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
       });
     },
     close() {
+      streamed.flush();
       const last = mux;
       mux = null;
       last?.close();

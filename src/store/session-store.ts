@@ -7,6 +7,8 @@ import { initialSessionData, type SessionData } from "./state";
 /** Synchronous actions; sockets and fetches live in `client/` and call these. */
 export interface SessionActions {
   applyFrame(frame: DownFrame): void;
+  /** Applies frames in order as one change, so what shows them renders once. */
+  applyFrames(frames: readonly DownFrame[]): void;
   setConnection(status: ConnectionStatus): void;
   setAccess(access: SessionData["access"]): void;
   /** `live`: ids that frames changed since the fetch started; their current versions win. */
@@ -38,6 +40,7 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     ...initialSessionData,
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
+    applyFrames: (frames) => set((state) => frames.reduce((current, frame) => applyFrame(current, frame), state)),
     setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
     setAccess: (access) => set((state) => (state.access === access ? state : { ...state, access })),
     loadSessions: (sessions, live, cursor) => set((state) => applySessions(state, sessions, live, cursor ?? null)),
