@@ -64,12 +64,14 @@ export default defineConfig({
     // A loaded machine (CI, or a suite beside other work) makes a host test take seconds; every wait is for a state.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,
         test: {
           name: "node",
           environment: "node",
+          setupFiles: ["src/test/setup-waits.ts"],
           include: ["src/**/*.test.ts", "bench/**/*.test.ts"],
         },
       },
@@ -79,7 +81,7 @@ export default defineConfig({
           name: "dom",
           environment: "jsdom",
           include: ["src/**/*.test.tsx"],
-          setupFiles: ["src/test/setup-dom.ts"],
+          setupFiles: ["src/test/setup-waits.ts", "src/test/setup-dom.ts"],
         },
       },
       ...(postgresBin === null
@@ -93,6 +95,7 @@ export default defineConfig({
                 include: ["src/host/**/*.test.ts", "src/integration/**/*.test.ts"],
                 exclude: SQLITE_ONLY,
                 env: { PARLEY_TEST_STORE: "postgres" },
+                setupFiles: ["src/test/setup-waits.ts"],
                 globalSetup: ["src/testing/host/pg-global-setup.ts"],
               },
             },
