@@ -1,22 +1,23 @@
 import type { Api } from "../client/api";
-import { PROTOCOL_VERSION, type DownFrame, type Message, type Receipt, type RespondRequest, type Session } from "../protocol/schemas";
+import { PROTOCOL_VERSION, type DownFrame, type McpServerHealth, type Message, type Receipt, type RespondRequest, type Session } from "../protocol/schemas";
 import type { FakeLedger } from "./fake-ledger";
 
 interface FakeApiParts {
   ledger: FakeLedger;
   hostId: () => string;
+  health: { model: string; mcp?: McpServerHealth[] };
   now: () => string;
   broadcast: (frame: DownFrame) => void;
   respond: (body: RespondRequest) => Promise<Receipt>;
 }
 
 /** The uplink routes of docs/protocol.md over the fake host's memory: sessions, messages, abort, and `respond` as given. */
-export function createFakeApi({ ledger, hostId, now, broadcast, respond }: FakeApiParts): Api {
+export function createFakeApi({ ledger, hostId, health, now, broadcast, respond }: FakeApiParts): Api {
   const { sessions, transcripts, sessionOf } = ledger;
   let messageCounter = 0;
   return {
     async health() {
-      return { ok: true, hostId: hostId(), protocol: PROTOCOL_VERSION, model: "demo" };
+      return { ok: true, hostId: hostId(), protocol: PROTOCOL_VERSION, ...health };
     },
     async listSessions(query = {}) {
       const all = [...sessions.values()].filter((session) => query.q === undefined || session.title.toLowerCase().includes(query.q.toLowerCase()));

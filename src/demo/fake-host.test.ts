@@ -168,6 +168,20 @@ describe("createFakeHost", () => {
     await expect(host.api.getSession("nope")).rejects.toMatchObject({ status: 404, code: "NOT_FOUND" });
   });
 
+  it("starts with the transcripts and the health it is given, each row under its own session", async () => {
+    const other: Session = { ...session, id: "other", title: "Other" };
+    const rows = [
+      { id: "m1", sessionId: "demo-session", role: "user", createdAt: AT, text: "Hi" },
+      { id: "m2", sessionId: "other", role: "user", createdAt: AT, text: "Elsewhere" },
+      { id: "m3", sessionId: "demo-session", role: "assistant", createdAt: AT, text: "Hello" },
+    ] as const;
+    const host = createFakeHost({ sessions: [session, other], messages: rows, health: { model: "scripted", mcp: [{ name: "notes", state: "ready", tools: 3 }] }, reply: () => "accept", now: () => AT });
+    expect((await host.api.getSession("demo-session")).messages).toEqual([rows[0], rows[2]]);
+    expect((await host.api.getSession("other")).messages).toEqual([rows[1]]);
+    expect(await host.api.health()).toEqual({ ok: true, hostId: expect.stringMatching(/^demo-host-\d+$/), protocol: 2, model: "scripted", mcp: [{ name: "notes", state: "ready", tools: 3 }] });
+    expect((await start().host.api.health()).model).toBe("demo");
+  });
+
   it("delivers nothing to a closed connection", async () => {
     const { host, frames, connection } = start();
     connection.close();

@@ -1,6 +1,6 @@
 import type { Api } from "../client/api";
 import type { MuxConnection, MuxOptions } from "../client/mux";
-import { PROTOCOL_VERSION, type PendingRequest, type ResolvedOutcome, type Session } from "../protocol/schemas";
+import { PROTOCOL_VERSION, type McpServerHealth, type Message, type PendingRequest, type ResolvedOutcome, type Session } from "../protocol/schemas";
 import { createFakeApi } from "./fake-api";
 import { createFakeLedger } from "./fake-ledger";
 import { createFakeLinks } from "./fake-links";
@@ -13,6 +13,10 @@ export const RESTART_GAP_MS = 50;
 export interface FakeHostOptions {
   /** The sessions the host holds when it starts. */
   sessions: readonly Session[];
+  /** The transcripts it holds when it starts, rows of every session in one list. */
+  messages?: readonly Message[];
+  /** What `GET /api/health` says of the model and the MCP servers; the model is `demo` and no server is configured by default. */
+  health?: { model: string; mcp?: McpServerHealth[] };
   /** How `respond` is answered; read on every response, so a control can change it. */
   reply: () => DemoReply;
   observer?: RespondObserver;
@@ -47,9 +51,9 @@ export function createFakeHost(options: FakeHostOptions): FakeHost {
     ...[...ledger.pending.values()].map((request) => ({ type: "question/requested" as const, ...request })),
     { type: "synced" },
   ]);
-  const ledger = createFakeLedger(options.sessions, now, links.broadcast);
+  const ledger = createFakeLedger(options.sessions, options.messages ?? [], now, links.broadcast);
   const respond = createFakeRespond(ledger, options.reply, options.observer);
-  const api = createFakeApi({ ledger, hostId: () => hostId, now, broadcast: links.broadcast, respond });
+  const api = createFakeApi({ ledger, hostId: () => hostId, health: options.health ?? { model: "demo" }, now, broadcast: links.broadcast, respond });
 
   return {
     api,

@@ -28,9 +28,10 @@ export interface FakeLedger {
   abortPending(sessionId?: string): PendingRequest[];
 }
 
-export function createFakeLedger(initial: readonly Session[], now: () => string, broadcast: (frame: DownFrame) => void): FakeLedger {
+export function createFakeLedger(initial: readonly Session[], rows: readonly Message[], now: () => string, broadcast: (frame: DownFrame) => void): FakeLedger {
   const sessions = new Map(initial.map((session) => [session.id, session]));
   const transcripts = new Map<string, Message[]>();
+  for (const row of rows) transcripts.set(row.sessionId, [...(transcripts.get(row.sessionId) ?? []), row]);
   const pending = new Map<string, PendingRequest>();
   const toolRows = new Map<string, Message>();
 
