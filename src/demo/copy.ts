@@ -60,6 +60,7 @@ type DemoKey =
   | "groupPlans"
   | "groupAgents"
   | "groupFaults"
+  | "groupChat"
   | "searchLabel"
   | "searchEmpty"
   | "groupCount"
@@ -169,6 +170,7 @@ export const demoCopy: Catalog<DemoKey> = {
     groupPlans: "Plans",
     groupAgents: "Agents",
     groupFaults: "Faults",
+    groupChat: "Chat",
     searchLabel: "Search stories",
     searchEmpty: "No story matches “{query}”.",
     groupCount: "{group} ({count})",
@@ -276,6 +278,7 @@ export const demoCopy: Catalog<DemoKey> = {
     groupPlans: "计划",
     groupAgents: "提问者",
     groupFaults: "故障",
+    groupChat: "对话",
     searchLabel: "搜索示例",
     searchEmpty: "没有与“{query}”匹配的示例。",
     groupCount: "{group}（{count}）",

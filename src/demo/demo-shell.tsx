@@ -74,16 +74,17 @@ export function DemoShell() {
   });
   const [args, setArgs] = useState(() => initial.get("args") ?? PLAYGROUND_EXAMPLES[input]);
   const [edit, setEdit] = useState(() => initial.get("edit"));
+  const playground = story?.scene === undefined && story?.playground === true;
 
   const base = useMemo<Omit<FrameSettings, "theme" | "phone">>(
     () => ({
       storyId: story?.id ?? "",
       locale,
       reply,
-      ...(story?.playground ? { args, input } : {}),
-      ...(story && !story.playground && edit !== null ? { edit } : {}),
+      ...(playground ? { args, input } : {}),
+      ...(story && !playground && edit !== null ? { edit } : {}),
     }),
-    [story, locale, reply, args, input, edit],
+    [story, playground, locale, reply, args, input, edit],
   );
   const previews = previewsOf(compare, width, theme);
   const mainSettings: FrameSettings = { ...base, theme, phone: width === "phone" };
@@ -91,12 +92,12 @@ export function DemoShell() {
   useEffect(() => {
     const url = new URL(window.location.href);
     for (const key of ["args", "input", "edit"]) url.searchParams.delete(key);
-    if (story?.playground) {
+    if (playground) {
       url.searchParams.set("input", input);
       url.searchParams.set("args", args);
     } else if (edit !== null) url.searchParams.set("edit", edit);
     if (url.href !== window.location.href) window.history.replaceState(null, "", url);
-  }, [story, args, input, edit]);
+  }, [playground, args, input, edit]);
 
   useEffect(() => startTheme(), []);
 
@@ -127,7 +128,7 @@ export function DemoShell() {
   }, [frames]);
 
   const parts = useMemo<RequestParts | null>(() => {
-    if (!story || story.playground) return null;
+    if (!story || story.scene !== undefined || story.playground) return null;
     if (edit === null) return storyParts(story);
     try {
       return JSON.parse(edit) as RequestParts;
@@ -147,7 +148,7 @@ export function DemoShell() {
           onTheme={setTheme}
           width={width}
           onWidth={setWidth}
-          reply={reply ?? story?.reply ?? "accept"}
+          reply={reply ?? (story?.scene === undefined ? story?.reply : undefined) ?? "accept"}
           onReply={setReply}
           onHostAction={hostAction}
         />
@@ -171,7 +172,7 @@ export function DemoShell() {
             </div>
             <div className="demo__panels">
               <DocsPane story={story} />
-              {story.playground ? (
+              {playground ? (
                 <PlaygroundEditor input={input} args={args} onInput={(next) => (setInput(next), setArgs(PLAYGROUND_EXAMPLES[next]))} onArgs={setArgs} />
               ) : (
                 parts && <StoryKnobs key={story.id} parts={parts} edited={edit !== null} onChange={(next) => setEdit(JSON.stringify(next))} onReset={() => setEdit(null)} />

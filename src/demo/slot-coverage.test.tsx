@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createSlotEntries } from "../app/question-entry";
 import { chooseSlotEntry, orderSlotEntries } from "../features/chat/slot-entries";
 import { createSessionStore } from "../store/session-store";
-import { DEMO_SESSION_ID, STORIES, type Story } from "./stories";
+import { DEMO_SESSION_ID, SLOT_STORIES, type SlotStory } from "./stories";
 
 const entries = createSlotEntries({
   respond: async () => ({ accepted: true }),
@@ -12,7 +12,7 @@ const entries = createSlotEntries({
 });
 
 /** The slot entry that owns the composer slot once the story has reached its state, as the app elects it. */
-function ownerOf(story: Story): string | null {
+function ownerOf(story: SlotStory): string | null {
   const store = createSessionStore();
   for (const request of story.requests) store.getState().applyFrame({ type: "question/requested", ...request });
   if (story.retired) {
@@ -25,11 +25,11 @@ function ownerOf(story: Story): string | null {
 
 describe("demo coverage of the composer slot", () => {
   it("has a story for every entry the app registers in the composer slot", () => {
-    const owners = new Set(STORIES.map(ownerOf));
+    const owners = new Set(SLOT_STORIES.map(ownerOf));
     for (const entry of entries) expect(owners.has(entry.key), `a story whose slot is owned by "${entry.key}"`).toBe(true);
   });
 
   it("shows every story in the slot: none leaves the plain composer", () => {
-    for (const story of STORIES) expect(ownerOf(story), story.id).not.toBeNull();
+    for (const story of SLOT_STORIES) expect(ownerOf(story), story.id).not.toBeNull();
   });
 });

@@ -3,18 +3,18 @@ import { LOCALES } from "../i18n/locale";
 import { readFileSync } from "node:fs";
 import { AnswerInputKind, QuestionOrigin, Questions, type QuestionItem } from "../protocol/schemas";
 import type { RetireReason } from "../store/state";
-import { GROUPS, STORIES, storyById, storyFromHash } from "./stories";
+import { GROUPS, SLOT_STORIES, STORIES, storyById, storyFromHash } from "./stories";
 
 describe("demo stories", () => {
   it("gives every story a unique id and every request a unique rpcId", () => {
     const ids = STORIES.map((story) => story.id);
-    const rpcIds = STORIES.flatMap((story) => story.requests.map((request) => request.rpcId));
+    const rpcIds = SLOT_STORIES.flatMap((story) => story.requests.map((request) => request.rpcId));
     expect(new Set(ids).size).toBe(ids.length);
     expect(new Set(rpcIds).size).toBe(rpcIds.length);
   });
 
   it("only holds question batches the host would accept", () => {
-    for (const story of STORIES) {
+    for (const story of SLOT_STORIES) {
       expect(story.requests.length, story.id).toBeGreaterThan(0);
       for (const request of story.requests) {
         const parsed = Questions.safeParse(request.questions);
@@ -24,7 +24,7 @@ describe("demo stories", () => {
   });
 
   it("seeds drafts only for questions of the story's first request", () => {
-    for (const story of STORIES) {
+    for (const story of SLOT_STORIES) {
       if (!story.initialDraft) continue;
       const questionIds = story.requests[0]!.questions.map((question) => question.id);
       expect([...story.initialDraft.drafts.keys()].filter((id) => !questionIds.includes(id)), story.id).toEqual([]);
@@ -64,7 +64,7 @@ describe("demo stories", () => {
   });
 
   it("has a form story for every kind of answer input, bounds and defaults included", () => {
-    const forms = STORIES.filter((story) => story.group === "forms").flatMap((story) => story.requests.flatMap((request) => request.questions));
+    const forms = SLOT_STORIES.filter((story) => story.group === "forms").flatMap((story) => story.requests.flatMap((request) => request.questions));
     for (const kind of AnswerInputKind.options) expect(forms.some((question) => (question.input?.kind ?? (question.options ? null : "text")) === kind), kind).toBe(true);
     const has = (what: string, test: (question: QuestionItem) => boolean) => expect(forms.some(test), what).toBe(true);
     has("yes/no", (question) => question.options?.map((option) => option.label).join("/") === "Yes/No");
@@ -79,13 +79,13 @@ describe("demo stories", () => {
 
   it("has a story in Agents for every kind of asker from outside the chat, and Questions for the chat's own agent", () => {
     for (const kind of QuestionOrigin.shape.kind.options) {
-      const askers = STORIES.filter((story) => (story.requests[0]!.origin?.kind ?? "agent") === kind);
+      const askers = SLOT_STORIES.filter((story) => (story.requests[0]!.origin?.kind ?? "agent") === kind);
       expect(askers.map((story) => story.group), kind).toContain(kind === "agent" ? "questions" : "agents");
     }
   });
 
   it("has an approval story for a tool call, a destructive one, and an ACP agent's permission with its own options and a diff", () => {
-    const approvals = STORIES.flatMap((story) => (story.requests[0]!.approval ? [story.requests[0]!.approval] : []));
+    const approvals = SLOT_STORIES.flatMap((story) => (story.requests[0]!.approval ? [story.requests[0]!.approval] : []));
     expect(approvals.some((approval) => !approval.choices && !approval.destructive), "an MCP tool call").toBe(true);
     expect(approvals.some((approval) => approval.destructive === true), "a destructive tool").toBe(true);
     const acp = approvals.find((approval) => approval.choices !== undefined);
@@ -95,7 +95,7 @@ describe("demo stories", () => {
 
   it("has a story for every reason a request can be retired with unsent answers", () => {
     const reasons: Record<RetireReason, true> = { "answered-elsewhere": true, "dismissed-elsewhere": true, stopped: true, "resolved-away": true, "host-restarted": true };
-    for (const reason of Object.keys(reasons)) expect(STORIES.some((story) => story.retired === reason), reason).toBe(true);
+    for (const reason of Object.keys(reasons)) expect(SLOT_STORIES.some((story) => story.retired === reason), reason).toBe(true);
   });
 
   it("finds a story by id, and none for an unknown id", () => {

@@ -6,6 +6,8 @@ import { APPROVAL_STORIES } from "./stories/approvals";
 import { PLAN_STORIES } from "./stories/plans";
 import { AGENT_STORIES } from "./stories/agents";
 import { FAULT_STORIES } from "./stories/faults";
+import { CHAT_STORIES } from "./stories/chat";
+import type { ChatScene } from "./chat-scene";
 import type { Locale } from "../i18n/locale";
 import type { RetireReason } from "../store/state";
 
@@ -19,20 +21,29 @@ export type StoryStep = "dismiss" | "submit";
 /** Demo copy that belongs to one story: written in every UI language. */
 export type Localized = Record<Locale, string>;
 
-/** The story list's groups, in list order. */
-export const GROUPS = ["questions", "forms", "approvals", "plans", "agents", "faults"] as const;
+/** The groups of stories of the composer slot, in list order. */
+export const SLOT_GROUPS = ["questions", "forms", "approvals", "plans", "agents", "faults"] as const;
+export type SlotGroup = (typeof SLOT_GROUPS)[number];
+
+/** The story list's groups, in list order: the composer slot's, then the chat around it. */
+export const GROUPS = [...SLOT_GROUPS, "chat"] as const;
 export type StoryGroup = (typeof GROUPS)[number];
 
-/** One state of the composer slot a designer can open at `/demo#<id>`. */
-export interface Story {
+/** What every story has: an id for `/demo#<id>`, where it is listed and what it shows. */
+interface StoryBase {
   id: string;
-  /** Where the story is listed. */
-  group: StoryGroup;
   title: Localized;
   /** What state it shows: the list entry's second line and the docs pane. */
   description: Localized;
   /** The rules of docs/protocol.md it illustrates, as they are written there: `approval-request` for `[approval-request]`. */
   rules: string[];
+}
+
+/** One state of the composer slot a designer can open at `/demo#<id>`. */
+export interface SlotStory extends StoryBase {
+  /** Where the story is listed. */
+  group: SlotGroup;
+  scene?: undefined;
   /** The pending requests of one session, oldest first; the slot shows the first. */
   requests: PendingRequest[];
   /** The fake host's receipt when the story opens; the reply control can change it. */
@@ -51,10 +62,19 @@ export interface Story {
   playground?: true;
 }
 
+/** One state of the chat around the slot (first screen, `/` menu, sidebar, drawer, an ACP agent's rows), opened at `/demo#<id>`. */
+export interface ChatStory extends StoryBase {
+  group: "chat";
+  /** The chats the fake host holds and what the screen shows of them. */
+  scene: ChatScene;
+}
+
+export type Story = SlotStory | ChatStory;
+
 export { DEMO_SESSION_ID } from "./stories/build";
 
-/** Every story of the demo page, in list order; each group's stories are in its file under stories/. */
-export const STORIES: Story[] = [
+/** The stories of the composer slot, in list order; each group's stories are in its file under stories/. */
+export const SLOT_STORIES: SlotStory[] = [
   ...QUESTION_STORIES,
   ...FORM_STORIES,
   ...APPROVAL_STORIES,
@@ -62,6 +82,9 @@ export const STORIES: Story[] = [
   ...AGENT_STORIES,
   ...FAULT_STORIES,
 ];
+
+/** Every story of the demo page, in list order. */
+export const STORIES: Story[] = [...SLOT_STORIES, ...CHAT_STORIES];
 
 /** The story id a location hash names; null when it cannot be decoded (`#%`). */
 export function decodeHash(hash: string): string | null {

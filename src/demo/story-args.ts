@@ -2,10 +2,10 @@ import { z } from "zod/mini";
 import { approvalQuestions } from "../protocol/approval";
 import { Questions, QuestionOrigin, ToolApproval, type QuestionItem } from "../protocol/schemas";
 import type { PlaygroundResult, RequestParts } from "./playground";
-import type { Story } from "./stories";
+import type { SlotStory } from "./stories";
 
 /** The arguments the Controls panel edits: the parts of the story's first request. */
-export function storyParts(story: Story): RequestParts {
+export function storyParts(story: SlotStory): RequestParts {
   const { questions, origin, approval } = story.requests[0]!;
   return { questions, ...(origin ? { origin } : {}), ...(approval ? { approval } : {}) };
 }

@@ -11,7 +11,8 @@ import { applyTheme } from "../ui/theme";
 import { postToShell, readShellMessage, settingsFromLocation, type FrameSettings, type HostAction } from "./frame-messages";
 import { demoCopy } from "./copy";
 import { PLAYGROUND_EXAMPLES, readPlayground, type PlaygroundResult } from "./playground";
-import { decodeHash, DEMO_SESSION_ID, STORIES, storyById, type Story } from "./stories";
+import { ChatStoryRun } from "./chat-frame";
+import { decodeHash, DEMO_SESSION_ID, STORIES, storyById, type SlotStory, type Story } from "./stories";
 import { readEdit } from "./story-args";
 import { createRun, lastQuestionOutcome, playStory, pressWhenShown, requestsOf, typeReasonWhenShown } from "./story-run";
 
@@ -65,13 +66,15 @@ export function StoryFrame() {
     else delete document.documentElement.dataset.preview;
   }, [settings.phone]);
 
+  const slotStory = story?.scene === undefined ? story : null;
   const input = settings.input ?? "questions";
-  const args = story?.playground ? (settings.args ?? PLAYGROUND_EXAMPLES[input]) : null;
-  const edit = story && !story.playground ? (settings.edit ?? null) : null;
+  const args = slotStory?.playground ? (settings.args ?? PLAYGROUND_EXAMPLES[input]) : null;
+  const edit = slotStory && !slotStory.playground ? (settings.edit ?? null) : null;
   const override = useMemo(() => (args !== null ? readPlayground(args, input) : edit !== null ? readEdit(edit) : null), [args, input, edit]);
-  const requests = useMemo(() => (story ? requestsOf(story, override) : []), [story, override]);
+  const requests = useMemo(() => (slotStory ? requestsOf(slotStory, override) : []), [slotStory, override]);
   const replay = useCallback(() => setRound((current) => current + 1), []);
   if (!story) return <UnknownStory id={settings.storyId} />;
+  if (story.scene !== undefined) return <ChatStoryRun key={story.id} story={story} settingsRef={settingsRef} hostListeners={hostListeners} />;
   const runKey = `${story.id}:${round}:${requests.map((request) => request.rpcId).join(",")}`;
 
   return (
@@ -80,7 +83,7 @@ export function StoryFrame() {
 }
 
 interface StoryRunProps {
-  story: Story;
+  story: SlotStory;
   requests: readonly PendingRequest[];
   playground: PlaygroundResult | null;
   settingsRef: { current: FrameSettings };

@@ -11,6 +11,7 @@ export const GROUP_KEYS = {
   plans: "groupPlans",
   agents: "groupAgents",
   faults: "groupFaults",
+  chat: "groupChat",
 } as const satisfies Record<StoryGroup, string>;
 
 /** Whether a story matches a search: every word is in its id, title or description, in any case. */

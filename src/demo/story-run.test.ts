@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Message } from "../protocol/schemas";
-import { STORIES } from "./stories";
+import { SLOT_STORIES } from "./stories";
 import { lastQuestionOutcome, pressWhenShown, requestsOf } from "./story-run";
 
 describe("lastQuestionOutcome", () => {
@@ -18,10 +18,10 @@ describe("lastQuestionOutcome", () => {
 });
 
 describe("requestsOf", () => {
-  const playground = STORIES.find((story) => story.playground)!;
+  const playground = SLOT_STORIES.find((story) => story.playground)!;
 
   it("keeps a story's own requests, and gives the playground's pasted batch an rpcId of its own", () => {
-    const single = STORIES[0]!;
+    const single = SLOT_STORIES[0]!;
     expect(requestsOf(single, null)).toBe(single.requests);
     const questions = [{ id: "go", question: "Ship it?" }];
     const [request, ...rest] = requestsOf(playground, { kind: "request", parts: { questions } });
@@ -31,7 +31,7 @@ describe("requestsOf", () => {
   });
 
   it("replaces only the first request with edited parts: who asks and the tool call go with them, the queue behind it stays", () => {
-    const queue = STORIES.find((story) => story.id === "approval-then-question")!;
+    const queue = SLOT_STORIES.find((story) => story.id === "approval-then-question")!;
     const approval = { server: "files", tool: "delete", arguments: "{}" };
     const [first, second] = requestsOf(queue, { kind: "request", parts: { questions: [{ id: "q", question: "Q?" }], origin: { kind: "mcp-server", name: "files" }, approval } });
     expect(first).toMatchObject({ origin: { kind: "mcp-server", name: "files" }, approval, sessionId: queue.requests[0]!.sessionId });

@@ -6,7 +6,7 @@ import { createSessionStore, type SessionStore } from "../store/session-store";
 import { createFakeHost, type FakeHost } from "./fake-host";
 import { postToShell, type FrameSettings } from "./frame-messages";
 import type { PlaygroundResult } from "./playground";
-import { DEMO_SESSION_ID, type Story } from "./stories";
+import { DEMO_SESSION_ID, type SlotStory } from "./stories";
 
 /** How long the preview's composer is typed in before the batch of an `arrives-while-typing` story arrives. */
 const ARRIVAL_DELAY_MS = 600;
@@ -19,7 +19,7 @@ const DEMO_SESSION: Session = { id: DEMO_SESSION_ID, title: "Demo", createdAt: "
  * The story's requests with the first one made of pasted or edited parts, under an rpcId of its own
  * so drafts of another version do not apply; none while the parts have errors.
  */
-export function requestsOf(story: Story, override: PlaygroundResult | null): PendingRequest[] {
+export function requestsOf(story: SlotStory, override: PlaygroundResult | null): PendingRequest[] {
   if (override === null) return story.requests;
   const [first, ...rest] = story.requests;
   if (!first || override.kind === "errors") return [];
@@ -42,7 +42,7 @@ export interface Run {
   drafts: Map<string, string>;
 }
 
-export function createRun(story: Story, requests: readonly PendingRequest[], settings: { current: FrameSettings }, typingText: string): Run {
+export function createRun(story: SlotStory, requests: readonly PendingRequest[], settings: { current: FrameSettings }, typingText: string): Run {
   requests.forEach((request) => deleteDraft(request.rpcId));
   const first = requests[0];
   if (first && story.initialDraft) saveDraft(first.rpcId, story.initialDraft);
@@ -61,7 +61,7 @@ export function createRun(story: Story, requests: readonly PendingRequest[], set
 }
 
 /** Plays the story on the fake host: the agent asks, then whatever else the story needs happens on the host. */
-export function playStory(story: Story, requests: readonly PendingRequest[], host: FakeHost): () => void {
+export function playStory(story: SlotStory, requests: readonly PendingRequest[], host: FakeHost): () => void {
   const timer = setTimeout(
     () => {
       for (const request of requests) host.ask(request);

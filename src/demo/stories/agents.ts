@@ -1,7 +1,7 @@
 import { request, formRequest } from "./build";
 import { packageManager, projectName } from "./samples";
 import type { QuestionItem } from "../../protocol/schemas";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** A batch as Qwen Code asks it: ids are the question's index, options a label with a description, one multi-select. */
 const qwenQuestions: QuestionItem[] = [
@@ -29,7 +29,7 @@ const qwenQuestions: QuestionItem[] = [
 ];
 
 /** The agents group's stories, in list order. */
-export const AGENT_STORIES: Story[] = [
+export const AGENT_STORIES: SlotStory[] = [
   {
     id: "agent-outside",
     group: "agents",

@@ -1,6 +1,6 @@
 import { request, approvalRequest, acpApprovalRequest } from "./build";
 import { packageManager } from "./samples";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** The file an ACP agent's edit changes: a cap on the sessions a list page returns. */
 const sessionsBefore = [
@@ -26,7 +26,7 @@ const sessionsAfter = [
 ].join("\n");
 
 /** The approvals group's stories, in list order. */
-export const APPROVAL_STORIES: Story[] = [
+export const APPROVAL_STORIES: SlotStory[] = [
   {
     id: "approval",
     group: "approvals",

@@ -1,9 +1,9 @@
 import { seed, typed, request } from "./build";
 import { packageManager, browsers, projectName } from "./samples";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** The faults group's stories, in list order. */
-export const FAULT_STORIES: Story[] = [
+export const FAULT_STORIES: SlotStory[] = [
   {
     id: "rejected-receipt",
     group: "faults",

@@ -1,8 +1,8 @@
 import { seed, typed, formRequest, oneField } from "./build";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** The forms group's stories, in list order. */
-export const FORM_STORIES: Story[] = [
+export const FORM_STORIES: SlotStory[] = [
   {
     id: "form-text",
     group: "forms",

@@ -1,10 +1,10 @@
 import { planReviewQuestions } from "../../protocol/plan-review";
 import { seed, request } from "./build";
 import { planMarkdown } from "./samples";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** The plans group's stories, in list order. */
-export const PLAN_STORIES: Story[] = [
+export const PLAN_STORIES: SlotStory[] = [
   {
     id: "plan-review",
     group: "plans",

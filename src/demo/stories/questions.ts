@@ -1,9 +1,9 @@
 import { seed, typed, request } from "./build";
 import { packageManager, recommendedDatabase, browsers, projectName, thirtyRegions } from "./samples";
-import type { Story } from "../stories";
+import type { SlotStory } from "../stories";
 
 /** The questions group's stories, in list order. */
-export const QUESTION_STORIES: Story[] = [
+export const QUESTION_STORIES: SlotStory[] = [
   {
     id: "single-select",
     group: "questions",
