@@ -159,14 +159,8 @@ async function openStory(page: Page, story: Story, path: StoryPath, hold = true)
   return scope;
 }
 
-/**
- * Rules a story's screen breaks in the app itself, left out for that story only until the app is fixed: the ACP plan
- * row's heading is an h3 right under the chat's h1 (features/chat/acp-rows.tsx), so axe finds a heading level skipped.
- */
-const KNOWN_AXE_FINDINGS: ReadonlyMap<string, string[]> = new Map([["acp-plan", ["heading-order"]]]);
-
-async function expectNoAxeViolations(page: Page, label: string, known: readonly string[] = []) {
-  const results = await new AxeBuilder({ page }).disableRules([...known]).analyze();
+async function expectNoAxeViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) })),
     label,
@@ -183,12 +177,11 @@ test.describe("every story", () => {
     test(`${story.id}: renders in the light and dark themes with no axe violations`, async ({ page }) => {
       await page.setViewportSize(DESKTOP);
       // axe needs the page's timers, so the slow reply is not held here: the story may finish while axe reads it.
-      const known = KNOWN_AXE_FINDINGS.get(story.id) ?? [];
       await openStory(page, story, "/demo?frame&theme=light", false);
-      await expectNoAxeViolations(page, `${story.id} light`, known);
+      await expectNoAxeViolations(page, `${story.id} light`);
       await openStory(page, story, "/demo?frame&theme=dark", false);
       await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-      await expectNoAxeViolations(page, `${story.id} dark`, known);
+      await expectNoAxeViolations(page, `${story.id} dark`);
     });
 
     for (const [width, viewport, phone] of [

@@ -108,6 +108,10 @@ describe("a chat story in the preview frame", BUSY, () => {
     const plan = openFrame("/demo?frame#acp-plan");
     const steps = within(await screen.findByRole("region", { name: "Plan" })).getAllByRole("listitem");
     expect(steps.map((step) => step.getAttribute("data-status"))).toEqual(["completed", "in_progress", "pending", "pending"]);
+    // The plan's heading sits one level under the chat's; the running agent is named by its title, not its config name.
+    expect(screen.getByRole("heading", { level: 2, name: "Plan" })).toBeInTheDocument();
+    expect(screen.getByText("Qwen Code is working…")).toBeInTheDocument();
+    expect(screen.getByText("You can send when Qwen Code has finished, or press Stop.")).toBeInTheDocument();
     plan.unmount();
 
     openFrame("/demo?frame#acp-thought");

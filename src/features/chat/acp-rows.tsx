@@ -74,7 +74,7 @@ export function AcpPlanRow({ data }: { data: PlanData }) {
   const t = useCopy(acpCopy);
   return (
     <section className="acp-row acp-row--plan" aria-label={t("plan")}>
-      <h3 className="acp-row__heading">{t("plan")}</h3>
+      <h2 className="acp-row__heading">{t("plan")}</h2>
       <ul className="acp-row__plan">
         {data.entries.map((entry, index) => (
           <li key={index} data-status={entry.status}>

@@ -11,6 +11,7 @@ import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
 import { FirstScreen, DEMO_MODEL, type HostFacts } from "./first-screen";
+import { selectAcpSession } from "./acp-session";
 import { mergeCommands, type ComposerCommand } from "./commands";
 import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
@@ -54,6 +55,9 @@ const NO_COMMANDS: readonly ComposerCommand[] = [];
 export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename, facts = null, commands = NO_COMMANDS }: ConversationProps) {
   const t = useCopy(chatCopy);
   const session = useSessionStore(selectSession(sessionId ?? ""));
+  // An ACP agent is named by its title ("Qwen Code") once its session row says it, else by its config name.
+  const agentTitle = useSessionStore(selectAcpSession(sessionId ?? ""))?.title;
+  const agentName = session?.agent ? (agentTitle ?? session.agent.name) : undefined;
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";
   const title = session?.title.trim() || fallbackTitle;
@@ -108,7 +112,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   };
   const firstScreen = (
     <FirstScreen
-      agentName={session?.agent?.name}
+      agentName={agentName}
       facts={facts}
       onStart={(text) => void sendHere(text).catch((error: unknown) => console.warn("starter not sent", error))}
       onFill={(text) => {
@@ -162,7 +166,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         </section>
       )}
       <div className="conversation__footer" id="message-box" tabIndex={-1}>
-        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={session?.agent?.name} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
+        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={agentName} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}
@@ -175,7 +179,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
               <Composer
                 draftKey={sessionId ?? NEW_CHAT_DRAFT}
                 drafts={drafts}
-                blockedReason={turnActive ? t("sendBlockedByTurn") : null}
+                blockedReason={turnActive ? (agentName === undefined ? t("sendBlockedByTurn") : t("sendBlockedByAgent", { name: agentName })) : null}
                 inputRef={composerInput}
                 onSend={sendHere}
                 prefill={composerPrefill ?? starterFill}

@@ -11,6 +11,7 @@ export type ChatKey =
   | "agentRunning"
   | "agentWaiting"
   | "sendBlockedByTurn"
+  | "sendBlockedByAgent"
   | "messageTooLong"
   | "sendFailed"
   | "stopFailed"
@@ -136,6 +137,7 @@ export const chatCopy: Catalog<ChatKey> = {
     agentRunning: "{name} is working…",
     agentWaiting: "{name} is waiting for your answer.",
     sendBlockedByTurn: "You can send when Parley's assistant has finished, or press Stop.",
+    sendBlockedByAgent: "You can send when {name} has finished, or press Stop.",
     messageTooLong: "The message is too long: {count} of {max} characters.",
     sendFailed: "Your message was not sent and is back in the box. {reason}",
     stopFailed: "Could not stop. {reason}",
@@ -259,6 +261,7 @@ export const chatCopy: Catalog<ChatKey> = {
     agentRunning: "{name} 正在处理…",
     agentWaiting: "{name} 正在等待你的回答。",
     sendBlockedByTurn: "Parley 助手完成后才能发送，也可以点击“停止”。",
+    sendBlockedByAgent: "{name} 完成后才能发送，也可以点击“停止”。",
     messageTooLong: "消息太长：{count} / {max} 个字符。",
     sendFailed: "消息未发送，已放回输入框。{reason}",
     stopFailed: "停止失败。{reason}",
