@@ -36,6 +36,8 @@ export function acpRow(report: Pick<AgentReport, "newId">, sessionId: string, da
 export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
   const queued = new Map<string, { row: StoredMessage; insert: boolean }>();
   const inFlight = new Map<string, Promise<void>>();
+  /** The latest insert: a new row is inserted after the rows before it, so the transcript keeps their order on any store. */
+  let inserted: Promise<unknown> = Promise.resolve();
   function drain(id: string): Promise<void> {
     const next = queued.get(id);
     if (!next) {
@@ -43,7 +45,9 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
       return Promise.resolve();
     }
     queued.delete(id);
-    const run = report.write(next.row, next.insert).then(() => drain(id));
+    const write = next.insert ? inserted.then(() => report.write(next.row, true)) : report.write(next.row, false);
+    if (next.insert) inserted = write.catch(() => undefined);
+    const run = write.then(() => drain(id));
     inFlight.set(id, run);
     return run;
   }
