@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, Session } from "../../protocol/schemas";
 import { api, connect, type FrameClient } from "../../testing/host/harness";
@@ -30,6 +31,17 @@ async function until<T>(read: () => Promise<T | undefined>, label: string, timeo
     if (value !== undefined) return value;
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${label} (KILL_SEED=${SEED})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** How many lease rows `instance` has in the cluster's `hosts` table. */
+async function leaseRows(databaseUrl: string, instance: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM hosts WHERE instance = $1", [instance])).rows[0]!.n;
+  } finally {
+    await client.end();
   }
 }
 
@@ -78,6 +90,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       const delay = DELAYS_MS[Math.floor(next() * DELAYS_MS.length)]!;
       const label = `round ${round}: ${stop ? "SIGSTOP past the lease" : "kill -9"} ${delay} ms after the accepted answer`;
       const watchers = await Promise.all(others.map((host) => observe(host.url)));
+      const ownerInstance = ((await api(owner.url, "/api/health")).body as { cluster: { instance: string } }).cluster.instance;
 
       const created = await api(owner.url, "/api/sessions", { json: {} });
       const sessionId = (created.body as { session: Session }).session.id;
@@ -119,8 +132,12 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       }, `${label}: the next turn's reply`);
 
       if (stop) {
+        // Past the lease means until a live host adopted it: the checks above can end sooner when the owner had
+        // finished the turn before it stopped, and a host continued before its lease was taken simply renews it.
+        await until(async () => ((await leaseRows(databaseUrl, ownerInstance)) === 0 ? true : undefined), `${label}: the stopped host adopted`);
         owner.child.kill("SIGCONT");
-        expect(await owner.exited, `${label}: the stopped host finds its lease gone and exits`).toBe(1);
+        const exited = await Promise.race([owner.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), SETTLED_MS))]);
+        expect(exited, `${label}: the stopped host finds its lease gone and exits`).toBe(1);
       }
       removeDataDir(owner.dataDir);
       hosts = [...others, await startHostProcess({ env })];
