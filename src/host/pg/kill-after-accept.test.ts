@@ -8,12 +8,18 @@ import { postgresBinDir, startTestPostgres, type TestPostgres } from "../../test
 
 /** Replays a run: `KILL_SEED=<seed> npx vitest run src/host/pg/kill-after-accept.test.ts`. */
 const SEED = Number(process.env.KILL_SEED ?? Date.now() % 100_000);
-const ROUNDS = Number(process.env.KILL_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.KILL_ROUNDS ?? 6);
 const LEASE_S = 2;
 /** Within three lease periods of a host's death every live host agrees; plus slack for a loaded machine. */
 const SETTLED_MS = 3 * LEASE_S * 1000 + 8000;
 /** Delays after the accepted answer at which the owner dies: before it heard of the claim, while it writes, after. */
 const DELAYS_MS = [0, 0, 1, 2, 5, 10, 20, 35, 50];
+/**
+ * Where on the owner's path it dies: a seeded delay after the answer was claimed, or as soon as another host has seen
+ * the owner's frame of a step (the question resolved, the tool row written with the answer, the model's next reply).
+ */
+const STEPS = ["delay", "resolved", "tool-row", "reply"] as const;
+type Step = (typeof STEPS)[number];
 
 /** A seeded stream of numbers in [0, 1). */
 function random(seed: number): () => number {
@@ -88,7 +94,9 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       const answerer = others[Math.floor(next() * others.length)]!;
       const stop = next() < 0.25;
       const delay = DELAYS_MS[Math.floor(next() * DELAYS_MS.length)]!;
-      const label = `round ${round}: ${stop ? "SIGSTOP past the lease" : "kill -9"} ${delay} ms after the accepted answer`;
+      const step: Step = STEPS[Math.floor(next() * STEPS.length)]!;
+      const when = step === "delay" ? `${delay} ms after the accepted answer` : `once the owner's ${step} frame arrived elsewhere`;
+      const label = `round ${round}: ${stop ? "SIGSTOP past the lease" : "kill -9"} ${when}`;
       const watchers = await Promise.all(others.map((host) => observe(host.url)));
       const ownerInstance = ((await api(owner.url, "/api/health")).body as { cluster: { instance: string } }).cluster.instance;
 
@@ -98,7 +106,11 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       const asked = await watchers[others.indexOf(answerer)]!.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.sessionId === sessionId);
       const answer = { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: `k${round}`, selected: ["yes"] }] };
       expect((await api(answerer.url, "/api/respond", { json: answer })).body, label).toEqual({ accepted: true });
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      const seen = watchers[0]!;
+      if (step === "delay" && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (step === "resolved") await seen.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId, `${label}: the step`);
+      if (step === "tool-row") await seen.waitFor((frame) => frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.tool?.status === "ok", `${label}: the step`);
+      if (step === "reply") await seen.waitFor((frame) => frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.role === "assistant", `${label}: the step`);
       owner.child.kill(stop ? "SIGSTOP" : "SIGKILL");
 
       // Every live host: the question resolved on its sockets, the session idle, the answer in the tool row once.
