@@ -207,7 +207,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     expect((await call(awake!.url, "/api/respond", answer, "127.0.0.1")).body).toEqual({ accepted: false, reason: "not-pending", detail: `question ${asked.rpcId} is not pending (unknown, already answered, cancelled or aborted)` });
     const detail = (await call(awake!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { messages: { role: string; interrupted?: boolean; tool?: { status: string } }[] };
     expect(detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.interrupted])).toEqual([["stopped", true]]);
-    expect(watcher.frames.filter((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId)).toHaveLength(1);
+    expect(watcher.frames.filter((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId)).toEqual([{ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "aborted" }]);
   });
 
   it("Postgres restarted under load: hosts reconnect, pending questions survive and are answered through another host", { timeout: 120_000 }, async () => {

@@ -28,9 +28,11 @@ export function createLease(store: PgStore, instance: string, leaseMs: number): 
       await store.query("INSERT INTO hosts (instance, url, lease_until) VALUES ($1, $2, now() + make_interval(secs => $3))", [instance, address, leaseSeconds]);
     },
     async renew() {
+      // The lease runs from when the renewal was sent: a reply read late (the process was paused) must not extend it.
+      const sent = performance.now();
       const renewed = await store.query("UPDATE hosts SET lease_until = now() + make_interval(secs => $2) WHERE instance = $1", [instance, leaseSeconds], false);
       if ((renewed.rowCount ?? 0) === 0) return false;
-      lastRenewed = performance.now();
+      lastRenewed = Math.max(lastRenewed, sent);
       return true;
     },
     overdue: () => performance.now() - lastRenewed > leaseMs,
