@@ -22,7 +22,7 @@ import { HttpError, type Route, type RouteContext } from "./http/http";
 import { pendingRoutes } from "./http/pending-routes";
 import type { FenceOptions, FenceVerdict } from "./fence/fence";
 import { createLogins } from "./fence/logins";
-import { STOPPED_TOOL_TEXT } from "./sessions/history";
+import { stoppedTool } from "./sessions/history";
 import { silentLogger, type Logger } from "./log";
 import type { Model } from "./models/types";
 import { createMcpEndpoint, type McpEndpointOptions } from "./mcp-server/endpoint";
@@ -39,7 +39,7 @@ import { CLUSTER_LOST_MESSAGE, startCluster, type Cluster } from "./pg/cluster";
 import { createClusterPendingTable } from "./pg/pending";
 import { isPgStore, openPgStore } from "./pg/store";
 import { clusterChat, endAfterFrames, wireCluster } from "./pg/wire";
-import { ABORTED_MESSAGE, createUserInteraction, type UserInteraction } from "./pending/user-interaction";
+import { createUserInteraction, type UserInteraction } from "./pending/user-interaction";
 import { loginsWithPush, startHostPush } from "./push/push-host";
 
 export const DEFAULT_MAX_STEPS = 25;
@@ -178,7 +178,7 @@ function formatUrl(host: string, port: number): string {
 
 /** What a start finds of the last run: running tool rows stop, streaming replies are interrupted, expired logins go. */
 async function recoverStore(store: Store, log: Logger, logins: boolean) {
-  const stopped = await store.stopRunningTools({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE }, STOPPED_TOOL_TEXT);
+  const stopped = await store.stopRunningTools(stoppedTool);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
   const interrupted = await store.interruptStreaming();
   if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
@@ -232,7 +232,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     remoteState: (sessionId) => remote?.stateOf(sessionId),
     log,
   });
-  cluster?.setSettler((tool, given) => door.settle(tool.name, tool.args, given));
+  cluster?.setSettler((tool, given) => door.settle(tool, given));
   pending.onChange((sessionId) => {
     chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
   });

@@ -8,6 +8,7 @@ import { PG_SCHEMA_VERSION } from "./pg/migrations";
 import { openPgStore } from "./pg/store";
 import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
+import type { ToolCall } from "../protocol/schemas";
 import { api, startTestServer } from "../testing/host/harness";
 import { postgresBinDir } from "../testing/host/postgres";
 import { useTestPostgres } from "../testing/host/postgres-suite";
@@ -84,7 +85,8 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       await store.insertMessage(running);
       await store.insertMessage(reply);
       const error = { name: "UserInteractionError", code: "ASK_ABORTED", message: "aborted" } as const;
-      expect([await store.stopRunningTools(error, "stopped"), await store.interruptStreaming(), await store.interruptStreaming()]).toEqual([1, 1, 0]);
+      const stopped = (tool: ToolCall): ToolCall => ({ ...tool, status: "stopped", result: "stopped", error });
+      expect([await store.stopRunningTools(stopped), await store.interruptStreaming(), await store.interruptStreaming()]).toEqual([1, 1, 0]);
       expect(await store.listMessages("s1")).toEqual([
         { ...running, interrupted: true, tool: { ...running.tool!, status: "stopped", result: "stopped", error } },
         { id: "r", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", step: "step-1", interrupted: true },

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { SessionAgent, type Message, type ToolCall, type ToolError } from "../protocol/schemas";
+import { SessionAgent, type Message, type ToolCall } from "../protocol/schemas";
 import { prepareSchema } from "./sqlite-schema";
 import { toStorageError, type StorageError } from "./storage-error";
 
@@ -80,8 +80,8 @@ export interface Store {
   updateMessage(message: StoredMessage): Promise<void>;
   /** Marks every assistant row still streaming as interrupted; returns how many changed. */
   interruptStreaming(): Promise<number>;
-  /** Marks every tool row still `running` as `stopped` with `error` and `interrupted` (the host lost it); returns how many changed. */
-  stopRunningTools(error: ToolError, result: string): Promise<number>;
+  /** Marks every tool row still `running` as `stopped(tool)` and `interrupted` (the host lost it); returns how many changed. */
+  stopRunningTools(stopped: (tool: ToolCall) => ToolCall): Promise<number>;
   insertLogin(login: StoredLogin): Promise<void>;
   getLogin(digest: string): Promise<StoredLogin | null>;
   updateLoginExpiry(digest: string, expiresAt: number): Promise<void>;
@@ -233,12 +233,12 @@ function createStore(db: Database.Database, location: string): Store {
     failure: message.failure?.code ?? null,
   });
 
-  const stopRunning = db.transaction((error: ToolError, result: string) => {
+  const stopRunning = db.transaction((stopped: (tool: ToolCall) => ToolCall) => {
     const rows = statements.runningTools.all();
     for (const row of rows) {
       const message = toMessage(row);
       if (!message.tool) continue;
-      statements.updateMessage.run(messageParams({ ...message, interrupted: true, tool: { ...message.tool, status: "stopped", result, error } }));
+      statements.updateMessage.run(messageParams({ ...message, interrupted: true, tool: stopped(message.tool) }));
     }
     return rows.length;
   });
@@ -292,7 +292,7 @@ function createStore(db: Database.Database, location: string): Store {
     listMessages: guard((sessionId: string) => statements.listMessages.all(sessionId).map(toMessage), false),
     insertMessage: guard((message: StoredMessage) => void statements.insertMessage.run(messageParams(message))),
     updateMessage: guard((message: StoredMessage) => void statements.updateMessage.run(messageParams(message))),
-    stopRunningTools: guard((error: ToolError, result: string) => stopRunning(error, result)),
+    stopRunningTools: guard((stopped: (tool: ToolCall) => ToolCall) => stopRunning(stopped)),
     interruptStreaming: guard(() => statements.interruptStreaming.run().changes),
     insertLogin: guard((login: StoredLogin) => void statements.insertLogin.run(login)),
     getLogin: guard((digest: string) => statements.getLogin.get(digest) ?? null, false),

@@ -20,6 +20,7 @@ export const TOOL_ERROR_MEANINGS = {
   UNKNOWN_TICKET: "an MCP wait ticket that names no call this session waits on",
   TOOL_FAILED: "the tool failed in a way of its own, or its call was cut short",
   TOOL_DENIED: "the human denied the call on its approval card",
+  TOOL_INTERRUPTED: "the human allowed the call, but its host stopped before it finished: it may not have run, or not to its end",
   MCP_TOOL_ERROR: "the MCP server's tool answered with an error result",
   MCP_SERVER_UNAVAILABLE: "no ready MCP server offers the tool",
   HOST_UNREACHABLE: "the stdio bridge got no answer from the Parley host",

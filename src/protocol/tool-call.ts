@@ -28,6 +28,7 @@ export const ToolErrorCode = z.enum([
   "UNKNOWN_TICKET",
   "TOOL_FAILED",
   "TOOL_DENIED",
+  "TOOL_INTERRUPTED",
   "MCP_TOOL_ERROR",
   "MCP_SERVER_UNAVAILABLE",
   "HOST_UNREACHABLE",

@@ -35,6 +35,8 @@ export type ChatKey =
   | "toolHostStopped"
   | "toolAnsweredHostStopped"
   | "toolDismissedHostStopped"
+  | "toolDeniedHostStopped"
+  | "toolAllowedHostStopped"
   | "toolFailed"
   | "toolDone"
   | "toolRunning"
@@ -161,6 +163,8 @@ export const chatCopy: Catalog<ChatKey> = {
     toolHostStopped: "Interrupted: the host running this call stopped before it finished.",
     toolAnsweredHostStopped: "Answered; the host stopped before the agent read it.",
     toolDismissedHostStopped: "Dismissed; the host stopped before the agent read it.",
+    toolDeniedHostStopped: "Denied; the host stopped before the agent read it.",
+    toolAllowedHostStopped: "Allowed, but the host running the call stopped before it finished: it may not have run, or not to its end.",
     toolFailed: "failed: {code}",
     toolDone: "done",
     toolRunning: "running",
@@ -285,6 +289,8 @@ export const chatCopy: Catalog<ChatKey> = {
     toolHostStopped: "已中断：运行此调用的主机在调用完成前停止了。",
     toolAnsweredHostStopped: "已回答；主机在智能体读取答案之前停止了。",
     toolDismissedHostStopped: "已关闭；主机在智能体读取之前停止了。",
+    toolDeniedHostStopped: "已拒绝；主机在智能体读取之前停止了。",
+    toolAllowedHostStopped: "已允许，但运行此调用的主机在调用完成前停止了：调用可能没有运行，或没有运行完。",
     toolFailed: "失败：{code}",
     toolDone: "完成",
     toolRunning: "运行中",

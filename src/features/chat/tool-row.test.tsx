@@ -151,6 +151,21 @@ describe("ToolRow", () => {
     expect(notes()).toEqual(["已回答；主机在智能体读取答案之前停止了。"]);
   });
 
+  it("says an MCP call denied or allowed before its host stopped was denied or allowed [tool-interrupted]", () => {
+    const mcp = { server: "notes", tool: "write" };
+    const row = (tool: Partial<ToolCall>): ToolCall => ({ callId: "c", name: "mcp__notes__write", args: {}, status: "stopped", ...tool });
+    const denied = row({ status: "error", mcp: { ...mcp, approval: "denied" }, error: { name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call" } });
+    const deniedStopped = row({ mcp: { ...mcp, approval: "denied" }, error: { name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call" } });
+    const allowed = row({ mcp: { ...mcp, approval: "allowed-once" }, error: { name: "ToolError", code: "TOOL_INTERRUPTED", message: "stopped" } });
+    const { rerender } = render(<ToolRow tool={denied} interrupted />);
+    const read = () => [screen.getByRole("button").textContent, ...[...document.querySelectorAll(".tool-row__note")].map((note) => note.textContent)];
+    expect(read()).toEqual(["▸notes · writedenied", "Denied; the host stopped before the agent read it."]);
+    rerender(<ToolRow tool={deniedStopped} interrupted />);
+    expect(read()).toEqual(["▸notes · writedenied", "Denied; the host stopped before the agent read it."]);
+    rerender(<ToolRow tool={allowed} interrupted />);
+    expect(read()).toEqual(["▸notes · writeinterrupted", "Allowed, but the host running the call stopped before it finished: it may not have run, or not to its end."]);
+  });
+
   it("speaks Chinese in the Chinese locale", () => {
     render(
       <LocaleProvider initial="zh-CN">

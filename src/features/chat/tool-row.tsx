@@ -146,10 +146,16 @@ function FirstQuestion({ tool, t }: { tool: ToolCall; t: T }) {
   );
 }
 
-/** Why an interrupted row ended where it did: answered or dismissed before its host stopped, or stopped before that. */
-function hostStoppedNote(tool: ToolCall): "toolAnsweredHostStopped" | "toolDismissedHostStopped" | "toolHostStopped" {
+/**
+ * Why an interrupted row ended where it did (docs/protocol.md, tool-interrupted): answered, dismissed or denied before its
+ * host stopped, allowed and then stopped while the call ran, or stopped before anyone answered.
+ */
+function hostStoppedNote(tool: ToolCall): "toolAnsweredHostStopped" | "toolDismissedHostStopped" | "toolDeniedHostStopped" | "toolAllowedHostStopped" | "toolHostStopped" {
   if (tool.status === "ok") return "toolAnsweredHostStopped";
-  if (tool.status === "error" && tool.error?.code === "ASK_CANCELLED") return "toolDismissedHostStopped";
+  const code = tool.error?.code;
+  if (code === "ASK_CANCELLED") return "toolDismissedHostStopped";
+  if (code === "TOOL_DENIED") return "toolDeniedHostStopped";
+  if (code === "TOOL_INTERRUPTED") return "toolAllowedHostStopped";
   return "toolHostStopped";
 }
 

@@ -34,7 +34,7 @@ function endedWithoutResult(tool: ToolCall): ToolSummary | null {
     case "running":
       return null;
     case "stopped":
-      return { state: "interrupted" };
+      return tool.error?.code === "TOOL_DENIED" ? { state: "denied" } : { state: "interrupted" };
     case "error": {
       const code = tool.error?.code ?? "UNKNOWN";
       if (code === "ASK_CANCELLED") return { state: "cancelled" };

@@ -178,3 +178,33 @@ describe("MCP tool calls [mcp-tool-call]", () => {
     expect(await mcp.execute("mcp__notes__read", [1, 2], context())).toEqual({ isError: true, text: formatToolErrorText(invalid), error: invalid });
   });
 });
+
+describe("an approval's answer written into its call's row as it is accepted [respond-durable]", () => {
+  const asking = { callId: "c1", name: "mcp__notes__write", args: {}, status: "running" as const, mcp: { server: "notes", tool: "write", approval: "asking" as const } };
+  const denied = (message: string) => ({ isError: true, text: formatToolErrorText({ name: "ToolError", code: "TOOL_DENIED", message }), error: { name: "ToolError", code: "TOOL_DENIED", message } });
+
+  it("makes a denial or a dismissal the call's outcome, and records an allow on the row while the call goes on", () => {
+    const { mcp } = setup();
+    expect([
+      mcp.settle!(asking, { answers: approvalAnswer({ kind: "deny", reason: "not now" }) }),
+      mcp.settle!(asking, "cancelled"),
+      mcp.settle!(asking, { answers: approvalAnswer({ kind: "allow-once" }) }),
+      mcp.settle!(asking, { answers: approvalAnswer({ kind: "allow-for-chat" }) }),
+    ]).toEqual([
+      { patch: { mcp: { server: "notes", tool: "write", approval: "denied", reason: "not now" } }, outcome: denied("the human denied this call: not now") },
+      { patch: { mcp: { server: "notes", tool: "write", approval: "denied" } }, outcome: denied("the human dismissed the approval request without allowing this call") },
+      { patch: { mcp: { server: "notes", tool: "write", approval: "allowed-once" } } },
+      { patch: { mcp: { server: "notes", tool: "write", approval: "allowed-for-chat" } } },
+    ]);
+  });
+
+  it("reads nothing into a row that is not waiting for its approval (a form the running call asked), nor answers that are not an approval's", () => {
+    const { mcp } = setup();
+    const running = { ...asking, mcp: { ...asking.mcp, approval: "allowed-once" as const } };
+    expect([
+      mcp.settle!(running, { answers: approvalAnswer({ kind: "deny" }) }),
+      mcp.settle!(running, "cancelled"),
+      mcp.settle!(asking, { answers: [{ id: "confirm", selected: ["No"] }] }),
+    ]).toEqual([null, null, null]);
+  });
+});

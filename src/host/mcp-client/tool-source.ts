@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { McpToolCall, ToolResultBlock } from "../../protocol/schemas";
+import type { McpToolCall, ToolCall, ToolError, ToolResultBlock } from "../../protocol/schemas";
+import { APPROVAL_ID, readApprovalAnswer } from "../../protocol/approval";
+import { deniedMessage, DISMISSED_APPROVAL_MESSAGE } from "../../protocol/tool-messages";
+import type { GivenAnswer } from "../pending/pending-table";
 import type { Logger } from "../log";
 import type { Store } from "../store";
 import { McpCallError, type McpTools, type OfferedTool } from "./manager";
 import { askApproval, UserInteractionError, type UserInteraction } from "../pending/user-interaction";
-import { errorOutcome, type ToolContext, type ToolSource } from "../tools/registry";
+import { errorOutcome, type AnswerEffect, type ToolContext, type ToolSource } from "../tools/registry";
 
 /** Every offered MCP tool's name starts so (docs/protocol.md, mcp-tool-call). */
 export const MCP_TOOL_PREFIX = "mcp__";
@@ -60,8 +63,24 @@ export function splitToolName(name: string): { server: string; tool: string } {
   return at < 0 ? { server: rest, tool: "" } : { server: rest.slice(0, at), tool: rest.slice(at + 2) };
 }
 
-function deniedMessage(reason: string | undefined): string {
-  return reason ? `the human denied this call: ${reason}` : "the human denied this call";
+const deniedError = (reason: string | undefined): ToolError => ({ name: "ToolError", code: "TOOL_DENIED", message: deniedMessage(reason) });
+const DISMISSED_ERROR: ToolError = { name: "ToolError", code: "TOOL_DENIED", message: DISMISSED_APPROVAL_MESSAGE };
+
+/**
+ * What the human's answer to a call's approval card does to its row as the answer is accepted, so a host that stops before
+ * the call goes on leaves the decision behind (docs/protocol.md, respond-durable): a denial or dismissal is the call's
+ * outcome, an allow is recorded on the row while the call still runs. Only a row waiting for its approval reads answers so.
+ */
+function settleApproval(call: ToolCall, given: GivenAnswer): AnswerEffect | null {
+  const mcp = call.mcp;
+  if (mcp?.approval !== "asking") return null;
+  if (given === "cancelled") return { patch: { mcp: { ...mcp, approval: "denied" } }, outcome: errorOutcome(DISMISSED_ERROR) };
+  if (given.answers[0]?.id !== APPROVAL_ID) return null;
+  const decision = readApprovalAnswer(given.answers);
+  if (decision.kind === "deny") {
+    return { patch: { mcp: { ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) } }, outcome: errorOutcome(deniedError(decision.reason)) };
+  }
+  return { patch: { mcp: { ...mcp, approval: decision.kind === "allow-once" ? "allowed-once" : "allowed-for-chat" } } };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -129,6 +148,8 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
 
     has: (name) => name.startsWith(MCP_TOOL_PREFIX),
 
+    settle: settleApproval,
+
     describe(name) {
       const offered = find(name);
       return { mcp: offered ? { server: offered.server, tool: offered.tool } : splitToolName(name) };
@@ -148,11 +169,11 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       else {
         await update({ ...mcp, approval: "asking" });
         try {
-          const decision = await askApproval(interaction, { sessionId, server, tool, arguments: JSON.stringify(args), ...(offered.destructive ? { destructive: true } : {}), signal });
+          const decision = await askApproval(interaction, { sessionId, server, tool, arguments: JSON.stringify(args), ...(offered.destructive ? { destructive: true } : {}), signal, ...(context.messageId ? { messageId: context.messageId } : {}) });
           log({ event: "mcp/approval", sessionId, server, tool, decision: decision.kind });
           if (decision.kind === "deny") {
             await update({ ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) });
-            return errorOutcome({ name: "ToolError", code: "TOOL_DENIED", message: deniedMessage(decision.reason) });
+            return errorOutcome(deniedError(decision.reason));
           }
           if (decision.kind === "allow-for-chat") await grants.add(sessionId, server, tool);
           mcp = { ...mcp, approval: decision.kind === "allow-once" ? "allowed-once" : "allowed-for-chat" };
@@ -160,7 +181,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
           if (!(error instanceof UserInteractionError)) throw error;
           if (error.code === "ASK_CANCELLED") {
             await update({ ...mcp, approval: "denied" });
-            return errorOutcome({ name: "ToolError", code: "TOOL_DENIED", message: "the human dismissed the approval request without allowing this call" });
+            return errorOutcome(DISMISSED_ERROR);
           }
           return errorOutcome({ name: error.name, code: error.code, message: error.message });
         }

@@ -75,6 +75,8 @@ export interface ApprovalRequest {
   /** The server marks the tool destructive (`annotations.destructiveHint`): the card makes Deny its default. */
   destructive?: boolean;
   signal?: AbortSignal;
+  /** The call's transcript row, where the decision is written as it is accepted (docs/protocol.md, respond-durable). */
+  messageId?: string;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function askApproval(interaction: Pick<UserInteraction, "ask">, req
     origin: { kind: "mcp-server", name: request.server },
     approval,
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.messageId ? { messageId: request.messageId } : {}),
   });
   return readApprovalAnswer(answers);
 }

@@ -1,9 +1,8 @@
 import type { AnswerItem, DownFrame, Message, ResolvedOutcome, Session, ToolCall } from "../../protocol/schemas";
-import { answeredRow, STOPPED_TOOL_TEXT } from "../sessions/history";
+import { answeredRow, stoppedTool } from "../sessions/history";
 import type { GivenAnswer } from "../pending/pending-table";
-import type { ToolOutcome } from "../tools/registry";
+import type { AnswerEffect } from "../tools/registry";
 import type { Logger } from "../log";
-import { ABORTED_MESSAGE } from "../pending/user-interaction";
 import type { StoredMessage } from "../store";
 import type { ClusterView } from "./cluster-view";
 import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
@@ -18,8 +17,8 @@ export interface Adoption {
   /** The adopting host. */
   instance: string;
   view: ClusterView;
-  /** How a tool's result follows from the answer its question got; null when the tool cannot say. */
-  settle(tool: ToolCall, given: GivenAnswer): ToolOutcome | null;
+  /** What the answer its question got does to a tool's row; null when nothing until the call returns. */
+  settle(tool: ToolCall, given: GivenAnswer): AnswerEffect | null;
   /** Publishes a frame made on the dead host's behalf. */
   emit(frame: DownFrame): void;
 }
@@ -34,7 +33,11 @@ function givenAnswer(body: unknown): GivenAnswer | null {
   return null;
 }
 
-/** A dead host's running tool row with the answer its question got, as the tool's result; null when the tool cannot say. */
+/**
+ * A dead host's running tool row with the answer its question got written in: the tool's result when the answer is all of
+ * it, else the row as the answer left it (an allowed call), stopped since the call can no longer go on; null when the
+ * answer does nothing to the row.
+ */
 function settleAnswered(adoption: Adoption, message: StoredMessage, response: string): StoredMessage | null {
   if (!message.tool) return null;
   let body: unknown = null;
@@ -44,8 +47,10 @@ function settleAnswered(adoption: Adoption, message: StoredMessage, response: st
     return null;
   }
   const given = givenAnswer(body);
-  const outcome = given === null ? null : adoption.settle(message.tool, given);
-  return outcome === null ? null : answeredRow(message, outcome);
+  const effect = given === null ? null : adoption.settle(message.tool, given);
+  if (effect === null) return null;
+  const answered = answeredRow(message, effect);
+  return answered.tool!.status === "running" ? { ...answered, tool: stoppedTool(answered.tool!), interrupted: true } : answered;
 }
 
 /** Removes the lease of every host whose lease expired and adopts each one's work. */
@@ -84,13 +89,19 @@ async function adoptHost(adoption: Adoption, owner: string) {
     changed.push(...updated.rows);
   }
   const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
-  const error = JSON.stringify({ name: "UserInteractionError", code: "ASK_ABORTED", message: ABORTED_MESSAGE });
-  const stopped = await store.query<MessageRow>(
-    `UPDATE messages SET tool_status = 'stopped', interrupted = TRUE, tool = (tool::jsonb || jsonb_build_object('status', 'stopped', 'result', $2::text, 'error', $3::jsonb))::text
-     WHERE owner = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
-    [owner, STOPPED_TOOL_TEXT, error],
-    false,
-  );
+  const stopped: MessageRow[] = [];
+  const running = await store.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE owner = $1 AND tool_status = 'running'`, [owner], false);
+  for (const row of running.rows) {
+    const message = toMessage(row);
+    if (!message.tool) continue;
+    const tool = stoppedTool(message.tool);
+    const updated = await store.query<MessageRow>(
+      `UPDATE messages SET tool = $2, tool_status = 'stopped', interrupted = TRUE WHERE id = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
+      [message.id, JSON.stringify(tool)],
+      false,
+    );
+    stopped.push(...updated.rows);
+  }
   const interrupted = await store.query<MessageRow>(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING ${MESSAGE_COLUMNS}`, [owner], false);
   const turns = await store.query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 RETURNING session_id", [owner], false);
   for (const row of aborted.rows) resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: "aborted" });
@@ -110,7 +121,7 @@ async function adoptHost(adoption: Adoption, owner: string) {
     sessions.add(sessionId);
     emit({ type: "question/resolved", rpcId, sessionId, outcome });
   }
-  for (const row of [...changed, ...stopped.rows, ...interrupted.rows]) {
+  for (const row of [...changed, ...stopped, ...interrupted.rows]) {
     sessions.add(row.session_id);
     const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
     emit({ type: "message/upserted", message: wire satisfies Message });
@@ -124,5 +135,5 @@ async function adoptHost(adoption: Adoption, owner: string) {
       emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
     }
   }
-  log({ event: "cluster/adopted", owner, answered: changed.length, questions: resolved.size, tools: stopped.rows.length, replies: interrupted.rows.length, sessions: sessions.size });
+  log({ event: "cluster/adopted", owner, answered: changed.length, questions: resolved.size, tools: stopped.length, replies: interrupted.rows.length, sessions: sessions.size });
 }

@@ -1,6 +1,6 @@
 import { DownFrame, type QuestionRequestedFrame, type ToolCall } from "../../protocol/schemas";
 import type { GivenAnswer } from "../pending/pending-table";
-import type { ToolOutcome } from "../tools/registry";
+import type { AnswerEffect } from "../tools/registry";
 import type { Logger } from "../log";
 import { readRule, type AnswerRule } from "../pending/answer-rule";
 import { adoptExpired } from "./adopt";
@@ -47,7 +47,7 @@ export interface Cluster extends Claims, Peers, Pick<ClusterView, "pending" | "q
    * How a tool's result follows from the answer a dead host's question got: adoption writes it into the tool row that still
    * runs (docs/protocol.md, cluster-adopt). Without it, or when it gives null, the row is stopped like an unanswered one.
    */
-  setSettler(settle: (tool: ToolCall, given: GivenAnswer) => ToolOutcome | null): void;
+  setSettler(settle: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null): void;
   /** Where the cluster reads which sessions' turns this host holds, so that only a turn's end gives its row back. */
   setOwnTurns(read: () => string[]): void;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
@@ -99,7 +99,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
   let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined, messageOf: () => undefined };
-  let settler: (tool: ToolCall, given: GivenAnswer) => ToolOutcome | null = () => null;
+  let settler: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null = () => null;
   let ownTurns: () => string[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { SessionAgent, type ToolError } from "../../protocol/schemas";
+import { SessionAgent, type ToolCall } from "../../protocol/schemas";
 import { messageFromRow, StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
 import { redactUrl } from "./errors";
 import { createGuard } from "./guard";
@@ -104,13 +104,13 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const read = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => query<R>(text, values, false);
 
   /** Stops the running tool rows no live host owns (their host died, or this store's own past before a restart). */
-  const stopRunningTools = (error: ToolError, result: string) =>
+  const stopRunningTools = (stopped: (tool: ToolCall) => ToolCall) =>
     guard.transaction(async (client) => {
       const rows = await client.query<MessageRow>(`${SELECT_MESSAGE} WHERE tool_status = 'running' AND ${ORPHANED} FOR UPDATE`);
       for (const row of rows.rows) {
         const message = toMessage(row);
         if (!message.tool) continue;
-        const tool = { ...message.tool, status: "stopped" as const, result, error };
+        const tool = stopped(message.tool);
         await client.query("UPDATE messages SET tool = $2, tool_status = 'stopped', interrupted = TRUE WHERE id = $1", [message.id, JSON.stringify(tool)]);
       }
       return rows.rows.length;

@@ -1,19 +1,41 @@
 import type { ToolCall } from "../../protocol/schemas";
 import type { HistoryItem } from "../models/types";
 import type { StoredMessage } from "../store";
-import { formatToolErrorText, type ToolOutcome } from "../tools/registry";
-import { ASK_ABORTED_ERROR } from "../../protocol/tool-messages";
+import { formatToolErrorText, type AnswerEffect } from "../tools/registry";
+import { ASK_ABORTED_ERROR, deniedMessage, TOOL_INTERRUPTED_ERROR } from "../../protocol/tool-messages";
 
-/** The text a model sees for a tool row that never finished: an error naming ASK_ABORTED. */
+/** The text a model sees for a tool row that never finished while it waited for the human: an error naming ASK_ABORTED. */
 export const STOPPED_TOOL_TEXT = formatToolErrorText(ASK_ABORTED_ERROR);
 
+/** Approval states after which an MCP call runs: the human (or a rule) let it. */
+const LET_RUN = new Set(["allowed-once", "allowed-for-chat", "granted", "read-only", "auto-approved"]);
+
 /**
- * A tool row whose question was answered: the answer's outcome as its result, marked interrupted until the agent reads it
- * (docs/protocol.md, respond-durable); a row still marked so once its host is gone reads "answered; the host stopped before
- * the agent read it", and the model reads the answer in its history.
+ * A tool row that never finished, as it ends once its host is gone (docs/protocol.md, tool-interrupted): a call the human
+ * had allowed reads TOOL_INTERRUPTED, one they had denied TOOL_DENIED, and any other (its question never answered) ASK_ABORTED.
  */
-export function answeredRow(row: StoredMessage, outcome: ToolOutcome): StoredMessage {
-  const tool: ToolCall = { ...row.tool!, status: outcome.isError ? "error" : "ok", result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) };
+export function stoppedTool(tool: ToolCall): ToolCall {
+  const approval = tool.mcp?.approval;
+  const error =
+    approval === "denied"
+      ? { name: "ToolError", code: "TOOL_DENIED", message: deniedMessage(tool.mcp?.reason) }
+      : approval !== undefined && LET_RUN.has(approval)
+        ? TOOL_INTERRUPTED_ERROR
+        : ASK_ABORTED_ERROR;
+  return { ...tool, status: "stopped", result: formatToolErrorText(error), error };
+}
+
+/**
+ * A tool row with an accepted answer written in (docs/protocol.md, respond-durable): the row data the answer gives (an
+ * approval's decision) and, when the answer is the call's whole result, that outcome, marked interrupted until the agent
+ * reads it. A row still marked so once its host is gone reads "answered; the host stopped before the agent read it", and
+ * the model reads the answer in its history. A row the answer leaves running stays as it was otherwise.
+ */
+export function answeredRow(row: StoredMessage, effect: AnswerEffect): StoredMessage {
+  const patched: ToolCall = { ...row.tool!, ...effect.patch };
+  const outcome = effect.outcome;
+  if (!outcome) return { ...row, tool: patched };
+  const tool: ToolCall = { ...patched, status: outcome.isError ? "error" : "ok", result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) };
   return { ...row, tool, interrupted: true };
 }
 
@@ -59,7 +81,7 @@ function toolResult(message: StoredMessage): { text: string; isError: boolean } 
       return { text: tool.result ?? formatToolErrorText(tool.error ?? { name: "ToolError", code: "TOOL_FAILED", message: "the tool failed" }), isError: true };
     case "stopped":
     case "running":
-      return { text: tool.result ?? STOPPED_TOOL_TEXT, isError: true };
+      return { text: tool.result ?? stoppedTool(tool).result!, isError: true };
     default:
       return tool.status satisfies never;
   }

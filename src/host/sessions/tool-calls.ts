@@ -56,7 +56,10 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     };
     const update = async (next: ToolRowPatch) => {
       patch = { ...patch, ...next };
-      await transcript.record({ ...row, tool: { ...row.tool!, ...patch } }, false);
+      const current: StoredMessage = { ...row, tool: { ...row.tool!, ...patch } };
+      // An answer accepted from now on is written into the row as it stands (an approval card reads its state).
+      running.set(row.id, current);
+      await transcript.record(current, false);
     };
     let finished: StoredMessage | null = null;
     running.set(row.id, row);
@@ -91,9 +94,9 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
     run,
     async commitAnswer(answer) {
       const row = running.get(answer.messageId);
-      const outcome = row ? tools.settle(row.tool!.name, row.tool!.args, answer.given) : null;
-      if (!row || !outcome) return;
-      await store.updateMessage(answeredRow(row, outcome));
+      const effect = row ? tools.settle(row.tool!, answer.given) : null;
+      if (!row || !effect) return;
+      await store.updateMessage(answeredRow(row, effect));
     },
   };
 }

@@ -33,8 +33,17 @@ export interface ToolSource {
   /** The row data a call of `name` starts with. */
   describe?(name: string): ToolRowPatch;
   execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
-  /** The outcome a call of `name` with `args` has once the human gave `given`; null when the tool's result is more than the answer. */
-  settle?(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
+  /** What the human's `given` answer to a question the running call `tool` asked does to its row; null when nothing until the call returns. */
+  settle?(tool: ToolCall, given: GivenAnswer): AnswerEffect | null;
+}
+
+/**
+ * What an accepted answer does to the row of the call that asked, written as it is accepted (docs/protocol.md,
+ * respond-durable): row data it gives (an approval's decision) and, when the answer is the call's whole result, the outcome.
+ */
+export interface AnswerEffect {
+  patch?: ToolRowPatch;
+  outcome?: ToolOutcome;
 }
 
 /** Every tool the agent may call, from every source, behind one door. */
@@ -42,7 +51,7 @@ export interface ToolDoor {
   list(): ToolSpec[];
   describe(name: string): ToolRowPatch;
   execute(name: string, args: unknown, context: ToolContext): Promise<ToolOutcome>;
-  settle(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
+  settle(tool: ToolCall, given: GivenAnswer): AnswerEffect | null;
 }
 
 /** One door over `sources`, asked in order; a name no source has is `UNKNOWN_TOOL`. */
@@ -56,7 +65,7 @@ export function createToolDoor(sources: readonly ToolSource[]): ToolDoor {
       if (!source) return errorOutcome({ name: "ToolError", code: "UNKNOWN_TOOL", message: `no tool is named "${name}"` });
       return source.execute(name, args, context);
     },
-    settle: (name, args, given) => owner(name)?.settle?.(name, args, given) ?? null,
+    settle: (tool, given) => owner(tool.name)?.settle?.(tool, given) ?? null,
   };
 }
 
@@ -104,7 +113,7 @@ export class ToolCallError extends Error {
 /** Parley's own tools: served to its agent and, as they are, to outside agents through `/mcp`. */
 export interface ToolRegistry extends ToolSource {
   register<Args>(tool: ToolDefinition<Args>): void;
-  settle(name: string, args: unknown, given: GivenAnswer): ToolOutcome | null;
+  settle(tool: ToolCall, given: GivenAnswer): AnswerEffect | null;
 }
 
 export function createToolRegistry(): ToolRegistry {
@@ -136,11 +145,11 @@ export function createToolRegistry(): ToolRegistry {
       }
     },
 
-    settle(name, args, given) {
-      const tool = tools.get(name);
-      const parsed = tool?.answered ? tool.args.safeParse(args) : null;
+    settle(call, given) {
+      const tool = tools.get(call.name);
+      const parsed = tool?.answered ? tool.args.safeParse(call.args) : null;
       if (!tool?.answered || !parsed?.success) return null;
-      return given === "cancelled" ? errorOutcome(ASK_CANCELLED_ERROR) : resultOutcome(tool.answered(parsed.data, given.answers));
+      return { outcome: given === "cancelled" ? errorOutcome(ASK_CANCELLED_ERROR) : resultOutcome(tool.answered(parsed.data, given.answers)) };
     },
   };
 }
