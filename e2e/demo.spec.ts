@@ -66,6 +66,8 @@ function chatSettledState(scope: Scope, story: ChatStory): Locator {
       return allOf(scope, scope.getByText("Thinking", { exact: true }), mode);
     case "acp-mode":
       return allOf(scope, scope.getByText("I'll start by reading"), mode);
+    case "host-stopped-rows":
+      return allOf(scope, scope.getByText("Denied; the host stopped before the agent read it."), scope.getByText("Interrupted: the host running this call stopped before it finished."));
     default:
       throw new Error(`no settled state for the chat story ${story.id}`);
   }

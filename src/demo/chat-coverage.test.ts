@@ -20,7 +20,8 @@ type ChatState =
   | "ACP terminal output in colour"
   | "ACP plan"
   | "ACP thought"
-  | "ACP mode in the header";
+  | "ACP mode in the header"
+  | "tool rows a stopped host left";
 
 const ESC = "\u001b";
 
@@ -63,6 +64,10 @@ const STATES: Record<ChatState, (shown: Shown) => boolean> = {
   "ACP plan": ({ acp }) => acp.some((data) => data.type === "plan" && data.entries.length > 1),
   "ACP thought": ({ acp }) => acp.some((data) => data.type === "thought"),
   "ACP mode in the header": ({ rows }) => (latestAcpSession(rows)?.modes?.length ?? 0) > 1,
+  "tool rows a stopped host left": ({ rows }) => {
+    const stopped = rows.filter((row) => row.interrupted === true && row.tool !== undefined).map((row) => row.tool!.error?.code ?? row.tool!.status);
+    return ["ok", "TOOL_DENIED", "TOOL_INTERRUPTED", "ASK_ABORTED"].every((end) => stopped.includes(end));
+  },
 };
 
 const NOON = new Date(2026, 2, 10, 12, 0);

@@ -1,5 +1,5 @@
 import type { AgentsList } from "../client/agents-api";
-import type { AcpRowData, McpServerHealth, Message, PendingRequest, QuestionItem, Session, SessionAgent } from "../protocol/schemas";
+import type { AcpRowData, McpServerHealth, Message, PendingRequest, QuestionItem, Session, SessionAgent, ToolCall } from "../protocol/schemas";
 
 /**
  * When a chat last changed, read against the moment the story opens, so its relative time and its sidebar
@@ -8,7 +8,11 @@ import type { AcpRowData, McpServerHealth, Message, PendingRequest, QuestionItem
 export type SceneTime = { today: number } | { yesterdayAt: number } | { daysAgo: number };
 
 /** A transcript row of a scene: a message, or a row an ACP agent's session update made (docs/protocol.md `[acp-rows]`). */
-export type SceneRow = { role: "user" | "assistant"; text: string } | { role: "tool"; acp: AcpRowData; status?: "running" | "ok" | "error" };
+export type SceneRow =
+  | { role: "user" | "assistant"; text: string }
+  | { role: "tool"; acp: AcpRowData; status?: "running" | "ok" | "error" }
+  /** A tool call of Parley's agent as its row holds it; `interrupted`: the host running it stopped (Message.interrupted). */
+  | { role: "tool"; call: ToolCall; interrupted?: boolean };
 
 /** One chat the fake host holds. */
 export interface SceneChat {
@@ -74,6 +78,7 @@ function acpStatus(data: AcpRowData): "running" | "ok" | "error" {
 function messageOf(chat: SceneChat, row: SceneRow, index: number, createdAt: string): Message {
   const base = { id: `${chat.id}-row-${index + 1}`, sessionId: chat.id, createdAt };
   if (row.role !== "tool") return { ...base, role: row.role, text: row.text };
+  if ("call" in row) return { ...base, role: "tool", tool: row.call, ...(row.interrupted ? { interrupted: true } : {}) };
   return { ...base, role: "tool", tool: { callId: `${chat.id}-call-${index + 1}`, name: `acp/${row.acp.type}`, args: {}, status: row.status ?? acpStatus(row.acp), acp: row.acp } };
 }
 

@@ -149,3 +149,66 @@ export const LISTED_CHATS: SceneChat[] = [
   { id: "chat-bench", title: "Bench: the round-trip floor", at: { daysAgo: 3 } },
   { id: "chat-icons", title: "Icon set for the installed app", at: { daysAgo: 12 } },
 ];
+
+const toneAnswers = [{ id: "tone", selected: ["Plain (Recommended)"] }];
+
+/**
+ * A chat of Parley's agent whose host stopped four times, as a restart or a cluster's adoption leaves its tool rows
+ * (docs/protocol.md, tool-interrupted): a question answered before the agent read it, a write the human denied, one
+ * they allowed that may not have run, and a question nobody answered.
+ */
+export const STOPPED_HOST_CHAT: SceneChat = {
+  id: "chat-notes",
+  title: "Publish the 2.4 release notes",
+  at: { today: 12 },
+  rows: [
+    { role: "user", text: "Tidy the 2.4 release notes and publish them to the notes server." },
+    {
+      role: "tool",
+      interrupted: true,
+      call: {
+        callId: "call-tone",
+        name: "ask_user_question",
+        args: { questions: [{ id: "tone", question: "Which tone should the notes take?", options: [{ label: "Plain (Recommended)" }, { label: "Playful" }] }] },
+        status: "ok",
+        result: JSON.stringify({ answers: toneAnswers }),
+        outcome: { kind: "answered", answers: toneAnswers },
+      },
+    },
+    {
+      role: "tool",
+      interrupted: true,
+      call: {
+        callId: "call-draft",
+        name: "mcp__notes__write_note",
+        args: { name: "release-2.4-draft", text: "2.4: uploads retry after a dropped socket." },
+        status: "error",
+        mcp: { server: "notes", tool: "write_note", approval: "denied", reason: "Not before the review on Thursday" },
+        error: { name: "ToolError", code: "TOOL_DENIED", message: "the human denied this call: Not before the review on Thursday" },
+      },
+    },
+    {
+      role: "tool",
+      interrupted: true,
+      call: {
+        callId: "call-publish",
+        name: "mcp__notes__write_note",
+        args: { name: "release-2.4", text: "2.4: uploads retry after a dropped socket." },
+        status: "stopped",
+        mcp: { server: "notes", tool: "write_note", approval: "allowed-once" },
+        error: { name: "ToolError", code: "TOOL_INTERRUPTED", message: "the human allowed this call, but the host running it stopped before it finished: it may not have run, or not to its end" },
+      },
+    },
+    {
+      role: "tool",
+      interrupted: true,
+      call: {
+        callId: "call-announce",
+        name: "ask_user_question",
+        args: { questions: [{ id: "announce", question: "Announce the release in the team channel?", options: [{ label: "Yes" }, { label: "No" }] }] },
+        status: "stopped",
+        error: { name: "UserInteractionError", code: "ASK_ABORTED", message: "ask_user_question was aborted before the user answered" },
+      },
+    },
+  ],
+};

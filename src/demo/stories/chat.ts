@@ -1,5 +1,5 @@
 import type { ChatStory } from "../stories";
-import { AGENTS, DEMO_MODEL_HEALTH, LISTED_CHATS, qwenChat, REAL_MODEL_HEALTH, uploadEdit, uploadPlan, uploadTests, uploadThought } from "./chat-samples";
+import { AGENTS, DEMO_MODEL_HEALTH, LISTED_CHATS, qwenChat, REAL_MODEL_HEALTH, STOPPED_HOST_CHAT, uploadEdit, uploadPlan, uploadTests, uploadThought } from "./chat-samples";
 
 const OPEN_CHAT = "chat-dark-mode";
 
@@ -157,5 +157,16 @@ export const CHAT_STORIES: ChatStory[] = [
       "zh-CN": "Qwen Code 运行的对话：模式是对话标题栏中的下拉框（“Default”在每次修改前都会询问）；会话行说明运行位置、命令和上下文用量。",
     },
     scene: { health: REAL_MODEL_HEALTH, chats: [qwenChat([{ role: "assistant", text: "I'll start by reading `src/client/upload.ts` and its test." }])], open: "chat-upload", agents: AGENTS },
+  },
+  {
+    id: "host-stopped-rows",
+    group: "chat",
+    rules: ["tool-interrupted", "respond-durable"],
+    title: { en: "Tool rows a stopped host left", "zh-CN": "主机停止后留下的工具行" },
+    description: {
+      en: "After a restart or another host's adoption, each unfinished call says how far it got: answered before the agent read it, denied, allowed but maybe not run, or never answered.",
+      "zh-CN": "重启或由其他主机接管后，每个未完成的调用都说明进行到哪一步：已回答但助手尚未读取、已拒绝、已允许但可能未运行，或从未得到回答。",
+    },
+    scene: { health: REAL_MODEL_HEALTH, chats: [STOPPED_HOST_CHAT], open: "chat-notes" },
   },
 ];
