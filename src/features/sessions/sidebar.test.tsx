@@ -196,4 +196,26 @@ describe("Sidebar", () => {
     await user.keyboard("{Escape}");
     expect(chatTitles()).toEqual(["Budget plan", "Holiday"]);
   });
+
+  it("keeps the host's matches listed while the next keystroke's search loads, and forgets them once the search is cleared", async () => {
+    const user = userEvent.setup();
+    const answers: ((page: { sessions: Session[]; next: string | null }) => void)[] = [];
+    const onSearch = () => new Promise<{ sessions: Session[]; next: string | null }>((resolve) => void answers.push(resolve));
+    const trip = session("c", "Trip", "2026-11-30T09:00:00.000Z");
+    renderSidebar([session("a", "Budget plan", "2026-11-30T08:00:00.000Z")], { onSearch });
+    const box = screen.getByRole("searchbox", { name: "Search chats" });
+    await user.type(box, "tri");
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    act(() => answers[0]!({ sessions: [trip], next: null }));
+    await vi.waitFor(() => expect(chatTitles()).toEqual(["Trip"]));
+    await user.type(box, "p");
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    expect([chatTitles(), screen.getByRole("status").textContent]).toEqual([["Trip"], "Searching…"]);
+    act(() => answers[1]!({ sessions: [], next: null }));
+    expect(await screen.findByText("No chat matches “trip”.")).toBeInTheDocument();
+    expect(chatTitles()).toEqual([]);
+    await user.clear(box);
+    await user.type(box, "x");
+    expect([chatTitles(), screen.getByRole("status").textContent]).toEqual([[], "Searching…"]);
+  });
 });

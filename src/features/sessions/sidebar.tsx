@@ -135,7 +135,13 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
   const [state, setState] = useState<SearchState | null>(null);
+  // The host's matches of the search being typed, kept while the next keystroke's load: the list keeps its rows instead
+  // of emptying and filling on every key, and the status says it is searching. A cleared search forgets them.
+  // A row the host returns again unchanged keeps its object, so its memoised list item does not render again.
+  const [held, setHeld] = useState<{ from: SearchState | null; sessions: Session[] }>(NOTHING_HELD);
   const trimmed = query.trim();
+  if (trimmed === "" && held !== NOTHING_HELD) setHeld(NOTHING_HELD);
+  if (state?.status === "done" && state.query === trimmed && held.from !== state) setHeld({ from: state, sessions: keepUnchanged(held.sessions, state.sessions) });
   useEffect(() => {
     if (trimmed === "" || !onSearch) return;
     let live = true;
@@ -164,7 +170,19 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
       (error: unknown) => setState((current) => (current?.query === asked ? { ...current, status: "failed", error: errorText(error) } : current)),
     );
   }, [onSearch, state]);
-  return { result: state !== null && state.query === trimmed ? state : null, loadMore };
+  const result = state !== null && state.query === trimmed ? state : null;
+  return { result, shown: result?.status === "failed" ? result.sessions : held.sessions, loadMore };
+}
+
+const NOTHING_HELD = { from: null, sessions: [] };
+
+/** `next`, with each session that `previous` holds unchanged replaced by the object `previous` holds. */
+function keepUnchanged(previous: readonly Session[], next: readonly Session[]): Session[] {
+  const before = new Map(previous.map((session) => [session.id, session]));
+  return next.map((session) => {
+    const old = before.get(session.id);
+    return old !== undefined && JSON.stringify(old) === JSON.stringify(session) ? old : session;
+  });
 }
 
 /** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
@@ -185,7 +203,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   // The box shows each key at once; the list follows in a render React may interrupt, so a long list never holds a keystroke back.
   const query = useDeferredValue(typed);
   const searchId = useId();
-  const { result, loadMore: loadMoreResults } = useSearch(query, onSearch);
+  const { result, shown: found, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
   const waitingIds = useSessionStore(selectWaitingIds);
 
@@ -193,9 +211,9 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
     const shown = hiddenSessionIds.size === 0 ? all : all.filter((session) => !hiddenSessionIds.has(session.id));
     if (!searching) return shown;
     const byId = new Map(shown.map((session) => [session.id, session]));
-    const remote = (result?.sessions ?? []).filter((session) => !hiddenSessionIds.has(session.id));
+    const remote = found.filter((session) => !hiddenSessionIds.has(session.id));
     return mergeResults(localMatches(shown, query.trim()), remote, byId);
-  }, [all, hiddenSessionIds, searching, result, query]);
+  }, [all, hiddenSessionIds, searching, found, query]);
 
   const groupId = useId();
   const item = (session: Session) => (
