@@ -1,4 +1,4 @@
-import { AnswerItem, type AnswerInput, type QuestionItem } from "./schemas";
+import { AnswerItem, type AnswerInput, type QuestionItem } from "./questions";
 
 /**
  * Checks a whole answer batch against its questions (docs/protocol.md, answer-rules).
