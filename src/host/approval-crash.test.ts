@@ -1,12 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { approvalAnswer, type ApprovalDecision } from "../protocol/approval";
 import type { Message, QuestionRequestedFrame, ToolCall } from "../protocol/schemas";
 import { api, connect, createSession, type FrameClient } from "../testing/host/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../testing/host/host-process";
-import { TEST_MCP_STDIO_ARGS } from "../testing/host/test-mcp-server";
+import { removeDataDir, type HostProcess } from "../testing/host/host-process";
+import { startMcpHostProcess } from "../testing/host/mcp-host-process";
 
 const hosts: HostProcess[] = [];
 const sockets: FrameClient[] = [];
@@ -18,31 +15,19 @@ afterEach(async () => {
   }
 });
 
-/** A host process with the test MCP server as `notes`, nothing auto-approved, on a fresh data dir. */
+/** A host process with the test MCP server, and a socket on it. */
 async function startHost(): Promise<{ host: HostProcess; frames: FrameClient }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "parley-host-"));
-  writeFileSync(path.join(dataDir, "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: TEST_MCP_STDIO_ARGS } } }));
-  const host = await startHostProcess({ dataDir, env: { PARLEY_MCP_CONFIG: path.join(dataDir, "mcp.json") } });
+  const host = await startMcpHostProcess();
   hosts.push(host);
-  await mcpReady(host);
   const frames = await connect(host.url);
   sockets.push(frames);
   return { host, frames };
 }
 
-/** Resolves once the host's MCP server is ready, so a call reaches it. */
-async function mcpReady(host: HostProcess): Promise<HostProcess> {
-  for (;;) {
-    const { body } = await api(host.url, "/api/health");
-    if ((body as { mcp?: { state: string }[] }).mcp?.[0]?.state === "ready") return host;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** `kill -9` of the host, and a new one on its data. */
 async function restartWithMcp(host: HostProcess): Promise<HostProcess> {
   await host.kill("SIGKILL");
-  const restarted = await startHostProcess({ dataDir: host.dataDir, env: { PARLEY_MCP_CONFIG: path.join(host.dataDir, "mcp.json") } });
+  const restarted = await startMcpHostProcess({}, host.dataDir);
   hosts.push(restarted);
   return restarted;
 }

@@ -1,27 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { Message, QuestionRequestedFrame, Session } from "../../protocol/schemas";
-import { api, connect, type FrameClient } from "../../testing/host/harness";
-import { removeDataDir, startHostProcess, type HostProcess } from "../../testing/host/host-process";
+import { api, connect, until, type FrameClient } from "../../testing/host/harness";
+import { removeDataDir, type HostProcess } from "../../testing/host/host-process";
+import { startMcpHostProcess } from "../../testing/host/mcp-host-process";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "../../testing/host/postgres";
-import { TEST_MCP_STDIO_ARGS } from "../../testing/host/test-mcp-server";
 
 const LEASE_S = 2;
 /** Within three lease periods of a host's death every live host agrees; plus slack for a loaded machine. */
 const SETTLED_MS = 3 * LEASE_S * 1000 + 8000;
-
-async function until<T>(read: () => Promise<T | undefined>, label: string): Promise<T> {
-  const deadline = performance.now() + SETTLED_MS;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.skipIf(postgresBinDir() === null)("an approval answered through another host just before its owner was killed [cluster-adopt]", () => {
   let postgres: TestPostgres;
@@ -44,11 +31,8 @@ describe.skipIf(postgresBinDir() === null)("an approval answered through another
 
   /** A host on the cluster's database with the test MCP server as `notes`, once that server is ready. */
   async function startHost(databaseUrl: string): Promise<HostProcess> {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "parley-host-"));
-    writeFileSync(path.join(dataDir, "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: TEST_MCP_STDIO_ARGS } } }));
-    const host = await startHostProcess({ dataDir, env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S), PARLEY_MCP_CONFIG: path.join(dataDir, "mcp.json") } });
+    const host = await startMcpHostProcess({ PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) });
     hosts.push(host);
-    await until(async () => (((await api(host.url, "/api/health")).body as { mcp?: { state: string }[] }).mcp?.[0]?.state === "ready" ? true : undefined), "the MCP server ready");
     return host;
   }
 
@@ -79,7 +63,7 @@ describe.skipIf(postgresBinDir() === null)("an approval answered through another
       const detail = (await api(other.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
       const row = detail.messages.find((message) => message.role === "tool")?.tool;
       return detail.session.state === "idle" && row !== undefined && row.status !== "running" ? row : undefined;
-    }, "the call's row settled on the live host");
+    }, "the call's row settled on the live host", SETTLED_MS);
     expect(tool.error?.code).not.toBe("ASK_ABORTED");
     expect(read(tool)).toEqual(expected);
   });

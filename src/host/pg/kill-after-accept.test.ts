@@ -2,7 +2,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Message, QuestionRequestedFrame, Session } from "../../protocol/schemas";
-import { api, connect, type FrameClient } from "../../testing/host/harness";
+import { api, connect, until, type FrameClient } from "../../testing/host/harness";
 import { removeDataDir, startHostProcess, type HostProcess } from "../../testing/host/host-process";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "../../testing/host/postgres";
 
@@ -30,15 +30,8 @@ function random(seed: number): () => number {
 
 const askText = (id: string) => `/ask ${JSON.stringify({ questions: [{ id, question: `Ship ${id}?`, options: [{ label: "yes" }, { label: "no" }] }] })}`;
 
-async function until<T>(read: () => Promise<T | undefined>, label: string, timeoutMs = SETTLED_MS): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${label} (KILL_SEED=${SEED})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** `until` with this suite's bound, naming its seed when it times out. */
+const settled = <T>(read: () => Promise<T | undefined>, label: string, timeoutMs = SETTLED_MS) => until(read, `${label} (KILL_SEED=${SEED})`, timeoutMs);
 
 /** How many lease rows `instance` has in the cluster's `hosts` table. */
 async function leaseRows(databaseUrl: string, instance: string): Promise<number> {
@@ -116,7 +109,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       // Every live host: the question resolved on its sockets, the session idle, the answer in the tool row once.
       for (const [index, host] of others.entries()) {
         await watchers[index]!.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId, `${label}: question/resolved on ${host.url}`);
-        const detail = await until(async () => {
+        const detail = await settled(async () => {
           const read = (await api(host.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
           const tools = read.messages.filter((message) => message.role === "tool");
           return read.session.state === "idle" && tools.every((message) => message.tool?.status !== "running") ? read : undefined;
@@ -133,12 +126,12 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
         const fresh = await observe(host.url);
         expect(fresh.frames.filter((frame) => frame.type === "question/requested").map((frame) => frame.type === "question/requested" && frame.sessionId), label).toEqual([]);
       }
-      const posted = await until(async () => {
+      const posted = await settled(async () => {
         const result = await api(answerer.url, `/api/sessions/${sessionId}/messages`, { json: { text: `/echo after round ${round}` } });
         return result.status === 202 ? result : undefined;
       }, `${label}: the next message accepted`);
       expect(posted.status).toBe(202);
-      await until(async () => {
+      await settled(async () => {
         const read = (await api(answerer.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
         return read.session.state === "idle" && read.messages.some((message) => message.text === `after round ${round}`) ? true : undefined;
       }, `${label}: the next turn's reply`);
@@ -146,7 +139,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
       if (stop) {
         // Past the lease means until a live host adopted it: the checks above can end sooner when the owner had
         // finished the turn before it stopped, and a host continued before its lease was taken simply renews it.
-        await until(async () => ((await leaseRows(databaseUrl, ownerInstance)) === 0 ? true : undefined), `${label}: the stopped host adopted`);
+        await settled(async () => ((await leaseRows(databaseUrl, ownerInstance)) === 0 ? true : undefined), `${label}: the stopped host adopted`);
         owner.child.kill("SIGCONT");
         const exited = await Promise.race([owner.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), SETTLED_MS))]);
         expect(exited, `${label}: the stopped host finds its lease gone and exits`).toBe(1);

@@ -202,3 +202,14 @@ export function createTestHosts() {
     },
   };
 }
+
+/** Calls `read` every 100 ms until it gives a value (a throw counts as none yet); rejects naming `label` after `timeoutMs`. */
+export async function until<T>(read: () => Promise<T | undefined>, label: string, timeoutMs: number): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
