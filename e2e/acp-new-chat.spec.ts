@@ -40,9 +40,19 @@ test.afterAll(async () => {
 });
 
 test("New chat picks the test agent in a workspace: a refused folder is named beside the field, then the chat opens with its modes in the header and its / commands in the menu", async ({ page }) => {
+  // The host's list of agents answers late: a press before it is in waits for it and opens the choice, not a plain chat.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/agents", async (route) => {
+    await held;
+    await route.continue();
+  }, { times: 1 });
   await page.goto(host.url);
   const newChat = page.getByRole("button", { name: "New chat", exact: true });
   await newChat.click();
+  await expect(newChat).toHaveAttribute("aria-busy", "true");
+  await expect(page).not.toHaveURL(/#session=/);
+  release();
   const dialog = page.getByRole("dialog", { name: "New chat" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();

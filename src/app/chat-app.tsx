@@ -68,7 +68,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
   const facts = useHostFacts(api.health);
-  const { agents, refresh: refreshAgents } = useAgents(agentsApi);
+  const { agents, known: agentsKnown, refresh: refreshAgents } = useAgents(agentsApi);
   const acpSession = useStore(store, selectAcpSession(activeSessionId ?? ""));
   const slotEntries = useMemo(
     () =>
@@ -109,6 +109,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           onSelect={select}
           onNewChat={() => select(null)}
           agents={agents}
+          agentsKnown={agentsKnown}
           onNewAgentChat={newAgentChat}
           onRefreshAgents={refreshAgents}
           onLoadMore={() => void engine.loadMore()}

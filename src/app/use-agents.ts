@@ -1,18 +1,30 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentsApi, AgentsList } from "../client/agents-api";
 
-/** The host's ACP agents (GET /api/agents), asked once and again on `refresh`; null until known or when the host cannot say. */
-export function useAgents(agentsApi: AgentsApi): { agents: AgentsList | null; refresh: () => void } {
+/**
+ * The host's ACP agents (GET /api/agents), asked once and again on `refresh`; `agents` is null until known or when the
+ * host cannot say. `known` settles with the first answer (null when the host could not say).
+ */
+export function useAgents(agentsApi: AgentsApi): { agents: AgentsList | null; known: Promise<AgentsList | null>; refresh: () => void } {
   const [agents, setAgents] = useState<AgentsList | null>(null);
+  const [first] = useState(() => {
+    let resolve: (list: AgentsList | null) => void = () => undefined;
+    const promise = new Promise<AgentsList | null>((settle) => (resolve = settle));
+    return { promise, resolve };
+  });
   const live = useRef(true);
   const refresh = useCallback(() => {
     agentsApi.list().then(
       (list) => {
+        first.resolve(list);
         if (live.current) setAgents(list);
       },
-      (error: unknown) => console.info("the host's agents are unknown; New chat offers Parley's assistant only", error),
+      (error: unknown) => {
+        first.resolve(null);
+        console.info("the host's agents are unknown; New chat offers Parley's assistant only", error);
+      },
     );
-  }, [agentsApi]);
+  }, [agentsApi, first]);
   useEffect(() => {
     live.current = true;
     refresh();
@@ -20,5 +32,5 @@ export function useAgents(agentsApi: AgentsApi): { agents: AgentsList | null; re
       live.current = false;
     };
   }, [refresh]);
-  return { agents, refresh };
+  return { agents, known: first.promise, refresh };
 }

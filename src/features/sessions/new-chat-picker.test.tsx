@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AgentsList } from "../../client/agents-api";
 import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
@@ -64,6 +64,58 @@ describe("New chat with ACP agents", () => {
     await user.click(newChat);
     expect(onNewChat).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  describe("pressed before the host has said which agents it has", () => {
+    function early() {
+      const store = createSessionStore();
+      const onNewChat = vi.fn();
+      let answer: (agents: AgentsList | null) => void = () => undefined;
+      const known = new Promise<AgentsList | null>((resolve) => (answer = resolve));
+      const tree = (agents: AgentsList | null) => (
+        <SessionStoreProvider store={store}>
+          <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={onNewChat} agents={agents} agentsKnown={known} onNewAgentChat={async () => undefined} onRefreshAgents={() => undefined} />
+        </SessionStoreProvider>
+      );
+      const view = render(tree(null));
+      const settle = (agents: AgentsList | null) => {
+        view.rerender(tree(agents));
+        answer(agents);
+      };
+      return { onNewChat, settle, newChat: screen.getByRole("button", { name: "New chat" }) };
+    }
+
+    it("waits for the list and then offers the agents, instead of starting an assistant chat", async () => {
+      const user = userEvent.setup();
+      const { newChat, onNewChat, settle } = early();
+      await user.click(newChat);
+      await user.click(newChat);
+      expect(newChat).toHaveAttribute("aria-busy", "true");
+      expect(onNewChat).not.toHaveBeenCalled();
+      expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+      settle(AGENTS);
+      const dialog = await screen.findByRole("dialog", { name: "New chat" });
+      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIcould not start: spawn gemini ENOENT"]);
+      expect(onNewChat).not.toHaveBeenCalled();
+    });
+
+    it("starts an assistant chat once the host says it has no agents or cannot say", async () => {
+      for (const agents of [{ agents: [] }, null]) {
+        const user = userEvent.setup();
+        const { newChat, onNewChat, settle } = early();
+        await user.click(newChat);
+        await user.click(newChat);
+        expect(onNewChat).not.toHaveBeenCalled();
+        settle(agents);
+        await waitFor(() => expect(onNewChat).toHaveBeenCalledTimes(1));
+        await user.click(screen.getByRole("button", { name: "New chat" }));
+        // Once known, a press acts at once (a host that could not say is asked no more: the assistant starts).
+        await waitFor(() => expect(onNewChat).toHaveBeenCalledTimes(2));
+        expect(screen.getByRole("button", { name: "New chat" })).not.toHaveAttribute("aria-busy");
+        expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+        cleanup();
+      }
+    });
   });
 
   it("offers the assistant and every agent with its state; a failed agent shows why and cannot be picked", async () => {

@@ -40,6 +40,8 @@ export interface SidebarProps {
   now?: () => Date;
   /** The host's ACP agents; with at least one, New chat offers Parley's assistant or an agent in a workspace folder. */
   agents?: AgentsList | null;
+  /** Settles once the host has said which agents it has (null when it could not): New chat pressed before `agents` is known waits for it, then acts on it. */
+  agentsKnown?: Promise<AgentsList | null>;
   /** Creates a chat the agent runs in `cwd` and opens it; rejects with the host's message. */
   onNewAgentChat?: (agent: string, cwd: string) => Promise<void>;
   /** Asks the host again for the agents' states (when New chat's choice opens, and while one is starting). */
@@ -185,17 +187,44 @@ function keepUnchanged(previous: readonly Session[], next: readonly Session[]): 
   });
 }
 
-/** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
-export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef, agents, onNewAgentChat, onRefreshAgents }: SidebarProps) {
-  const t = useCopy(sessionsCopy);
+/**
+ * New chat: with agents, it opens the choice of Parley's assistant or an agent; without, it starts an assistant chat.
+ * Pressed before the host has said which agents it has, the press waits for the answer and then does the same.
+ */
+function useNewChat(agents: AgentsList | null | undefined, agentsKnown: Promise<AgentsList | null> | undefined, onNewChat: () => void, onNewAgentChat: SidebarProps["onNewAgentChat"], onRefreshAgents: (() => void) | undefined) {
   const [picking, setPicking] = useState(false);
+  const [waiting, setWaiting] = useState(false);
+  const waitingRef = useRef(false);
   const newChatRef = useRef<HTMLButtonElement>(null);
   const offersAgents = agents !== undefined && agents !== null && agents.agents.length > 0 && onNewAgentChat !== undefined;
-  const agentTitles = useMemo(() => new Map((agents?.agents ?? []).map((agent) => [agent.name, agent.title])), [agents]);
   const closePicker = useCallback((refocus: boolean) => {
     setPicking(false);
     if (refocus) newChatRef.current?.focus();
   }, []);
+  const press = () => {
+    if (offersAgents) {
+      if (!picking) onRefreshAgents?.();
+      setPicking(!picking);
+    } else if (agents === null && agentsKnown !== undefined && onNewAgentChat !== undefined) {
+      if (waitingRef.current) return;
+      waitingRef.current = true;
+      setWaiting(true);
+      void agentsKnown.then((list) => {
+        waitingRef.current = false;
+        setWaiting(false);
+        if (list !== null && list.agents.length > 0) setPicking(true);
+        else onNewChat();
+      });
+    } else onNewChat();
+  };
+  return { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting };
+}
+
+/** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
+export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef, agents, agentsKnown, onNewAgentChat, onRefreshAgents }: SidebarProps) {
+  const t = useCopy(sessionsCopy);
+  const { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting } = useNewChat(agents, agentsKnown, onNewChat, onNewAgentChat, onRefreshAgents);
+  const agentTitles = useMemo(() => new Map((agents?.agents ?? []).map((agent) => [agent.name, agent.title])), [agents]);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);
@@ -235,31 +264,23 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   return (
     <nav id={id} className="sidebar" aria-label={t("navLabel")}>
       <div className="sidebar__top">
-        {offersAgents ? (
-          <Button
-            ref={newChatRef}
-            variant="primary"
-            className="sidebar__new"
-            aria-haspopup="dialog"
-            aria-expanded={picking}
-            onClick={() => {
-              if (!picking) onRefreshAgents?.();
-              setPicking(!picking);
-            }}
-          >
-            {t("newChat")}
-          </Button>
-        ) : (
-          <Button variant="primary" className="sidebar__new" onClick={onNewChat}>
-            {t("newChat")}
-          </Button>
-        )}
+        <Button
+          ref={newChatRef}
+          variant="primary"
+          className="sidebar__new"
+          aria-haspopup={offersAgents ? "dialog" : undefined}
+          aria-expanded={offersAgents ? picking : undefined}
+          aria-busy={waiting || undefined}
+          onClick={press}
+        >
+          {t("newChat")}
+        </Button>
         {onClose && (
           <Button ref={closeRef} variant="ghost" className="sidebar__close" aria-label={t("closeList")} onClick={onClose}>
             <span aria-hidden="true">✕</span>
           </Button>
         )}
-        {offersAgents && picking && (
+        {offersAgents && picking && agents && onNewAgentChat && (
           <Suspense fallback={null}>
             <NewChatPicker
               agents={agents}
