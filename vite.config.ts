@@ -49,9 +49,15 @@ export default defineConfig({
   build: {
     outDir: "dist",
     sourcemap: false,
+    // Every browser the app supports preloads modules itself.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       input: { index: path.resolve(import.meta.dirname, "index.html"), [SERVICE_WORKER]: path.resolve(import.meta.dirname, "src/sw/sw.ts") },
-      output: { entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER ? "sw.js" : "assets/[name]-[hash].js") },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER ? "sw.js" : "assets/[name]-[hash].js"),
+        // Everything the first screen imports statically is one chunk, however many lazy chunks share parts of it.
+        codeSplitting: { groups: [{ name: "shell", tags: ["$initial"], test: (id) => !/[\\/]src[\\/]sw[\\/]/.test(id) }] },
+      },
     },
   },
   server: {

@@ -8,11 +8,12 @@ import react from "@vitejs/plugin-react";
  * Budgets in KiB of gzip, checked by `npm run check:bundle` after every build, so the bundles never grow unnoticed.
  * The question panel's grew from 15 to 20 with protocol 2 (seven typed answer kinds, required questions, bounds and
  * defaults, in both languages) and past 21 with the compact stepper's marks and the bounds shown up front, and came
- * back to 20 once the answers' checks stopped pulling in every protocol schema (they import the question schemas alone). The initial
- * script is held at 115 while its target (`BUNDLE_TARGET_KIB`, printed by `npm run bench`) is 100: react-dom alone is
- * 62 of it, zod's checks of every frame 7.5, and both languages' copy of every feature about 6.
+ * back to 20 once the answers' checks stopped pulling in every protocol schema (they import the question schemas alone).
+ * The initial script came down from 114 to its target of 100 once zod's checks of the host's frames and bodies, the
+ * keyboard shortcuts dialog, an MCP call's details and the `Allowed tools` menu loaded in chunks of their own and
+ * everything the first screen imports was one chunk; react-dom alone is 62 of it.
  */
-export const BUNDLE_BUDGET_KIB = { initial: 115, question: 21 } as const;
+export const BUNDLE_BUDGET_KIB = { initial: 100, question: 21 } as const;
 /** The round's targets, which `npm run bench` reports against. */
 export const BUNDLE_TARGET_KIB = { initial: 100, question: 21 } as const;
 

@@ -2,6 +2,7 @@ import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { LocaleProvider } from "./i18n/i18n";
 import { ChatApp } from "./app/chat-app";
+import { loadChecks } from "./client/load-checks";
 import "./app/app.css";
 
 const DemoApp = lazy(() => import("./demo/demo-app"));
@@ -24,6 +25,9 @@ function Root() {
     </LocaleProvider>
   );
 }
+
+// The checks of what the host sends load alongside the first paint; a failure here is retried by the first request that needs them.
+if (!isDemoPath(window.location.pathname)) loadChecks().catch((error: unknown) => console.info("the frame checks did not load yet; they are asked for again when needed", error));
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

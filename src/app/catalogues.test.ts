@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { LOCALES } from "../i18n/locale";
 import { chatCopy } from "../features/chat/copy";
+import { keyboardHelpCopy } from "../features/chat/keyboard-help-copy";
+import { mcpToolCopy } from "../features/chat/mcp-tool-copy";
 import { sessionsCopy } from "../features/sessions/copy";
 import { appCopy } from "./copy";
 
-const catalogues = { app: appCopy, chat: chatCopy, sessions: sessionsCopy };
+const catalogues = { app: appCopy, chat: chatCopy, keyboardHelp: keyboardHelpCopy, mcpTool: mcpToolCopy, sessions: sessionsCopy };
 
 describe("UI copy catalogues", () => {
   for (const [name, catalogue] of Object.entries(catalogues)) {

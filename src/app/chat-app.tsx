@@ -7,7 +7,6 @@ import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
 import { Conversation } from "../features/chat/conversation";
 import { acpCommands, selectAcpSession } from "../features/chat/acp-session";
-import { KeyboardHelp } from "../features/chat/keyboard-help";
 import { chatCopy } from "../features/chat/copy";
 import { McpNotice } from "../features/mcp/mcp-notice";
 import { Sidebar } from "../features/sessions/sidebar";
@@ -20,8 +19,7 @@ import { sessionHref, useHashSession } from "./hash-session";
 import { appCopy } from "./copy";
 import { LoadProblemAlert } from "./load-problem";
 import { createSlotEntries } from "./question-entry";
-import { GrantsMenu } from "../features/approval/grants-menu";
-import { createGrantsApi } from "../client/grants-api";
+import { GrantsEntry } from "../features/approval/grants-entry";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
 import { useSessionEngine } from "./use-session-engine";
@@ -46,12 +44,11 @@ export interface ChatAppProps {
   agentsApi?: AgentsApi;
 }
 
-/** The chat's grants, on the page's own origin. */
-const grants = createGrantsApi();
 /** The host's ACP agents, on the page's own origin. */
 const defaultAgentsApi = createAgentsApi();
 /** An ACP chat's mode select in the header, loaded with the first such chat. */
 const AcpModeSelect = lazy(() => import("../features/chat/acp-mode-select"));
+const KeyboardHelp = lazy(() => import("../features/chat/keyboard-help").then((module) => ({ default: module.KeyboardHelp })));
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux, agentsApi = defaultAgentsApi }: ChatAppProps) {
@@ -65,6 +62,9 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const drawerCloseRef = useRef<HTMLButtonElement>(null);
   const drawer = useDrawer(drawerToggleRef, drawerCloseRef);
   const [helpOpen, setHelpOpen] = useHelpShortcut();
+  // The shortcuts' dialog loads the first time it is asked for, then stays mounted (closing it gives focus back).
+  const [helpAsked, setHelpAsked] = useState(false);
+  if (helpOpen && !helpAsked) setHelpAsked(true);
   const { requestDelete, toast } = useUndoDelete(engine, store);
   usePanelPreload();
   const facts = useHostFacts(api.health);
@@ -131,7 +131,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           }
         />
         <AttentionWatcher onOpenSession={select} />
-        <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+        {helpAsked && (
+          <Suspense fallback={null}>
+            <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+          </Suspense>
+        )}
         {toast}
         {drawer.open && <div className="shell__scrim" aria-hidden="true" onClick={() => drawer.setOpen(false)} />}
         <main className="shell__main">
@@ -157,7 +161,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
                       <AcpModeSelect key={activeSessionId} sessionId={activeSessionId} data={acpSession} />
                     </Suspense>
                   )}
-                  <GrantsMenu sessionId={activeSessionId} source={grants} />
+                  <GrantsEntry sessionId={activeSessionId} />
                 </>
               )
             }

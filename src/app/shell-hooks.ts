@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { loadApprovalCards } from "../features/approval/approval-entry";
-import { isTypingTarget } from "../features/chat/keyboard-help";
+import { isTypingTarget } from "../ui/typing-target";
 import { loadQuestionPanel } from "./question-entry";
 
 /** The question panel's and the approval cards' code load lazily, this long after start-up, so the first request shows without a wait. */

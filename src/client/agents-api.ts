@@ -1,18 +1,11 @@
-import { z } from "zod/mini";
-import { ApiError, toApiError } from "./api";
-import { SessionResponse, type Session } from "../protocol/schemas";
+import type { z } from "zod/mini";
+import { checkedBody, toApiError } from "./api";
+import type { Session } from "../protocol/schemas";
+import type { AgentInfo as AgentInfoSchema, AgentsResponse } from "./checks";
 
 /** One configured ACP agent as `GET /api/agents` reports it (docs/protocol.md, acp-agents). */
-export const AgentInfo = z.object({
-  name: z.string(),
-  title: z.string(),
-  state: z.string(),
-  error: z.optional(z.string()),
-});
-export type AgentInfo = z.infer<typeof AgentInfo>;
-
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 /** `GET /api/agents`: the agents in file order and the folders a chat may run in. */
-export const AgentsResponse = z.object({ agents: z.array(AgentInfo), workspaces: z.optional(z.array(z.string())) });
 export type AgentsList = z.infer<typeof AgentsResponse>;
 
 /** The host's ACP agents: listing them and opening a chat one of them runs. */
@@ -31,9 +24,7 @@ export function createAgentsApi(options: { baseUrl?: string; fetch?: typeof glob
       const response = await doFetch(`${baseUrl}/api/agents`, { headers: { accept: "application/json" }, credentials: "same-origin" });
       if (response.status === 404) return { agents: [] };
       if (!response.ok) throw await toApiError(response);
-      const body = AgentsResponse.safeParse(await response.json());
-      if (!body.success) throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${body.error.message}`);
-      return body.data;
+      return checkedBody((checks) => checks.AgentsResponse, response);
     },
     async createChat(agent, cwd) {
       const response = await doFetch(`${baseUrl}/api/sessions`, {
@@ -43,9 +34,7 @@ export function createAgentsApi(options: { baseUrl?: string; fetch?: typeof glob
         body: JSON.stringify({ agent, cwd }),
       });
       if (!response.ok) throw await toApiError(response);
-      const body = SessionResponse.safeParse(await response.json());
-      if (!body.success) throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${body.error.message}`);
-      return body.data.session;
+      return (await checkedBody((checks) => checks.SessionResponse, response)).session;
     },
   };
 }

@@ -1,16 +1,6 @@
-import { z } from "zod/mini";
-import {
-  AbortResponse,
-  ErrorBody,
-  HealthResponse,
-  MessageResponse,
-  Receipt,
-  SessionDetailResponse,
-  Session,
-  SessionResponse,
-  type Message,
-  type RespondRequest,
-} from "../protocol/schemas";
+import type { z } from "zod/mini";
+import type { HealthResponse, Message, Receipt, RespondRequest, Session } from "../protocol/schemas";
+import { loadChecks, type Checks } from "./load-checks";
 
 /** An HTTP error from the host (its `{error:{code,message}}` body), or a response that broke the protocol. */
 export class ApiError extends Error {
@@ -47,8 +37,6 @@ export interface SessionsQuery {
   q?: string;
 }
 
-const SessionsPageBody = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });
-
 /** Typed calls for every uplink route of docs/protocol.md. */
 export interface Api {
   health(): Promise<z.infer<typeof HealthResponse>>;
@@ -81,25 +69,12 @@ export function createApi(options: ApiOptions = {}): Api {
     return response;
   }
 
-  async function parsed<Schema extends z.ZodMiniType>(schema: Schema, response: Response): Promise<z.infer<Schema>> {
-    let json: unknown;
-    try {
-      json = await response.json();
-    } catch (error) {
-      throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent a body that is not JSON: ${String(error)}`);
-    }
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${result.error.message}`);
-    }
-    return result.data;
-  }
 
   const id = (sessionId: string) => encodeURIComponent(sessionId);
 
   return {
     async health() {
-      return parsed(HealthResponse, await call("GET", "/api/health"));
+      return checkedBody((checks) => checks.HealthResponse, await call("GET", "/api/health"));
     },
     async listSessions(query = {}) {
       const params = new URLSearchParams();
@@ -107,31 +82,48 @@ export function createApi(options: ApiOptions = {}): Api {
       if (query.before !== undefined) params.set("before", query.before);
       if (query.q !== undefined) params.set("q", query.q);
       const search = params.size > 0 ? `?${params.toString()}` : "";
-      const page = await parsed(SessionsPageBody, await call("GET", `/api/sessions${search}`));
+      const page = await checkedBody((checks) => checks.SessionsPageBody, await call("GET", `/api/sessions${search}`));
       return { sessions: page.sessions, next: page.next ?? null };
     },
     async createSession(title) {
-      return (await parsed(SessionResponse, await call("POST", "/api/sessions", title === undefined ? {} : { title }))).session;
+      return (await checkedBody((checks) => checks.SessionResponse, await call("POST", "/api/sessions", title === undefined ? {} : { title }))).session;
     },
     async getSession(sessionId) {
-      return parsed(SessionDetailResponse, await call("GET", `/api/sessions/${id(sessionId)}`));
+      return checkedBody((checks) => checks.SessionDetailResponse, await call("GET", `/api/sessions/${id(sessionId)}`));
     },
     async deleteSession(sessionId) {
       await call("DELETE", `/api/sessions/${id(sessionId)}`, undefined, true);
     },
     async renameSession(sessionId, title) {
-      return (await parsed(SessionResponse, await call("PATCH", `/api/sessions/${id(sessionId)}`, { title }))).session;
+      return (await checkedBody((checks) => checks.SessionResponse, await call("PATCH", `/api/sessions/${id(sessionId)}`, { title }))).session;
     },
     async postMessage(sessionId, text) {
-      return (await parsed(MessageResponse, await call("POST", `/api/sessions/${id(sessionId)}/messages`, { text }))).message;
+      return (await checkedBody((checks) => checks.MessageResponse, await call("POST", `/api/sessions/${id(sessionId)}/messages`, { text }))).message;
     },
     async abort(sessionId) {
-      return (await parsed(AbortResponse, await call("POST", `/api/sessions/${id(sessionId)}/abort`, {}))).aborted;
+      return (await checkedBody((checks) => checks.AbortResponse, await call("POST", `/api/sessions/${id(sessionId)}/abort`, {}))).aborted;
     },
     async respond(body) {
-      return parsed(Receipt, await call("POST", "/api/respond", body));
+      return checkedBody((checks) => checks.Receipt, await call("POST", "/api/respond", body));
     },
   };
+}
+
+/**
+ * A response's JSON body checked against the schema `schemaOf` picks from the client's checks; an `INVALID_RESPONSE`
+ * ApiError when it is not JSON or not what the protocol says.
+ */
+export async function checkedBody<Schema extends z.ZodMiniType>(schemaOf: (checks: Checks) => Schema, response: Response): Promise<z.infer<Schema>> {
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch (error) {
+    throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent a body that is not JSON: ${String(error)}`);
+  }
+  const checks = await loadChecks();
+  const result = checks.checkBody(schemaOf(checks), json);
+  if (!result.ok) throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${result.problem}`);
+  return result.data;
 }
 
 /** `Retry-After` as whole seconds; the host sends only those, so a date or anything else counts as unsaid. */
@@ -149,6 +141,7 @@ export async function toApiError(response: Response): Promise<ApiError> {
     json = null;
   }
   const retryAfter = retryAfterOf(response);
+  const { ErrorBody } = await loadChecks();
   const body = ErrorBody.safeParse(json);
   if (body.success) return new ApiError(response.status, body.data.error.code, body.data.error.message, retryAfter);
   return new ApiError(response.status, `HTTP_${response.status}`, text.trim() || response.statusText || `HTTP ${response.status}`, retryAfter);

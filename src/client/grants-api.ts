@@ -1,5 +1,5 @@
-import { GrantsResponse, type Grant } from "../protocol/schemas";
-import { ApiError, toApiError } from "./api";
+import type { Grant } from "../protocol/schemas";
+import { checkedBody, toApiError } from "./api";
 
 /** The chat's grants (docs/protocol.md, mcp-grants): which tools run without asking, and revoking one. */
 export interface GrantsApi {
@@ -17,9 +17,7 @@ export function createGrantsApi(options: { baseUrl?: string; fetch?: typeof glob
     async list(sessionId) {
       const response = await doFetch(path(sessionId, "grants"), { headers: { accept: "application/json" }, credentials: "same-origin" });
       if (!response.ok) throw await toApiError(response);
-      const body = GrantsResponse.safeParse(await response.json());
-      if (!body.success) throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${body.error.message}`);
-      return body.data.grants;
+      return (await checkedBody((checks) => checks.GrantsResponse, response)).grants;
     },
     async revoke(sessionId, grant) {
       const response = await doFetch(path(sessionId, "grants", grant.server, grant.tool), { method: "DELETE", headers: { accept: "application/json" }, credentials: "same-origin" });

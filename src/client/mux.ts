@@ -1,4 +1,6 @@
-import { DownFrame, HEARTBEAT_INTERVAL_MS, HeartbeatFrame } from "../protocol/schemas";
+import { HEARTBEAT_INTERVAL_MS } from "../protocol/limits";
+import type { DownFrame } from "../protocol/schemas";
+import { loadChecks, loadedChecks, type Checks } from "./load-checks";
 import type { ConnectionStatus } from "../store/state";
 import { backoffDelay } from "../protocol/backoff";
 
@@ -120,7 +122,7 @@ export function createMux(options: MuxOptions): MuxConnection {
   };
   const watchSilence = (current: MuxSocket) => watch(current, heartbeatMs * SILENT_INTERVALS, "no heartbeat");
 
-  const deliver = (data: unknown) => {
+  const deliver = (data: unknown, checks: Checks) => {
     if (typeof data !== "string") {
       console.warn("mux: dropped a non-text frame");
       return;
@@ -132,8 +134,8 @@ export function createMux(options: MuxOptions): MuxConnection {
       console.warn("mux: dropped a frame that is not JSON", error);
       return;
     }
-    if (HeartbeatFrame.safeParse(json).success) return;
-    const parsed = DownFrame.safeParse(json);
+    if (checks.HeartbeatFrame.safeParse(json).success) return;
+    const parsed = checks.DownFrame.safeParse(json);
     if (!parsed.success) {
       console.warn("mux: dropped an invalid frame", parsed.error.issues, json);
       return;
@@ -143,6 +145,32 @@ export function createMux(options: MuxOptions): MuxConnection {
       heartbeatMs = Math.min(Math.max(parsed.data.heartbeatMs ?? HEARTBEAT_INTERVAL_MS, MIN_HEARTBEAT_MS), MAX_HEARTBEAT_MS);
     }
     options.onFrame(parsed.data);
+  };
+
+  // Frames that came before the checks had loaded wait for them here, in order, with the socket they came on.
+  const held: { from: MuxSocket; data: unknown }[] = [];
+  const receive = (from: MuxSocket, data: unknown) => {
+    const checks = loadedChecks();
+    if (checks !== undefined && held.length === 0) {
+      deliver(data, checks);
+      return;
+    }
+    held.push({ from, data });
+    if (held.length > 1) return;
+    const drain = (loaded: Checks) => {
+      for (const frame of held.splice(0)) if (!closed && socket === frame.from) deliver(frame.data, loaded);
+    };
+    loadChecks().then(drain, (error: unknown) => {
+      console.warn("mux: the frame checks did not load; reconnecting to try again", error);
+      held.length = 0;
+      const current = socket;
+      if (closed || current === null) return;
+      socket = null;
+      stopWatchdog();
+      current.close(4000, "frame checks did not load");
+      setStatus("offline");
+      scheduleRetry();
+    });
   };
 
   const scheduleRetry = () => {
@@ -175,7 +203,7 @@ export function createMux(options: MuxOptions): MuxConnection {
     });
     current.addEventListener("message", (event) => {
       if (!isCurrent()) return;
-      deliver(event.data);
+      receive(current, event.data);
       if (isCurrent()) watchSilence(current);
     });
     current.addEventListener("close", () => {

@@ -1,4 +1,7 @@
 import { AnswerItem, type AnswerInput, type QuestionItem } from "./questions";
+import { isSkip } from "./skip";
+
+export { isSkip };
 
 /**
  * Checks a whole answer batch against its questions (docs/protocol.md, answer-rules).
@@ -59,10 +62,6 @@ function checkAnswerItem(question: QuestionItem, answer: AnswerItem): string | n
   return null;
 }
 
-/** Whether an answer item is a deliberate skip: nothing selected, no text. */
-export function isSkip(answer: AnswerItem): boolean {
-  return answer.selected.length === 0 && answer.custom === undefined;
-}
 
 /** Which rule of a question's `input` a free-text answer breaks (docs/protocol.md, rule answer-input); `limit` is the bound broken. */
 export type InputProblem =

@@ -1,5 +1,3 @@
-import { z } from "zod/mini";
-
 /** The wire protocol version both ends speak. */
 export const PROTOCOL_VERSION = 2;
 
@@ -18,7 +16,5 @@ export const LIMITS = {
   socketPayloadBytes: 64 * 1024,
 } as const;
 
-/** A string of `min`..`max` characters. */
-export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-/** A string of at most `max` characters. */
-export const upTo = (max: number) => z.string().check(z.maxLength(max));
+/** The default heartbeat interval; a client treats 2.5 intervals of silence as a dead connection. */
+export const HEARTBEAT_INTERVAL_MS = 15_000;

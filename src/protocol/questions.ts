@@ -1,5 +1,10 @@
 import { z } from "zod/mini";
-import { LIMITS, text, upTo } from "./limits";
+import { LIMITS } from "./limits";
+
+/** A string of `min`..`max` characters. */
+export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+/** A string of at most `max` characters. */
+export const upTo = (max: number) => z.string().check(z.maxLength(max));
 
 // A request's questions and the human's answers (docs/protocol.md, Questions): what an asker sends and what comes back.
 

@@ -1,12 +1,13 @@
 import { z } from "zod/mini";
 import { AcpToolCallData } from "./acp-data";
-import { LIMITS, PROTOCOL_VERSION, text, upTo } from "./limits";
+import { LIMITS, PROTOCOL_VERSION } from "./limits";
+import { text, upTo } from "./questions";
 import { Questions, type AnswerItem } from "./questions";
 import { ToolCall } from "./tool-call";
 
 // The wire protocol's messages (docs/protocol.md): sessions, transcript rows, the frames of `/api/mux` and the HTTP bodies.
 // Its parts live beside it and are re-exported here, so every side imports the protocol from one place.
-export { LIMITS, PROTOCOL_VERSION } from "./limits";
+export { HEARTBEAT_INTERVAL_MS, LIMITS, PROTOCOL_VERSION } from "./limits";
 export * from "./questions";
 export * from "./acp-data";
 export * from "./tool-call";
@@ -58,8 +59,6 @@ export const HelloFrame = z.object({ type: z.literal("hello"), protocol: z.liter
 /** A sign of life on an otherwise quiet socket; never state, so it is not a DownFrame and never reaches the store. */
 export const HeartbeatFrame = z.object({ type: z.literal("heartbeat") });
 export type HeartbeatFrame = z.infer<typeof HeartbeatFrame>;
-/** The default heartbeat interval; a client treats 2.5 intervals of silence as a dead connection. */
-export const HEARTBEAT_INTERVAL_MS = 15_000;
 /**
  * Who asks: this chat's own agent, an agent over MCP, a tool's MCP server, or an ACP agent the host runs
  * (`name` its config name, `title` what the panel shows). Optional on the wire; absent means this chat's agent.

@@ -2,17 +2,12 @@ import { z } from "zod/mini";
 import { AcpRowData } from "./acp-data";
 import { AnswerItem } from "./questions";
 
+export { TOOL_NAMES } from "./tool-names";
+
 // A `tool` transcript row's call (docs/protocol.md, Tools the agent calls): its status, error, outcome and the data of MCP and ACP rows.
 
 export const ToolStatus = z.enum(["running", "ok", "error", "stopped"]);
 export type ToolStatus = z.infer<typeof ToolStatus>;
-
-/** The tools Parley serves: one name each, shared by the host, the MCP front door and the transcript. */
-export const TOOL_NAMES = {
-  askUserQuestion: "ask_user_question",
-  presentPlan: "present_plan",
-  askUserQuestionWait: "ask_user_question_wait",
-} as const;
 
 /** Every code a tool error can carry (docs/protocol.md, Tools the agent calls); the transcript reads outcomes from these, never from text. */
 export const ToolErrorCode = z.enum([

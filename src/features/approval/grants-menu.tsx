@@ -3,11 +3,13 @@ import type { Grant } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { useSessionStore } from "../../store/react";
-import { selectTranscript } from "../../store/selectors";
-import type { SessionData } from "../../store/state";
+import { createGrantsApi } from "../../client/grants-api";
+import { hasGrantedCalls } from "./grants-entry";
 import { approvalCopy } from "./copy";
 import "../../ui/composer-card.css";
 import "./approval.css";
+
+export { hasGrantedCalls };
 
 /** How the menu reads and revokes the chat's grants (src/client/grants-api.ts in the app). */
 export interface GrantsSource {
@@ -17,15 +19,13 @@ export interface GrantsSource {
 
 type Listing = { kind: "loading" } | { kind: "loaded"; grants: Grant[] } | { kind: "failed"; message: string };
 
-/** Whether any call in the session ran on a grant or made one: only then does the header offer the list. */
-export function hasGrantedCalls(sessionId: string, state: SessionData): boolean {
-  return selectTranscript(sessionId)(state).some((message) => message.tool?.mcp?.approval === "allowed-for-chat" || message.tool?.mcp?.approval === "granted");
-}
-
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The chat header's `Allowed tools` disclosure: the grants of this chat, read when opened, each revocable. */
-export function GrantsMenu({ sessionId, source }: { sessionId: string; source: GrantsSource }) {
+/** The app's own grants route (src/client/grants-api.ts), made the first time a menu without a `source` needs it. */
+let pageGrants: GrantsSource | undefined;
+
+/** The chat header's `Allowed tools` disclosure: the grants of this chat, read when opened, each revocable; `source` defaults to the page's own host. */
+export function GrantsMenu({ sessionId, source = (pageGrants ??= createGrantsApi()) }: { sessionId: string; source?: GrantsSource }) {
   const t = useCopy(approvalCopy);
   const shown = useSessionStore((state) => hasGrantedCalls(sessionId, state));
   const [open, setOpen] = useState(false);

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
-import { LIMITS } from "../../protocol/schemas";
+import { LIMITS } from "../../protocol/limits";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";

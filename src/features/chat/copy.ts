@@ -52,21 +52,6 @@ export type ChatKey =
   | "callRejected"
   | "toolAwaitingApproval"
   | "toolDenied"
-  | "mcpServer"
-  | "mcpTool"
-  | "mcpArguments"
-  | "mcpResult"
-  | "mcpNoResult"
-  | "mcpImage"
-  | "mcpError"
-  | "approvalAllowedOnce"
-  | "approvalAllowedForChat"
-  | "approvalDenied"
-  | "approvalDeniedReason"
-  | "approvalReadOnly"
-  | "approvalAutoApproved"
-  | "approvalGranted"
-  | "approvalAsking"
   | "untitled"
   | "slotFailed"
   | "draftRestored"
@@ -93,21 +78,6 @@ export type ChatKey =
   | "turnStopped"
   | "retryTurn"
   | "retryFailed"
-  | "shortcutsTitle"
-  | "shortcutsChat"
-  | "shortcutsPanel"
-  | "close"
-  | "keySend"
-  | "keyNewLine"
-  | "keyStop"
-  | "keyHelp"
-  | "keyFocusPanel"
-  | "keyPickNumber"
-  | "keyMoveOption"
-  | "keyFirstLast"
-  | "keyNextQuestion"
-  | "keyCustomNewLine"
-  | "keyFoldPanel"
   | "shortcutsButton"
   | "renameFailed"
   | "renameTitle"
@@ -180,21 +150,6 @@ export const chatCopy: Catalog<ChatKey> = {
     callRejected: "Nothing was asked: the call was refused, and the agent received this reason.",
     toolAwaitingApproval: "waiting for approval",
     toolDenied: "denied",
-    mcpServer: "Server",
-    mcpTool: "Tool",
-    mcpArguments: "Arguments",
-    mcpResult: "Result",
-    mcpNoResult: "No result yet.",
-    mcpImage: "Image returned by {tool}",
-    mcpError: "Error",
-    approvalAllowedOnce: "Allowed once by you.",
-    approvalAllowedForChat: "Allowed by you for this chat.",
-    approvalDenied: "Denied by you.",
-    approvalDeniedReason: "Denied by you: {reason}",
-    approvalReadOnly: "Read-only: ran without asking.",
-    approvalAutoApproved: "Approved in the server's configuration: ran without asking.",
-    approvalGranted: "Allowed earlier for this chat: ran without asking.",
-    approvalAsking: "Waiting for your approval.",
     untitled: "New chat",
     slotFailed: "The question could not be shown. Dismiss it, or press Stop to end the turn.",
     draftRestored: "Your unsent draft is back. Enter sends it once you have pressed another key.",
@@ -220,21 +175,6 @@ export const chatCopy: Catalog<ChatKey> = {
     turnStopped: "The reply was stopped.",
     retryTurn: "Retry",
     retryFailed: "Could not retry. {reason}",
-    shortcutsTitle: "Keyboard shortcuts",
-    shortcutsChat: "Chat",
-    shortcutsPanel: "Question panel",
-    close: "Close",
-    keySend: "Send the message (on a touch keyboard Enter is a new line; use Send)",
-    keyNewLine: "New line in the message",
-    keyStop: "Stop the running reply (when no question panel is open)",
-    keyHelp: "Show this list (when not typing)",
-    keyFocusPanel: "Turn to the question panel from anywhere (Option+Q on a Mac)",
-    keyPickNumber: "Choose option 1 to 9 of the question",
-    keyMoveOption: "Move between the options",
-    keyFirstLast: "Go to the first or last option",
-    keyNextQuestion: "Choose the focused option, or go on to the next question (submit on the last)",
-    keyCustomNewLine: "New line in your own answer",
-    keyFoldPanel: "Fold the panel into a one-line bar",
     shortcutsButton: "Keyboard shortcuts",
     renameFailed: "Could not rename. {reason}",
     renameTitle: "Rename chat",
@@ -306,21 +246,6 @@ export const chatCopy: Catalog<ChatKey> = {
     callRejected: "没有提出任何问题：调用被拒绝，助手收到了以下原因。",
     toolAwaitingApproval: "等待授权",
     toolDenied: "已拒绝",
-    mcpServer: "服务器",
-    mcpTool: "工具",
-    mcpArguments: "参数",
-    mcpResult: "结果",
-    mcpNoResult: "尚无结果。",
-    mcpImage: "{tool} 返回的图片",
-    mcpError: "错误",
-    approvalAllowedOnce: "你允许了这一次。",
-    approvalAllowedForChat: "你允许在此对话中使用。",
-    approvalDenied: "你拒绝了这次调用。",
-    approvalDeniedReason: "你拒绝了这次调用：{reason}",
-    approvalReadOnly: "只读工具：无需询问即运行。",
-    approvalAutoApproved: "服务器配置中已自动批准：无需询问即运行。",
-    approvalGranted: "此前已在此对话中允许：无需询问即运行。",
-    approvalAsking: "正在等待你的授权。",
     untitled: "新对话",
     slotFailed: "无法显示该问题。可以忽略它，或点击“停止”结束本轮。",
     draftRestored: "你未发送的草稿已恢复。先按任意其他键，回车才会发送它。",
@@ -346,21 +271,6 @@ export const chatCopy: Catalog<ChatKey> = {
     turnStopped: "回复已停止。",
     retryTurn: "重试",
     retryFailed: "重试失败。{reason}",
-    shortcutsTitle: "键盘快捷键",
-    shortcutsChat: "对话",
-    shortcutsPanel: "提问面板",
-    close: "关闭",
-    keySend: "发送消息（触屏键盘上 Enter 为换行，请用“发送”按钮）",
-    keyNewLine: "在消息中换行",
-    keyStop: "停止正在生成的回复（没有打开提问面板时）",
-    keyHelp: "显示此列表（未在输入时）",
-    keyFocusPanel: "从页面任意位置转到提问面板（Mac 上为 Option+Q）",
-    keyPickNumber: "选择问题的第 1 到 9 个选项",
-    keyMoveOption: "在选项之间移动",
-    keyFirstLast: "跳到第一个或最后一个选项",
-    keyNextQuestion: "选择当前选项，或进入下一个问题（最后一个问题时提交）",
-    keyCustomNewLine: "在自己的回答中换行",
-    keyFoldPanel: "将面板折叠为一行",
     shortcutsButton: "键盘快捷键",
     renameFailed: "重命名失败。{reason}",
     renameTitle: "重命名对话",

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
-import { isTypingTarget, KeyboardHelp } from "./keyboard-help";
+import { isTypingTarget } from "../../ui/typing-target";
+import { KeyboardHelp } from "./keyboard-help";
 
 describe("KeyboardHelp", () => {
   it("lists the chat's and the panel's shortcuts and closes with Close", async () => {

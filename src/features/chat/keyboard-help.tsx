@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
-import { chatCopy, type ChatKey } from "./copy";
+import { keyboardHelpCopy, type KeyboardHelpKey } from "./keyboard-help-copy";
 
 /** One shortcut: the keys as printed, and what they do. */
 interface Shortcut {
   keys: readonly string[];
-  does: ChatKey;
+  does: KeyboardHelpKey;
 }
 
 const CHAT_SHORTCUTS: readonly Shortcut[] = [
@@ -27,17 +27,8 @@ const PANEL_SHORTCUTS: readonly Shortcut[] = [
   { keys: ["Esc"], does: "keyFoldPanel" },
 ];
 
-/** Whether a key press happened where typing goes (so `?` there is text, not a command). */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button", "submit", "reset"].includes(target.type);
-  return false;
-}
-
 function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly Shortcut[] }) {
-  const t = useCopy(chatCopy);
+  const t = useCopy(keyboardHelpCopy);
   const id = useId();
   return (
     <section aria-labelledby={id} className="keyboard-help__section">
@@ -60,7 +51,7 @@ function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly
 
 /** A modal list of every keyboard shortcut of the chat and the question panel. */
 export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const t = useCopy(chatCopy);
+  const t = useCopy(keyboardHelpCopy);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/react";
 import type { ToolCall } from "../../protocol/schemas";
-import { chatCopy, type ChatKey } from "./copy";
 import { McpToolDetails } from "./mcp-tool-details";
-
-const t = (key: ChatKey) => chatCopy.en[key];
 
 describe("the details of an MCP tool call", () => {
   it("shows hidden characters in the names, the arguments, the result and the error as visible markers", () => {
@@ -18,7 +15,7 @@ describe("the details of an MCP tool call", () => {
       outcome: { kind: "mcp-result", content: [{ type: "text", text: "saved\u2066 it" }, { type: "other", label: "Resource\u200D", text: "x\uFEFF" }] },
       error: { name: "McpError", code: "MCP_TOOL_ERROR", message: "no\u2060pe" },
     };
-    const { container } = render(<McpToolDetails tool={tool} mcp={mcp} t={t} />);
+    const { container } = render(<McpToolDetails tool={tool} mcp={mcp} />);
     expect(screen.getAllByRole("definition").map((node) => node.textContent)).toEqual(["no⟨U+200B⟩tes", "write⟨U+202E⟩fdp.exe"]);
     expect(container.querySelector(".mcp-tool__json")!.textContent).toBe('{\n  "text": "report⟨U+202E⟩txt.exe⟨U+202C⟩"\n}');
     const result = screen.getByRole("region", { name: "Result" });

@@ -1,10 +1,11 @@
 import type { McpToolCall, ToolCall, ToolResultBlock } from "../../protocol/schemas";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
-import type { ChatKey } from "./copy";
+import { useCopy } from "../../i18n/i18n";
+import { mcpToolCopy, type McpToolKey } from "./mcp-tool-copy";
 import { prettyArgs } from "./tool-summary";
 import "./mcp-tool-details.css";
 
-type T = (key: ChatKey, values?: Record<string, string | number>) => string;
+type T = (key: McpToolKey, values?: Record<string, string | number>) => string;
 
 /** Where the host serves an image an MCP tool returned; never the tool's own URL. */
 export function mediaUrl(mediaId: string): string {
@@ -68,7 +69,8 @@ function Fact({ term, value }: { term: string; value: string }) {
  * The details of a call to an MCP server's tool: server, tool, how it was approved, the arguments
  * (collapsible), the result and any error. Outside text shows its hidden characters as markers and wraps.
  */
-export function McpToolDetails({ tool, mcp, t }: { tool: ToolCall; mcp: McpToolCall; t: T }) {
+export function McpToolDetails({ tool, mcp }: { tool: ToolCall; mcp: McpToolCall }) {
+  const t = useCopy(mcpToolCopy);
   const approval = approvalLine(mcp, t);
   const content = tool.outcome?.kind === "mcp-result" ? tool.outcome.content : [];
   return (

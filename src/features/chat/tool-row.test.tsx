@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ToolCall } from "../../protocol/schemas";
 import { LocaleProvider } from "../../i18n/i18n";
@@ -219,7 +219,8 @@ describe("ToolRow", () => {
       render(<ToolRow tool={mcpCall({})} />);
       const toggle = screen.getByRole("button", { name: /files · write_file\s*waiting for approval/ });
       await user.click(toggle);
-      expect(screen.getAllByRole("term").map((node) => node.textContent)).toEqual(["Server", "Tool"]);
+      // The details load with their own chunk the first time a row shows them.
+      await waitFor(() => expect(screen.getAllByRole("term").map((node) => node.textContent)).toEqual(["Server", "Tool"]));
       expect(screen.getAllByRole("definition").map((node) => node.textContent)).toEqual(["files", "write_file"]);
       expect(screen.getByText("Waiting for your approval.")).toBeInTheDocument();
       const argumentsGroup = screen.getByText("Arguments").closest("details")!;
@@ -246,7 +247,7 @@ describe("ToolRow", () => {
       });
       render(<ToolRow tool={tool} />);
       await user.click(screen.getByRole("button", { name: /files · write_file\s*done/ }));
-      const result = screen.getByRole("region", { name: "Result" });
+      const result = await screen.findByRole("region", { name: "Result" });
       expect([...result.children].map((node) => node.tagName)).toEqual(["PRE", "IMG", "FIGURE"]);
       expect(result.children[0]!.textContent).toBe("wrote 2 bytes");
       expect(screen.getByRole("img", { name: "Image returned by write_file" })).toHaveAttribute("src", "/api/media/m%2F1%20x");

@@ -1,12 +1,16 @@
-import { Fragment, memo, useId, useState } from "react";
+import { Fragment, lazy, memo, Suspense, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
 import { showHiddenCharacters as shown } from "../../ui/hidden-characters";
 import { Markdown } from "../../ui/markdown";
 import { chatCopy, type ChatKey } from "./copy";
-import { McpToolDetails } from "./mcp-tool-details";
+// The details' styles stay in the first screen's stylesheet, in the order the row's rules expect.
+import "./mcp-tool-details.css";
 import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
+
+/** An MCP call's details (arguments, content, media) load the first time a row shows them. */
+const McpToolDetails = lazy(() => import("./mcp-tool-details").then((module) => ({ default: module.McpToolDetails })));
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
 
@@ -81,7 +85,13 @@ function AnswerText({ answer, t }: { answer: AskedQuestion["answer"]; t: T }) {
 }
 
 function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
-  if (tool.mcp) return <McpToolDetails tool={tool} mcp={tool.mcp} t={t} />;
+  if (tool.mcp) {
+    return (
+      <Suspense fallback={null}>
+        <McpToolDetails tool={tool} mcp={tool.mcp} />
+      </Suspense>
+    );
+  }
   const rejected = rejectedCall(tool);
   if (rejected) {
     return (

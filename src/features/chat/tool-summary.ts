@@ -1,6 +1,6 @@
-import { z } from "zod/mini";
-import { TOOL_NAMES, type AnswerItem, type ToolCall, type ToolError } from "../../protocol/schemas";
-import { isSkip } from "../../protocol/answers";
+import type { AnswerItem, ToolCall, ToolError } from "../../protocol/schemas";
+import { isSkip } from "../../protocol/skip";
+import { TOOL_NAMES } from "../../protocol/tool-names";
 
 export const ASK_TOOL = TOOL_NAMES.askUserQuestion;
 export const PLAN_TOOL = TOOL_NAMES.presentPlan;
@@ -19,10 +19,20 @@ export type ToolSummary =
   | { state: "denied" }
   | { state: "done" };
 
-const AskArgs = z.object({
-  questions: z.array(z.looseObject({ id: z.string(), question: z.string(), header: z.optional(z.string()) })),
-});
-const PlanArgs = z.object({ plan: z.string() });
+type Fields = Record<string, unknown>;
+const isFields = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The questions of an ask call's arguments as the row shows them, or null when the model sent something else. */
+function askArgs(args: unknown): { id: string; question: string; header?: string }[] | null {
+  if (!isFields(args) || !Array.isArray(args.questions)) return null;
+  const questions: { id: string; question: string; header?: string }[] = [];
+  for (const item of args.questions as unknown[]) {
+    if (!isFields(item) || typeof item.id !== "string" || typeof item.question !== "string") return null;
+    if (item.header !== undefined && typeof item.header !== "string") return null;
+    questions.push({ id: item.id, question: item.question, ...(item.header !== undefined ? { header: item.header } : {}) });
+  }
+  return questions;
+}
 
 /** The answers of a finished ask row, from its outcome data (docs/protocol.md, tool-outcome); null when it has none. */
 export function askAnswers(tool: ToolCall): AnswerItem[] | null {
@@ -82,10 +92,10 @@ export interface AskedQuestion {
 
 /** The questions of an ask row (from the model's arguments) paired with the answers of its result. */
 export function askedQuestions(tool: ToolCall): AskedQuestion[] {
-  const args = AskArgs.safeParse(tool.args);
-  if (!args.success) return [];
+  const questions = askArgs(tool.args);
+  if (questions === null) return [];
   const answers = askAnswers(tool) ?? [];
-  return args.data.questions.map((question) => {
+  return questions.map((question) => {
     const answer = answers.find((item) => item.id === question.id);
     const base = { id: question.id, question: question.question, ...(question.header ? { header: question.header } : {}) };
     if (!answer) return { ...base, answer: { kind: "none" } };
@@ -96,11 +106,11 @@ export function askedQuestions(tool: ToolCall): AskedQuestion[] {
 
 /** The plan of a plan-review row, the human's feedback when it was not approved, and the note sent with an approval. */
 export function reviewedPlan(tool: ToolCall): { plan: string; feedback: string | null; note: string | null } | null {
-  const args = PlanArgs.safeParse(tool.args);
-  if (!args.success) return null;
+  const args = tool.args;
+  if (!isFields(args) || typeof args.plan !== "string") return null;
   const feedback = tool.outcome?.kind === "revise" ? tool.outcome.feedback : null;
   const note = tool.outcome?.kind === "approved" ? (tool.outcome.note ?? null) : null;
-  return { plan: args.data.plan, feedback, note };
+  return { plan: args.plan, feedback, note };
 }
 
 /** The arguments of a call as the transcript shows them: JSON indented by two spaces. */
