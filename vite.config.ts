@@ -49,7 +49,7 @@ export default defineConfig({
   build: {
     outDir: "dist",
     sourcemap: false,
-    // Every browser the app supports preloads modules itself.
+    // Browsers with modulepreload (Chromium, Firefox 115+, Safari 17+) preload the lazy chunks' imports; the rest load them when asked, without the polyfill's script.
     modulePreload: { polyfill: false },
     rollupOptions: {
       input: { index: path.resolve(import.meta.dirname, "index.html"), [SERVICE_WORKER]: path.resolve(import.meta.dirname, "src/sw/sw.ts") },

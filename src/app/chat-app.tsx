@@ -14,6 +14,7 @@ import { useCopy } from "../i18n/i18n";
 import { SessionStoreProvider } from "../store/react";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import { Button } from "../ui/button";
+import { ErrorBoundary } from "../ui/error-boundary";
 import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "./hash-session";
 import { appCopy } from "./copy";
@@ -132,9 +133,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         />
         <AttentionWatcher onOpenSession={select} />
         {helpAsked && (
-          <Suspense fallback={null}>
-            <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
-          </Suspense>
+          <ErrorBoundary fallback={() => null}>
+            <Suspense fallback={null}>
+              <KeyboardHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
+            </Suspense>
+          </ErrorBoundary>
         )}
         {toast}
         {drawer.open && <div className="shell__scrim" aria-hidden="true" onClick={() => drawer.setOpen(false)} />}

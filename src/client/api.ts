@@ -120,10 +120,23 @@ export async function checkedBody<Schema extends z.ZodMiniType>(schemaOf: (check
   } catch (error) {
     throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent a body that is not JSON: ${String(error)}`);
   }
-  const checks = await loadChecks();
+  let checks: Checks;
+  try {
+    checks = await loadChecks();
+  } catch (error) {
+    throw new ApiError(response.status, "CHECKS_UNAVAILABLE", `the app could not load its checks of the host's answers; reload the page (${String(error)})`);
+  }
   const result = checks.checkBody(schemaOf(checks), json);
   if (!result.ok) throw new ApiError(response.status, "INVALID_RESPONSE", `the host sent an unexpected body: ${result.problem}`);
   return result.data;
+}
+
+/** The `{error:{code,message}}` of an error body (docs/protocol.md), read without the lazily loaded checks so an error is never lost to them. */
+function errorOf(json: unknown): { code: string; message: string } | null {
+  if (typeof json !== "object" || json === null || !("error" in json)) return null;
+  const error: unknown = json.error;
+  if (typeof error !== "object" || error === null || !("code" in error) || !("message" in error)) return null;
+  return typeof error.code === "string" && typeof error.message === "string" ? { code: error.code, message: error.message } : null;
 }
 
 /** `Retry-After` as whole seconds; the host sends only those, so a date or anything else counts as unsaid. */
@@ -141,9 +154,8 @@ export async function toApiError(response: Response): Promise<ApiError> {
     json = null;
   }
   const retryAfter = retryAfterOf(response);
-  const { ErrorBody } = await loadChecks();
-  const body = ErrorBody.safeParse(json);
-  if (body.success) return new ApiError(response.status, body.data.error.code, body.data.error.message, retryAfter);
+  const error = errorOf(json);
+  if (error !== null) return new ApiError(response.status, error.code, error.message, retryAfter);
   return new ApiError(response.status, `HTTP_${response.status}`, text.trim() || response.statusText || `HTTP ${response.status}`, retryAfter);
 }
 

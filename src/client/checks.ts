@@ -4,7 +4,7 @@ import { Session } from "../protocol/schemas";
 // The checks of everything the host sends the app: loaded in a chunk of their own (see load-checks.ts), so the first
 // screen paints without zod and the protocol's schemas, which arrive alongside the app's first requests.
 
-export { AbortResponse, DownFrame, ErrorBody, GrantsResponse, HealthResponse, HeartbeatFrame, MessageResponse, Receipt, SessionDetailResponse, SessionResponse } from "../protocol/schemas";
+export { AbortResponse, DownFrame, GrantsResponse, HealthResponse, HeartbeatFrame, MessageResponse, Receipt, SessionDetailResponse, SessionResponse } from "../protocol/schemas";
 
 /** One page of `GET /api/sessions`. */
 export const SessionsPageBody = z.object({ sessions: z.array(Session), next: z.optional(z.nullable(z.string())) });

@@ -3,6 +3,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import type { DownFrame } from "../protocol/schemas";
 import type { Checks } from "./load-checks";
 import { createMux, type ConnectionStatus, type MuxConnection, type MuxSocketConstructor } from "./mux";
+import { manualTimers } from "./testing/manual-timers";
 
 // The frame checks load in a chunk of their own; here their loading is held, failed and released by the test.
 const loading = vi.hoisted(() => ({
@@ -37,19 +38,19 @@ afterEach(async () => {
   loading.waiting.length = 0;
 });
 
-async function serve(): Promise<{ url: string; connections: () => number }> {
+async function serve(first: readonly object[] = [HELLO, { type: "heartbeat" }, { type: "nonsense" }, REQUESTED, SYNCED]): Promise<{ url: string; connections: () => number }> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: "/api/mux" });
   servers.push(server);
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   let count = 0;
   server.on("connection", (socket) => {
     count += 1;
-    for (const frame of [HELLO, { type: "heartbeat" }, { type: "nonsense" }, REQUESTED, SYNCED]) socket.send(JSON.stringify(frame));
+    for (const frame of first) socket.send(JSON.stringify(frame));
   });
   return { url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/api/mux`, connections: () => count };
 }
 
-function open(url: string) {
+function open(url: string, watchdogTimers?: ReturnType<typeof manualTimers>["timers"]) {
   const frames: DownFrame[] = [];
   const statuses: ConnectionStatus[] = [];
   const mux = createMux({
@@ -59,6 +60,7 @@ function open(url: string) {
     onStatus: (status) => statuses.push(status),
     random: () => 0,
     subscribeWake: () => () => undefined,
+    ...(watchdogTimers ? { watchdogTimers } : {}),
   });
   muxes.push(mux);
   return { frames, statuses };
@@ -94,5 +96,20 @@ describe("frames that come before the frame checks have loaded", () => {
     loading.loaded = checks;
     loading.waiting[1]!.resolve(checks);
     await vi.waitFor(() => expect(frames).toEqual([HELLO, REQUESTED, SYNCED]));
+  });
+
+  it("watch the socket for silence by the heartbeat a held hello set, once it is delivered", async () => {
+    const watchdog = manualTimers();
+    const { url } = await serve([{ ...HELLO, heartbeatMs: 60_000 }, SYNCED]);
+    const { frames } = open(url, watchdog.timers);
+    await vi.waitFor(() => expect(loading.waiting).toHaveLength(1));
+    // Connecting (10 s), then silence by the default heartbeat of 15 s (on open and on each frame) while the hello waits for the checks.
+    await vi.waitFor(() => expect(watchdog.delays).toEqual([10_000, 37_500, 37_500, 37_500]));
+    const checks = await realChecks();
+    loading.loaded = checks;
+    loading.waiting[0]!.resolve(checks);
+    await vi.waitFor(() => expect(frames).toEqual([{ ...HELLO, heartbeatMs: 60_000 }, SYNCED]));
+    expect(watchdog.delays).toEqual([10_000, 37_500, 37_500, 37_500, 150_000]);
+    expect(watchdog.pending.size).toBe(1);
   });
 });

@@ -107,6 +107,15 @@ export function createMux(options: MuxOptions): MuxConnection {
     watchdog = null;
   };
 
+  /** Drops the current socket as unusable and tries again after the backoff. */
+  const drop = (current: MuxSocket, reason: string) => {
+    stopWatchdog();
+    socket = null;
+    current.close(4000, reason);
+    setStatus("offline");
+    scheduleRetry();
+  };
+
   /** (Re)arms the watchdog for `socket`: when it fires, the socket is dropped as dead, whatever its state. */
   const watch = (current: MuxSocket, delayMs: number, reason: string) => {
     stopWatchdog();
@@ -114,10 +123,7 @@ export function createMux(options: MuxOptions): MuxConnection {
       watchdog = null;
       if (closed || socket !== current) return;
       console.warn(`mux: ${reason}; reconnecting`);
-      socket = null;
-      current.close(4000, reason);
-      setStatus("offline");
-      scheduleRetry();
+      drop(current, reason);
     }, delayMs);
   };
   const watchSilence = (current: MuxSocket) => watch(current, heartbeatMs * SILENT_INTERVALS, "no heartbeat");
@@ -159,17 +165,13 @@ export function createMux(options: MuxOptions): MuxConnection {
     if (held.length > 1) return;
     const drain = (loaded: Checks) => {
       for (const frame of held.splice(0)) if (!closed && socket === frame.from) deliver(frame.data, loaded);
+      // A hello held until now may have set another heartbeat: the silence watch starts again from it.
+      if (!closed && socket === from) watchSilence(from);
     };
     loadChecks().then(drain, (error: unknown) => {
       console.warn("mux: the frame checks did not load; reconnecting to try again", error);
       held.length = 0;
-      const current = socket;
-      if (closed || current === null) return;
-      socket = null;
-      stopWatchdog();
-      current.close(4000, "frame checks did not load");
-      setStatus("offline");
-      scheduleRetry();
+      if (!closed && socket !== null) drop(socket, "frame checks did not load");
     });
   };
 

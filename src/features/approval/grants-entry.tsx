@@ -1,8 +1,8 @@
 import { lazy, Suspense } from "react";
+import { ErrorBoundary } from "../../ui/error-boundary";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
-import type { GrantsSource } from "./grants-menu";
 // The menu's styles stay in the first screen's stylesheet, in the order the cards' and the panel's rules expect.
 import "../../ui/composer-card.css";
 import "./approval.css";
@@ -14,13 +14,15 @@ export function hasGrantedCalls(sessionId: string, state: SessionData): boolean 
 
 const GrantsMenu = lazy(() => import("./grants-menu").then((module) => ({ default: module.GrantsMenu })));
 
-/** The chat header's `Allowed tools` menu, loaded once a call in the chat ran on a grant or made one. */
-export function GrantsEntry({ sessionId, source }: { sessionId: string; source?: GrantsSource }) {
+/** The chat header's `Allowed tools` menu, loaded once a call in the chat ran on a grant or made one; a menu that fails to load is left out, never the header. */
+export function GrantsEntry({ sessionId }: { sessionId: string }) {
   const shown = useSessionStore((state) => hasGrantedCalls(sessionId, state));
   if (!shown) return null;
   return (
-    <Suspense fallback={null}>
-      <GrantsMenu sessionId={sessionId} {...(source ? { source } : {})} />
-    </Suspense>
+    <ErrorBoundary fallback={() => null}>
+      <Suspense fallback={null}>
+        <GrantsMenu sessionId={sessionId} />
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -9,8 +9,6 @@ import { approvalCopy } from "./copy";
 import "../../ui/composer-card.css";
 import "./approval.css";
 
-export { hasGrantedCalls };
-
 /** How the menu reads and revokes the chat's grants (src/client/grants-api.ts in the app). */
 export interface GrantsSource {
   list(sessionId: string): Promise<Grant[]>;

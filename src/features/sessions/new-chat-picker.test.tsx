@@ -72,9 +72,9 @@ describe("New chat with ACP agents", () => {
       const onNewChat = vi.fn();
       let answer: (agents: AgentsList | null) => void = () => undefined;
       const known = new Promise<AgentsList | null>((resolve) => (answer = resolve));
-      const tree = (agents: AgentsList | null) => (
+      const tree = (agents: AgentsList | null, activeSessionId: string | null = null) => (
         <SessionStoreProvider store={store}>
-          <Sidebar activeSessionId={null} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={onNewChat} agents={agents} agentsKnown={known} onNewAgentChat={async () => undefined} onRefreshAgents={() => undefined} />
+          <Sidebar activeSessionId={activeSessionId} sessionHref={(id) => `#session=${id}`} onSelect={() => undefined} onNewChat={onNewChat} agents={agents} agentsKnown={known} onNewAgentChat={async () => undefined} onRefreshAgents={() => undefined} />
         </SessionStoreProvider>
       );
       const view = render(tree(null));
@@ -82,7 +82,7 @@ describe("New chat with ACP agents", () => {
         view.rerender(tree(agents));
         answer(agents);
       };
-      return { onNewChat, settle, newChat: screen.getByRole("button", { name: "New chat" }) };
+      return { onNewChat, settle, answer: (agents: AgentsList | null) => answer(agents), openChat: (id: string) => view.rerender(tree(null, id)), newChat: screen.getByRole("button", { name: "New chat" }) };
     }
 
     it("waits for the list and then offers the agents, instead of starting an assistant chat", async () => {
@@ -97,6 +97,17 @@ describe("New chat with ACP agents", () => {
       const dialog = await screen.findByRole("dialog", { name: "New chat" });
       expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIcould not start: spawn gemini ENOENT"]);
       expect(onNewChat).not.toHaveBeenCalled();
+    });
+
+    it("is dropped when the human opens a chat before the list comes", async () => {
+      const user = userEvent.setup();
+      const { newChat, onNewChat, answer, openChat } = early();
+      await user.click(newChat);
+      openChat(ACP_SESSION.id);
+      answer({ agents: [] });
+      await waitFor(() => expect(screen.getByRole("button", { name: "New chat" })).not.toHaveAttribute("aria-busy"));
+      expect(onNewChat).not.toHaveBeenCalled();
+      expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     });
 
     it("starts an assistant chat once the host says it has no agents or cannot say", async () => {

@@ -191,10 +191,15 @@ function keepUnchanged(previous: readonly Session[], next: readonly Session[]): 
  * New chat: with agents, it opens the choice of Parley's assistant or an agent; without, it starts an assistant chat.
  * Pressed before the host has said which agents it has, the press waits for the answer and then does the same.
  */
-function useNewChat(agents: AgentsList | null | undefined, agentsKnown: Promise<AgentsList | null> | undefined, onNewChat: () => void, onNewAgentChat: SidebarProps["onNewAgentChat"], onRefreshAgents: (() => void) | undefined) {
+function useNewChat(activeSessionId: string | null, agents: AgentsList | null | undefined, agentsKnown: Promise<AgentsList | null> | undefined, onNewChat: () => void, onNewAgentChat: SidebarProps["onNewAgentChat"], onRefreshAgents: (() => void) | undefined) {
   const [picking, setPicking] = useState(false);
   const [waiting, setWaiting] = useState(false);
   const waitingRef = useRef(false);
+  // A press made while another chat was open is dropped if the human opens a chat before the list comes.
+  const activeRef = useRef(activeSessionId);
+  useEffect(() => {
+    activeRef.current = activeSessionId;
+  }, [activeSessionId]);
   const newChatRef = useRef<HTMLButtonElement>(null);
   const offersAgents = agents !== undefined && agents !== null && agents.agents.length > 0 && onNewAgentChat !== undefined;
   const closePicker = useCallback((refocus: boolean) => {
@@ -209,9 +214,11 @@ function useNewChat(agents: AgentsList | null | undefined, agentsKnown: Promise<
       if (waitingRef.current) return;
       waitingRef.current = true;
       setWaiting(true);
+      const pressedIn = activeRef.current;
       void agentsKnown.then((list) => {
         waitingRef.current = false;
         setWaiting(false);
+        if (activeRef.current !== pressedIn) return;
         if (list !== null && list.agents.length > 0) setPicking(true);
         else onNewChat();
       });
@@ -223,7 +230,7 @@ function useNewChat(agents: AgentsList | null | undefined, agentsKnown: Promise<
 /** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
 export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef, agents, agentsKnown, onNewAgentChat, onRefreshAgents }: SidebarProps) {
   const t = useCopy(sessionsCopy);
-  const { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting } = useNewChat(agents, agentsKnown, onNewChat, onNewAgentChat, onRefreshAgents);
+  const { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting } = useNewChat(activeSessionId, agents, agentsKnown, onNewChat, onNewAgentChat, onRefreshAgents);
   const agentTitles = useMemo(() => new Map((agents?.agents ?? []).map((agent) => [agent.name, agent.title])), [agents]);
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
