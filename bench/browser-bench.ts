@@ -125,12 +125,12 @@ interface ProbeState {
 }
 
 /** Writes a session with a long transcript straight into the host's SQLite store, as turns would have. */
-async function seedTranscript(dataDir: string): Promise<string> {
+async function seedTranscript(dataDir: string, title: string, minutesBefore = 0): Promise<string> {
   const store = openStore(dataDir);
   const sessionId = randomUUID();
-  const start = Date.parse("2026-11-01T09:00:00.000Z");
+  const start = Date.parse("2026-11-01T09:00:00.000Z") - minutesBefore * 60_000;
   const at = (index: number) => new Date(start + index * 1000).toISOString();
-  await store.insertSession({ id: sessionId, title: "Bench: a 5,000-message transcript", autoTitle: false, createdAt: at(0), updatedAt: at(TRANSCRIPT_MESSAGES) });
+  await store.insertSession({ id: sessionId, title, autoTitle: false, createdAt: at(0), updatedAt: at(TRANSCRIPT_MESSAGES) });
   for (let index = 0; index < TRANSCRIPT_MESSAGES; index++) {
     const user = index % 2 === 0;
     await store.insertMessage({
@@ -225,22 +225,17 @@ async function measureArrivals(run: { url: string; sessionId: string; bareSessio
   return { app, baseline, hostParts };
 }
 
-async function createSession(url: string, title: string): Promise<string> {
-  const response = await fetch(`${url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) });
-  if (response.status !== 201) throw new Error(`creating a session failed with ${response.status}`);
-  return ((await response.json()) as { session: { id: string } }).session.id;
-}
-
 export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number>; spreads: Record<string, Spread> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
-  progress(`browser: seeding a ${TRANSCRIPT_MESSAGES}-message transcript into SQLite`);
-  const sessionId = await seedTranscript(dataDir);
+  progress(`browser: seeding two ${TRANSCRIPT_MESSAGES}-message transcripts into SQLite`);
+  const sessionId = await seedTranscript(dataDir, "Bench: a 5,000-message transcript");
+  // The bare page's questions are asked in a transcript of the same length, so the host does the same work for both.
+  const bareSessionId = await seedTranscript(dataDir, "Bench: questions for the bare page", 24 * 60);
   writeBaseline(distDir);
   const host = await startServer({ host: "127.0.0.1", port: 0, dataDir, model: createScriptedModel(), staticDir: distDir, rateLimits: false });
   const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const sender = await openSender(host.url);
   try {
-    const bareSessionId = await createSession(host.url, "Bench: questions for the bare page");
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript({ path: path.join(import.meta.dirname, "page-probe.js") });
     await page.goto(`${host.url}/#session=${sessionId}`);
