@@ -146,3 +146,31 @@ test("Stop while a question is pending interrupts the turn, removes the panel an
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
 });
+
+test("stepping between single-select questions shows each one's own radios, and Tab reaches the checked one", async ({ page }) => {
+  await openNewSession(page);
+  const batch = {
+    questions: [
+      { id: "colour", question: "Which colour?", options: [{ label: "Red" }, { label: "Green" }, { label: "Blue" }] },
+      { id: "size", question: "Which size?", options: [{ label: "Small" }, { label: "Medium" }, { label: "Large" }] },
+    ],
+  };
+  await sendFromComposer(page, `/ask ${JSON.stringify(batch)}`);
+  const colour = page.getByRole("region", { name: "Which colour?" });
+  await colour.getByRole("radio", { name: "Blue" }).click();
+
+  const size = page.getByRole("region", { name: "Which size?" });
+  await expect(size).toBeVisible();
+  const sizes = size.getByRole("radio");
+  await expect(sizes).toHaveText(["Small1", "Medium2", "Large3"]);
+  for (const name of ["Small", "Medium", "Large"]) await expect(size.getByRole("radio", { name })).not.toBeChecked();
+  await expect(size.getByRole("radio", { name: "Small" })).toBeFocused();
+
+  await size.getByRole("button", { name: "Previous question" }).click();
+  await expect(colour).toBeVisible();
+  await expect(colour.getByRole("radio", { name: "Blue" })).toBeChecked();
+  await expect(colour.getByRole("radio")).toHaveText(["Red1", "Green2", "Blue3"]);
+  await colour.getByRole("textbox", { name: "Type your answer" }).focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(colour.getByRole("radio", { name: "Blue" })).toBeFocused();
+});

@@ -146,8 +146,9 @@ export function OptionList(props: OptionListProps) {
       {options.map((option, index) => {
         const ids = optionIds(base, index);
         return (
+          // Keyed by place: the next single-select step updates these radios in place instead of mounting new ones.
           <RadioGroup.Item
-            key={option.label}
+            key={index}
             value={option.label}
             className="question-option"
             aria-labelledby={ids.label}

@@ -72,7 +72,7 @@ export function QuestionBody(props: QuestionBodyProps) {
       {showsDefaults && <p className="question-panel__hint question-panel__hint--default">{t("defaultHint")}</p>}
       {hasOptions && (
         <OptionList
-          key={question.id}
+          key={question.multiSelect ? question.id : "single"}
           question={question}
           selected={draft.selected}
           labelledBy={headingId}

@@ -69,7 +69,12 @@ export function QuestionWizard(props: QuestionWizardProps) {
 
   useStepFocus(rootRef, step, props.takeFocus);
 
-  useLayoutEffect(() => revealStep(rootRef.current, bodyRef.current), [step]);
+  // In the next frame, before it is laid out: scrolling now would force a layout of the step just rendered, and the
+  // frame would lay it out again. Focus moves without scrolling (focusStep), so the order does not matter.
+  useLayoutEffect(() => {
+    const frame = requestAnimationFrame(() => revealStep(rootRef.current, bodyRef.current));
+    return () => cancelAnimationFrame(frame);
+  }, [step]);
 
   const footer = (
     <WizardFooter
