@@ -54,6 +54,8 @@ test("the transcript follows 30 sends, a long streamed reply and a question pane
   await composer.press("Enter");
   await expect(lastRow(page)).toContainText("Paragraph 79 of a long streamed reply.");
   await expectNewestVisible(page, page.getByText("Paragraph 79 of a long streamed reply.", { exact: true }));
+  // The last piece can show before the turn ends; a send before then is held back with its reason, as for any turn.
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
 
   await composer.fill(`/ask ${JSON.stringify({ questions: [{ id: "go", question: "Carry on?", options: [{ label: "Yes" }, { label: "No" }] }] })}`);
   await composer.press("Enter");
