@@ -25,12 +25,15 @@ let credentials: Record<string, string> = {};
 /** Another device's browser, when a test opens one. */
 let elsewhere: Browser | null = null;
 
-/** A host (with `token`, a token-mode host), this device's browser with a profile on disk, and a socket that keeps every frame. */
-async function setUp(token?: string) {
+/**
+ * A host (with `token`, a token-mode host), this device's browser with a profile on disk (with `touch`, a touch screen,
+ * as a phone's), and a socket that keeps every frame.
+ */
+async function setUp(token?: string, touch = false) {
   host = await startHost(token === undefined ? {} : { PARLEY_TOKEN: token });
   credentials = token === undefined ? {} : { Authorization: `Bearer ${token}` };
   profile = mkdtempSync(path.join(tmpdir(), "parley-profile-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.PARLEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 }, hasTouch: touch });
   await context.grantPermissions(["notifications"], { origin: host.url });
   frames = [];
   const opened = new WebSocket(`${host.url.replace("http:", "ws:")}/api/mux`, { headers: { Origin: host.url, ...credentials } });
@@ -261,4 +264,46 @@ test("when the browser replaces this device's subscription, the worker gives the
       { endpoint: laptop, label: "Linux · Firefox", hideText: false },
       { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
     ]);
+});
+
+/** Whether the element's centre is the element itself (or inside it) to a tap: nothing is laid over it. */
+function uncovered(page: Page, name: string) {
+  return page.getByRole("button", { name, exact: true }).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top !== null && element.contains(top);
+  });
+}
+
+test("this device's push settings sit in the sidebar's footer in the UI's language and the phone offer above the chat: nothing covers the footer or the panel, on a desktop or a 360 px phone", async () => {
+  const { host, context } = await setUp(undefined, true);
+  const keys = { p256dh: `B${"A".repeat(86)}`, auth: "c2VjcmV0c2VjcmV0c2VjcmV0" };
+  const subscribed = await fetch(`${host.url}/api/push/subscriptions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ endpoint: "https://push.example.net/laptop", keys, label: "Linux · Firefox", hideText: false }) });
+  expect(subscribed.status).toBe(201);
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  await openControlled(home, `${host.url}/#session=${sessionId}`);
+  // A touch screen is offered install and notifications in one tap, in the main column above the chat.
+  const offer = home.getByRole("main").getByRole("region", { name: "Questions on this device" });
+  await expect(offer).toBeVisible();
+  const sidebar = home.getByRole("navigation", { name: "Chats" });
+  await sidebar.getByText("Push to devices", { exact: true }).click();
+  const settings = sidebar.getByRole("region", { name: "Notifications on your devices" });
+  await expect(settings.getByRole("listitem")).toHaveText(["Linux · FirefoxRemove"]);
+  await expect(settings.getByRole("button", { name: "Notify me on this device" })).toBeVisible();
+  expect(await uncovered(home, "Keyboard shortcuts")).toBe(true);
+
+  await home.setViewportSize({ width: 360, height: 740 });
+  await ask(sessionId, "Ship the build?");
+  const panel = home.getByRole("region", { name: "Ship the build?" });
+  await expect(panel).toBeVisible();
+  await expect(offer).toBeVisible();
+  expect(await uncovered(home, "Skip this question")).toBe(true);
+  expect(await uncovered(home, "Not now")).toBe(true);
+  await expect(settings).toBeHidden();
+  await home.getByRole("button", { name: "Sessions" }).click();
+  await expect(settings).toBeVisible();
+  await sidebar.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
+  await expect(home.getByRole("navigation", { name: "对话" }).getByRole("region", { name: "你的设备上的通知" }).getByRole("button", { name: "在此设备上通知我" })).toBeVisible();
+  await expect(home.getByRole("main").getByRole("region", { name: "此设备上的问题" })).toBeAttached();
 });

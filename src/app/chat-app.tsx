@@ -5,6 +5,8 @@ import { api as defaultApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
 import { NotifyToggle } from "../features/attention/notify-toggle";
+import { DeviceSettingsSlot } from "../features/push/device-slot";
+import { OFFER_SLOT_ID } from "../features/push/settings-ready";
 import { Conversation } from "../features/chat/conversation";
 import { acpCommands, selectAcpSession } from "../features/chat/acp-session";
 import { chatCopy } from "../features/chat/copy";
@@ -125,6 +127,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             <>
               <ThemeSwitch />
               <NotifyToggle />
+              <DeviceSettingsSlot />
               <Button variant="ghost" className="shell__shortcuts" aria-keyshortcuts="?" onClick={() => setHelpOpen(true)}>
                 {tChat("shortcutsButton")}
               </Button>
@@ -144,6 +147,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
         <main className="shell__main">
           <LoadProblemAlert problem={loadProblem} />
           <McpNotice health={api.health} />
+          <div id={OFFER_SLOT_ID} />
           <Conversation
             sessionId={activeSessionId}
             slotEntries={slotEntries}

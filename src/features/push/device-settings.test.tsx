@@ -1,7 +1,12 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
+import { LocaleProvider } from "../../i18n/i18n";
+import { pushCopy } from "./copy";
 import { DeviceSettings } from "./device-settings";
+import { DeviceSettingsSlot } from "./device-slot";
+import { markPushSettingsReady } from "./settings-ready";
 import { captureInstallPrompt } from "./install-prompt";
 
 const PHONE = "https://fcm.googleapis.com/fcm/send/phone";
@@ -67,7 +72,7 @@ afterEach(() => {
 it("turns notifications on for this device with its PushSubscription and label, lists it as This device beside the others, and turns them off", async () => {
   const user = userEvent.setup();
   render(<DeviceSettings />);
-  await user.click(await screen.findByText("Notifications"));
+  await user.click(await screen.findByText("Push to devices"));
   const list = screen.getByRole("list");
   expect(within(list).getByText("Linux · Firefox")).toBeVisible();
   await user.click(screen.getByRole("button", { name: "Notify me on this device" }));
@@ -126,6 +131,43 @@ it("offers notifications alone on a touch device the browser offers no install f
   expect(screen.queryByRole("region", { name: "Questions on this device" })).toBeNull();
   unmount();
   render(<DeviceSettings />);
-  expect(await screen.findByText("Notifications")).toBeVisible();
+  expect(await screen.findByText("Push to devices")).toBeVisible();
   expect(screen.queryByRole("region", { name: "Questions on this device" })).toBeNull();
+});
+
+it("speaks the UI's language: the settings, the devices, the host's refusal and the phone offer in Chinese", async () => {
+  const user = userEvent.setup();
+  vi.stubGlobal("matchMedia", (query: string) => ({ matches: query === "(pointer: coarse)" }));
+  const answering = vi.mocked(fetch).getMockImplementation()!;
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => (init?.method === "POST" ? Response.json({ error: { code: "INTERNAL", message: "disk full" } }, { status: 503 }) : answering(url, init))),
+  );
+  render(
+    <LocaleProvider initial="zh-CN" setsDocumentLanguage={false}>
+      <DeviceSettings />
+    </LocaleProvider>,
+  );
+  const offer = await screen.findByRole("region", { name: "此设备上的问题" });
+  expect(offer.parentElement).toBe(document.body);
+  await user.click(within(offer).getByRole("button", { name: "以后再说" }));
+  await user.click(screen.getByText("推送到设备"));
+  const settings = screen.getByRole("region", { name: "你的设备上的通知" });
+  expect(within(settings).getByRole("heading", { name: "接收通知的设备" })).toBeVisible();
+  expect(within(settings).getByText("Linux · Firefox")).toBeVisible();
+  expect(within(settings).getByRole("button", { name: "移除" })).toBeVisible();
+  await user.click(within(settings).getByRole("button", { name: "在此设备上通知我" }));
+  expect(await within(settings).findByRole("alert")).toHaveTextContent("主机返回了 503，未做任何更改。请重试。");
+  expect(posts).toEqual([]);
+});
+
+it("loads the settings into the sidebar's place only once the service worker is registered", async () => {
+  const { container } = render(<DeviceSettingsSlot />);
+  expect(container).toBeEmptyDOMElement();
+  markPushSettingsReady();
+  expect(await screen.findByText("Push to devices")).toBeVisible();
+});
+
+describe("the push copy", () => {
+  itKeepsCatalogParity(pushCopy);
 });

@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useId, useState } from "react";
+import { createPortal } from "react-dom";
+import { useCopy } from "../../i18n/i18n";
+import { Button } from "../../ui/button";
+import { pushCopy } from "./copy";
 import { deviceLabel } from "./device-label";
+import { OFFER_SLOT_ID } from "./settings-ready";
 import { promptInstall } from "./install-prompt";
 import { offerWanted, PhoneOffer, rememberDismissed } from "./phone-offer";
 
@@ -14,7 +19,25 @@ interface ListedDevice {
 
 type Status = "loading" | "unavailable" | "ready";
 
+/** What went wrong, in the UI's language: one of the catalogue's problems, or the browser's own words for the rest. */
+type Problem = { key: "blocked" } | { key: "hostAnswered"; status: number } | { text: string };
+
+/** A host's refusal, carried to the alert with its status. */
+class HostRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the host answered ${status}`);
+  }
+}
+
+class Blocked extends Error {}
+
 const JSON_HEADERS = { "Content-Type": "application/json" };
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof HostRefused) return { key: "hostAnswered", status: error.status };
+  if (error instanceof Blocked) return { key: "blocked" };
+  return { text: error instanceof Error ? error.message : String(error) };
+}
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(base64url.length / 4) * 4, "="));
@@ -25,7 +48,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 async function listDevices(): Promise<ListedDevice[]> {
   const response = await fetch("/api/push/subscriptions", { credentials: "same-origin" });
-  if (!response.ok) throw new Error(`the host answered ${response.status}`);
+  if (!response.ok) throw new HostRefused(response.status);
   return ((await response.json()) as { subscriptions: ListedDevice[] }).subscriptions;
 }
 
@@ -36,24 +59,26 @@ async function register(subscription: PushSubscription, hideText: boolean): Prom
     headers: JSON_HEADERS,
     body: JSON.stringify({ ...subscription.toJSON(), label: deviceLabel(navigator.userAgent), hideText }),
   });
-  if (!response.ok) throw new Error(`the host answered ${response.status}`);
+  if (!response.ok) throw new HostRefused(response.status);
 }
 
 async function forget(endpoint: string): Promise<void> {
   const response = await fetch("/api/push/subscriptions", { method: "DELETE", credentials: "same-origin", headers: JSON_HEADERS, body: JSON.stringify({ endpoint }) });
-  if (!response.ok && response.status !== 404) throw new Error(`the host answered ${response.status}`);
+  if (!response.ok && response.status !== 404) throw new HostRefused(response.status);
 }
 
 /**
  * This device's push settings: turn notifications on or off, hide their text, and see and remove every device that gets
- * them. Shown only when the host offers Web Push (`GET /api/push/key`).
+ * them. Shown only when the host offers Web Push (`GET /api/push/key`). It sits in the sidebar's footer; the phone offer
+ * shows above the chat (a portal into the main column's slot), so a phone sees it with its drawer closed.
  */
 export function DeviceSettings() {
+  const t = useCopy(pushCopy);
   const [status, setStatus] = useState<Status>("loading");
   const [publicKey, setPublicKey] = useState<string | null>(null);
   const [mine, setMine] = useState<PushSubscription | null>(null);
   const [devices, setDevices] = useState<ListedDevice[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const [offered, setOffered] = useState(offerWanted);
   const hideId = useId();
@@ -99,7 +124,7 @@ export function DeviceSettings() {
       await work();
       await refresh();
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }
@@ -112,7 +137,7 @@ export function DeviceSettings() {
   /** Asks for the permission before anything is awaited: browsers show permission prompts only within the tap. */
   const turnOnWork = async () => {
     const permission = await Notification.requestPermission();
-    if (permission !== "granted") throw new Error("Notifications are blocked for Parley in this browser's settings.");
+    if (permission !== "granted") throw new Blocked("notifications are blocked");
     const registration = await navigator.serviceWorker.ready;
     const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
     await register(subscription, hideText);
@@ -138,45 +163,46 @@ export function DeviceSettings() {
     });
 
   const showOffer = offered && !listedMine;
+  const problemText = problem === null ? null : "text" in problem ? problem.text : t(problem.key, problem.key === "hostAnswered" ? { status: problem.status } : undefined);
   return (
     <>
-      {showOffer && <PhoneOffer busy={busy} problem={problem} onAccept={installAndTurnOn} onDismiss={dismissOffer} />}
+      {showOffer && createPortal(<PhoneOffer busy={busy} problem={problemText} onAccept={installAndTurnOn} onDismiss={dismissOffer} />, document.getElementById(OFFER_SLOT_ID) ?? document.body)}
       <details className="parley-device">
-      <summary>Notifications</summary>
-      <section aria-label="Notifications on your devices" className="parley-device__panel">
-        {listedMine ? (
-          <button type="button" disabled={busy} onClick={() => void turnOff()}>
-            Stop notifications on this device
-          </button>
-        ) : (
-          <button type="button" disabled={busy} onClick={() => void turnOn()}>
-            Notify me on this device
-          </button>
-        )}
-        {listedMine && mine && (
-          <label htmlFor={hideId} className="parley-device__option">
-            <input id={hideId} type="checkbox" checked={hideText} disabled={busy} onChange={(event) => void act(() => register(mine, event.target.checked))} />
-            Hide the question in notifications (“Parley has a question for you”)
-          </label>
-        )}
-        {problem && !showOffer && <p role="alert">{problem}</p>}
-        <h2 className="parley-device__heading">Devices that get notifications</h2>
-        {devices.length === 0 ? (
-          <p>None yet.</p>
-        ) : (
-          <ul className="parley-device__list">
-            {devices.map((device) => (
-              <li key={device.endpoint}>
-                <span>{device.endpoint === mine?.endpoint ? "This device" : (device.label ?? "A device")}</span>
-                <button type="button" disabled={busy} onClick={() => void act(() => (device.endpoint === mine?.endpoint && mine ? mine.unsubscribe().then(() => forget(device.endpoint)) : forget(device.endpoint)))}>
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </details>
+        <summary>{t("settingsToggle")}</summary>
+        <section aria-label={t("settingsLabel")} className="parley-device__panel">
+          {listedMine ? (
+            <Button disabled={busy} onClick={() => void turnOff()}>
+              {t("turnOff")}
+            </Button>
+          ) : (
+            <Button disabled={busy} onClick={() => void turnOn()}>
+              {t("turnOn")}
+            </Button>
+          )}
+          {listedMine && mine && (
+            <label htmlFor={hideId} className="parley-device__option">
+              <input id={hideId} type="checkbox" checked={hideText} disabled={busy} onChange={(event) => void act(() => register(mine, event.target.checked))} />
+              {t("hideText")}
+            </label>
+          )}
+          {problemText && !showOffer && <p role="alert">{problemText}</p>}
+          <h2 className="parley-device__heading">{t("devicesHeading")}</h2>
+          {devices.length === 0 ? (
+            <p>{t("noDevices")}</p>
+          ) : (
+            <ul className="parley-device__list">
+              {devices.map((device) => (
+                <li key={device.endpoint}>
+                  <bdi>{device.endpoint === mine?.endpoint ? t("thisDevice") : (device.label ?? t("aDevice"))}</bdi>
+                  <Button variant="ghost" disabled={busy} onClick={() => void act(() => (device.endpoint === mine?.endpoint && mine ? mine.unsubscribe().then(() => forget(device.endpoint)) : forget(device.endpoint)))}>
+                    {t("remove")}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </details>
     </>
   );
 }

@@ -1,4 +1,7 @@
 import { useSyncExternalStore } from "react";
+import { useCopy } from "../../i18n/i18n";
+import { Button } from "../../ui/button";
+import { pushCopy } from "./copy";
 import { installable, onInstallableChange } from "./install-prompt";
 
 const DISMISSED_KEY = "parley-phone-offer";
@@ -38,17 +41,18 @@ interface PhoneOfferProps {
 
 /** One tap for the phone path: install Parley (where the browser offers it) and turn on its notifications. */
 export function PhoneOffer({ busy, problem, onAccept, onDismiss }: PhoneOfferProps) {
+  const t = useCopy(pushCopy);
   const canInstall = useInstallable();
   return (
-    <section aria-label="Questions on this device" className="parley-offer">
-      <p>Get each question your agents ask as a notification{canInstall ? ", with Parley on your home screen" : ""}, and answer simple ones right from it.</p>
+    <section aria-label={t("offerLabel")} className="parley-offer">
+      <p>{t(canInstall ? "offerTextInstall" : "offerText")}</p>
       <div className="parley-offer__actions">
-        <button type="button" disabled={busy} onClick={onAccept}>
-          {canInstall ? "Install and notify me" : "Turn on notifications"}
-        </button>
-        <button type="button" disabled={busy} onClick={onDismiss}>
-          Not now
-        </button>
+        <Button variant="primary" disabled={busy} onClick={onAccept}>
+          {t(canInstall ? "offerAcceptInstall" : "offerAccept")}
+        </Button>
+        <Button variant="ghost" disabled={busy} onClick={onDismiss}>
+          {t("offerDismiss")}
+        </Button>
       </div>
       {problem && <p role="alert">{problem}</p>}
     </section>

@@ -1,21 +1,29 @@
-import { createElement } from "react";
-import { createRoot } from "react-dom/client";
+import { LOCALES, type Locale } from "../../i18n/locale";
+import { pushCopy } from "./copy";
+import { markPushSettingsReady } from "./settings-ready";
 
-// The service worker's registration, its updates and this device's push settings: loaded by install.ts once the app starts.
+// The service worker's registration and its updates: loaded by install.ts once the app starts.
 
 const UPDATE_ID = "parley-update";
 
+/** The bar speaks the page's language, which the app keeps on `<html lang>`. */
+function pageLocale(): Locale {
+  const lang = document.documentElement.lang;
+  return (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : "en";
+}
+
 function offerReload(waiting: ServiceWorker) {
   if (document.getElementById(UPDATE_ID)) return;
+  const copy = pushCopy[pageLocale()];
   const bar = document.createElement("div");
   bar.id = UPDATE_ID;
   bar.setAttribute("role", "status");
   bar.className = "parley-update";
   const text = document.createElement("span");
-  text.textContent = "A new version of Parley is ready.";
+  text.textContent = copy.updateReady;
   const button = document.createElement("button");
   button.type = "button";
-  button.textContent = "Reload to update";
+  button.textContent = copy.updateReload;
   button.addEventListener("click", () => {
     button.disabled = true;
     navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload(), { once: true });
@@ -36,16 +44,9 @@ function watchForUpdates(registration: ServiceWorkerRegistration) {
   });
 }
 
-async function mountDeviceSettings() {
-  const container = document.getElementById("parley-device");
-  if (!container) return;
-  const { DeviceSettings } = await import("./device-settings");
-  createRoot(container).render(createElement(DeviceSettings));
-}
-
-/** Registers the service worker, watches for a new version and mounts this device's push settings. */
+/** Registers the service worker, watches for a new version and lets the sidebar load this device's push settings. */
 export async function registerParley(): Promise<void> {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   watchForUpdates(registration);
-  await mountDeviceSettings();
+  markPushSettingsReady();
 }

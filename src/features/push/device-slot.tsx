@@ -1,0 +1,18 @@
+import { lazy, Suspense, useSyncExternalStore } from "react";
+import { ErrorBoundary } from "../../ui/error-boundary";
+import { onPushSettingsReady, pushSettingsReady } from "./settings-ready";
+
+const DeviceSettings = lazy(() => import("./device-settings").then((module) => ({ default: module.DeviceSettings })));
+
+/** The sidebar footer's place for this device's push settings: loaded once the service worker is registered. */
+export function DeviceSettingsSlot() {
+  const ready = useSyncExternalStore(onPushSettingsReady, pushSettingsReady, () => false);
+  if (!ready) return null;
+  return (
+    <ErrorBoundary fallback={() => null}>
+      <Suspense fallback={null}>
+        <DeviceSettings />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
