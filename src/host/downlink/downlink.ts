@@ -47,7 +47,30 @@ function refuse(socket: Duplex, status: RefusalStatus) {
 export function createDownlink(options: DownlinkOptions): Downlink {
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketPayloadBytes });
   const alive = new WeakMap<WebSocket, boolean>();
+  /** Each open socket's connection, which `ws` writes its frames to. */
+  const connections = new WeakMap<WebSocket, Duplex>();
+  /** Connections holding this turn's frames; written once the turn's work (its promise jobs included) is done. */
+  const corked = new Set<Duplex>();
   let closing = false;
+
+  const uncorkAll = () => {
+    for (const connection of corked) connection.uncork();
+    corked.clear();
+  };
+
+  /**
+   * Sends a frame, holding it with the others this turn of the event loop sends on the socket: an ask's
+   * `question/requested` and its session's new state, or a socket's replay, leave in one write instead of one each.
+   */
+  function send(socket: WebSocket, data: string) {
+    const connection = connections.get(socket);
+    if (connection && !corked.has(connection) && !connection.destroyed) {
+      if (corked.size === 0) process.nextTick(uncorkAll);
+      corked.add(connection);
+      connection.cork();
+    }
+    socket.send(data);
+  }
 
   const ping = setInterval(() => {
     for (const socket of wss.clients) {
@@ -68,15 +91,16 @@ export function createDownlink(options: DownlinkOptions): Downlink {
   }, heartbeatMs);
   heartbeat.unref();
 
-  function onConnection(socket: WebSocket) {
+  function onConnection(socket: WebSocket, connection: Duplex) {
+    connections.set(socket, connection);
     alive.set(socket, true);
     socket.on("pong", () => alive.set(socket, true));
     socket.on("message", () => socket.close(1008, "downlink only"));
     socket.on("error", (error) => options.log({ event: "mux/error", error: error.name }));
     socket.on("close", (code) => options.log({ event: "mux/closed", code, sockets: wss.clients.size }));
-    socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId, heartbeatMs } satisfies DownFrame));
-    for (const frame of options.replay()) socket.send(JSON.stringify(frame));
-    socket.send(JSON.stringify({ type: "synced" } satisfies DownFrame));
+    send(socket, JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId, heartbeatMs } satisfies DownFrame));
+    for (const frame of options.replay()) send(socket, JSON.stringify(frame));
+    send(socket, JSON.stringify({ type: "synced" } satisfies DownFrame));
     options.log({ event: "mux/opened", sockets: wss.clients.size });
   }
 
@@ -99,7 +123,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
           }
           if (closing || options.accepting?.() === false) return refuse(socket, 503);
           if (socket.destroyed) return;
-          wss.handleUpgrade(request, socket, head, onConnection);
+          wss.handleUpgrade(request, socket, head, (opened) => onConnection(opened, socket));
         },
         (error: unknown) => {
           options.log({ event: "mux/fence-failed", error: error instanceof Error ? error.name : "unknown" });
@@ -110,7 +134,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
 
     broadcast(frame) {
       const data = JSON.stringify(frame);
-      for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(data);
+      for (const socket of wss.clients) if (socket.readyState === socket.OPEN) send(socket, data);
     },
 
     disconnectAll(reason) {

@@ -1,0 +1,100 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { afterEach, expect, it } from "vitest";
+import WebSocket from "ws";
+import type { DownFrame } from "../../protocol/schemas";
+import { createDownlink, type Downlink } from "./downlink";
+
+const deletedFrame = (index: number): DownFrame => ({
+  type: "session/deleted",
+  sessionId: `session-${index}`,
+});
+
+let server: Server | null = null;
+/** How many writes each connection's stream handed the operating system, in the order the connections came. */
+let writes: number[] = [];
+let downlink: Downlink | null = null;
+const clients: WebSocket[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.terminate();
+  await downlink?.close();
+  downlink = null;
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = null;
+});
+
+async function start(replay: DownFrame[]) {
+  const opened = createDownlink({ hostId: "host-a", fence: { allowedHosts: [], allowedOrigins: [] }, replay: () => replay, log: () => undefined });
+  downlink = opened;
+  const listening = createServer((_request, response) => response.writeHead(404).end());
+  writes = [];
+  listening.on("upgrade", (request, socket: Socket, head) => {
+    const index = writes.push(0) - 1;
+    // The stream's two write hooks are where its buffered bytes go to the connection, one call each time.
+    for (const hook of ["_write", "_writev"] as const) {
+      const original = socket[hook].bind(socket) as (...args: unknown[]) => void;
+      Object.assign(socket, { [hook]: (...args: unknown[]) => (writes[index]!++, original(...args)) });
+    }
+    opened.handleUpgrade(request, socket, head);
+  });
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", () => resolve()));
+  server = listening;
+  return { downlink: opened, url: `ws://127.0.0.1:${(listening.address() as AddressInfo).port}/api/mux` };
+}
+
+/** A tab's socket that keeps every frame, and every chunk of bytes its connection read. */
+async function connect(url: string) {
+  const frames: DownFrame[] = [];
+  const client = new WebSocket(url);
+  clients.push(client);
+  client.on("message", (data) => frames.push(JSON.parse(String(data)) as DownFrame));
+  await new Promise((resolve, reject) => client.once("open", resolve).once("error", reject));
+  return { client, frames };
+}
+
+const types = (frames: DownFrame[]) => frames.map((frame) => (frame.type === "session/deleted" ? frame.sessionId : frame.type));
+
+it("sends a socket its hello, every pending frame in order and synced, however many there are, in one write", async () => {
+  const replay = Array.from({ length: 500 }, (_, index) => deletedFrame(index));
+  const { url } = await start(replay);
+  const { frames } = await connect(url);
+  await expect.poll(() => frames.length, { timeout: 10_000 }).toBe(502);
+  expect(types(frames)).toEqual(["hello", ...replay.map((_, index) => `session-${index}`), "synced"]);
+  // The upgrade's response, then the 502 frames together.
+  expect(writes).toEqual([2]);
+});
+
+it("writes the frames one turn broadcasts together, in order, and those of a later turn after them", async () => {
+  const { downlink, url } = await start([]);
+  const first = await connect(url);
+  const second = await connect(url);
+  await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([2, 2]);
+  const writesBefore = [...writes];
+  downlink.broadcast(deletedFrame(1));
+  await Promise.resolve();
+  downlink.broadcast(deletedFrame(2));
+  downlink.broadcast(deletedFrame(3));
+  await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([5, 5]);
+  // One write on each connection for the turn's three frames.
+  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([1, 1]);
+  await new Promise((resolve) => setImmediate(resolve));
+  downlink.broadcast(deletedFrame(4));
+  await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([6, 6]);
+  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([2, 2]);
+  expect(types(first.frames)).toEqual(["hello", "synced", "session-1", "session-2", "session-3", "session-4"]);
+  expect(types(second.frames)).toEqual(types(first.frames));
+});
+
+it("goes on broadcasting to the other sockets when one is terminated in the same turn", async () => {
+  const { downlink, url } = await start([]);
+  const gone = await connect(url);
+  const staying = await connect(url);
+  await expect.poll(() => staying.frames.length).toBe(2);
+  downlink.broadcast(deletedFrame(1));
+  gone.client.terminate();
+  downlink.broadcast(deletedFrame(2));
+  await new Promise((resolve) => setImmediate(resolve));
+  downlink.broadcast(deletedFrame(3));
+  await expect.poll(() => types(staying.frames)).toEqual(["hello", "synced", "session-1", "session-2", "session-3"]);
+});
