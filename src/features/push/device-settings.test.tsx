@@ -157,7 +157,7 @@ it("speaks the UI's language: the settings, the devices, the host's refusal and 
   expect(within(settings).getByText("Linux · Firefox")).toBeVisible();
   expect(within(settings).getByRole("button", { name: "移除" })).toBeVisible();
   await user.click(within(settings).getByRole("button", { name: "在此设备上通知我" }));
-  expect(await within(settings).findByRole("alert")).toHaveTextContent("主机返回了 503，未做任何更改。请重试。");
+  expect(await within(settings).findByRole("alert")).toHaveTextContent("主机返回了 503。请重试。");
   expect(posts).toEqual([]);
 });
 

@@ -33,8 +33,13 @@ async function start(replay: DownFrame[]) {
     const index = writes.push(0) - 1;
     // The stream's two write hooks are where its buffered bytes go to the connection, one call each time.
     for (const hook of ["_write", "_writev"] as const) {
-      const original = socket[hook].bind(socket) as (...args: unknown[]) => void;
-      Object.assign(socket, { [hook]: (...args: unknown[]) => (writes[index]!++, original(...args)) });
+      const original = socket[hook]!.bind(socket) as (...args: unknown[]) => void;
+      Object.assign(socket, {
+        [hook]: (...args: unknown[]) => {
+          writes[index]!++;
+          original(...args);
+        },
+      });
     }
     opened.handleUpgrade(request, socket, head);
   });
