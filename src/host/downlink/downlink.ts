@@ -47,30 +47,7 @@ function refuse(socket: Duplex, status: RefusalStatus) {
 export function createDownlink(options: DownlinkOptions): Downlink {
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketPayloadBytes });
   const alive = new WeakMap<WebSocket, boolean>();
-  /** Each open socket's connection, which `ws` writes its frames to. */
-  const connections = new WeakMap<WebSocket, Duplex>();
-  /** Connections holding this turn's frames; written once the turn's work (its promise jobs included) is done. */
-  const corked = new Set<Duplex>();
   let closing = false;
-
-  const uncorkAll = () => {
-    for (const connection of corked) connection.uncork();
-    corked.clear();
-  };
-
-  /**
-   * Sends a frame, holding it with the others this turn of the event loop sends on the socket: an ask's
-   * `question/requested` and its session's new state, or a socket's replay, leave in one write instead of one each.
-   */
-  function send(socket: WebSocket, data: string) {
-    const connection = connections.get(socket);
-    if (connection && !corked.has(connection) && !connection.destroyed) {
-      if (corked.size === 0) process.nextTick(uncorkAll);
-      corked.add(connection);
-      connection.cork();
-    }
-    socket.send(data);
-  }
 
   const ping = setInterval(() => {
     for (const socket of wss.clients) {
@@ -92,15 +69,20 @@ export function createDownlink(options: DownlinkOptions): Downlink {
   heartbeat.unref();
 
   function onConnection(socket: WebSocket, connection: Duplex) {
-    connections.set(socket, connection);
     alive.set(socket, true);
     socket.on("pong", () => alive.set(socket, true));
     socket.on("message", () => socket.close(1008, "downlink only"));
     socket.on("error", (error) => options.log({ event: "mux/error", error: error.name }));
     socket.on("close", (code) => options.log({ event: "mux/closed", code, sockets: wss.clients.size }));
-    send(socket, JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId, heartbeatMs } satisfies DownFrame));
-    for (const frame of options.replay()) send(socket, JSON.stringify(frame));
-    send(socket, JSON.stringify({ type: "synced" } satisfies DownFrame));
+    // Hello, the replay and synced leave in one write rather than one each (a thousand pending questions, a thousand writes).
+    connection.cork();
+    try {
+      socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, hostId: options.hostId, heartbeatMs } satisfies DownFrame));
+      for (const frame of options.replay()) socket.send(JSON.stringify(frame));
+      socket.send(JSON.stringify({ type: "synced" } satisfies DownFrame));
+    } finally {
+      connection.uncork();
+    }
     options.log({ event: "mux/opened", sockets: wss.clients.size });
   }
 
@@ -134,7 +116,9 @@ export function createDownlink(options: DownlinkOptions): Downlink {
 
     broadcast(frame) {
       const data = JSON.stringify(frame);
-      for (const socket of wss.clients) if (socket.readyState === socket.OPEN) send(socket, data);
+      // Written at once, never held for later: a frame a request's work publishes is on the socket before the request's
+      // response is written.
+      for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(data);
     },
 
     disconnectAll(reason) {
