@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from "../../i18n/locale";
+import { detectLocale } from "../../i18n/locale";
 import { pushCopy } from "./copy";
 import { markPushSettingsReady } from "./settings-ready";
 
@@ -6,15 +6,10 @@ import { markPushSettingsReady } from "./settings-ready";
 
 const UPDATE_ID = "parley-update";
 
-/** The bar speaks the page's language, which the app keeps on `<html lang>`. */
-function pageLocale(): Locale {
-  const lang = document.documentElement.lang;
-  return (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : "en";
-}
-
 function offerReload(waiting: ServiceWorker) {
   if (document.getElementById(UPDATE_ID)) return;
-  const copy = pushCopy[pageLocale()];
+  // The bar speaks the page's language, which the app keeps on `<html lang>`; English for one Parley has no copy for.
+  const copy = pushCopy[detectLocale([], document.documentElement.lang)];
   const bar = document.createElement("div");
   bar.id = UPDATE_ID;
   bar.setAttribute("role", "status");
