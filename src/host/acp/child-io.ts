@@ -1,4 +1,4 @@
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcess, ChildProcessWithoutNullStreams } from "node:child_process";
 import { methods, type AnyMessage, type JsonRpcId, type Stream } from "@agentclientprotocol/sdk";
 import type { Logger } from "../log";
 
@@ -210,4 +210,53 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, fallba
       },
     );
   });
+}
+
+/** Whether agents are spawned as the leaders of their own process groups (POSIX only). */
+export const OWN_PROCESS_GROUP = process.platform !== "win32";
+
+/**
+ * Sends a signal to an agent's whole process group, so the processes a wrapper starts (Qwen Code and Gemini CLI relaunch
+ * themselves in child processes) go with it; a group already gone is no error.
+ */
+export function signalAgent(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  if (OWN_PROCESS_GROUP) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") return;
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+}
+
+/** Whether any process of the agent's group is still there (a zombie counts until it is reaped). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until every process of the agent's group is gone: SIGKILL to the group once `graceMs` passed since `since`,
+ * then at most `settleMs` more (a process whose reaper is slow is left to it).
+ */
+export async function agentGroupGone(child: ChildProcess, since: number, graceMs: number, settleMs = 1000): Promise<void> {
+  const pid = child.pid;
+  if (!OWN_PROCESS_GROUP || pid === undefined) return;
+  let killed = false;
+  while (groupAlive(pid)) {
+    const elapsed = Date.now() - since;
+    if (!killed && elapsed >= graceMs) {
+      killed = true;
+      signalAgent(child, "SIGKILL");
+    }
+    if (elapsed >= graceMs + settleMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

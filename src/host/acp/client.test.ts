@@ -1,4 +1,6 @@
 import type { CreateElicitationResponse, JsonRpcId, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AcpAgentProcess } from "./client";
 import { minimalEnv } from "./child-io";
@@ -274,6 +276,45 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     expect(agent.pid).toBeUndefined();
     await agent.newSession(tempDir(), { events: events.events });
     expect(agent.status().state).toBe("ready");
+  });
+});
+
+describe("AcpAgentProcess with an agent that relaunches itself", { timeout: 120_000 }, () => {
+  /** Whether a process is there (a zombie awaiting its reaper counts as gone). */
+  function running(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  }
+
+  it.skipIf(process.platform !== "linux")("stop ends the relaunched child too, before it resolves, though the child would linger", async () => {
+    const pidFile = path.join(tempDir(), "child.pid");
+    const { agent } = start({ TEST_AGENT_RELAUNCH: "1", TEST_AGENT_PID_FILE: pidFile, TEST_AGENT_LINGER_MS: "30000" });
+    const events = recorder();
+    await agent.newSession(tempDir(), { events: events.events });
+    const wrapper = agent.pid!;
+    const child = Number(readFileSync(pidFile, "utf8"));
+    expect(child).not.toBe(wrapper);
+    expect([running(wrapper), running(child)]).toEqual([true, true]);
+    await agent.stop();
+    expect([running(wrapper), running(child), agent.status().state]).toEqual([false, false, "idle"]);
+  });
+
+  // The child would outlive the test's bound by far on its own.
+  it.skipIf(process.platform !== "linux")("a wrapper that dies leaves no child behind: the agent fails and its group is killed", { timeout: 60_000 }, async () => {
+    const pidFile = path.join(tempDir(), "child.pid");
+    const { agent } = start({ TEST_AGENT_RELAUNCH: "1", TEST_AGENT_PID_FILE: pidFile, TEST_AGENT_LINGER_MS: "600000" });
+    const events = recorder();
+    await agent.newSession(tempDir(), { events: events.events });
+    const wrapper = agent.pid!;
+    const child = Number(readFileSync(pidFile, "utf8"));
+    process.kill(wrapper, "SIGKILL");
+    await untilStatus(agent, (status) => status.state === "failed");
+    await expect.poll(() => running(child), { timeout: 10_000 }).toBe(false);
   });
 });
 

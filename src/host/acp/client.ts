@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { methods, PROTOCOL_VERSION, RequestError, type ClientConnection, type InitializeResponse, type SessionModeState, type StopReason } from "@agentclientprotocol/sdk";
 import type { AcpAgentConfig } from "./config";
 import type { Logger } from "../log";
-import { childStream, DEFAULT_MAX_LINE_BYTES, describeExit, errorMessage, minimalEnv, settledWithin, TailLines } from "./child-io";
+import { agentGroupGone, childStream, DEFAULT_MAX_LINE_BYTES, describeExit, errorMessage, minimalEnv, OWN_PROCESS_GROUP, settledWithin, signalAgent, TailLines } from "./child-io";
 import { createClientApp, OpenRequests } from "./client-handlers";
 import { AcpAgentError, type AcpAgentOptions, type AcpAgentState, type AcpAgentStatus, type NewSessionOptions, type OpenedSession, type SessionEntry } from "./types";
 
@@ -95,6 +95,8 @@ export class AcpAgentProcess {
       cwd: this.options.cwd,
       env: minimalEnv(this.options.hostEnv ?? process.env, config.env),
       stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group, so stopping it stops what it started too (signalAgent).
+      detached: OWN_PROCESS_GROUP,
     });
     const stderr = new TailLines();
     child.stderr.setEncoding("utf8");
@@ -154,6 +156,10 @@ export class AcpAgentProcess {
     child.once("error", (error) => {
       if (this.running === running) this.fail(running, `cannot start ${config.command}: ${errorMessage(error)}`);
     });
+    // What it started goes with it: a relaunched child holding the pipes would otherwise keep "close" from firing.
+    child.once("exit", () => {
+      if (!running.stopping) signalAgent(child, "SIGKILL");
+    });
     child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
       if (this.running !== running) return;
       if (running.stopping) {
@@ -187,7 +193,7 @@ export class AcpAgentProcess {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     if (reason !== "stopped") for (const session of sessions) session.events.exited(reason, tail);
-    if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill("SIGKILL");
+    signalAgent(running.child, "SIGKILL");
   }
 
 
@@ -353,7 +359,10 @@ export class AcpAgentProcess {
     this.idleTimer.unref();
   }
 
-  /** Stops the process (SIGTERM, then SIGKILL after `graceMs`); its sessions are forgotten, the state goes `idle`. */
+  /**
+   * Stops the process and every process it started (SIGTERM to its group, then SIGKILL after `graceMs`), resolving once
+   * they are gone; its sessions are forgotten, the state goes `idle`.
+   */
   async stop(graceMs = 2000): Promise<void> {
     const running = this.running;
     if (!running) return;
@@ -362,11 +371,13 @@ export class AcpAgentProcess {
       if (running.child.exitCode !== null || running.child.signalCode !== null) resolve();
       else running.child.once("exit", () => resolve());
     });
+    const since = Date.now();
     running.child.stdin.end();
-    running.child.kill("SIGTERM");
-    const timer = setTimeout(() => running.child.kill("SIGKILL"), graceMs);
+    signalAgent(running.child, "SIGTERM");
+    const timer = setTimeout(() => signalAgent(running.child, "SIGKILL"), graceMs);
     await exited;
     clearTimeout(timer);
+    await agentGroupGone(running.child, since, graceMs);
     this.gone(running, "stopped", []);
     if (this.state !== "disabled") this.setState("idle");
   }

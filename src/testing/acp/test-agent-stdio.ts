@@ -1,15 +1,31 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { createTestAgent, testAgentOptionsFromEnv } from "./test-agent";
 
-const options = testAgentOptionsFromEnv(process.env);
-const app = createTestAgent({
-  ...options,
-  writeRaw: (text) => process.stdout.write(text),
-  writeError: (text) => process.stderr.write(text),
-  exit: (code) => process.exit(code),
-});
-const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
-const connection = app.connect(stream);
-await connection.closed;
-process.exit(0);
+// TEST_AGENT_RELAUNCH=1 starts the agent the way Qwen Code and Gemini CLI do: this process relaunches itself as a child
+// sharing its stdio and only waits for it. The child writes its pid to TEST_AGENT_PID_FILE and, once its stdin ends,
+// lingers TEST_AGENT_LINGER_MS before it exits (as one flushing its files would).
+if (process.env.TEST_AGENT_RELAUNCH === "1") {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, TEST_AGENT_RELAUNCH: "child" },
+  });
+  child.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  if (process.env.TEST_AGENT_PID_FILE) writeFileSync(process.env.TEST_AGENT_PID_FILE, String(process.pid));
+  const options = testAgentOptionsFromEnv(process.env);
+  const app = createTestAgent({
+    ...options,
+    writeRaw: (text) => process.stdout.write(text),
+    writeError: (text) => process.stderr.write(text),
+    exit: (code) => process.exit(code),
+  });
+  const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+  const connection = app.connect(stream);
+  await connection.closed;
+  const linger = Number(process.env.TEST_AGENT_LINGER_MS ?? 0);
+  if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
+  process.exit(0);
+}
