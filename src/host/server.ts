@@ -230,6 +230,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     broadcast: bus.publish,
     pendingCount: (sessionId) => pending.countFor(sessionId) + (shared?.remoteCountFor(sessionId) ?? 0),
     remoteState: (sessionId) => remote?.stateOf(sessionId),
+    sharedStore: cluster !== null,
     log,
   });
   cluster?.setSettler((tool, given) => door.settle(tool, given));

@@ -24,6 +24,8 @@ export interface ChatOptions {
   pendingCount(sessionId: string): number;
   /** In a cluster: the state another host last published for a session whose turn runs there. */
   remoteState?(sessionId: string): SessionState | undefined;
+  /** Other hosts write the same sessions (a cluster): a state change reads the session's row instead of reusing the one this host last published. */
+  sharedStore?: boolean;
   log: Logger;
 }
 
@@ -77,6 +79,8 @@ export interface Chat {
 export function createChat(options: ChatOptions): Chat {
   const { store, log } = options;
   const lastState = new Map<string, SessionState>();
+  /** The row each session was last published with, when only this host writes sessions: a state change needs no read. */
+  const lastRow = options.sharedStore ? null : new Map<string, StoredSession>();
   /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
   const posting = new Set<string>();
   const transcript = createTranscript({ store, broadcast: options.broadcast, log });
@@ -92,6 +96,7 @@ export function createChat(options: ChatOptions): Chat {
   function publishSession(row: StoredSession) {
     const session = toSession(row);
     lastState.set(row.id, session.state);
+    lastRow?.set(row.id, row);
     options.broadcast({ type: "session/upserted", session });
   }
 
@@ -219,6 +224,7 @@ export function createChat(options: ChatOptions): Chat {
       await runs.abort(id);
       if (!(await store.deleteSession(id))) return false;
       lastState.delete(id);
+      lastRow?.delete(id);
       options.broadcast({ type: "session/deleted", sessionId: id });
       return true;
     },
@@ -232,7 +238,7 @@ export function createChat(options: ChatOptions): Chat {
     async refresh(sessionId) {
       const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);
       if (unchanged()) return;
-      const row = await store.getSession(sessionId);
+      const row = lastRow?.get(sessionId) ?? (await store.getSession(sessionId));
       // Checked again: another refresh may have published the new state while this one read.
       if (row && !unchanged()) publishSession(row);
     },
