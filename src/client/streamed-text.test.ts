@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { createStreamedText, type DeltaFrame } from "./streamed-text";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createStreamedText, nextPaint, type DeltaFrame } from "./streamed-text";
 
 const delta = (messageId: string, text: string, sessionId = "s-1"): DeltaFrame => ({ type: "message/delta", sessionId, messageId, text });
 
@@ -41,5 +41,81 @@ describe("createStreamedText", () => {
     expect(runs).toHaveLength(2);
     runs[1]!();
     expect(applied).toEqual([[delta("m-1", "one")], [delta("m-1", " two")]]);
+  });
+});
+
+describe("nextPaint", () => {
+  /** A page's animation frames, run by hand; a cancelled frame never runs. */
+  function stubFrames() {
+    const frames = new Map<number, FrameRequestCallback>();
+    let next = 1;
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
+      frames.set(next, callback);
+      return next++;
+    });
+    vi.stubGlobal("cancelAnimationFrame", (id: number) => frames.delete(id));
+    return {
+      paint() {
+        const due = [...frames.values()];
+        frames.clear();
+        for (const callback of due) callback(performance.now());
+      },
+      pending: () => frames.size,
+    };
+  }
+
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("runs once at the next frame, and the fallback timer never runs it again", () => {
+    const frames = stubFrames();
+    const run = vi.fn();
+    nextPaint(run);
+    expect(run).not.toHaveBeenCalled();
+    frames.paint();
+    expect(run).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it("runs once after 100 ms when no frame comes (a hidden tab), and a frame after that never runs it again", () => {
+    const frames = stubFrames();
+    const run = vi.fn();
+    nextPaint(run);
+    vi.advanceTimersByTime(99);
+    expect(run).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(frames.pending()).toBe(0);
+    frames.paint();
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it("applies held text only at frames while a reply streams: a flush's old timer never applies what came after it", () => {
+    const frames = stubFrames();
+    const applied: DeltaFrame[][] = [];
+    const streamed = createStreamedText((batch) => applied.push(batch), nextPaint);
+    streamed.add(delta("m-1", "a"));
+    frames.paint();
+    expect(applied).toEqual([[delta("m-1", "a")]]);
+    vi.advanceTimersByTime(60);
+    streamed.add(delta("m-1", "b"));
+    vi.advanceTimersByTime(40);
+    expect(applied).toEqual([[delta("m-1", "a")]]);
+    frames.paint();
+    expect(applied).toEqual([[delta("m-1", "a")], [delta("m-1", "b")]]);
+  });
+
+  it("uses a 16 ms timer where there are no animation frames", () => {
+    vi.stubGlobal("requestAnimationFrame", undefined);
+    const run = vi.fn();
+    nextPaint(run);
+    vi.advanceTimersByTime(15);
+    expect(run).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(run).toHaveBeenCalledTimes(1);
   });
 });

@@ -47,9 +47,19 @@ const HIDDEN_FLUSH_MS = 100;
 
 /**
  * The browser's schedule: the next animation frame, or a short timer if none comes first (a tab hidden meanwhile gets
- * no animation frames); a plain timer where there is no DOM. A second call of `run` finds nothing held.
+ * no animation frames); a plain timer where there is no DOM. `run` runs once, at whichever comes first: the other is
+ * cancelled, so a late timer never applies text held since at a moment no frame asked for.
  */
 export const nextPaint: Schedule = (run) => {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(run);
-  setTimeout(run, typeof requestAnimationFrame === "function" ? HIDDEN_FLUSH_MS : 16);
+  if (typeof requestAnimationFrame !== "function") {
+    setTimeout(run, 16);
+    return;
+  }
+  const once = () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    run();
+  };
+  const frame = requestAnimationFrame(once);
+  const timer = setTimeout(once, HIDDEN_FLUSH_MS);
 };

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ComponentProps, type ElementType, type ReactNode } from "react";
 import ReactMarkdown from "react-markdown";
-import remarkGfm from "remark-gfm";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
 import { useCopy } from "../i18n/i18n";
 import { CopyButton } from "./copy-button";
 import type { HighlightNode } from "./highlight";
@@ -126,7 +127,27 @@ function ScrollingTable({ node: _node, ...props }: ComponentProps<"table"> & { n
 }
 
 const keepUrl = (url: string) => url;
-const REMARK_PLUGINS = [remarkGfm];
+/** GitHub's extensions to the parser and to the syntax tree, made once: making them costs more than parsing a short reply. */
+const GFM_SYNTAX = gfm();
+const GFM_TREE = gfmFromMarkdown();
+
+interface ParserData {
+  micromarkExtensions?: unknown[];
+  fromMarkdownExtensions?: unknown[];
+}
+
+/**
+ * GitHub-flavoured markdown (tables, task lists, strikethrough, autolinks, footnotes) for the parser. `react-markdown`
+ * builds its processor on every render, so a reply streaming at one render a frame would rebuild the extensions each
+ * frame; this plugin hands the parser the ones made above.
+ */
+function githubMarkdown(this: unknown) {
+  const data = (this as { data(): ParserData }).data();
+  (data.micromarkExtensions ??= []).push(GFM_SYNTAX);
+  (data.fromMarkdownExtensions ??= []).push(GFM_TREE);
+}
+
+const REMARK_PLUGINS = [githubMarkdown];
 
 const COMPONENTS = {
   p: isolated("p"),

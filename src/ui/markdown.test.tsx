@@ -61,6 +61,18 @@ describe("Markdown: GitHub-flavoured", () => {
     expect(screen.getByRole("link", { name: "www.example.org" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
   });
 
+  it("keeps GitHub's markdown across re-renders of a growing reply, footnotes included", async () => {
+    const { rerender } = render(<Markdown text={"| A |\n| --- |\n| 1 |"} />);
+    expect(within(await screen.findByRole("table")).getAllByRole("row").map((row) => row.textContent)).toEqual(["A", "1"]);
+    rerender(<Markdown text={"| A |\n| --- |\n| 1 |\n| 2 |\n\n~~gone~~ and a note[^1].\n\n[^1]: The note."} />);
+    expect(within(screen.getByRole("table")).getAllByRole("row").map((row) => row.textContent)).toEqual(["A", "1", "2"]);
+    expect(screen.getByText("gone").tagName).toBe("DEL");
+    expect(document.querySelector(".markdown sup")?.textContent).toBe("1");
+    const notes = screen.getByRole("heading", { name: "Footnotes" }).closest("section");
+    expect(notes).toHaveAttribute("data-footnotes", "true");
+    expect(within(notes!).getByText(/^The note\./)).toBeInTheDocument();
+  });
+
   it("highlights a fenced code block without raw HTML and copies its exact text", async () => {
     const user = userEvent.setup();
     const code = 'const answer = "<b>42</b>"; // not markup';

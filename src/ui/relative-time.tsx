@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { memo, useSyncExternalStore } from "react";
 import { useLocale } from "../i18n/i18n";
 
 /** How often relative times are brought up to date, in milliseconds. */
@@ -48,18 +48,34 @@ export function relativeParts(thenMs: number, nowMs: number): { value: number; u
   return { value: 0, unit: "minute" };
 }
 
+/** A formatter per locale, made once: making one costs far more than formatting with it, and rows render many times a second while a reply streams. */
+function perLocale<Formatter>(make: (locale: string) => Formatter): (locale: string) => Formatter {
+  const made = new Map<string, Formatter>();
+  return (locale) => {
+    let formatter = made.get(locale);
+    if (formatter === undefined) {
+      formatter = make(locale);
+      made.set(locale, formatter);
+    }
+    return formatter;
+  };
+}
+
+const relativeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }));
+const absoluteFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }));
+
 /** An ISO instant as "5 minutes ago" in the UI language, the full date and time on hover; nothing for a missing or bad value. */
-export function RelativeTime({ iso, className }: { iso: string; className?: string }) {
+export const RelativeTime = memo(function RelativeTime({ iso, className }: { iso: string; className?: string }) {
   const { locale } = useLocale();
   const current = useSyncExternalStore(subscribe, readNow, readNow);
   const then = Date.parse(iso);
   if (iso === "" || Number.isNaN(then)) return null;
   const { value, unit } = relativeParts(then, current);
-  const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(value, unit);
-  const absolute = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(then);
+  const relative = relativeFormat(locale).format(value, unit);
+  const absolute = absoluteFormat(locale).format(then);
   return (
     <time className={className} dateTime={iso} title={absolute}>
       {relative}
     </time>
   );
-}
+});
