@@ -39,7 +39,7 @@ export function listChunks(distDir: string): { file: string; gzipKib: number }[]
     .map((file) => ({ file, gzipKib: gzipKib(readFileSync(path.join(assets, file))) }));
 }
 
-const THIRD_PARTY = /^(react|react-dom|react\/.*|react-dom\/.*|@radix-ui\/.*|zustand.*|zod.*|react-markdown|remark-gfm|lowlight)$/;
+const THIRD_PARTY = /^(react|react-dom|react\/.*|react-dom\/.*|@radix-ui\/.*|zustand.*|zod.*|react-markdown|micromark-extension-gfm|mdast-util-gfm|lowlight)$/;
 /** The markdown renderer and the code highlighter load lazily on their own, so they are not the panel's code either. */
 const LAZY_SHARED = /[\\/]ui[\\/](markdown-renderer|highlight)(\.tsx?)?$/;
 
