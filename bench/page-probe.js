@@ -1,4 +1,4 @@
-/* global window, document, requestAnimationFrame, MutationObserver */
+/* global window, document, MutationObserver */
 // Injected into the page before the app (page.addInitScript). It measures, from inside Chromium, the time from an
 // input event to the next painted frame, long tasks, and React commits seen through the DevTools global hook, which
 // production builds of react-dom call too, so no app code is involved.
@@ -9,16 +9,39 @@
   const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null, arrivals: {} };
   window.__bench = bench;
 
-  // Records, under `key`, the epoch time (comparable with Node's on this machine) once the next frame is painted.
+  // Whether the page is running an animation frame's callbacks. A change made there (the app applies streamed text in one)
+  // is painted in that same frame, so the first task after it already follows the paint; a change made in any other task
+  // is painted in the next frame. The page's own requestAnimationFrame is wrapped to know; the probe uses the browser's.
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  let inFrame = false;
+  const frameDone = new MessageChannel();
+  frameDone.port1.onmessage = () => (inFrame = false);
+  window.requestAnimationFrame = (callback) =>
+    nativeFrame((time) => {
+      if (!inFrame) {
+        inFrame = true;
+        frameDone.port2.postMessage(null);
+      }
+      callback(time);
+    });
+  // Calls `then` with the epoch time (comparable with Node's on this machine) once the frame showing a change just made
+  // (by the task or animation frame running now) has been painted.
+  const afterChangePainted = (then) => {
+    const stamp = () => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => then(performance.timeOrigin + performance.now());
+      channel.port2.postMessage(null);
+    };
+    if (inFrame) stamp();
+    else nativeFrame(stamp);
+  };
+
+  // Records, under `key`, the epoch time once the frame showing what just changed is painted.
   const seen = new Set();
   bench.painted = (key) => {
     if (seen.has(key)) return;
     seen.add(key);
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => (bench.arrivals[key] = performance.timeOrigin + performance.now());
-      channel.port2.postMessage(null);
-    });
+    afterChangePainted((at) => (bench.arrivals[key] = at));
   };
   // While on, the question panel's heading showing an "Arrival …" question counts as that question arriving.
   let panelWatcher = null;
@@ -34,7 +57,7 @@
   };
 
   // While on, a chunk `tok<n>` of a streamed reply showing anywhere in the page counts chunks up to n as shown (they arrive in
-  // order), and each of them gets the epoch time of the frame painted after; `streamPaints[n]` holds it.
+  // order), and each of them gets the epoch time after the frame that painted it; `streamPaints[n]` holds it.
   const CHUNK = /\btok(\d+)\b/g;
   const highestChunk = (text, highest) => {
     for (const match of text.matchAll(CHUNK)) highest = Math.max(highest, Number(match[1]));
@@ -57,20 +80,15 @@
       if (highest <= shown) return;
       const from = shown + 1;
       shown = highest;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => {
-          const at = performance.timeOrigin + performance.now();
-          for (let index = from; index <= highest; index++) bench.streamPaints[index] = at;
-        };
-        channel.port2.postMessage(null);
+      afterChangePainted((at) => {
+        for (let index = from; index <= highest; index++) bench.streamPaints[index] = at;
       });
     });
     streamWatcher.observe(document.body, { childList: true, subtree: true, characterData: true });
   };
 
   const afterNextPaint = (start, into) =>
-    requestAnimationFrame(() => {
+    nativeFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => into.push(performance.now() - start);
       channel.port2.postMessage(null);

@@ -21,6 +21,7 @@ const AGENT_READY_TIMEOUT_MS = 60_000;
 /**
  * The bare page: its own /api/mux socket, opened for one session at a time by `__benchListen(sessionId)`, that appends each
  * message/delta's text to its row as a text node and writes each upserted row's text (a tool row's name, title and status).
+ * Listening to another session starts from an empty page, as the app starts each round in a newly opened chat.
  */
 const BASELINE_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bench stream baseline</title></head>
@@ -57,6 +58,8 @@ const BASELINE_JS = `(() => {
         socket.close();
         socket = null;
       }
+      rows.clear();
+      root.replaceChildren();
       if (sessionId === null) return resolve();
       socket = new WebSocket("ws://" + location.host + "/api/mux");
       socket.addEventListener("message", (event) => {
@@ -201,6 +204,8 @@ export async function streamMetrics(distDir: string): Promise<{ metrics: Record<
       longTasks.push(inApp.longTasks);
       sendMs.app.push(inApp.sendMs);
 
+      // Only the page being measured is live: the app's tab would otherwise take the bare round's frames too.
+      await page.goto("about:blank");
       const bareChat = await newChat(host.url, workspace);
       await listen(bareChat);
       await bare.waitForTimeout(300);
