@@ -311,7 +311,7 @@ describe("createSessionEngine", () => {
     expect(store.getState().transcripts).toEqual({});
   });
 
-  it("applies streamed pieces once per paint, and before any other frame or a fetch's result, so order holds", async () => {
+  it("applies streamed pieces and rows once per paint, and before any other frame or a fetch's result, so order holds", async () => {
     const detail = deferred<{ session: Session; messages: Message[] }>();
     const { api } = fakeApi({ getSession: () => detail.promise });
     const store = createSessionStore();
@@ -329,6 +329,9 @@ describe("createSessionEngine", () => {
 
     link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-1", text: " text" });
     link.frame({ type: "message/upserted", message: message("m-1", "Streamed text, closed") });
+    // A row waits for the paint with the text before it; any other frame applies both first.
+    expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed"]);
+    link.frame({ type: "session/upserted", session: session("s-1") });
     expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed text, closed"]);
 
     engine.open("s-1");

@@ -182,7 +182,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
 
   function onFrame(frame: DownFrame) {
     touches.record(frame);
-    if (frame.type === "message/delta") return streamed.add(frame);
+    if (frame.type === "message/delta" || frame.type === "message/upserted") return streamed.add(frame);
     streamed.flush();
     const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft);
     if (retired.length > 0) emit({ type: "requests-left", retired });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStreamedText, nextPaint, type DeltaFrame } from "./streamed-text";
+import { createStreamedText, nextPaint, type DeltaFrame, type HeldFrame, type RowFrame } from "./streamed-text";
 
 const delta = (messageId: string, text: string, sessionId = "s-1"): DeltaFrame => ({ type: "message/delta", sessionId, messageId, text });
 
 function batchWithManualSchedule() {
-  const applied: DeltaFrame[][] = [];
+  const applied: HeldFrame[][] = [];
   const runs: (() => void)[] = [];
   const streamed = createStreamedText((frames) => applied.push(frames), (run) => runs.push(run));
   return { applied, runs, streamed };
@@ -41,6 +41,46 @@ describe("createStreamedText", () => {
     expect(runs).toHaveLength(2);
     runs[1]!();
     expect(applied).toEqual([[delta("m-1", "one")], [delta("m-1", " two")]]);
+  });
+});
+
+describe("createStreamedText with rows", () => {
+  const row = (id: string, text: string, role: "assistant" | "tool" = "assistant"): RowFrame => ({
+    type: "message/upserted",
+    message: { id, sessionId: "s-1", role, createdAt: "2026-12-01T10:00:00.000Z", text },
+  });
+
+  it("holds rows with the text and applies them together at the paint, in the order they came", () => {
+    const { applied, runs, streamed } = batchWithManualSchedule();
+    streamed.add(row("m-1", ""));
+    streamed.add(delta("m-1", "Read"));
+    streamed.add(row("t-1", "", "tool"));
+    streamed.add(delta("m-2", "Done"));
+    expect(applied).toEqual([]);
+    expect(runs).toHaveLength(1);
+    runs[0]!();
+    expect(applied).toEqual([[row("m-1", ""), delta("m-1", "Read"), row("t-1", "", "tool"), delta("m-2", "Done")]]);
+  });
+
+  it("joins a message's pieces across other rows, but never across a row of that message", () => {
+    const { applied, runs, streamed } = batchWithManualSchedule();
+    streamed.add(delta("m-1", "a"));
+    streamed.add(row("t-1", "", "tool"));
+    streamed.add(delta("m-1", "b"));
+    streamed.add(row("m-1", "ab!"));
+    streamed.add(delta("m-1", "c"));
+    streamed.add(delta("m-1", "d"));
+    runs[0]!();
+    expect(applied).toEqual([[delta("m-1", "ab"), row("t-1", "", "tool"), row("m-1", "ab!"), delta("m-1", "cd")]]);
+  });
+
+  it("applies held rows on flush, before whatever comes next", () => {
+    const { applied, runs, streamed } = batchWithManualSchedule();
+    streamed.add(row("t-1", "", "tool"));
+    streamed.flush();
+    expect(applied).toEqual([[row("t-1", "", "tool")]]);
+    runs[0]!();
+    expect(applied).toHaveLength(1);
   });
 });
 
@@ -96,7 +136,7 @@ describe("nextPaint", () => {
 
   it("applies held text only at frames while a reply streams: a flush's old timer never applies what came after it", () => {
     const frames = stubFrames();
-    const applied: DeltaFrame[][] = [];
+    const applied: HeldFrame[][] = [];
     const streamed = createStreamedText((batch) => applied.push(batch), nextPaint);
     streamed.add(delta("m-1", "a"));
     frames.paint();

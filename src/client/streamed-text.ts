@@ -1,39 +1,63 @@
 import type { DownFrame } from "../protocol/schemas";
 
 export type DeltaFrame = Extract<DownFrame, { type: "message/delta" }>;
+export type RowFrame = Extract<DownFrame, { type: "message/upserted" }>;
+/** What waits for the next paint: a reply's streamed text and the transcript rows that come with it. */
+export type HeldFrame = DeltaFrame | RowFrame;
 
 /** Runs `run` once, soon; returns nothing. The browser's default waits for the next paint (`nextPaint`). */
 export type Schedule = (run: () => void) => void;
 
 /**
- * Streamed text held until the next paint: a reply streamed in thousands of pieces is applied, and so rendered, once
- * a frame instead of once a piece. Pieces of one message are joined in order; pieces of different messages are kept
- * apart (they never depend on each other). `flush` applies what is held at once: before any other frame, and before
- * a fetch's result, so nothing is ever applied out of order.
+ * Streamed text and transcript rows held until the next paint: a reply streamed in thousands of pieces, with the tool
+ * rows an agent adds and updates as it works, is applied, and so rendered, once a frame instead of once a frame from the
+ * host. Held frames are applied in the order they came, except that the pieces of one message are joined into its first
+ * held piece until a row of that message is held after it (pieces of different messages never depend on each other).
+ * `flush` applies what is held at once: before any other frame, and before a fetch's result, so nothing is ever
+ * applied out of order.
  */
 export interface StreamedText {
-  add(frame: DeltaFrame): void;
+  add(frame: HeldFrame): void;
   flush(): void;
 }
 
-export function createStreamedText(apply: (frames: DeltaFrame[]) => void, schedule: Schedule): StreamedText {
-  /** Held text per message, in the order each message's first piece arrived. */
-  let held = new Map<string, DeltaFrame>();
+const messageKey = (sessionId: string, messageId: string) => `${sessionId}\u0000${messageId}`;
+
+export function createStreamedText(apply: (frames: HeldFrame[]) => void, schedule: Schedule): StreamedText {
+  let held: HeldFrame[] = [];
+  /** Per message, the place in `held` of the piece later pieces join, until a row of that message is held after it. */
+  let joining = new Map<string, number>();
   let scheduled = false;
 
   function flush() {
     scheduled = false;
-    if (held.size === 0) return;
-    const frames = [...held.values()];
-    held = new Map();
+    if (held.length === 0) return;
+    const frames = held;
+    held = [];
+    joining = new Map();
     apply(frames);
+  }
+
+  function hold(frame: HeldFrame) {
+    if (frame.type === "message/upserted") {
+      joining.delete(messageKey(frame.message.sessionId, frame.message.id));
+      held.push(frame);
+      return;
+    }
+    const key = messageKey(frame.sessionId, frame.messageId);
+    const at = joining.get(key);
+    const before = at === undefined ? undefined : held[at];
+    if (at !== undefined && before?.type === "message/delta") {
+      held[at] = { ...before, text: before.text + frame.text };
+      return;
+    }
+    joining.set(key, held.length);
+    held.push(frame);
   }
 
   return {
     add(frame) {
-      const key = `${frame.sessionId}\u0000${frame.messageId}`;
-      const before = held.get(key);
-      held.set(key, before ? { ...before, text: before.text + frame.text } : frame);
+      hold(frame);
       if (scheduled) return;
       scheduled = true;
       schedule(flush);

@@ -6,6 +6,7 @@ import { WebSocket } from "ws";
 import { createApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxSocketConstructor } from "../client/mux";
 import { createSessionEngine, type SessionEngine, type SessionEngineEvent } from "../client/session-engine";
+import { createScriptedModel } from "../host/models/scripted";
 import { createCleanup } from "../testing/host/cleanup";
 import { startTestServer } from "../testing/host/harness";
 import type { Message, PendingRequest } from "../protocol/schemas";
@@ -86,8 +87,9 @@ function open(base: string, api?: Api, keepDrafts?: boolean): EngineTab {
   return tab;
 }
 
+/** The scripted model pauses between a reply's pieces for longer than a paint, so a tab sees the reply grow. */
 async function startHost() {
-  const server = await startTestServer({ rateLimits: false });
+  const server = await startTestServer({ rateLimits: false, model: createScriptedModel({ chunkDelayMs: 40 }) });
   cleanup.servers.push(server);
   return server;
 }
