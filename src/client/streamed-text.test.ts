@@ -104,6 +104,17 @@ describe("nextPaint", () => {
     };
   }
 
+  /** Schedules a run with no frame coming and checks it runs once, at `ms` and not a millisecond before. */
+  function scheduledRunsAt(ms: number) {
+    const run = vi.fn();
+    nextPaint(run);
+    vi.advanceTimersByTime(ms - 1);
+    expect(run).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(run).toHaveBeenCalledTimes(1);
+    return run;
+  }
+
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     vi.useRealTimers();
@@ -123,12 +134,7 @@ describe("nextPaint", () => {
 
   it("runs once after 100 ms when no frame comes (a hidden tab), and a frame after that never runs it again", () => {
     const frames = stubFrames();
-    const run = vi.fn();
-    nextPaint(run);
-    vi.advanceTimersByTime(99);
-    expect(run).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(run).toHaveBeenCalledTimes(1);
+    const run = scheduledRunsAt(100);
     expect(frames.pending()).toBe(0);
     frames.paint();
     expect(run).toHaveBeenCalledTimes(1);
@@ -151,11 +157,6 @@ describe("nextPaint", () => {
 
   it("uses a 16 ms timer where there are no animation frames", () => {
     vi.stubGlobal("requestAnimationFrame", undefined);
-    const run = vi.fn();
-    nextPaint(run);
-    vi.advanceTimersByTime(15);
-    expect(run).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(run).toHaveBeenCalledTimes(1);
+    scheduledRunsAt(16);
   });
 });
