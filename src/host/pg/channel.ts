@@ -15,8 +15,13 @@ const LARGE_FRAME_TTL = "5 minutes";
 /** Notifications sent by one statement when frames queue up. */
 const NOTIFY_BATCH = 64;
 
-/** What one host notifies: a frame (with its question's rule), a large frame's row, an answer for its owner, or a stop. */
-export type Envelope = { s: string; f: DownFrame; rule?: AnswerRule } | { s: string; r: number } | { s: string; to: string; answer: unknown } | { s: string; stop: string };
+/** What one host notifies: a frame (with its question's rule), a large frame's row, an answer for its owner, a stop, or a change of the push subscriptions. */
+export type Envelope =
+  | { s: string; f: DownFrame; rule?: AnswerRule }
+  | { s: string; r: number }
+  | { s: string; to: string; answer: unknown }
+  | { s: string; stop: string }
+  | { s: string; changed: "push" };
 
 /** The payload to notify for `data`: itself, or the id of the row it was written to when it is too large. */
 export async function notePayload(store: PgStore, instance: string, data: string): Promise<string> {
@@ -25,11 +30,23 @@ export async function notePayload(store: PgStore, instance: string, data: string
   return JSON.stringify({ s: instance, r: Number(row.rows[0]!.id) } satisfies Envelope);
 }
 
-/** Notifies the payloads in order, many to a statement. */
-export async function notifyAll(store: PgStore, payloads: string[]): Promise<void> {
+/** One statement and its values, numbered from $1. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Notifies the payloads in order, many to a statement. `write`, when given, runs in the first of those statements (a
+ * data-modifying WITH): one round trip fewer, and its change and the notifications commit together.
+ */
+export async function notifyAll(store: PgStore, payloads: string[], write?: Statement): Promise<void> {
   for (let start = 0; start < payloads.length; start += NOTIFY_BATCH) {
     const chunk = payloads.slice(start, start + NOTIFY_BATCH);
-    await store.query(`SELECT ${chunk.map((_, index) => `pg_notify($1, $${index + 2})`).join(", ")}`, [CHANNEL, ...chunk], false);
+    const before = start === 0 && write ? write : null;
+    const from = (before?.values.length ?? 0) + 1;
+    const select = `SELECT ${chunk.map((_, index) => `pg_notify($${from}, $${from + index + 1})`).join(", ")}`;
+    await store.query(before ? `WITH written AS (${before.text}) ${select}` : select, [...(before?.values ?? []), CHANNEL, ...chunk], false);
   }
 }
 

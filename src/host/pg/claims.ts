@@ -1,4 +1,5 @@
 import type { AbortClaim } from "../pending/pending-table";
+import { CHANNEL, NOTIFY_LIMIT_BYTES } from "./channel";
 import type { PgStore } from "./store";
 
 /**
@@ -12,7 +13,10 @@ export interface Claims {
   releaseTurn(sessionId: string): Promise<void>;
   /** The sessions whose turns run on other live hosts now. */
   turnsElsewhere(): Promise<string[]>;
-  /** Claims a pending question cluster-wide: one conditional UPDATE; the owner when this call won, null when it was not pending. */
+  /**
+   * Claims a pending question cluster-wide with one conditional UPDATE and, when another host owns it, hands that host the
+   * response (in the same statement when it fits a notification); the owner when this call won, null when it was not pending.
+   */
   claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
   /**
    * Claims one of this host's questions for an abort with the same conditional UPDATE as a response:
@@ -21,8 +25,11 @@ export interface Claims {
   claimAbort(rpcId: string): Promise<AbortClaim>;
 }
 
-/** The claims of host `instance`; `written` waits until the pending rows of the questions it published are written. */
-export function createClaims(store: PgStore, instance: string, written: () => Promise<void>): Claims {
+/**
+ * The claims of host `instance`; `written` waits until the pending rows of the questions it published are written;
+ * `tell` hands a response to its owner when it is too large to go with the claim.
+ */
+export function createClaims(store: PgStore, instance: string, written: () => Promise<void>, tell: (owner: string, body: unknown) => Promise<void>): Claims {
   return {
     async claimTurn(sessionId) {
       const claimed = await store.query(
@@ -41,8 +48,18 @@ export function createClaims(store: PgStore, instance: string, written: () => Pr
       return rows.rows.map((row) => row.session_id);
     },
     async claim(rpcId, outcome, body) {
-      const claimed = await store.query<{ owner: string }>("UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner", [rpcId, outcome, JSON.stringify(body)], false);
-      return claimed.rows[0]?.owner ?? null;
+      // The owner's envelope ({s, to, answer}) is made by Postgres around the claimed row, and notified as the claim commits.
+      const claimed = await store.query<{ owner: string; told: boolean }>(
+        `WITH claimed AS (UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner),
+         note AS (SELECT owner, json_build_object('s', $4::text, 'to', owner, 'answer', $3::json)::text AS payload FROM claimed)
+         SELECT owner, (SELECT pg_notify($5, payload) WHERE owner <> $4 AND octet_length(payload) <= $6) IS NOT NULL AS told FROM note`,
+        [rpcId, outcome, JSON.stringify(body), instance, CHANNEL, NOTIFY_LIMIT_BYTES],
+        false,
+      );
+      const row = claimed.rows[0];
+      if (!row) return null;
+      if (row.owner !== instance && !row.told) await tell(row.owner, body);
+      return row.owner;
     },
     async claimAbort(rpcId) {
       // The question's row is written by the publish queue: an abort is claimed only once it is there.

@@ -252,6 +252,21 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([(await api(b.url, "/api/sessions", { headers: { cookie } })).status, (await api(b.url, "/api/sessions")).status]).toEqual([200, 401]);
   });
 
+  it("[cluster-respond] hands an answer given on B to the question's owner A, intact whether or not it fits a notification", async () => {
+    const [a, b] = await hosts(2);
+    const socket = await connect(b!.url);
+    cleanup.sockets.push(socket);
+    const sessionId = await createSession(a!.url);
+    const long = "a long reason given ".repeat(Math.ceil((NOTIFY_LIMIT_BYTES * 2) / 20));
+    for (const custom of ["a short reason", long]) {
+      const question = `Why (${custom.length} characters)?`;
+      const answered = a!.userInteraction.ask({ questions: [{ id: "why", question, options: [{ label: "Because" }] }], sessionId });
+      const asked = await socket.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.questions[0]?.question === question);
+      const receipt = await api(b!.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "why", selected: [], custom }] } });
+      expect([receipt.body, await answered]).toEqual([{ accepted: true }, { answers: [{ id: "why", selected: [], custom }] }]);
+    }
+  });
+
   it("[cluster-fanout] carries a frame larger than a notification intact", async () => {
     const [a, b] = await hosts(2);
     const socket = await connect(b!.url);

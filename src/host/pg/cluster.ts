@@ -54,10 +54,15 @@ export interface Cluster extends Claims, Peers, Pick<ClusterView, "pending" | "q
   onStop(listener: (sessionId: string) => void): void;
   /** Asks every other host to abort the session's turn and outside calls. */
   sendStop(sessionId: string): Promise<void>;
+  /** Tells every other host that this one changed the push subscriptions. */
+  sendPushChanged(): Promise<void>;
+  /**
+   * What this host keeps of the push subscriptions may be stale: another host changed them, or the LISTEN connection was
+   * lost or is back (notifications may have been missed in between).
+   */
+  onPushStale(listener: () => void): void;
   /** This host became unhealthy (disconnected or lost): its sockets should move to a healthy host. */
   onUnhealthy(listener: (state: ClusterState) => void): void;
-  /** Tells the owner of a question that a response claimed it here. */
-  sendAnswer(owner: string, body: unknown): Promise<void>;
   /** Waits until every frame published so far reached the database. */
   flush(): Promise<void>;
   /** Stops renewing, removes this host's lease, stops listening. */
@@ -86,6 +91,13 @@ export const DEFAULT_LEASE_MS = 30_000;
 /** Why a host whose lease was adopted stops: what it held is settled elsewhere, and it rejoins as a new host when started again. */
 export const CLUSTER_LOST_MESSAGE = "this host's lease in the cluster expired and another host adopted its work: it stops; start it again to rejoin the cluster";
 
+/** Why a host in `state` refuses answers now, or null when it accepts them. */
+function refusalIn(state: ClusterState, overdue: boolean): string | null {
+  if (state === "lost") return "this host's lease in the cluster expired and another host adopted its questions: it accepts no answers; your draft is kept, the page moves to a healthy host";
+  if (state === "disconnected" || overdue) return "this host lost its database connection: the answer was not sent; your draft is kept, retry in a moment or through another host";
+  return null;
+}
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { store, log } = options;
   const instance = store.instance;
@@ -98,6 +110,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const frameListeners = new Set<(frame: DownFrame, owner: string) => void>();
   const answerListeners = new Set<(body: unknown) => void>();
   const stopListeners = new Set<(sessionId: string) => void>();
+  const pushStaleListeners = new Set<() => void>();
+  const pushStale = () => pushStaleListeners.forEach((listener) => listener());
   let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined, messageOf: () => undefined };
   let settler: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null = () => null;
   let ownTurns: () => string[] = () => [];
@@ -175,6 +189,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       for (const listener of stopListeners) listener(envelope.stop);
       return;
     }
+    if ("changed" in envelope) return pushStale();
     if (!("f" in envelope)) return;
     const frame = DownFrame.parse(envelope.f);
     deliver(frame, envelope.s, readRule(envelope.rule));
@@ -188,8 +203,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     log,
     retryMs: lease.renewMs,
     onPayload: (payload) => incoming.push(() => receive(payload)),
-    onLost: () => setState("disconnected"),
-    onReconnected: () => void renew(),
+    // Notifications may be missed from here until listening again: what is kept of the push subscriptions is read again.
+    onLost: () => (pushStale(), setState("disconnected")),
+    onReconnected: () => (pushStale(), void renew()),
   });
   listening = () => listener.connected();
   await view.reload();
@@ -206,11 +222,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     instance,
     instances: () => live,
     state: () => (state === "ok" && lease.overdue() ? "disconnected" : state),
-    refusal() {
-      if (state === "lost") return "this host's lease in the cluster expired and another host adopted its questions: it accepts no answers; your draft is kept, the page moves to a healthy host";
-      if (state === "disconnected" || lease.overdue()) return "this host lost its database connection: the answer was not sent; your draft is kept, retry in a moment or through another host";
-      return null;
-    },
+    refusal: () => refusalIn(state, lease.overdue()),
     publish,
     onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
@@ -228,14 +240,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     async sendStop(sessionId) {
       await notify({ s: instance, stop: sessionId });
     },
+    async sendPushChanged() {
+      await notify({ s: instance, changed: "push" });
+    },
+    onPushStale: (callback) => void pushStaleListeners.add(callback),
     pending: view.pending,
     question: view.question,
     fetchPending: view.fetchPending,
-    ...createClaims(store, instance, () => outbox.idle()),
+    ...createClaims(store, instance, () => outbox.idle(), (owner, answer) => notify({ s: instance, to: owner, answer })),
     ...createPeers(store, instance, log),
-    async sendAnswer(owner, body) {
-      await notify({ s: instance, to: owner, answer: body });
-    },
     flush: () => outbox.idle(),
     async close() {
       closed = true;

@@ -1,6 +1,6 @@
 import type { DownFrame } from "../../protocol/schemas";
 import type { AnswerRule } from "../pending/answer-rule";
-import { notePayload, notifyAll, type Envelope } from "./channel";
+import { notePayload, notifyAll, type Envelope, type Statement } from "./channel";
 import type { PgStore } from "./store";
 
 /** Runs async jobs one after another; a failed job is reported and the next one still runs. */
@@ -48,28 +48,41 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
   let batch: DownFrame[] = [];
 
-  /** Writes the frames' pending rows in order, then notifies them in order, many to a statement. */
+  /** What a frame writes before any host hears of it: a question's row with its rule, a resolution's state, an idle session's turn given back. */
+  function writeOf(frame: DownFrame, rule: AnswerRule | undefined): Statement | null {
+    if (frame.type === "question/requested") {
+      return {
+        text: "INSERT INTO pending (rpc_id, session_id, owner, frame, rule, message_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (rpc_id) DO NOTHING",
+        values: [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null, options.messageOf(frame.rpcId) ?? null],
+      };
+    }
+    if (frame.type === "question/resolved") return { text: "UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", values: [frame.rpcId, frame.outcome] };
+    if (frame.type === "session/upserted" && frame.session.state === "idle" && !options.ownTurns().includes(frame.session.id)) {
+      // No turn of the session is starting or running here: its row goes before any host sees the session idle,
+      // so a message posted anywhere next is taken. (An idle frame of a rename, say, while a turn is starting keeps it.)
+      return { text: "DELETE FROM turns WHERE session_id = $1 AND owner = $2", values: [frame.session.id, instance] };
+    }
+    return null;
+  }
+
+  /**
+   * Writes the frames' rows in order, then notifies the frames in order, many to a statement; the last write runs in the
+   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip.
+   */
   async function send(frames: DownFrame[]) {
     if (options.lost()) return;
     const notes: string[] = [];
+    let held: Statement | null = null;
     for (const frame of frames) {
       const rule = frame.type === "question/requested" ? options.ruleOf(frame.rpcId) : undefined;
-      if (frame.type === "question/requested") {
-        await store.query(
-          "INSERT INTO pending (rpc_id, session_id, owner, frame, rule, message_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (rpc_id) DO NOTHING",
-          [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null, options.messageOf(frame.rpcId) ?? null],
-          false,
-        );
-      } else if (frame.type === "question/resolved") {
-        await store.query("UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", [frame.rpcId, frame.outcome], false);
-      } else if (frame.type === "session/upserted" && frame.session.state === "idle" && !options.ownTurns().includes(frame.session.id)) {
-        // No turn of the session is starting or running here: its row goes before any host sees the session idle,
-        // so a message posted anywhere next is taken. (An idle frame of a rename, say, while a turn is starting keeps it.)
-        await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [frame.session.id, instance], false);
+      const write = writeOf(frame, rule);
+      if (write) {
+        if (held) await store.query(held.text, held.values, false);
+        held = write;
       }
       notes.push(await notePayload(store, instance, JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope)));
     }
-    await notifyAll(store, notes);
+    await notifyAll(store, notes, held ?? undefined);
   }
 
   return {

@@ -55,8 +55,8 @@ export function createClusterPendingTable(local: PendingTable, cluster: Cluster,
       if (refused) return refused;
       const owner = await cluster.claim(verdict.rpcId, verdict.outcome, body);
       if (owner === null) return { accepted: false, reason: "not-pending", detail: `question ${verdict.rpcId} is not pending (unknown, already answered, cancelled or aborted)` };
+      // Another owner was handed the response by the claim.
       if (owner === cluster.instance) await settleHere(body);
-      else await cluster.sendAnswer(owner, body);
       return { accepted: true };
     },
   };

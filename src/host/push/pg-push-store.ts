@@ -21,12 +21,44 @@ const toSubscription = (row: SubscriptionRow): StoredPushSubscription => ({
   createdAt: Number(row.created_at),
 });
 
+/** How the hosts of a cluster tell each other that the subscriptions changed, so each may keep them between changes. */
+export interface SubscriptionSync {
+  /** Whether a kept list may be used now: false while the host may be missing the others' notifications. */
+  trusted(): boolean;
+  /** What is kept may be stale from now on. */
+  onStale(listener: () => void): void;
+  /** Tells the other hosts that this one changed the subscriptions. */
+  changed(): Promise<void>;
+}
+
 /**
  * `push_keys` and `push_subscriptions` in a cluster's Postgres database (migration 5), through the store's pool: every
  * host of the cluster signs with the one key pair the first host stored, and sees every device's subscription.
+ * With `sync`, the list is read once and kept until a host changes it (every question's push reads it; a change is rare).
  */
-export function pgPushStore(store: PgStore): PushStore {
+export function pgPushStore(store: PgStore, sync?: SubscriptionSync): PushStore {
   const { query } = store;
+  /** Bumped whenever the kept list may be stale, so that a read that began before the change is not kept. */
+  let generation = 0;
+  let kept: StoredPushSubscription[] | null = null;
+  const stale = () => {
+    generation++;
+    kept = null;
+  };
+  sync?.onStale(stale);
+  /** Runs a statement that changes the subscriptions, then tells the other hosts. */
+  async function change<T>(write: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await write();
+    } finally {
+      // Even a write that failed may have been made: read again next time.
+      stale();
+    }
+    await sync?.changed();
+    return result;
+  }
+  const copies = (list: StoredPushSubscription[]) => list.map((subscription) => ({ ...subscription }));
   return {
     async keys(make) {
       const found = await query<{ public_key: string; private_key: string }>("SELECT public_key, private_key FROM push_keys WHERE id = 1", [], false);
@@ -39,19 +71,25 @@ export function pgPushStore(store: PgStore): PushStore {
       return { publicKey: stored.public_key, privateKey: stored.private_key };
     },
     async listSubscriptions() {
+      if (kept !== null && sync?.trusted()) return copies(kept);
+      const at = generation;
       const rows = await query<SubscriptionRow>("SELECT endpoint, p256dh, auth, owner, label, hide_text, created_at FROM push_subscriptions ORDER BY created_at, endpoint", [], false);
-      return rows.rows.map(toSubscription);
+      const list = rows.rows.map(toSubscription);
+      if (sync?.trusted() && at === generation) kept = copies(list);
+      return list;
     },
     async putSubscription(subscription) {
-      await query(
-        `INSERT INTO push_subscriptions (endpoint, p256dh, auth, owner, label, hide_text, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, owner = excluded.owner, label = excluded.label, hide_text = excluded.hide_text, created_at = excluded.created_at`,
-        [subscription.endpoint, subscription.p256dh, subscription.auth, subscription.owner, subscription.label, subscription.hideText, subscription.createdAt],
+      await change(() =>
+        query(
+          `INSERT INTO push_subscriptions (endpoint, p256dh, auth, owner, label, hide_text, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, owner = excluded.owner, label = excluded.label, hide_text = excluded.hide_text, created_at = excluded.created_at`,
+          [subscription.endpoint, subscription.p256dh, subscription.auth, subscription.owner, subscription.label, subscription.hideText, subscription.createdAt],
+        ),
       );
     },
-    deleteSubscription: async (endpoint) => ((await query("DELETE FROM push_subscriptions WHERE endpoint = $1", [endpoint])).rowCount ?? 0) > 0,
-    deleteOwner: async (owner) => (await query("DELETE FROM push_subscriptions WHERE owner = $1", [owner])).rowCount ?? 0,
-    moveOwner: async (from, to) => (await query("UPDATE push_subscriptions SET owner = $2 WHERE owner = $1", [from, to])).rowCount ?? 0,
+    deleteSubscription: async (endpoint) => ((await change(() => query("DELETE FROM push_subscriptions WHERE endpoint = $1", [endpoint]))).rowCount ?? 0) > 0,
+    deleteOwner: async (owner) => (await change(() => query("DELETE FROM push_subscriptions WHERE owner = $1", [owner]))).rowCount ?? 0,
+    moveOwner: async (from, to) => (await change(() => query("UPDATE push_subscriptions SET owner = $2 WHERE owner = $1", [from, to]))).rowCount ?? 0,
     // The pool is the store's: the host closes it with the store.
     close: async () => undefined,
   };

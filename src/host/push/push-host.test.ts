@@ -193,6 +193,47 @@ describe.skipIf(postgresBinDir() === null || TEST_STORE === "postgres")("Web Pus
     ]);
   });
 
+  it("push-cluster: a device subscribed or removed through another host gets, or stops getting, the next question's pushes", { timeout: 60_000 }, async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const owner = await startTestServer({ databaseUrl, pushAllowLoopback: true });
+    const other = await startTestServer({ databaseUrl, pushAllowLoopback: true });
+    const [first, second] = [fake.device(), fake.device()];
+    const watcher = await connect(owner.url);
+    /** Waits until the owner has heard everything the other host notified so far: a session made there reaches it after. */
+    const heardFromOther = async () => {
+      const marker = await createSession(other.url);
+      await watcher.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === marker, "the other host's session");
+    };
+    const rpcIds: string[] = [];
+    try {
+      await subscribe(owner, first, {}, "first");
+      const sessionId = await createSession(owner.url);
+      // The owner reads the subscriptions for this question's push and keeps them.
+      const one = await ask(owner, sessionId, "One?");
+      rpcIds.push(one.rpcId);
+      await fake.waitFor(first, 1);
+      await subscribe(other, second, {}, "second");
+      await heardFromOther();
+      const two = await ask(owner, sessionId, "Two?");
+      rpcIds.push(two.rpcId);
+      await fake.waitFor(first, 2);
+      await fake.waitFor(second, 1);
+      expect((await api(other.url, "/api/push/subscriptions", { method: "DELETE", json: { endpoint: first.subscription.endpoint } })).status).toBe(204);
+      await heardFromOther();
+      const three = await ask(owner, sessionId, "Three?");
+      rpcIds.push(three.rpcId);
+      await fake.waitFor(second, 2);
+    } finally {
+      await watcher.close();
+      await other.close();
+      await owner.close();
+    }
+    // Both hosts have stopped: every push went out, and the questions still pending at shutdown were closed.
+    const requestsTo = (device: FakeDevice) => fake.received.filter((push) => push.deviceId === device.id && push.payload.kind === "request").map((push) => push.payload.rpcId);
+    expect(requestsTo(first)).toEqual([rpcIds[0], rpcIds[1]]);
+    expect(requestsTo(second)).toEqual([rpcIds[1], rpcIds[2]]);
+  });
+
   it("push-cluster: the host that adopts a dead host's question sends its close push, once", { timeout: 90_000 }, async () => {
     const databaseUrl = await postgres().createDatabase();
     const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "2", PARLEY_PUSH_ALLOW_LOOPBACK: "1" };

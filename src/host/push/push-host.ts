@@ -8,9 +8,15 @@ import { pgPushStore } from "./pg-push-store";
 import { createPushService, loginDigest, loginOwner, type PushService } from "./push-service";
 import { memoryPushStore, openSqlitePushStore, type PushStore } from "./push-store";
 
-/** The push tables beside the host's store: the cluster's Postgres database, the host's SQLite file, or memory for `:memory:`. */
-export function pushStoreFor(store: Store): PushStore {
-  if (isPgStore(store)) return pgPushStore(store);
+/**
+ * The push tables beside the host's store: the cluster's Postgres database (its subscriptions kept between changes the
+ * hosts notify), the host's SQLite file, or memory for `:memory:`.
+ */
+export function pushStoreFor(store: Store, cluster: Cluster | null): PushStore {
+  if (isPgStore(store)) {
+    if (!cluster) return pgPushStore(store);
+    return pgPushStore(store, { trusted: () => cluster.state() === "ok", onStale: (listener) => cluster.onPushStale(listener), changed: () => cluster.sendPushChanged() });
+  }
   return store.location === ":memory:" ? memoryPushStore() : openSqlitePushStore(store.location);
 }
 
@@ -68,7 +74,7 @@ export interface HostPushOptions {
 export async function startHostPush(options: HostPushOptions): Promise<PushService> {
   const { cluster } = options;
   const push = await createPushService({
-    store: pushStoreFor(options.store),
+    store: pushStoreFor(options.store, cluster),
     log: options.log,
     allowLoopback: options.allowLoopback ?? false,
     ownerOf: loginOwner(options.cookieName),
