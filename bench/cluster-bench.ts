@@ -5,6 +5,7 @@ import { startTestPostgres } from "../src/testing/host/postgres";
 import { findProcess, treeCpuSeconds } from "./proc";
 import { median, progress, quantile } from "./stats";
 import { medianReplayMs } from "./replay";
+import { floorCpuPerAnswer } from "./cluster-floor";
 
 /**
  * Three hosts on one Postgres against one SQLite host, in the same run and the same process
@@ -93,15 +94,17 @@ async function answeredPerSecond(hosts: RunningServer[], watchers: Watcher[], se
   return count / ((performance.now() - started) / 1000);
 }
 
+/** CPU seconds used so far by this process and `postgres` (when given). */
+function cpuNow(postgres: number | null): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6 + (postgres === null ? 0 : treeCpuSeconds(postgres));
+}
+
 /** CPU seconds this process and `postgres` (when given) spend on `work`. */
 async function cpuOf(work: () => Promise<unknown>, postgres: number | null): Promise<number> {
-  const cpu = () => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1e6 + (postgres === null ? 0 : treeCpuSeconds(postgres));
-  };
-  const before = cpu();
+  const before = cpuNow(postgres);
   await work();
-  return cpu() - before;
+  return cpuNow(postgres) - before;
 }
 
 async function createSession(host: RunningServer): Promise<string> {
@@ -118,7 +121,8 @@ async function main() {
     cluster.push(...(await Promise.all([startHost(databaseUrl), startHost(databaseUrl)])));
     const single = await startHost();
     const clusterWatchers = await Promise.all(cluster.map((host) => Watcher.open(host)));
-    const singleWatchers = [await Watcher.open(single)];
+    // The same three browsers in both: one on each host of the cluster, all three on the single host.
+    const singleWatchers = await Promise.all(cluster.map(() => Watcher.open(single)));
     const clusterSession = await createSession(cluster[0]!);
     const singleSession = await createSession(single);
 
@@ -131,7 +135,7 @@ async function main() {
     const cpuRatios: number[] = [];
     const clusterRates: number[] = [];
     const singleRates: number[] = [];
-    const cpuPerAnswer = { single: [] as number[], cluster: [] as number[] };
+    const cpuPerAnswer = { single: [] as number[], cluster: [] as number[], floor: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       let one = 0;
       let three = 0;
@@ -143,10 +147,13 @@ async function main() {
       cpuPerAnswer.single.push(singleCpu / ANSWERED);
       cpuPerAnswer.cluster.push(clusterCpu / ANSWERED);
       cpuRatios.push(clusterCpu / singleCpu);
+      cpuPerAnswer.floor.push(await floorCpuPerAnswer(databaseUrl, ANSWERED, CONCURRENCY, () => cpuNow(postmaster)));
     }
     metrics["cluster.answered.ratio"] = median(ratios);
     metrics["cluster.cpu_per_answer.ratio"] = median(cpuRatios);
-    notes["cluster.cpu_per_answer_ms"] = `3 Postgres hosts ${(median(cpuPerAnswer.cluster) * 1000).toFixed(2)}, 1 SQLite host ${(median(cpuPerAnswer.single) * 1000).toFixed(2)}`;
+    notes["cluster.cpu_per_answer_ms"] = `3 Postgres hosts ${(median(cpuPerAnswer.cluster) * 1000).toFixed(2)}, 1 SQLite host ${(median(cpuPerAnswer.single) * 1000).toFixed(2)}, the database's statements alone ${(median(cpuPerAnswer.floor) * 1000).toFixed(2)}`;
+    // What the ratio would be if 3 hosts cost one host's work plus the database's statements, and nothing else.
+    notes["cluster.cpu_per_answer.floor_ratio"] = Number(((median(cpuPerAnswer.single) + median(cpuPerAnswer.floor)) / median(cpuPerAnswer.single)).toFixed(2));
     notes["cluster.answered.per_second"] = Math.round(median(clusterRates));
     notes["cluster.single_sqlite.per_second"] = Math.round(median(singleRates));
 
