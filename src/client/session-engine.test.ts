@@ -329,10 +329,16 @@ describe("createSessionEngine", () => {
 
     link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-1", text: " text" });
     link.frame({ type: "message/upserted", message: message("m-1", "Streamed text, closed") });
-    // A row waits for the paint with the text before it; any other frame applies both first.
-    expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed"]);
-    link.frame({ type: "session/upserted", session: session("s-1") });
-    expect(store.getState().transcripts["s-1"]?.map((row) => row.text)).toEqual(["Streamed text, closed"]);
+    link.frame({ type: "session/upserted", session: { ...session("s-1"), state: "waiting" } });
+    // Rows, a transcript's and a session's, wait for the paint with the text before them; any other frame applies them first, as one change.
+    expect([changes, store.getState().transcripts["s-1"]?.map((row) => row.text), store.getState().sessions]).toEqual([1, ["Streamed"], []]);
+    link.frame({ type: "question/requested", ...request("r1") });
+    expect([changes, store.getState().transcripts["s-1"]?.map((row) => row.text), store.getState().sessions.map((row) => [row.id, row.state]), Object.keys(store.getState().pending)]).toEqual([
+      3,
+      ["Streamed text, closed"],
+      [["s-1", "waiting"]],
+      ["s-1"],
+    ]);
 
     engine.open("s-1");
     link.frame({ type: "message/delta", sessionId: "s-1", messageId: "m-2", text: "Next" });

@@ -5,7 +5,7 @@ import type { RetiredRequest, RetireReason } from "../store/state";
 import { ApiError, type Api, type SessionsPage } from "./api";
 import { createLiveTouches } from "./live-touches";
 import type { MuxConnection, MuxOptions } from "./mux";
-import { createStreamedText, nextPaint, type Schedule } from "./streamed-text";
+import { createStreamedText, isHeld, nextPaint, type Schedule } from "./streamed-text";
 import { createUndoableDeletes, type DeleteTimers } from "./undoable-delete";
 
 /** Sessions per page of the sidebar's list. */
@@ -182,7 +182,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
 
   function onFrame(frame: DownFrame) {
     touches.record(frame);
-    if (frame.type === "message/delta" || frame.type === "message/upserted") return streamed.add(frame);
+    if (isHeld(frame)) return streamed.add(frame);
     streamed.flush();
     const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft);
     if (retired.length > 0) emit({ type: "requests-left", retired });

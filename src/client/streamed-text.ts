@@ -2,16 +2,18 @@ import type { DownFrame } from "../protocol/schemas";
 
 export type DeltaFrame = Extract<DownFrame, { type: "message/delta" }>;
 export type RowFrame = Extract<DownFrame, { type: "message/upserted" }>;
-/** What waits for the next paint: a reply's streamed text and the transcript rows that come with it. */
-export type HeldFrame = DeltaFrame | RowFrame;
+export type SessionFrame = Extract<DownFrame, { type: "session/upserted" }>;
+/** What waits for the next paint: a reply's streamed text, the transcript rows that come with it, and the sessions' rows (their state, their place in the list). */
+export type HeldFrame = DeltaFrame | RowFrame | SessionFrame;
+export const isHeld = (frame: DownFrame): frame is HeldFrame => frame.type === "message/delta" || frame.type === "message/upserted" || frame.type === "session/upserted";
 
 /** Runs `run` once, soon; returns nothing. The browser's default waits for the next paint (`nextPaint`). */
 export type Schedule = (run: () => void) => void;
 
 /**
- * Streamed text and transcript rows held until the next paint: a reply streamed in thousands of pieces, with the tool
- * rows an agent adds and updates as it works, is applied, and so rendered, once a frame instead of once a frame from the
- * host. Held frames are applied in the order they came, except that the pieces of one message are joined into its first
+ * Streamed text, transcript rows and session rows held until the next paint: a reply streamed in thousands of pieces, with
+ * the tool rows an agent adds and updates as it works and the session's state changes, is applied, and so rendered, once a
+ * frame instead of once a frame from the host; a question that follows them renders with them, once. Held frames are applied in the order they came, except that the pieces of one message are joined into its first
  * held piece until a row of that message is held after it (pieces of different messages never depend on each other).
  * `flush` applies what is held at once: before any other frame, and before a fetch's result, so nothing is ever
  * applied out of order.
@@ -39,6 +41,10 @@ export function createStreamedText(apply: (frames: HeldFrame[]) => void, schedul
   }
 
   function hold(frame: HeldFrame) {
+    if (frame.type === "session/upserted") {
+      held.push(frame);
+      return;
+    }
     if (frame.type === "message/upserted") {
       joining.delete(messageKey(frame.message.sessionId, frame.message.id));
       held.push(frame);
