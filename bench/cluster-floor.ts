@@ -17,11 +17,12 @@ const frameOf = (rpcId: string, type: string) =>
     f: { type, rpcId, sessionId: "8a1f1a2e-7d3c-4d2b-9f57-3c1f0e9b2a11", questions: [{ id: "pkg", question: "Which package manager?", options: [{ label: "pnpm" }, { label: "npm" }] }], createdAt: Date.now() },
   });
 
+/** A host's connections: a pool of 10 for its statements, as a host's store has, and one that listens. */
 class FloorHost {
   private readonly heard = new Set<string>();
   private readonly waiters = new Map<string, () => void>();
   private constructor(
-    readonly writer: pg.Client,
+    readonly writer: pg.Pool,
     private readonly listener: pg.Client,
   ) {
     listener.on("notification", (message) => {
@@ -33,9 +34,9 @@ class FloorHost {
     });
   }
   static async open(url: string): Promise<FloorHost> {
-    const writer = new pg.Client({ connectionString: url });
+    const writer = new pg.Pool({ connectionString: url, max: 10 });
     const listener = new pg.Client({ connectionString: url });
-    await Promise.all([writer.connect(), listener.connect()]);
+    await listener.connect();
     await listener.query(`LISTEN ${CHANNEL}`);
     return new FloorHost(writer, listener);
   }
