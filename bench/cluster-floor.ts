@@ -28,9 +28,10 @@ class FloorHost {
     listener.on("notification", (message) => {
       const note = JSON.parse(message.payload ?? "{}") as { f?: { type: string; rpcId: string }; rpc?: string };
       const key = note.f ? `${note.f.type} ${note.f.rpcId}` : `answer ${note.rpc}`;
-      this.heard.add(key);
-      this.waiters.get(key)?.();
+      const waiter = this.waiters.get(key);
+      if (!waiter) return void this.heard.add(key);
       this.waiters.delete(key);
+      waiter();
     });
   }
   static async open(url: string): Promise<FloorHost> {
@@ -42,7 +43,7 @@ class FloorHost {
   }
   until(key: string): Promise<void> {
     if (this.heard.delete(key)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.set(key, () => (this.heard.delete(key), resolve())));
+    return new Promise((resolve) => this.waiters.set(key, resolve));
   }
   close() {
     return Promise.all([this.writer.end(), this.listener.end()]);

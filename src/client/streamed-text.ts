@@ -13,8 +13,8 @@ export type Schedule = (run: () => void) => void;
 /**
  * Streamed text, transcript rows and session rows held until the next paint: a reply streamed in thousands of pieces, with
  * the tool rows an agent adds and updates as it works and the session's state changes, is applied, and so rendered, once a
- * frame instead of once a frame from the host; a question that follows them renders with them, once. Held frames are applied in the order they came, except that the pieces of one message are joined into its first
- * held piece until a row of that message is held after it (pieces of different messages never depend on each other).
+ * frame instead of once a frame from the host; a question that follows them renders with them, once. Held frames are
+ * applied in the order they came, except that the pieces of one message are joined into its first held piece until a row of that message is held after it (pieces of different messages never depend on each other).
  * `flush` applies what is held at once: before any other frame, and before a fetch's result, so nothing is ever
  * applied out of order.
  */
@@ -41,12 +41,9 @@ export function createStreamedText(apply: (frames: HeldFrame[]) => void, schedul
   }
 
   function hold(frame: HeldFrame) {
-    if (frame.type === "session/upserted") {
-      held.push(frame);
-      return;
-    }
-    if (frame.type === "message/upserted") {
-      joining.delete(messageKey(frame.message.sessionId, frame.message.id));
+    if (frame.type !== "message/delta") {
+      // A row: a message's ends the joining of that message's pieces; a session's joins nothing.
+      if (frame.type === "message/upserted") joining.delete(messageKey(frame.message.sessionId, frame.message.id));
       held.push(frame);
       return;
     }
