@@ -1,10 +1,11 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer } from "../testing/host/harness";
+import { KEEP_ALIVE_MS } from "./server";
 
 const hosts = createTestHosts();
 const { start, open } = hosts;
@@ -44,6 +45,27 @@ function rawGet(url: string, pathname: string, headers: Record<string, string>):
 }
 
 describe("HTTP uplink", () => {
+  it("keeps an idle connection open past Node's 5 s, so a client's next request on it is not reset", async () => {
+    const server = await start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
+        const req = httpRequest(`${server.url}/api/health`, { agent }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, keepAlive: String(response.headers["keep-alive"]), reused: req.reusedSocket }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, keepAlive: `timeout=${KEEP_ALIVE_MS / 1000}`, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await get()).toEqual({ status: 200, keepAlive: `timeout=${KEEP_ALIVE_MS / 1000}`, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("answers /api/health with the host id and protocol", async () => {
     const server = await start();
     expect(await api(server.url, "/api/health")).toMatchObject({ status: 200, body: { ok: true, hostId: server.hostId, protocol: 2, model: "scripted" } });

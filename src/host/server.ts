@@ -43,6 +43,8 @@ import { createUserInteraction, type UserInteraction } from "./pending/user-inte
 import { loginsWithPush, startHostPush } from "./push/push-host";
 
 export const DEFAULT_MAX_STEPS = 25;
+/** How long an idle kept-alive HTTP connection stays open (the `Keep-Alive: timeout=65` every response carries). */
+export const KEEP_ALIVE_MS = 65_000;
 
 export interface ServerOptions {
   host?: string;
@@ -275,6 +277,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   let closing: Promise<void> | null = null;
   const server = createServer((request, response) => void handle(request, response));
+  // A kept-alive connection outlives a client's pauses between requests: with Node's 5 s, a request sent as the host
+  // closes an idle connection meets a reset. Shutdown still closes idle connections at once (close() below).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on("upgrade", (request, socket, head) => downlink.handleUpgrade(request, socket, head));
 
   const host = options.host ?? "127.0.0.1";
