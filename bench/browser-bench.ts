@@ -11,11 +11,15 @@ import { openSender, type Sender } from "./sender";
 import { progress, quantile, roundRatios, type Spread } from "./stats";
 
 const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000);
-/** Each ratio is the median of this many rounds; a round is a batch in the app, then the same batch in the bare page. */
-const ROUNDS = 5;
+/**
+ * Each ratio is the median of this many rounds; a round is a batch in the app, then the same batch in the bare page. Seven,
+ * so that two disturbed rounds (this machine's neighbours) still leave the median to undisturbed ones.
+ */
+const ROUNDS = 7;
 /** Panel steps (clicks) of one batch: an option chosen, then Previous question, in turn. */
 const STEPS_PER_ROUND = 20;
-const KEYSTROKES_PER_ROUND = 24;
+/** Enough keys that a round's p95 is not simply its slowest key. */
+const KEYSTROKES_PER_ROUND = 48;
 const ARRIVALS_PER_ROUND = 10;
 
 /**
@@ -300,7 +304,8 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     await page.waitForTimeout(300);
 
     progress(`browser: ${ROUNDS} rounds of ${KEYSTROKES_PER_ROUND} keystrokes in the custom field, then as many in a plain input`);
-    const sentence = "The quick brown fox jumps over the lazy dog. ".repeat(4).slice(0, KEYSTROKES_PER_ROUND * ROUNDS);
+    const pangram = "The quick brown fox jumps over the lazy dog. ";
+    const sentence = pangram.repeat(Math.ceil((KEYSTROKES_PER_ROUND * ROUNDS) / pangram.length)).slice(0, KEYSTROKES_PER_ROUND * ROUNDS);
     const keys = { app: [] as number[][], baseline: [] as number[][] };
     const appKeyWork: number[] = [];
     let typingLongTasks = 0;

@@ -258,6 +258,7 @@ async function main() {
     const floorClient = new Client({ name: "bench-agent-sdk-floor", version: "1.0.0" });
     await floorClient.connect(new StreamableHTTPClientTransport(new URL("/mcp", floor.url)));
     const floorRatios: number[] = [];
+    const bestRatios: number[] = [];
     const floorSamples: number[] = [];
     const ratios: number[] = [];
     const inProcessRatios: number[] = [];
@@ -274,6 +275,8 @@ async function main() {
       // What /mcp adds to the seam (the transport, the session, the tool's own work), against what one call costs the bare SDK.
       const addedMs = 1000 / inProcess - 1000 / seam;
       floorRatios.push(1000 / sdkFloor / addedMs);
+      // The best /mcp could do against the seam if Parley added nothing to the SDK's own call: seam / (seam + one bare SDK call).
+      bestRatios.push(1000 / seam / (1000 / seam + 1000 / sdkFloor));
       const mcp = await agentProcess.round(mcpSamples);
       rates.seam.push(seam);
       rates.inProcess.push(inProcess);
@@ -301,6 +304,8 @@ async function main() {
         "mcp.roundtrip.seam_per_second": Number(median(rates.seam).toFixed(0)),
         "mcp.roundtrip.seam_p50_ms": Number(median(seamSamples).toFixed(2)),
         "mcp.sdk_floor.p50_ms": Number(median(floorSamples).toFixed(2)),
+        "mcp.roundtrip.floor_ratio": Number(median(bestRatios).toFixed(2)),
+        "mcp.roundtrip.floor_ratio_spread": `${Math.min(...bestRatios).toFixed(2)}–${Math.max(...bestRatios).toFixed(2)} over ${ROUNDS} rounds: the round trip's ratio if /mcp cost only the seam and one bare SDK call`,
         "mcp.roundtrip.ratio_agent_process": Number(median(ratios).toFixed(2)),
         "mcp.roundtrip.ratio_spread": `${Math.min(...inProcessRatios).toFixed(2)}–${Math.max(...inProcessRatios).toFixed(2)} over ${ROUNDS} rounds`,
         "mcp.sdk_floor.ratio_spread": `${Math.min(...floorRatios).toFixed(2)}–${Math.max(...floorRatios).toFixed(2)} over ${ROUNDS} rounds`,
