@@ -14,7 +14,8 @@ export type Schedule = (run: () => void) => void;
  * Streamed text, transcript rows and session rows held until the next paint: a reply streamed in thousands of pieces, with
  * the tool rows an agent adds and updates as it works and the session's state changes, is applied, and so rendered, once a
  * frame instead of once a frame from the host; a question that follows them renders with them, once. Held frames are
- * applied in the order they came, except that the pieces of one message are joined into its first held piece until a row of that message is held after it (pieces of different messages never depend on each other).
+ * applied in the order they came, except that the pieces of one message are joined into its first held piece until a row
+ * of that message is held after it (pieces of different messages never depend on each other).
  * `flush` applies what is held at once: before any other frame, and before a fetch's result, so nothing is ever
  * applied out of order.
  */
