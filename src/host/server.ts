@@ -278,9 +278,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let closing: Promise<void> | null = null;
   const server = createServer((request, response) => void handle(request, response));
   // A kept-alive connection outlives a client's pauses between requests: with Node's 5 s, a request sent as the host
-  // closes an idle connection meets a reset. Shutdown still closes idle connections at once (close() below).
+  // closes an idle connection meets a reset. The headers timeout (60 s) does not touch idle connections, so it stays as
+  // it is. Shutdown still closes idle connections at once (close() below).
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on("upgrade", (request, socket, head) => downlink.handleUpgrade(request, socket, head));
 
   const host = options.host ?? "127.0.0.1";
