@@ -146,7 +146,7 @@ test("a 5,000-message transcript keeps a bounded DOM while it scrolls and stream
   await expect(transcript.getByText("Answer number 4999", { exact: false })).toBeVisible();
   const loadedAt = await page.evaluate(() => performance.now());
   // Transcript rows only: the markdown's own list items are not rows.
-  const rows = transcript.locator("ol.transcript__rows > li");
+  const rows = transcript.locator(".transcript__row");
   await expect(rows).toHaveCount(200);
 
   const sampleFrames = (work: string) =>

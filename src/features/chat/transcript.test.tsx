@@ -6,7 +6,7 @@ import type { Message } from "../../protocol/schemas";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
 import { Composer } from "./composer";
-import { TRANSCRIPT_WINDOW_ROWS, Transcript } from "./transcript";
+import { GROUP_ROWS, TRANSCRIPT_WINDOW_ROWS, Transcript } from "./transcript";
 
 function messages(count: number): Message[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -44,6 +44,19 @@ describe("Transcript", () => {
     expect(rows()).toHaveLength(2 * TRANSCRIPT_WINDOW_ROWS);
     expect(rows()[0]).toHaveTextContent(`message number ${5000 - 2 * TRANSCRIPT_WINDOW_ROWS}`);
   }, 30_000);
+
+  it("keeps its rows in one list, in groups of GROUP_ROWS the browser skips off screen, each holding its rows' guessed height", () => {
+    const { rows } = setup(25);
+    const list = within(screen.getByRole("region", { name: "Messages" })).getByRole("list");
+    expect(within(list).getAllByRole("listitem")).toEqual(rows());
+    const groups = [...list.children] as HTMLElement[];
+    expect(groups.map((group) => [group.className, group.getAttribute("role"), group.children.length, group.style.containIntrinsicBlockSize])).toEqual([
+      ["transcript__group", null, GROUP_ROWS, `auto ${GROUP_ROWS * 64}px`],
+      ["transcript__group", null, GROUP_ROWS, `auto ${GROUP_ROWS * 64}px`],
+      ["transcript__group", null, 5, "auto 320px"],
+    ]);
+    expect(groups.flatMap((group) => [...group.children].map((row) => row.textContent))).toEqual(rows().map((row) => row.textContent));
+  });
 
   it("offers no earlier messages when the whole session fits", () => {
     const { rows } = setup(3);
