@@ -20,8 +20,17 @@ function convert(nodes: readonly HastNode[]): HighlightNode[] {
   return out;
 }
 
-/** Highlights code in a named language (auto-detected among common ones when the name is unknown or missing). */
+function textOf(nodes: readonly HighlightNode[]): string {
+  return nodes.map((node) => (node.type === "text" ? node.value : textOf(node.children))).join("");
+}
+
+/**
+ * Highlights code in a named language (auto-detected among common ones when the name is unknown or missing). When the
+ * result does not read as the code (auto-detection that recognises no language returns nothing at all), the code comes
+ * back as one plain text node: a block is never shown with less than its text.
+ */
 export function highlight(code: string, language: string | null): HighlightNode[] {
   const tree = language !== null && lowlight.registered(language) ? lowlight.highlight(language, code) : lowlight.highlightAuto(code);
-  return convert(tree.children as HastNode[]);
+  const nodes = convert(tree.children as HastNode[]);
+  return textOf(nodes) === code ? nodes : [{ type: "text", value: code }];
 }

@@ -86,6 +86,14 @@ describe("Markdown: GitHub-flavoured", () => {
     expect(await navigator.clipboard.readText()).toBe(code);
     expect(screen.getByRole("button", { name: "Copied" })).toBeInTheDocument();
   });
+
+  it("keeps the text of a code block whose language the highlighter does not recognise", async () => {
+    const plain = ["hello world", "x".repeat(300), "  indented\n\ttabbed ✓ שלום"];
+    const { container } = render(<Markdown text={["```ts\nconst a = 1;\n```", ...plain.map((code) => "```\n" + code + "\n```")].join("\n\n")} />);
+    // The highlighter module is loaded once for every block; the ts block's keyword shows it has run.
+    await vi.waitFor(() => expect(container.querySelector("code .hljs-keyword")?.textContent).toBe("const"));
+    expect([...container.querySelectorAll("code")].map((code) => code.textContent)).toEqual(["const a = 1;", ...plain]);
+  });
 });
 
 describe("isSafeLinkUrl", () => {
