@@ -11,7 +11,10 @@ export interface Claims {
   claimTurn(sessionId: string): Promise<boolean>;
   /** Gives the session's turn back (its turn ended here). */
   releaseTurn(sessionId: string): Promise<void>;
-  /** The sessions whose turns run on other live hosts now. */
+  /**
+   * The sessions whose turns other hosts hold: live ones, and ones whose lease ran out but whose work no host has taken
+   * over yet (their streaming rows are still streaming until then, and taking over publishes each session idle).
+   */
   turnsElsewhere(): Promise<string[]>;
   /**
    * Claims a pending question cluster-wide with one conditional UPDATE and, when another host owns it, hands that host the
@@ -44,7 +47,8 @@ export function createClaims(store: PgStore, instance: string, written: () => Pr
       await store.query("DELETE FROM turns WHERE session_id = $1 AND owner = $2", [sessionId, instance]);
     },
     async turnsElsewhere() {
-      const rows = await store.query<{ session_id: string }>("SELECT session_id FROM turns WHERE owner <> $1 AND owner IN (SELECT instance FROM hosts WHERE lease_until > now())", [instance], false);
+      // A host's row goes when another host takes its work over (adopt.ts), so an owner still listed has not been taken over.
+      const rows = await store.query<{ session_id: string }>("SELECT session_id FROM turns WHERE owner <> $1 AND owner IN (SELECT instance FROM hosts)", [instance], false);
       return rows.rows.map((row) => row.session_id);
     },
     async claim(rpcId, outcome, body) {

@@ -9,7 +9,10 @@ import type { Cluster } from "./cluster";
 /** What a cluster host knows of sessions whose turns run on other hosts: their last published state. */
 export interface RemoteSessions {
   stateOf(sessionId: string): SessionState | undefined;
-  /** Learns which sessions' turns already run on other live hosts, so a host that just started shows them running. */
+  /**
+   * Learns which sessions' turns other hosts hold (live ones, and dead ones not yet taken over), so a host that just
+   * started shows them running until they end or are taken over.
+   */
   load(): Promise<void>;
 }
 
