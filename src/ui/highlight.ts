@@ -1,4 +1,5 @@
 import { common, createLowlight } from "lowlight";
+import { textOf } from "./hast-text";
 
 /** Syntax highlighting for code blocks; this module is loaded only when a code block is shown. */
 const lowlight = createLowlight(common);
@@ -20,10 +21,6 @@ function convert(nodes: readonly HastNode[]): HighlightNode[] {
   return out;
 }
 
-function textOf(nodes: readonly HighlightNode[]): string {
-  return nodes.map((node) => (node.type === "text" ? node.value : textOf(node.children))).join("");
-}
-
 /**
  * Highlights code in a named language (auto-detected among common ones when the name is unknown or missing). When the
  * result does not read as the code (auto-detection that recognises no language returns nothing at all), the code comes
@@ -31,6 +28,5 @@ function textOf(nodes: readonly HighlightNode[]): string {
  */
 export function highlight(code: string, language: string | null): HighlightNode[] {
   const tree = language !== null && lowlight.registered(language) ? lowlight.highlight(language, code) : lowlight.highlightAuto(code);
-  const nodes = convert(tree.children as HastNode[]);
-  return textOf(nodes) === code ? nodes : [{ type: "text", value: code }];
+  return textOf(tree) === code ? convert(tree.children as HastNode[]) : [{ type: "text", value: code }];
 }

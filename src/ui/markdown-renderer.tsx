@@ -5,6 +5,7 @@ import { gfm } from "micromark-extension-gfm";
 import { useCopy } from "../i18n/i18n";
 import { CopyButton } from "./copy-button";
 import type { HighlightNode } from "./highlight";
+import { textOf } from "./hast-text";
 import { isSafeLinkUrl } from "./safe-link";
 import { markdownCopy } from "./markdown-copy";
 
@@ -52,11 +53,6 @@ interface HastLike {
   value?: string;
   properties?: { className?: unknown };
   children?: HastLike[];
-}
-
-function textOf(node: HastLike): string {
-  if (node.type === "text") return node.value ?? "";
-  return (node.children ?? []).map(textOf).join("");
 }
 
 function languageOf(code: HastLike | undefined): string | null {
