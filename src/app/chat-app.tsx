@@ -28,6 +28,7 @@ import { useUndoDelete } from "./undo-delete";
 import { useSessionEngine } from "./use-session-engine";
 import { useHostFacts } from "./use-host-facts";
 import { useAgents } from "./use-agents";
+import { lazyModule } from "../ui/lazy-module";
 
 const DRAWER_ID = "sessions-drawer";
 
@@ -51,7 +52,7 @@ export interface ChatAppProps {
 const defaultAgentsApi = createAgentsApi();
 /** An ACP chat's mode select in the header, loaded with the first such chat. */
 const AcpModeSelect = lazy(() => import("../features/chat/acp-mode-select"));
-const KeyboardHelp = lazy(() => import("../features/chat/keyboard-help").then((module) => ({ default: module.KeyboardHelp })));
+const KeyboardHelp = lazyModule(() => import("../features/chat/keyboard-help")).component((module) => module.KeyboardHelp);
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux, agentsApi = defaultAgentsApi }: ChatAppProps) {

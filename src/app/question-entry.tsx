@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import type { PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
 import { defineSlotEntry, type SlotComponentProps, type SlotEntry } from "../features/chat/slot-entries";
 import { selectFirstRetired, selectPendingRequests } from "../store/selectors";
@@ -6,17 +6,21 @@ import type { RetiredRequest } from "../store/state";
 import { createApprovalEntry } from "../features/approval/approval-entry";
 import { deleteDraft } from "../features/question/draft-storage";
 import type { PlanChat } from "../features/question/question-panel";
+import { lazyModule } from "../ui/lazy-module";
 
 /** Outranks every other composer takeover: a waiting question blocks the turn. */
 export const QUESTION_SLOT_PRIORITY = 100;
 
+/** The question panel's code, kept out of the initial bundle and loaded once the app has settled. */
+const panelModule = lazyModule(() => import("../features/question/question-panel"));
+
 /** Loads the question panel's code; the app starts this when idle so the first question shows at once. */
-export const loadQuestionPanel = () => import("../features/question/question-panel");
+export const loadQuestionPanel = panelModule.preload;
 
 /** Just below the question panel: a waiting question comes first, the notice about a lost one after it. */
 export const RETIRED_SLOT_PRIORITY = 90;
 
-const RetiredNotice = lazy(() => loadQuestionPanel().then((module) => ({ default: module.RetiredNotice })));
+const RetiredNotice = panelModule.component((module) => module.RetiredNotice);
 
 /** The composer-slot entry for a request that went away while this tab held unsent answers for it; `forget` removes it from the store. */
 export function createRetiredEntry(forget: (rpcId: string) => void): SlotEntry {
@@ -39,7 +43,7 @@ export function createRetiredEntry(forget: (rpcId: string) => void): SlotEntry {
   });
 }
 
-const QuestionPanel = lazy(() => loadQuestionPanel().then((module) => ({ default: module.QuestionPanel })));
+const QuestionPanel = panelModule.component((module) => module.QuestionPanel);
 
 /** The composer-slot entry that shows the session's first pending request in the question panel. */
 export function createQuestionEntry(respond: (body: RespondRequest) => Promise<Receipt>, planChat?: PlanChat): SlotEntry {

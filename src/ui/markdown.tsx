@@ -1,4 +1,5 @@
 import { createElement, useEffect, useState, type ComponentType } from "react";
+import { loadOnce } from "../client/load-once";
 import "./markdown.css";
 
 /** How long after a failed load of the renderer the next attempt is made, in milliseconds. */
@@ -6,34 +7,19 @@ const RETRY_LOAD_MS = 3000;
 
 type Renderer = ComponentType<{ text: string }>;
 
-let renderer: Renderer | null = null;
-let loading: Promise<Renderer> | null = null;
-
-/** Loads the renderer once; a failed load (the host went away) is forgotten, so the next call tries again. */
-function loadRenderer(): Promise<Renderer> {
-  loading ??= import("./markdown-renderer").then(
-    (module) => {
-      renderer = module.default;
-      return module.default;
-    },
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+/** The renderer's chunk; a failed load (the host went away) is forgotten, so the next attempt asks again. */
+const rendererChunk = loadOnce(() => import("./markdown-renderer"));
 
 function useRenderer(): Renderer | null {
-  const [loaded, setLoaded] = useState<Renderer | null>(() => renderer);
+  const [loaded, setLoaded] = useState<Renderer | null>(() => rendererChunk.loaded()?.default ?? null);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (loaded) return;
     let live = true;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    loadRenderer().then(
-      (component) => {
-        if (live) setLoaded(() => component);
+    rendererChunk.load().then(
+      (module) => {
+        if (live) setLoaded(() => module.default);
       },
       (error: unknown) => {
         console.warn("could not load the markdown renderer; showing plain text for now", error);

@@ -1,12 +1,14 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { Suspense, type ComponentType } from "react";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { selectPendingRequests } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
+import { lazyModule } from "../../ui/lazy-module";
 
 /** The cards' code, kept out of the initial bundle: most chats never see an approval. */
-export const loadApprovalCards = () => import("./approval-cards");
-const ApprovalCard = lazy(() => loadApprovalCards().then((module) => ({ default: module.ApprovalCard })));
-const AcpApprovalCard = lazy(() => loadApprovalCards().then((module) => ({ default: module.AcpApprovalCard })));
+const cardsModule = lazyModule(() => import("./approval-cards"));
+export const loadApprovalCards = cardsModule.preload;
+const ApprovalCard = cardsModule.component((module) => module.ApprovalCard);
+const AcpApprovalCard = cardsModule.component((module) => module.AcpApprovalCard);
 
 /** Above the question panel, but it only selects when the session's oldest pending request is an approval, so requests keep arrival order. */
 export const APPROVAL_SLOT_PRIORITY = 110;

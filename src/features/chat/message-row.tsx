@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense } from "react";
+import { memo, Suspense } from "react";
 import type { Message } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { CopyButton } from "../../ui/copy-button";
@@ -7,9 +7,10 @@ import { RelativeTime } from "../../ui/relative-time";
 import { VisuallyHidden } from "../../ui/visually-hidden";
 import { chatCopy } from "./copy";
 import { ToolRow } from "./tool-row";
+import { lazyModule } from "../../ui/lazy-module";
 
 /** A coding agent's rows (diffs, terminal output, plans) load with the first one shown, not with the app. */
-const AcpRow = lazy(() => import("./acp-rows").then((module) => ({ default: module.AcpRow })));
+const AcpRow = lazyModule(() => import("./acp-rows")).component((module) => module.AcpRow);
 
 /** One transcript row; re-renders only when its message object changes. */
 export const MessageRow = memo(function MessageRow({ message }: { message: Message }) {

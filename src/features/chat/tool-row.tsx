@@ -1,4 +1,4 @@
-import { Fragment, lazy, memo, Suspense, useId, useState } from "react";
+import { Fragment, memo, Suspense, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
@@ -8,9 +8,10 @@ import { chatCopy, type ChatKey } from "./copy";
 // The details' styles stay in the first screen's stylesheet, in the order the row's rules expect.
 import "./mcp-tool-details.css";
 import { ASK_TOOL, PLAN_TOOL, askedQuestions, rejectedCall, reviewedPlan, summariseTool, type AskedQuestion, type ToolSummary } from "./tool-summary";
+import { lazyModule } from "../../ui/lazy-module";
 
 /** An MCP call's details (arguments, content, media) load the first time a row shows them. */
-const McpToolDetails = lazy(() => import("./mcp-tool-details").then((module) => ({ default: module.McpToolDetails })));
+const McpToolDetails = lazyModule(() => import("./mcp-tool-details")).component((module) => module.McpToolDetails);
 
 type T = (key: ChatKey, values?: Record<string, string | number>) => string;
 

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { Suspense, useSyncExternalStore } from "react";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { onPushSettingsReady, pushSettingsReady } from "./settings-ready";
+import { lazyModule } from "../../ui/lazy-module";
 
-const DeviceSettings = lazy(() => import("./device-settings").then((module) => ({ default: module.DeviceSettings })));
+const DeviceSettings = lazyModule(() => import("./device-settings")).component((module) => module.DeviceSettings);
 
 /** The sidebar footer's place for this device's push settings: loaded once the service worker is registered. */
 export function DeviceSettingsSlot() {
