@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DownFrame, type Message, type QuestionItem } from "../protocol/schemas";
-import { applyFrame } from "./apply-frame";
+import { applyFrame, applyTranscript } from "./apply-frame";
 import { initialSessionData, type SessionData } from "./state";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
@@ -132,6 +132,55 @@ describe("applyFrame under arbitrary frame sequences", () => {
         expect(Object.values(state.pending).every((entries) => Array.isArray(entries) && entries.length > 0)).toBe(true);
       }),
       { numRuns: RUNS * 2 },
+    );
+  });
+});
+
+describe("transcripts under arbitrary frames, applied to the newest state or to any earlier one", () => {
+  /** What a transcript becomes, by a scan of its rows: the last row with the id is replaced, else one is appended. */
+  function modelTranscript(messages: readonly Message[], next: DownFrame): readonly Message[] {
+    if (next.type !== "message/upserted" && next.type !== "message/delta") return messages;
+    const rowId = next.type === "message/upserted" ? next.message.id : next.messageId;
+    let index = -1;
+    for (let at = messages.length - 1; at >= 0 && index < 0; at--) if (messages[at]!.id === rowId) index = at;
+    const current = index < 0 ? undefined : messages[index]!;
+    const made: Message =
+      next.type === "message/upserted"
+        ? next.message
+        : current
+          ? { ...current, text: (current.text ?? "") + next.text }
+          : { id: next.messageId, sessionId: next.sessionId, role: "assistant", createdAt: "", text: next.text };
+    return index < 0 ? [...messages, made] : messages.map((message, at) => (at === index ? made : message));
+  }
+
+  const rowId = fc.constantFrom("m1", "m2", "m3", "__proto__", "");
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant("frame" as const), message: fc.record({ id: rowId, sessionId: fc.constant("s1"), role: fc.constantFrom("user" as const, "assistant" as const), createdAt: iso, text }) }),
+    fc.record({ kind: fc.constant("delta" as const), messageId: rowId, text }),
+    fc.record({ kind: fc.constant("fetched" as const), ids: fc.array(rowId, { maxLength: 3 }) }),
+  );
+
+  it("finds the row a scan finds, whichever state a frame is applied to", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(step, fc.nat()), { maxLength: 40 }), (steps) => {
+        const states: SessionData[] = [initialSessionData];
+        for (const [next, pick] of steps) {
+          // Most frames go to the newest state, as in the app; the others to an earlier one, whose rows must still be found.
+          const base = states[pick % 3 === 0 ? pick % states.length : states.length - 1]!;
+          const before = base.transcripts["s1"] ?? [];
+          if (next.kind === "fetched") {
+            const fetched = next.ids.map((id, at): Message => ({ id, sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:00.000Z", text: `fetched ${at}` }));
+            states.push(applyTranscript(base, "s1", fetched));
+            continue;
+          }
+          const frameNow: DownFrame = next.kind === "frame" ? { type: "message/upserted", message: next.message } : { type: "message/delta", sessionId: "s1", messageId: next.messageId, text: next.text };
+          const after = applyFrame(base, frameNow);
+          expect(after.transcripts["s1"]).toEqual(modelTranscript(before, frameNow));
+          expect(base.transcripts["s1"] ?? []).toEqual(before);
+          states.push(after);
+        }
+      }),
+      { numRuns: RUNS },
     );
   });
 });

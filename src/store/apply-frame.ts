@@ -39,18 +39,13 @@ export function applyFrame<State extends SessionData>(state: State, frame: DownF
     case "message/upserted": {
       const { message } = frame;
       const messages = own(state.transcripts, message.sessionId) ?? [];
-      return { ...state, transcripts: { ...state.transcripts, [message.sessionId]: upsertMessage(messages, message) } };
+      return { ...state, transcripts: { ...state.transcripts, [message.sessionId]: withMessage(messages, message.id, () => message) } };
     }
     case "message/delta": {
       const messages = own(state.transcripts, frame.sessionId) ?? [];
-      const index = lastIndexOfId(messages, frame.messageId);
-      let next: Message[];
-      if (index < 0) {
-        next = [...messages, { id: frame.messageId, sessionId: frame.sessionId, role: "assistant", createdAt: "", text: frame.text }];
-      } else {
-        next = messages.slice();
-        next[index] = { ...messages[index]!, text: (messages[index]!.text ?? "") + frame.text };
-      }
+      const next = withMessage(messages, frame.messageId, (current) =>
+        current ? { ...current, text: (current.text ?? "") + frame.text } : { id: frame.messageId, sessionId: frame.sessionId, role: "assistant", createdAt: "", text: frame.text },
+      );
       return { ...state, transcripts: { ...state.transcripts, [frame.sessionId]: next } };
     }
     default:
@@ -151,15 +146,21 @@ function sortNewestFirst(sessions: Session[]): Session[] {
   return sessions.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.updatedAt < b.updatedAt ? 1 : -1));
 }
 
-function upsertMessage(messages: readonly Message[], message: Message): Message[] {
-  const index = lastIndexOfId(messages, message.id);
-  if (index < 0) return [...messages, message];
-  const next = messages.slice();
-  next[index] = message;
-  return next;
-}
+/**
+ * Where each message id sits (its last place, should an id repeat), kept for the newest array of a transcript only: an
+ * array made from it takes the index over, so a frame for a chat of thousands of rows finds its row without a scan. An
+ * array made any other way is indexed once, on its first frame.
+ */
+const positions = new WeakMap<readonly Message[], Map<string, number>>();
 
-function lastIndexOfId(messages: readonly Message[], id: string): number {
-  for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === id) return index;
-  return -1;
+/** `messages` with the message `id` replaced by `make(it)`, or with `make(undefined)` appended when it is not there. */
+function withMessage(messages: readonly Message[], id: string, make: (current: Message | undefined) => Message): Message[] {
+  const at = positions.get(messages) ?? new Map(messages.map((message, index) => [message.id, index]));
+  positions.delete(messages);
+  const index = at.get(id);
+  const next = messages.slice();
+  if (index === undefined) at.set(id, next.push(make(undefined)) - 1);
+  else next[index] = make(messages[index]);
+  positions.set(next, at);
+  return next;
 }

@@ -1,17 +1,19 @@
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
 
-/** Whether a CSS media query matches now; re-renders when it changes. False where `matchMedia` is missing. */
+/**
+ * Whether a CSS media query matches now; re-renders when it changes. False where `matchMedia` is missing. The query's
+ * list is made once per query and read on each render (its `matches` is live), not evaluated anew every time.
+ */
 export function useMediaQuery(query: string): boolean {
+  const list = useMemo(() => (typeof window !== "undefined" && typeof window.matchMedia === "function" ? window.matchMedia(query) : null), [query]);
   const subscribe = useCallback(
     (onChange: () => void) => {
-      if (typeof window === "undefined" || typeof window.matchMedia !== "function") return () => undefined;
-      const list = window.matchMedia(query);
-      list.addEventListener("change", onChange);
-      return () => list.removeEventListener("change", onChange);
+      list?.addEventListener("change", onChange);
+      return () => list?.removeEventListener("change", onChange);
     },
-    [query],
+    [list],
   );
-  const read = useCallback(() => typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia(query).matches, [query]);
+  const read = useCallback(() => list?.matches ?? false, [list]);
   return useSyncExternalStore(subscribe, read, () => false);
 }
 

@@ -3,10 +3,10 @@ import { ErrorBoundary } from "../../ui/error-boundary";
 import { useSessionStore } from "../../store/react";
 import { selectTranscript } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
+import { lazyModule } from "../../ui/lazy-module";
 // The menu's styles stay in the first screen's stylesheet, in the order the cards' and the panel's rules expect.
 import "../../ui/composer-card.css";
 import "./approval.css";
-import { lazyModule } from "../../ui/lazy-module";
 
 /** Whether any call in the session ran on a grant or made one: only then does the header offer the list. */
 export function hasGrantedCalls(sessionId: string, state: SessionData): boolean {

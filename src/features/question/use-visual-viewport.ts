@@ -1,12 +1,13 @@
-import { useEffect, type RefObject } from "react";
+import { useLayoutEffect, type RefObject } from "react";
 
 /**
  * Mirrors `window.visualViewport` into `--vvh` (its height) and `--vv-bottom` (how far its
  * bottom edge sits above the layout viewport's) on the element, so a bottom sheet can stay
- * above an on-screen keyboard.
+ * above an on-screen keyboard. Set before the panel's first paint, and before its first control takes focus (an
+ * effect of its child, which brings style and layout up to date), so the first frame does not style the panel again.
  */
 export function useVisualViewport(ref: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const viewport = window.visualViewport;
     const element = ref.current;
     if (!viewport || !element) return;
