@@ -3,8 +3,8 @@ import { useLayoutEffect, type RefObject } from "react";
 /**
  * Mirrors `window.visualViewport` into `--vvh` (its height) and `--vv-bottom` (how far its
  * bottom edge sits above the layout viewport's) on the element, so a bottom sheet can stay
- * above an on-screen keyboard. Set before the panel's first paint, and before its first control takes focus (an
- * effect of its child, which brings style and layout up to date), so the first frame does not style the panel again.
+ * above an on-screen keyboard. Set before the panel's first paint and before its first control takes focus (an
+ * effect of its child, which brings style and layout up to date), so setting them does not restyle the panel afterwards.
  */
 export function useVisualViewport(ref: RefObject<HTMLElement | null>): void {
   useLayoutEffect(() => {
