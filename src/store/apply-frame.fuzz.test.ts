@@ -138,8 +138,8 @@ describe("applyFrame under arbitrary frame sequences", () => {
 
 describe("transcripts under arbitrary frames, applied to the newest state or to any earlier one", () => {
   /** What a transcript becomes, by a scan of its rows: the last row with the id is replaced, else one is appended. */
-  function modelTranscript(messages: readonly Message[], next: DownFrame): readonly Message[] {
-    if (next.type !== "message/upserted" && next.type !== "message/delta") return messages;
+  type RowFrame = Extract<DownFrame, { type: "message/upserted" | "message/delta" }>;
+  function modelTranscript(messages: readonly Message[], next: RowFrame): readonly Message[] {
     const rowId = next.type === "message/upserted" ? next.message.id : next.messageId;
     let index = -1;
     for (let at = messages.length - 1; at >= 0 && index < 0; at--) if (messages[at]!.id === rowId) index = at;
@@ -173,7 +173,7 @@ describe("transcripts under arbitrary frames, applied to the newest state or to 
             states.push(applyTranscript(base, "s1", fetched));
             continue;
           }
-          const frameNow: DownFrame = next.kind === "frame" ? { type: "message/upserted", message: next.message } : { type: "message/delta", sessionId: "s1", messageId: next.messageId, text: next.text };
+          const frameNow: RowFrame = next.kind === "frame" ? { type: "message/upserted", message: next.message } : { type: "message/delta", sessionId: "s1", messageId: next.messageId, text: next.text };
           const after = applyFrame(base, frameNow);
           expect(after.transcripts["s1"]).toEqual(modelTranscript(before, frameNow));
           expect(base.transcripts["s1"] ?? []).toEqual(before);
