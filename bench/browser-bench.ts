@@ -16,11 +16,14 @@ const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000
  * so that two disturbed rounds (this machine's neighbours) still leave the median to undisturbed ones.
  */
 const ROUNDS = 7;
+// A round's p95 is a nearest-rank quantile, so each batch below has at least 20 samples, or its p95 would be the batch's
+// slowest sample: of 20 it is the second slowest, of 40 and of 48 the third.
 /** Panel steps (clicks) of one batch: an option chosen, then Previous question, in turn. */
-const STEPS_PER_ROUND = 20;
-/** Enough keys that a round's p95 is not simply its slowest key. */
+const STEPS_PER_ROUND = 40;
+/** Keystrokes of one batch. */
 const KEYSTROKES_PER_ROUND = 48;
-const ARRIVALS_PER_ROUND = 10;
+/** Questions of one batch; each is a turn of the scripted model, so this one stays at the least that makes a p95. */
+const ARRIVALS_PER_ROUND = 20;
 
 /**
  * The bare baseline, served by the same host from the same build dir: a plain input, a plain DOM swap of a
