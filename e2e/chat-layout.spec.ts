@@ -36,6 +36,15 @@ async function expectInViewport(page: Page, locator: Locator, name: string) {
   expect(box!.y + box!.height, `${name} ends inside the viewport`).toBeLessThanOrEqual(viewport.height + 0.5);
 }
 
+/** How many lines the element's text is laid out on. */
+async function linesOf(locator: Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  });
+}
+
 async function expectListScrolls(list: Locator) {
   const before = await list.evaluate((element) => ({ scrollHeight: element.scrollHeight, clientHeight: element.clientHeight }));
   expect(before.scrollHeight).toBeGreaterThan(before.clientHeight);
@@ -76,6 +85,12 @@ for (const viewport of [
       await page.getByRole("button", { name: "Send" }).click();
       const panel = page.getByRole("region", { name: "Go ahead with the plan?" });
       await expect(panel).toBeVisible();
+      // The tool row keeps its title and its status whole; the first question's excerpt is what gives way.
+      const toolRow = page.locator(".tool-row");
+      await expect(toolRow.locator(".tool-row__summary")).toHaveText("waiting");
+      expect(await linesOf(toolRow.locator(".tool-row__title")), "the tool row's title").toBe(1);
+      expect(await linesOf(toolRow.locator(".tool-row__summary")), "the tool row's status").toBe(1);
+      await expectInViewport(page, toolRow.locator(".tool-row__summary"), "the tool row's status");
       // The panel arrived while the composer had focus, so it is passive; Alt+Q turns to it, as a user would.
       await page.keyboard.press("Alt+KeyQ");
       await expectInViewport(page, panel.getByRole("button", { name: "Submit" }), "the panel's Submit");
