@@ -209,6 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const bus = createFrameBus();
   const pending = createPendingTable({
     broadcast: bus.publish,
+    burst: bus.burst,
     log,
     commit: (answer) => chat.commitAnswer(answer),
     judge: judgeAnswerRule,
@@ -249,7 +250,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
   });
   // In a cluster every frame, this host's too, reaches the sockets through the cluster (pg/wire.ts).
-  if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame));
+  if (!cluster) bus.subscribe((frame) => downlink.broadcast(frame), (work) => downlink.hold(work));
   const remote = cluster ? wireCluster(cluster, { bus, downlink, log }) : null;
   const peers = cluster ? { instance: cluster.instance, urlOf: (instance: string) => cluster.peerUrl(instance) } : undefined;
   const { throttle, throttleSession } = throttles(rateLimit);

@@ -86,6 +86,42 @@ it("writes each broadcast frame on every socket before broadcast returns, so a r
   ]);
 });
 
+it("holds what a burst broadcasts until it ends, then writes it to each socket in one write, in order, before hold returns", async () => {
+  const { downlink, url } = await start([]);
+  const first = await connect(url);
+  const second = await connect(url);
+  await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([2, 2]);
+  const writesBefore = [...writes];
+  const during: number[][] = [];
+  downlink.hold(() => {
+    downlink.broadcast(deletedFrame(1));
+    downlink.broadcast(deletedFrame(2));
+    during.push(writes.map((count, index) => count - writesBefore[index]!));
+  });
+  expect(during).toEqual([[0, 0]]);
+  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([1, 1]);
+  downlink.broadcast(deletedFrame(3));
+  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([2, 2]);
+  await expect.poll(() => [types(first.frames), types(second.frames)]).toEqual([
+    ["hello", "synced", "session-1", "session-2", "session-3"],
+    ["hello", "synced", "session-1", "session-2", "session-3"],
+  ]);
+});
+
+it("writes what a burst broadcast before the work's error reaches the caller", async () => {
+  const { downlink, url } = await start([]);
+  const tab = await connect(url);
+  await expect.poll(() => tab.frames.length).toBe(2);
+  expect(() =>
+    downlink.hold(() => {
+      downlink.broadcast(deletedFrame(1));
+      throw new Error("the work failed");
+    }),
+  ).toThrow("the work failed");
+  downlink.broadcast(deletedFrame(2));
+  await expect.poll(() => types(tab.frames)).toEqual(["hello", "synced", "session-1", "session-2"]);
+});
+
 it("goes on broadcasting to the other sockets when one is gone", async () => {
   const { downlink, url } = await start([]);
   const gone = await connect(url);

@@ -28,6 +28,11 @@ export interface DownlinkOptions {
 export interface Downlink {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   broadcast(frame: DownFrame): void;
+  /**
+   * Runs `work`, holding what is broadcast during it: each open socket gets those frames in one write, in order, when
+   * `work` returns (before `hold` does). A burst is synchronous, so nothing else can be written between.
+   */
+  hold(work: () => void): void;
   /** Closes every open socket with 1012 (service restart): the browsers reconnect, through a proxy to a healthy host. */
   disconnectAll(reason: string): void;
   /** Closes every socket with 1001 and stops accepting. */
@@ -47,6 +52,8 @@ function refuse(socket: Duplex, status: RefusalStatus) {
 export function createDownlink(options: DownlinkOptions): Downlink {
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketPayloadBytes });
   const alive = new WeakMap<WebSocket, boolean>();
+  /** Each socket's connection, corked around a burst. */
+  const connections = new WeakMap<WebSocket, Duplex>();
   let closing = false;
 
   const ping = setInterval(() => {
@@ -70,6 +77,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
 
   function onConnection(socket: WebSocket, connection: Duplex) {
     alive.set(socket, true);
+    connections.set(socket, connection);
     socket.on("pong", () => alive.set(socket, true));
     socket.on("message", () => socket.close(1008, "downlink only"));
     socket.on("error", (error) => options.log({ event: "mux/error", error: error.name }));
@@ -119,6 +127,21 @@ export function createDownlink(options: DownlinkOptions): Downlink {
       // Written at once, never held for later: a frame a request's work publishes is on the socket before the request's
       // response is written.
       for (const socket of wss.clients) if (socket.readyState === socket.OPEN) socket.send(data);
+    },
+
+    hold(work) {
+      const corked: Duplex[] = [];
+      for (const socket of wss.clients) {
+        const connection = connections.get(socket);
+        if (socket.readyState !== socket.OPEN || !connection) continue;
+        connection.cork();
+        corked.push(connection);
+      }
+      try {
+        work();
+      } finally {
+        for (const connection of corked) connection.uncork();
+      }
     },
 
     disconnectAll(reason) {

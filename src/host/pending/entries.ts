@@ -32,7 +32,7 @@ export interface Entries {
   claim(rpcId: string, outcome: ResolvedOutcome): Entry | null;
 }
 
-export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger): Entries {
+export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger, burst: (work: () => void) => void = (work) => work()): Entries {
   const entries = new Map<string, Entry>();
   const perSession = new Map<string, number>();
   const count = (sessionId: string, delta: number) => {
@@ -64,8 +64,11 @@ export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger
       entry.signal?.addEventListener("abort", entry.onAbort, { once: true });
       held?.();
       log({ event: "question/requested", rpcId, sessionId, questions: frame.questions.length });
-      changed(sessionId);
-      broadcast(frame);
+      // The session's change (its state, published by a listener) and the question leave in one write.
+      burst(() => {
+        changed(sessionId);
+        broadcast(frame);
+      });
     },
     claim(rpcId, outcome) {
       const entry = entries.get(rpcId);
@@ -74,9 +77,11 @@ export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger
       count(entry.frame.sessionId, -1);
       entry.signal?.removeEventListener("abort", entry.onAbort);
       const { sessionId } = entry.frame;
-      broadcast({ type: "question/resolved", rpcId, sessionId, outcome });
-      log({ event: "question/resolved", rpcId, sessionId, outcome });
-      changed(sessionId);
+      burst(() => {
+        broadcast({ type: "question/resolved", rpcId, sessionId, outcome });
+        log({ event: "question/resolved", rpcId, sessionId, outcome });
+        changed(sessionId);
+      });
       return entry;
     },
   };

@@ -44,6 +44,30 @@ describe("pending table", () => {
     expect(frames).toEqual([{ type: "question/requested", rpcId: table.replay()[0]!.rpcId, sessionId: "s1", questions: [question], createdAt: table.replay()[0]!.createdAt }]);
   });
 
+  it("announces a question and its resolution each in one burst: the session's change and the frame together", async () => {
+    const events: string[] = [];
+    let depth = 0;
+    const table = createPendingTable({
+      broadcast: (frame) => events.push(`${frame.type} in ${depth}`),
+      burst(work) {
+        events.push("burst");
+        depth++;
+        try {
+          work();
+        } finally {
+          depth--;
+        }
+      },
+      log: () => undefined,
+    });
+    table.onChange((sessionId) => events.push(`changed ${sessionId} in ${depth}`));
+    const result = settled(table.ask({ questions: [question], sessionId: "s1" }));
+    const rpcId = table.replay()[0]!.rpcId;
+    expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({ accepted: true });
+    expect(await result).toEqual({ value: { answers: [{ id: "pkg", selected: ["npm"] }] } });
+    expect(events).toEqual(["burst", "changed s1 in 1", "question/requested in 1", "burst", "question/resolved in 1", "changed s1 in 1"]);
+  });
+
   it("rejects a question without a session with ASK_MISSING_SESSION", async () => {
     const { table, frames } = setup();
     expect(await settled(table.ask({ questions: [question] }))).toEqual({

@@ -28,6 +28,8 @@ export type AbortClaim = { won: true } | { won: false; response: unknown };
 
 export interface PendingTableOptions {
   broadcast(frame: DownFrame): void;
+  /** Runs `work`, whose frames (a question's and its session's change) may leave together (FrameBus.burst); by default it just runs. */
+  burst?(work: () => void): void;
   log: Logger;
   /**
    * In a cluster an abort claims the question where answers are claimed, so exactly one of them wins
@@ -88,7 +90,7 @@ export function tooManyPendingMessage(max: number): string {
 }
 
 export function createPendingTable(options: PendingTableOptions): PendingTable {
-  const entries = createEntries(options.broadcast, options.log);
+  const entries = createEntries(options.broadcast, options.log, options.burst);
   const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
   /** Responses being written: a second response to the same question waits for the first, then finds it settled. */
   const committing = new Map<string, Promise<unknown>>();
