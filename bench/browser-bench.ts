@@ -7,7 +7,9 @@ import { CHROMIUM_ARGS } from "../playwright.config";
 import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer } from "../src/host/server";
 import { openStore } from "../src/host/store";
+import { mulberry32 } from "../src/testing/seeded-random";
 import { openSender, type Sender } from "./sender";
+import { intoAFrame, typeIntoFrames } from "./input-timing";
 import { progress, quantile, roundRatios, type Spread } from "./stats";
 
 const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000);
@@ -274,11 +276,17 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     const steps = { app: [] as number[][], baseline: [] as number[][] };
     const appStepWork: number[] = [];
     let stepLongTasks = 0;
-    /** One batch of steps from step `done`: choose an option, wait for the second question, go back, wait for the first; then let the page settle. */
+    /**
+     * One batch of steps from step `done`: choose an option, wait for the second question, go back, wait for the first;
+     * then let the page settle. Each click first waits a seeded part of a frame (intoAFrame).
+     */
     const stepBatch = async (target: Page, done: number, names: { first: string; second: string; previous: string }) => {
+      const offsets = mulberry32(done + 1);
       for (let step = done; step < done + STEPS_PER_ROUND; step += 2) {
+        await intoAFrame(offsets);
         await target.getByRole("radio", { name: options[(step / 2) % options.length]!, exact: true }).click();
         await target.getByRole("heading", { name: names.second }).waitFor();
+        await intoAFrame(offsets);
         await target.getByRole("button", { name: names.previous }).click();
         await target.getByRole("heading", { name: names.first }).waitFor();
       }
@@ -316,7 +324,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       const chunk = sentence.slice(round * KEYSTROKES_PER_ROUND, (round + 1) * KEYSTROKES_PER_ROUND);
       await field.focus();
       await setTiming(page, true);
-      await page.keyboard.type(chunk, { delay: 25 });
+      await typeIntoFrames(page, chunk, round + 1);
       await page.waitForTimeout(100);
       const typing = await probe(page);
       keys.app.push(typing.keys);
@@ -326,7 +334,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
 
       await bareField.focus();
       await setTiming(bare, true);
-      await bare.keyboard.type(chunk, { delay: 25 });
+      await typeIntoFrames(bare, chunk, round + 1);
       await bare.waitForTimeout(100);
       keys.baseline.push((await probe(bare)).keys);
       await setTiming(bare, false);

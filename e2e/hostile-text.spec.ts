@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { showHiddenCharacters } from "../src/ui/hidden-characters";
 import { startHost, type TestHost } from "./host";
+import { mulberry32 } from "../src/testing/seeded-random";
 
 let host: TestHost;
 
@@ -156,16 +157,6 @@ test("a hostile plan in the plan-review card renders as text and can be approved
 /** Seeded so a failing run replays: `HOSTILE_SEED=<n> npx playwright test e2e/hostile-text.spec.ts`. */
 const SEED = Number(process.env.HOSTILE_SEED ?? 11);
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const copy = [...items];

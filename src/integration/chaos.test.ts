@@ -5,6 +5,7 @@ import { createSessionStore, type SessionStore } from "../store/session-store";
 import type { RunningServer } from "../host/server";
 import { api, connect, createSession, startTestServer, type FrameClient } from "../testing/host/harness";
 import { postgresBinDir, startTestPostgres, type TestPostgres } from "../testing/host/postgres";
+import { mulberry32 } from "../testing/seeded-random";
 
 const CLIENTS = 20;
 const LIFECYCLES_PER_CLIENT = 10;
@@ -12,15 +13,6 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 2 ** 31);
 const WAIT_MS = 20_000;
 const LABELS = ["Alpha", "Beta", "Gamma"];
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
