@@ -181,7 +181,7 @@ export const ToolRow = memo(function ToolRow({ tool, interrupted = false }: { to
   const line = (
     <>
       {tool.mcp ? (
-        <span className="tool-row__title tool-row__title--named">
+        <span className="tool-row__title">
           <bdi>{shown(tool.mcp.server)}</bdi> · <bdi>{shown(tool.mcp.tool)}</bdi>
         </span>
       ) : (
