@@ -16,7 +16,6 @@ const TABS = 3;
 const LIFECYCLES = 6;
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-
 interface Tab {
   page: Page;
   sessionId: string;

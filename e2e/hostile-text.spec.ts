@@ -157,7 +157,6 @@ test("a hostile plan in the plan-review card renders as text and can be approved
 /** Seeded so a failing run replays: `HOSTILE_SEED=<n> npx playwright test e2e/hostile-text.spec.ts`. */
 const SEED = Number(process.env.HOSTILE_SEED ?? 11);
 
-
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {

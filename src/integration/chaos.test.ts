@@ -13,7 +13,6 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 2 ** 31);
 const WAIT_MS = 20_000;
 const LABELS = ["Alpha", "Beta", "Gamma"];
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(probe: () => T | null | undefined | false, label: string): Promise<T> {

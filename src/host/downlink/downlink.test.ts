@@ -70,16 +70,22 @@ it("sends a socket its hello, every pending frame in order and synced, however m
   expect(writes).toEqual([2]);
 });
 
-it("writes each broadcast frame on every socket before broadcast returns, so a request's frames precede its response", async () => {
+/** Two tabs past their hello and synced, and how many writes each connection made since then. */
+async function twoSyncedTabs() {
   const { downlink, url } = await start([]);
   const first = await connect(url);
   const second = await connect(url);
   await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([2, 2]);
   const writesBefore = [...writes];
+  return { downlink, first, second, writesSince: () => writes.map((count, index) => count - writesBefore[index]!) };
+}
+
+it("writes each broadcast frame on every socket before broadcast returns, so a request's frames precede its response", async () => {
+  const { downlink, first, second, writesSince } = await twoSyncedTabs();
   downlink.broadcast(deletedFrame(1));
-  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([1, 1]);
+  expect(writesSince()).toEqual([1, 1]);
   downlink.broadcast(deletedFrame(2));
-  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([2, 2]);
+  expect(writesSince()).toEqual([2, 2]);
   await expect.poll(() => [types(first.frames), types(second.frames)]).toEqual([
     ["hello", "synced", "session-1", "session-2"],
     ["hello", "synced", "session-1", "session-2"],
@@ -87,21 +93,17 @@ it("writes each broadcast frame on every socket before broadcast returns, so a r
 });
 
 it("holds what a burst broadcasts until it ends, then writes it to each socket in one write, in order, before hold returns", async () => {
-  const { downlink, url } = await start([]);
-  const first = await connect(url);
-  const second = await connect(url);
-  await expect.poll(() => [first.frames.length, second.frames.length]).toEqual([2, 2]);
-  const writesBefore = [...writes];
+  const { downlink, first, second, writesSince } = await twoSyncedTabs();
   const during: number[][] = [];
   downlink.hold(() => {
     downlink.broadcast(deletedFrame(1));
     downlink.broadcast(deletedFrame(2));
-    during.push(writes.map((count, index) => count - writesBefore[index]!));
+    during.push(writesSince());
   });
   expect(during).toEqual([[0, 0]]);
-  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([1, 1]);
+  expect(writesSince()).toEqual([1, 1]);
   downlink.broadcast(deletedFrame(3));
-  expect(writes.map((count, index) => count - writesBefore[index]!)).toEqual([2, 2]);
+  expect(writesSince()).toEqual([2, 2]);
   await expect.poll(() => [types(first.frames), types(second.frames)]).toEqual([
     ["hello", "synced", "session-1", "session-2", "session-3"],
     ["hello", "synced", "session-1", "session-2", "session-3"],
