@@ -63,7 +63,7 @@ describe("a host killed while an MCP call's approval was answered or its call ra
     [
       "a denial reads as the denial with its reason",
       { kind: "deny", reason: "not now" },
-      (row) => expect({ ...row, status: "settled", interrupted: "either" }).toEqual({ status: "settled", code: "TOOL_DENIED", text: "Error: the human denied this call: not now", interrupted: "either", approval: "denied" }),
+      (row) => expect({ ...row, interrupted: "either" }).toEqual({ status: "error", code: "TOOL_DENIED", text: "Error: the human denied this call: not now", interrupted: "either", approval: "denied" }),
     ],
     [
       "an allow reads as the call's result or as TOOL_INTERRUPTED, with the approval kept",

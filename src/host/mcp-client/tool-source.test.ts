@@ -201,10 +201,21 @@ describe("an approval's answer written into its call's row as it is accepted [re
   it("reads nothing into a row that is not waiting for its approval (a form the running call asked), nor answers that are not an approval's", () => {
     const { mcp } = setup();
     const running = { ...asking, mcp: { ...asking.mcp, approval: "allowed-once" as const } };
+    const denied = { ...asking, mcp: { ...asking.mcp, approval: "denied" as const } };
     expect([
       mcp.settle!(running, { answers: approvalAnswer({ kind: "deny" }) }),
       mcp.settle!(running, "cancelled"),
       mcp.settle!(asking, { answers: [{ id: "confirm", selected: ["No"] }] }),
-    ]).toEqual([null, null, null]);
+      mcp.settle!(denied, { answers: approvalAnswer({ kind: "allow-once" }) }),
+    ]).toEqual([null, null, null, null]);
+  });
+
+  it("still makes a denial the outcome of a row its call already marked denied (a host that died before the call's result was written)", () => {
+    const { mcp } = setup();
+    const marked = { ...asking, mcp: { ...asking.mcp, approval: "denied" as const, reason: "not now" } };
+    expect([mcp.settle!(marked, { answers: approvalAnswer({ kind: "deny", reason: "not now" }) }), mcp.settle!({ ...marked, mcp: { ...asking.mcp, approval: "denied" } }, "cancelled")]).toEqual([
+      { patch: { mcp: { server: "notes", tool: "write", approval: "denied", reason: "not now" } }, outcome: denied("the human denied this call: not now") },
+      { patch: { mcp: { server: "notes", tool: "write", approval: "denied" } }, outcome: denied("the human dismissed the approval request without allowing this call") },
+    ]);
   });
 });

@@ -69,11 +69,18 @@ const DISMISSED_ERROR: ToolError = { name: "ToolError", code: "TOOL_DENIED", mes
 /**
  * What the human's answer to a call's approval card does to its row as the answer is accepted, so a host that stops before
  * the call goes on leaves the decision behind (docs/protocol.md, respond-durable): a denial or dismissal is the call's
- * outcome, an allow is recorded on the row while the call still runs. Only a row waiting for its approval reads answers so.
+ * outcome, an allow is recorded on the row while the call still runs. Only a row waiting for its approval reads answers so,
+ * and one whose call already marked it denied (the call went on before its result was written), which reads a denial.
  */
 function settleApproval(call: ToolCall, given: GivenAnswer): AnswerEffect | null {
   const mcp = call.mcp;
-  if (mcp?.approval !== "asking") return null;
+  if (mcp?.approval !== "asking" && mcp?.approval !== "denied") return null;
+  const { reason: _reason, ...asked } = mcp;
+  const effect = approvalEffect(asked, given);
+  return mcp.approval === "denied" && effect?.outcome === undefined ? null : effect;
+}
+
+function approvalEffect(mcp: McpToolCall, given: GivenAnswer): AnswerEffect | null {
   if (given === "cancelled") return { patch: { mcp: { ...mcp, approval: "denied" } }, outcome: errorOutcome(DISMISSED_ERROR) };
   if (given.answers[0]?.id !== APPROVAL_ID) return null;
   const decision = readApprovalAnswer(given.answers);

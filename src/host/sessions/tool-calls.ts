@@ -41,6 +41,8 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
   const { store, transcript, tools, log } = options;
   /** Tool rows whose call runs here now, by id: where an accepted answer is written. */
   const running = new Map<string, StoredMessage>();
+  /** Rows whose accepted answer already wrote the call's result: they keep it until the call's end writes it again. */
+  const concluded = new Set<string>();
 
   async function run(sessionId: string, step: string, call: ModelToolCall, signal: AbortSignal, extras: CallExtras = {}): Promise<ToolOutcome> {
     const parsed = parseArguments(call.arguments);
@@ -59,6 +61,9 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       const current: StoredMessage = { ...row, tool: { ...row.tool!, ...patch } };
       // An answer accepted from now on is written into the row as it stands (an approval card reads its state).
       running.set(row.id, current);
+      // A row the answer concluded is not written back to running (a denial the tool records as it returns): a crash
+      // before the call's end still finds the answer as the call's result.
+      if (concluded.has(row.id)) return;
       await transcript.record(current, false);
     };
     let finished: StoredMessage | null = null;
@@ -87,6 +92,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       throw error;
     } finally {
       running.delete(row.id);
+      concluded.delete(row.id);
     }
   }
 
@@ -97,6 +103,7 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       const effect = row ? tools.settle(row.tool!, answer.given) : null;
       if (!row || !effect) return;
       await store.updateMessage(answeredRow(row, effect));
+      if (effect.outcome && running.has(answer.messageId)) concluded.add(answer.messageId);
     },
   };
 }
