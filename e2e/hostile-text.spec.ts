@@ -283,6 +283,12 @@ test("hostile message text shows in the transcript as sent, with no page error",
   const response = await page.request.get(`${host.url}/api/sessions/${sessionId}`);
   const { messages } = (await response.json()) as { messages: { role: string; text?: string }[] };
   expect(messages.filter((message) => message.role === "user").map((message) => message.text)).toEqual([`/echo ${text}`]);
+
+  // The model's reply is outside text: a bidi control in it, in prose or in code, shows as a marker and reorders nothing.
+  await page.getByRole("textbox", { name: "Message" }).fill("/echo open report\u202Etxt.exe\u202C now, `co\u202Ede`");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(transcript.locator(".message--assistant .markdown p").last()).toHaveText("open report⟨U+202E⟩txt.exe⟨U+202C⟩ now, co⟨U+202E⟩de");
+  await expect(transcript.locator(".message--user .message__text").last()).toHaveText("/echo open report\u202Etxt.exe\u202C now, `co\u202Ede`");
   await expectNothingRan(page, seen);
   expect(errors).toEqual([]);
 });

@@ -5,9 +5,9 @@ import { Markdown } from "./markdown";
 import { isSafeLinkUrl } from "./safe-link";
 
 describe("Markdown", () => {
-  it("shows the plain text while the renderer loads, then the formatted markdown", async () => {
-    const { container } = render(<Markdown text={"# Title\n\nSome **bold** text"} />);
-    expect(container.querySelector(".markdown__plain")?.textContent).toBe("# Title\n\nSome **bold** text");
+  it("shows the plain text while the renderer loads (hidden characters as markers), then the formatted markdown", async () => {
+    const { container } = render(<Markdown text={"# Title\n\nSome **bold** text, report\u202Etxt.exe"} />);
+    expect(container.querySelector(".markdown__plain")?.textContent).toBe("# Title\n\nSome **bold** text, report⟨U+202E⟩txt.exe");
     expect(await screen.findByRole("heading", { name: "Title" })).toBeInTheDocument();
     expect(screen.getByText("bold").tagName).toBe("STRONG");
   });
@@ -85,6 +85,16 @@ describe("Markdown: GitHub-flavoured", () => {
     await user.click(screen.getByRole("button", { name: "Copy code" }));
     expect(await navigator.clipboard.readText()).toBe(code);
     expect(screen.getByRole("button", { name: "Copied" })).toBeInTheDocument();
+  });
+
+  it("shows a hidden character of model text as a marker, in prose and in code, and keeps an emoji's joiner", async () => {
+    const text = "open report\u202Etxt.exe\u202C now, `co\u202Ede` and **b\u2066x\u2069** \u{1F469}\u200D\u{1F4BB}\n\n```\nif (a\u202E) {}\n```";
+    const { container } = render(<Markdown text={text} />);
+    await screen.findByRole("button", { name: "Copy code" });
+    expect([...container.querySelectorAll("p, pre code")].map((node) => node.textContent)).toEqual([
+      "open report⟨U+202E⟩txt.exe⟨U+202C⟩ now, co⟨U+202E⟩de and b⟨U+2066⟩x⟨U+2069⟩ \u{1F469}\u200D\u{1F4BB}",
+      "if (a⟨U+202E⟩) {}",
+    ]);
   });
 
   it("keeps the text of a code block whose language the highlighter does not recognise", async () => {

@@ -1,5 +1,6 @@
 import { createElement, useEffect, useState, type ComponentType } from "react";
 import { loadOnce } from "../client/load-once";
+import { showHiddenCharacters } from "./hidden-characters";
 import "./markdown.css";
 
 /** How long after a failed load of the renderer the next attempt is made, in milliseconds. */
@@ -34,24 +35,24 @@ function useRenderer(): Renderer | null {
   return loaded;
 }
 
-const PLAIN_TEXT_STYLE = { whiteSpace: "pre-wrap" } as const;
-
 /**
  * Model-written GitHub-flavoured markdown, sanitised: raw HTML shows as text, only http(s)/mailto
- * links (opened in a new tab), images shown as their alt text and URL, never fetched. The renderer
- * loads lazily; until then (or while it cannot load) the text shows as it is. `wrap`: code blocks and
+ * links (opened in a new tab), images shown as their alt text and URL, never fetched, and hidden characters shown as
+ * `⟨U+XXXX⟩` markers in prose and code alike, so a bidi control cannot reorder what the reader sees. The renderer
+ * loads lazily; until then (or while it cannot load) the text shows plain. `wrap`: code blocks and
  * table cells wrap their lines instead of scrolling sideways, for text that must be read whole.
  */
 export function Markdown({ text, className, wrap = false }: { text: string; className?: string; wrap?: boolean }) {
   const Rendered = useRenderer();
   const classes = ["markdown", wrap ? "markdown--wrap" : null, className].filter(Boolean).join(" ");
+  const shown = showHiddenCharacters(text);
   return (
     <div className={classes} dir="auto">
       {Rendered ? (
-        createElement(Rendered, { text })
+        createElement(Rendered, { text: shown })
       ) : (
-        <div className="markdown__plain" dir="auto" style={PLAIN_TEXT_STYLE}>
-          {text}
+        <div className="markdown__plain" dir="auto">
+          {shown}
         </div>
       )}
     </div>

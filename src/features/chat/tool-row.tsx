@@ -127,7 +127,7 @@ function ToolDetails({ tool, t }: { tool: ToolCall; t: T }) {
     const reviewed = reviewedPlan(tool);
     return (
       <div className="tool-row__plan">
-        {reviewed && <Markdown text={shown(reviewed.plan)} wrap />}
+        {reviewed && <Markdown text={reviewed.plan} wrap />}
         {reviewed?.feedback && (
           <p>
             <strong>{t("answerFeedback")}:</strong> <bdi>{shown(reviewed.feedback)}</bdi>

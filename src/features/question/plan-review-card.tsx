@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useCopy } from "../../i18n/i18n";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { Markdown } from "../../ui/markdown";
 import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
@@ -71,7 +70,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
         <h2 id={headingId} className="question-panel__question" tabIndex={-1} ref={headingRef}>
           {t("planQuestion")}
         </h2>
-        <Markdown text={showHiddenCharacters(review.plan)} className="question-panel__detail question-panel__plan" wrap />
+        <Markdown text={review.plan} className="question-panel__detail question-panel__plan" wrap />
       </div>
       {moreBelow && (
         <button

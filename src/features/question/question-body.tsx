@@ -7,7 +7,7 @@ import { FieldProblemLine } from "./field-problem";
 import { isServerYesNo, type FieldProblem } from "./field-rules";
 import { questionCopy, type QuestionMessageKey } from "./copy";
 import { boundsHint, KEYED_OPTIONS } from "./bounds-hint";
-import { ModelText, showBidiControls } from "./model-text";
+import { ModelText } from "./model-text";
 import { OptionList, type PickSource } from "./option-list";
 import { stepPart, type ChoicePoint, type StepGuard } from "./step-keys";
 
@@ -54,7 +54,7 @@ export function QuestionBody(props: QuestionBodyProps) {
   const formMessage = index === 0 && origin?.kind === "mcp-server" && question.detail !== undefined;
   const detail = question.detail && (
     <div dir="auto" className={`question-panel__isolate${formMessage ? " question-panel__lead" : ""}`}>
-      <Markdown text={showBidiControls(question.detail)} className="question-panel__detail" wrap />
+      <Markdown text={question.detail} className="question-panel__detail" wrap />
     </div>
   );
 
