@@ -80,14 +80,14 @@ test("New chat picks the test agent in a workspace: a refused folder is named be
   await message.fill("/stream");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Test Agent in ${workspace}` })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole("status").filter({ hasText: "Commands: /init /review" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Commands: /init /review /ship" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 30_000 });
   const mode = page.locator(".conversation__header").getByRole("combobox", { name: "Mode" });
   await expect(mode).toHaveValue("default");
   await expect(mode).toBeEnabled();
   await message.fill("");
   await message.pressSequentially("/");
-  await expect(page.getByRole("listbox", { name: "Commands" }).getByRole("option")).toHaveText([/^\/init/, /^\/review <what to review>/]);
+  await expect(page.getByRole("listbox", { name: "Commands" }).getByRole("option")).toHaveText([/^\/init/, /^\/review <what to review>/, "/ship <where>Ship it now"]);
   await message.press("Escape");
 
   page.once("dialog", (prompt) => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { choiceAnswer } from "../../protocol/approval";
 import type { DownFrame, Message } from "../../protocol/schemas";
 import type { AgentsConfig } from "../acp/config";
+import { modesOf } from "./acp-agent";
 import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
 import { api, createTestHosts, type FrameClient } from "../../testing/host/harness";
 import { createTempDirs } from "../../testing/host/temp-dirs";
@@ -74,7 +75,11 @@ describe("ACP agent chats (acp-agents)", () => {
     const session = acp.find((data) => data.type === "session");
     expect(session).toMatchObject({ type: "session", agent: "test", title: "Test Agent", state: "ready", mode: "default" });
     expect(session?.type === "session" && session.modes?.map((mode) => mode.id)).toEqual(["default", "auto"]);
-    expect(session?.type === "session" && session.commands?.length).toBeGreaterThan(0);
+    expect(session?.type === "session" && session.commands).toEqual([
+      { name: "init", description: "Write an AGENTS.md" },
+      { name: "review", description: "Review the changes", hint: "what to review" },
+      { name: "ship", description: "Ship it now", hint: "where" },
+    ]);
     expect(acp.find((data) => data.type === "thought")).toEqual({ type: "thought", text: "Thinking about the tests…" });
     expect(acp.find((data) => data.type === "plan")).toMatchObject({ type: "plan", entries: [{ content: "Read the failing test", status: "completed" }, { content: "Fix the bug", status: "in_progress" }] });
     const tools = rows.filter((row) => row.tool?.acp?.type === "tool");
@@ -216,5 +221,21 @@ describe("ACP agent chats (acp-agents)", () => {
     const sessions = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : []));
     expect(sessions.at(-1)).toMatchObject({ state: "ready", resumed: "restored" });
     expect(replies(rows).at(-1)).toContain('"first"');
+  });
+});
+
+describe("an agent's modes as the session row keeps them [acp-rows]", () => {
+  it("removes bidi controls from names and descriptions, and names a mode left with no name by its id", () => {
+    expect(
+      modesOf({
+        currentModeId: "plan",
+        availableModes: [
+          { id: "plan", name: "Pl\u202Ean", description: "Think \u2066first\u2069" },
+          { id: "yolo", name: "\u200F", description: "\u202E" },
+          { id: "auto", name: "Auto", description: null },
+        ],
+      }),
+    ).toEqual({ mode: "plan", modes: [{ id: "plan", name: "Plan", description: "Think first" }, { id: "yolo", name: "yolo" }, { id: "auto", name: "Auto" }] });
+    expect(modesOf(null)).toEqual({});
   });
 });

@@ -1,5 +1,6 @@
 import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpRowData, SessionAgent } from "../../protocol/schemas";
+import type { AcpCommand } from "../../protocol/acp-data";
 import { AcpAgentProcess } from "../acp/client";
 import { resolveWorkspace, type AgentsConfig } from "../acp/config";
 import { acpElicitationContent, acpElicitationQuestions } from "../acp/elicitation";
@@ -9,6 +10,7 @@ import type { Logger } from "../log";
 import { UserInteractionError } from "../pending/user-interaction";
 import type { Agent, AgentReport, TurnEnd } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
+import { cleanTitle } from "../sessions/titles";
 import { ACP_ROW_NAMES, acpRow, createCoalescingWriter, createTurnRows } from "./acp-rows";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
@@ -87,13 +89,25 @@ function writeSession(log: Logger, entry: Binding, data: Partial<SessionData>) {
   entry.writer.write(entry.row, false).catch((error: unknown) => log({ event: "acp/session-row-failed", sessionId: entry.row.sessionId, error: errorText(error) }));
 }
 
+/**
+ * An agent's commands as the composer's menu and the session row show them: names, descriptions and hints without bidi
+ * controls and with whitespace collapsed, as titles are (docs/protocol.md, acp-rows); at most 200, none unnamed.
+ */
+function commandsOf(commands: readonly { name: string; description?: string | null; input?: { hint?: string } | null }[]): AcpCommand[] {
+  return commands.slice(0, 200).flatMap((command) => {
+    const name = cleanTitle(command.name);
+    const description = cleanTitle(command.description ?? "");
+    const hint = cleanTitle(command.input?.hint ?? "");
+    return name === "" ? [] : [{ name, ...(description ? { description } : {}), ...(hint ? { hint } : {}) }];
+  });
+}
 
 function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
   if (entry.loading) return;
   if (entry.turn?.take(update)) return;
   switch (update.sessionUpdate) {
     case "available_commands_update":
-      return writeSession(log, entry, { commands: update.availableCommands.slice(0, 200).map((command) => ({ name: command.name, ...(command.description ? { description: command.description } : {}), ...(command.input?.hint ? { hint: command.input.hint } : {}) })) });
+      return writeSession(log, entry, { commands: commandsOf(update.availableCommands) });
     case "current_mode_update":
       return writeSession(log, entry, { mode: update.currentModeId });
     case "usage_update":
@@ -140,9 +154,19 @@ async function elicit(log: Logger, entry: Binding, agent: { name: string; title:
 }
 
 
-function modesOf(modes: { currentModeId: string; availableModes: { id: string; name: string; description?: string | null }[] } | null): Partial<SessionData> {
+/**
+ * The session row's mode and modes: each mode's name and description kept as titles are, without bidi controls
+ * (docs/protocol.md, acp-rows); a mode left with no name goes by its id.
+ */
+export function modesOf(modes: { currentModeId: string; availableModes: { id: string; name: string; description?: string | null }[] } | null): Partial<SessionData> {
   if (!modes) return {};
-  return { mode: modes.currentModeId, modes: modes.availableModes.map(({ id, name, description }) => ({ id, name, ...(description ? { description } : {}) })) };
+  return {
+    mode: modes.currentModeId,
+    modes: modes.availableModes.map(({ id, name, description }) => {
+      const shown = cleanTitle(description ?? "");
+      return { id, name: cleanTitle(name) || id, ...(shown ? { description: shown } : {}) };
+    }),
+  };
 }
 
 

@@ -238,6 +238,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       availableCommands: [
         { name: "init", description: "Write an AGENTS.md" },
         { name: "review", description: "Review the changes", input: { hint: "what to review" } },
+        // A hostile agent's bidi controls and a name of nothing but a mark: kept as titles are, the nameless one dropped.
+        { name: "ship\u202E", description: "Ship \u2066it\u2069\n  now", input: { hint: "\u202Ewhere" } },
+        { name: "\u200F", description: "nothing but a mark" },
       ],
     });
     await update(client, id, { sessionUpdate: "current_mode_update", currentModeId: session.mode });
