@@ -56,4 +56,9 @@ describe("acp-rows: the rows of an ACP agent", () => {
     expect(screen.queryByRole("combobox", { name: "Mode" })).toBeNull();
     expect(screen.getByText("Qwen Code was restarted in a fresh session: its memory of this chat is lost.")).toBeTruthy();
   });
+
+  it("shows a failed session's reason, the agent's own text, with its hidden characters as markers", () => {
+    show({ type: "session", agent: "qwen", title: "Qwen Code", cwd: "/w", state: "failed", error: "the agent exited\nbad key in conf\u202Egifnoc.yml" });
+    expect(screen.getByRole("status").textContent).toBe("Qwen Code could not start: the agent exited\nbad key in conf⟨U+202E⟩gifnoc.yml");
+  });
 });

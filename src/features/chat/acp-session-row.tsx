@@ -1,11 +1,13 @@
 import type { AcpRowData } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { acpCopy } from "./acp-copy";
 
 type SessionData = Extract<AcpRowData, { type: "session" }>;
 
 /**
- * The chat's agent session: starting (progress, never a blank), ready in its workspace, failed with its reason, or restarted with
+ * The chat's agent session: starting (progress, never a blank), ready in its workspace, failed with its reason (the agent's
+ * own text, hidden characters as markers), or restarted with
  * or without its memory, and its `/` commands. Its modes are a select in the chat header (acp-mode-select.tsx).
  */
 export function AcpSessionRow({ data }: { data: SessionData }) {
@@ -16,7 +18,7 @@ export function AcpSessionRow({ data }: { data: SessionData }) {
       <span>
         {data.state === "starting" && t("sessionStarting", values)}
         {data.state === "ready" && t("sessionReady", values)}
-        {data.state === "failed" && t("sessionFailed", { title: data.title, error: data.error ?? "" })}
+        {data.state === "failed" && t("sessionFailed", { title: data.title, error: showHiddenCharacters(data.error ?? "") })}
       </span>
       {data.usage && <span>{t("usage", { used: data.usage.used, size: data.usage.size })}</span>}
       {data.commands && data.commands.length > 0 && <span className="acp-row__commands">{t("commands", { names: data.commands.map((command) => `/${command.name}`).join(" ") })}</span>}

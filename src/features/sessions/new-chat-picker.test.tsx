@@ -14,7 +14,7 @@ const AGENTS: AgentsList = {
   agents: [
     { name: "qwen", title: "Qwen Code", state: "ready" },
     { name: "claude", title: "Claude Code", state: "starting" },
-    { name: "gemini", title: "Gemini CLI", state: "failed", error: "spawn gemini ENOENT" },
+    { name: "gemini", title: "Gemini CLI", state: "failed", error: "spawn gemini\u202E ENOENT" },
   ],
   workspaces: ["/srv/code"],
 };
@@ -95,7 +95,7 @@ describe("New chat with ACP agents", () => {
       expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
       settle(AGENTS);
       const dialog = await screen.findByRole("dialog", { name: "New chat" });
-      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIcould not start: spawn gemini ENOENT"]);
+      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIcould not start: spawn gemini⟨U+202E⟩ ENOENT"]);
       expect(onNewChat).not.toHaveBeenCalled();
     });
 
@@ -142,7 +142,7 @@ describe("New chat with ACP agents", () => {
       "Parley's assistantThe model Parley runs",
       "Qwen Codeready",
       "Claude Codestarting…",
-      "Gemini CLIcould not start: spawn gemini ENOENT",
+      "Gemini CLIcould not start: spawn gemini⟨U+202E⟩ ENOENT",
     ]);
     expect(within(dialog).getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();
     expect(within(dialog).getByRole("radio", { name: /Parley's assistant/ })).toHaveFocus();
@@ -227,7 +227,7 @@ describe("New chat with ACP agents", () => {
     await user.click(newChat);
     const dialog = await screen.findByRole("dialog", { name: "新对话" });
     expect(within(dialog).getByRole("radio", { name: /Parley 的助手/ })).toBeChecked();
-    expect(within(dialog).getByText("无法启动：spawn gemini ENOENT")).toBeInTheDocument();
+    expect(within(dialog).getByText("无法启动：spawn gemini⟨U+202E⟩ ENOENT")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("radio", { name: /Qwen Code/ }));
     expect(within(dialog).getByRole("textbox", { name: "工作区文件夹" })).toHaveValue("/srv/code");
     expect(within(dialog).getByRole("button", { name: "开始对话" })).toBeEnabled();

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent,
 import type { AgentInfo, AgentsList } from "../../client/agents-api";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { newChatCopy } from "./new-chat-copy";
 import "./new-chat-picker.css";
 
@@ -124,7 +125,8 @@ export default function NewChatPicker({ agents, onAssistant, onAgent, onClose, a
       case "disabled":
         return t("stateDisabled");
       case "failed":
-        return t("stateFailed", { error: entry.error ?? "" });
+        // The agent's own words (its start-up error, its stderr): hidden characters show as markers.
+        return t("stateFailed", { error: showHiddenCharacters(entry.error ?? "") });
       default:
         return entry.state;
     }
