@@ -10,7 +10,7 @@ import type { Logger } from "../log";
 import { UserInteractionError } from "../pending/user-interaction";
 import type { Agent, AgentReport, TurnEnd } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
-import { cleanTitle } from "../sessions/titles";
+import { plainLabel } from "../../protocol/plain-label";
 import { ACP_ROW_NAMES, acpRow, createCoalescingWriter, createTurnRows } from "./acp-rows";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
@@ -95,9 +95,9 @@ function writeSession(log: Logger, entry: Binding, data: Partial<SessionData>) {
  */
 function commandsOf(commands: readonly { name: string; description?: string | null; input?: { hint?: string } | null }[]): AcpCommand[] {
   return commands.slice(0, 200).flatMap((command) => {
-    const name = cleanTitle(command.name);
-    const description = cleanTitle(command.description ?? "");
-    const hint = cleanTitle(command.input?.hint ?? "");
+    const name = plainLabel(command.name);
+    const description = plainLabel(command.description ?? "");
+    const hint = plainLabel(command.input?.hint ?? "");
     return name === "" ? [] : [{ name, ...(description ? { description } : {}), ...(hint ? { hint } : {}) }];
   });
 }
@@ -163,8 +163,8 @@ export function modesOf(modes: { currentModeId: string; availableModes: { id: st
   return {
     mode: modes.currentModeId,
     modes: modes.availableModes.map(({ id, name, description }) => {
-      const shown = cleanTitle(description ?? "");
-      return { id, name: cleanTitle(name) || id, ...(shown ? { description: shown } : {}) };
+      const shown = plainLabel(description ?? "");
+      return { id, name: plainLabel(name) || id, ...(shown ? { description: shown } : {}) };
     }),
   };
 }

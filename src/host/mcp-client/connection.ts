@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerHealth } from "../../protocol/schemas";
 import type { Logger } from "../log";
+import { plainLabel } from "../../protocol/plain-label";
 import type { McpServerConfig } from "./config";
 import type { OfferedTool } from "./offered-tools";
 
@@ -93,13 +94,16 @@ export function lastStderrLine(connection: Connection): string {
   return connection.stderr.trim().split("\n").at(-1)?.trim() ?? "";
 }
 
-/** The connection as `GET /api/health` reports it: `{name, state, tools, error?}`. */
+/**
+ * The connection as `GET /api/health` reports it: `{name, state, tools, error?}`, the error (the server's own words, its
+ * stderr's last line) kept as titles are, without bidi controls, since the app shows it beside its own text.
+ */
 export function statusOf(connection: Connection): McpServerHealth {
   return {
     name: connection.config.name,
     state: connection.state,
     tools: connection.state === "ready" ? connection.tools.length : 0,
-    ...(connection.error === undefined ? {} : { error: connection.error }),
+    ...(connection.error === undefined ? {} : { error: plainLabel(connection.error) }),
   };
 }
 

@@ -184,6 +184,14 @@ describe("the MCP manager's stdio servers and failures", { timeout: 90_000 }, ()
     expect(states).toEqual(["starting", "failed"]);
   });
 
+  it("reports a server's own words in its error without bidi controls, and logs them as they were", async () => {
+    const { tools, logs } = start([serverConfig("stdio", "broken", { env: { TEST_MCP_FAIL_START: "1", TEST_MCP_FAIL_TEXT: "bad key in conf\u202Egifnoc.yml" } } as Partial<McpServerConfig>)]);
+    await until(tools, () => tools.status()[0]!.state === "failed");
+    const error = "could not start (MCP error -32000: Connection closed): bad key in conf\u202Egifnoc.yml";
+    expect(tools.status()[0]).toEqual({ name: "broken", state: "failed", tools: 0, error: "could not start (MCP error -32000: Connection closed): bad key in confgifnoc.yml" });
+    expect(logs.find((entry) => entry.event === "mcp/server-failed")).toEqual({ event: "mcp/server-failed", server: "broken", error, attempt: 0, retryInMs: 10 });
+  });
+
   it("ends its stdio servers on close", async () => {
     const children = () =>
       execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" })

@@ -1,17 +1,14 @@
+import { plainLabel } from "../../protocol/plain-label";
+
 /** A chat's title: from its first message, the first question, plan or MCP tool call its agent makes, or a rename. */
 export const DEFAULT_TITLE = "New chat";
 const TITLE_CHARS = 60;
 
-/** Bidi embedding, override and isolate controls and marks: a title never carries them, so no title can reorder what sits beside it. */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
-
 /** Scripted-model commands whose text is arguments, not words: the chat is titled from the call they make instead. */
 export const COMMAND_WITH_ARGUMENTS = /^\/(?:ask|plan|tool)\s/;
 
-/** A title as the sidebar and the header show it: bidi controls removed, whitespace collapsed. */
-export function cleanTitle(text: string): string {
-  return text.replace(BIDI_CONTROLS, "").replace(/\s+/g, " ").trim();
-}
+/** A title as the sidebar and the header show it: bidi controls removed (so no title can reorder what sits beside it), whitespace collapsed. */
+export const cleanTitle = plainLabel;
 
 /** Scripted-model commands whose text is words to title by: `/echo <text>` and `/stream <pauses> <text>` are titled by the text. */
 const COMMAND_BEFORE_WORDS = /^\s*\/(?:echo|stream\s+\S+)(?=\s|$)/;
