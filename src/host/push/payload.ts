@@ -1,4 +1,5 @@
 import { ALLOW_ONCE_LABEL, APPROVAL_ID, APPROVAL_REASON_ID, DENY_LABEL } from "../../protocol/approval";
+import { plainLabel } from "../../protocol/plain-label";
 import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 
 /** Web Push carries at most 4096 bytes of ciphertext; this leaves room for the aes128gcm header, padding delimiter and tag. */
@@ -42,11 +43,16 @@ export type PushPayload = RequestPush | ResolvedPush;
 
 function askerOf(frame: QuestionRequestedFrame): string {
   if (frame.origin === undefined || frame.origin.kind === "agent") return "Your agent";
-  return frame.origin.name.trim() || (frame.origin.kind === "mcp-server" ? "An MCP server" : "An agent");
+  return plainLabel(frame.origin.name) || (frame.origin.kind === "mcp-server" ? "An MCP server" : "An agent");
 }
 
+/**
+ * Outside words as a notification shows them, at most `chars` characters: on one line and without bidi controls, since the
+ * phone draws them as they are and an override could make a question or an option read as something else.
+ */
 function clip(text: string, chars: number): string {
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+  const line = plainLabel(text);
+  return line.length <= chars ? line : `${line.slice(0, chars - 1)}…`;
 }
 
 /** The actions a request can be answered with from a notification: an approval's Allow once and Deny, or a single single-select question's options. */
@@ -70,7 +76,7 @@ export function requestPayload(frame: QuestionRequestedFrame, pending: number, h
   const base = { v: 1 as const, kind: "request" as const, rpcId: frame.rpcId, sessionId: frame.sessionId, pending };
   if (hideText) return { ...base, title: "Parley", body: HIDDEN_TEXT, actions: [] };
   const first = frame.questions[0]!;
-  const header = frame.approval !== undefined ? "Tool approval" : first.header?.trim() || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
+  const header = frame.approval !== undefined ? "Tool approval" : plainLabel(first.header ?? "") || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
   const more = frame.questions.length > 1 ? ` (+${frame.questions.length - 1} more)` : "";
   let payload: RequestPush = { ...base, title: clip(`${askerOf(frame)}: ${header}`, 120), body: `${clip(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
   if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, actions: [] };

@@ -106,6 +106,23 @@ describe("push service against a push service that decrypts what a phone would g
     expect(push!.headers.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
+  it("push-payload: shows outside words on one line without bidi controls, and answers with the exact label", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const label = "Keep report\u202Etxt.exe";
+    service.onFrame(requested("rpc-1", { origin: { kind: "mcp-client", name: "Claude\u202E Code" }, questions: [{ id: "q1", header: "\u2066Deploy\u2069", question: "Ship\n\n it to\u202E production?", options: [{ label }, { label: "No" }] }] }));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.payload).toMatchObject({
+      title: "Claude Code: Deploy",
+      body: "Ship it to production?",
+      actions: [
+        { action: "a0", title: "Keep reporttxt.exe", answers: [{ id: "q1", selected: [label] }] },
+        { action: "a1", title: "No", answers: [{ id: "q1", selected: ["No"] }] },
+      ],
+    });
+  });
+
   it("push-close: closes it with a second push naming the rpcId once resolved, after the first, with the same topic", async () => {
     await start();
     const device = fake.device();
