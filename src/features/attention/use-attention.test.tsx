@@ -124,6 +124,18 @@ describe("useAttention", () => {
     expect(shown[0]!.instance.close).toHaveBeenCalled();
   });
 
+  it("shows a question's hidden characters as markers in its notification, which the system draws as they are", () => {
+    vi.useFakeTimers();
+    const { shown } = stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    const spoofing: PendingRequest = { ...first, questions: [{ id: "keep", question: "Keep report\u202Etxt.exe?" }] };
+    view.rerender(inLocale(<Probe requests={[spoofing]} onOpenSession={() => undefined} />));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(shown.map(({ options }) => options?.body)).toEqual(["Keep report⟨U+202E⟩txt.exe?"]);
+  });
+
   it("shows no notification without the opt-in", () => {
     vi.useFakeTimers();
     const { shown } = stubNotifications("granted");

@@ -6,6 +6,7 @@ import { attentionCopy } from "./copy";
 import { createNotifier, type Notifier } from "./notifier";
 import { canNotify, readNotifyOptIn } from "./notify-preference";
 import { isPlanReview } from "../../store/selectors";
+import { showHiddenCharacters } from "../../ui/hidden-characters";
 
 export interface AttentionOptions {
   /** Every pending request of every session, in arrival order. */
@@ -65,7 +66,8 @@ export function useAttention({ requests, onOpenSession }: AttentionOptions): voi
         const first = request.questions[0]!;
         const more = request.questions.length - 1;
         const notification = new Notification(translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle"), {
-          body: more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question,
+          // The model's words, drawn by the system as they are: hidden characters show as markers.
+          body: showHiddenCharacters(more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question),
           tag: request.rpcId,
           icon: "/favicon.svg",
         });
