@@ -120,7 +120,6 @@ function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
   }
 }
 
-
 async function askPermission(log: Logger, entry: Binding, agent: { name: string; title: string }, ask: PermissionAsk): Promise<RequestPermissionResponse> {
   const question = permissionQuestion(agent, ask.request);
   const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
@@ -135,7 +134,6 @@ async function askPermission(log: Logger, entry: Binding, agent: { name: string;
     return abortedResponse().response;
   }
 }
-
 
 async function elicit(log: Logger, entry: Binding, agent: { name: string; title: string }, ask: ElicitationAsk): Promise<CreateElicitationResponse> {
   const mapped = acpElicitationQuestions(ask.request);
@@ -153,7 +151,6 @@ async function elicit(log: Logger, entry: Binding, agent: { name: string; title:
   }
 }
 
-
 /**
  * The session row's mode and modes: each mode's name and description kept as titles are, without bidi controls
  * (docs/protocol.md, acp-rows); a mode left with no name goes by its id.
@@ -169,14 +166,12 @@ export function modesOf(modes: { currentModeId: string; availableModes: { id: st
   };
 }
 
-
 async function failTurn(log: Logger, report: AgentReport, sessionId: string, error: unknown): Promise<TurnEnd> {
   const code = error instanceof AcpAgentError && error.code === "AGENT_EXITED" ? "AGENT_EXITED" : "AGENT_FAILED";
   log({ event: "acp/turn-failed", sessionId, code, error: errorText(error).slice(0, 200) });
   await report.write({ id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: `Error: ${errorText(error)}`, failure: { code } }, true);
   return { reason: "failed", code };
 }
-
 
 /** One prompt through the chat's session; the deny reasons the turn collected follow as the next prompts, shown as the user's. */
 async function runTurn(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
