@@ -1,5 +1,6 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
+import { connect as connectSocket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,6 +28,20 @@ function rawUpgrade(url: string, headers: Record<string, string>): Promise<{ sta
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+/** Writes `text` to a fresh connection and returns everything the host answered before it closed the connection. */
+function rawExchange(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connectSocket(Number(port), hostname);
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("close", () => resolve(answer));
+    socket.on("error", reject);
+    socket.write(text);
   });
 }
 
@@ -181,6 +196,22 @@ describe("trust fence", () => {
     expect((await rawGet(server.url, "/api/health", { host: `[::1]:${server.port}` })).status).toBe(200);
   });
 
+  it("answers a request with two Host headers 400 and closes, whichever comes first, on the API, /mcp, pages and the upgrade", async () => {
+    const server = await start();
+    const twoHosts = (target: string, first: string, second: string, extra = "") => rawExchange(server.url, `GET ${target} HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\n${extra}\r\n`);
+    const body = '{"error":{"code":"BAD_REQUEST","message":"the request carries more than one Host header"}}';
+    for (const target of ["/api/health", "/mcp", "/"]) {
+      for (const [first, second] of [["127.0.0.1", "evil.example"], ["evil.example", "127.0.0.1"], ["127.0.0.1", "127.0.0.1"]] as const) {
+        const answer = await twoHosts(target, first, second);
+        expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+        expect(answer.slice(answer.indexOf("\r\n\r\n") + 4)).toBe(body);
+      }
+    }
+    const upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    expect((await twoHosts("/api/mux", "127.0.0.1", "evil.example", upgrade)).split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+    expect((await rawGet(server.url, "/api/health", { host: "127.0.0.1" })).status).toBe(200);
+  });
+
   it("accepts a host listed in allowedHosts", async () => {
     const server = await start({ allowedHosts: ["parley.test"] });
     expect((await rawGet(server.url, "/api/health", { host: "parley.test:8787" })).status).toBe(200);
@@ -215,7 +246,11 @@ describe("trust fence", () => {
     expect(await api(server.url, "/api/health")).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
     expect((await api(server.url, "/api/health", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
     expect((await api(server.url, "/api/health", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // The scheme is matched as HTTP's schemes are, in any case.
+    for (const scheme of ["bearer", "BEARER", "BeArEr"]) expect((await api(server.url, "/api/health", { headers: { authorization: `${scheme} ${token}` } })).status).toBe(200);
+    expect((await api(server.url, "/api/health", { headers: { authorization: `Bearer${token}` } })).status).toBe(401);
     expect(await rawUpgrade(server.url, {})).toEqual({ status: 401, upgraded: false });
+    expect(await rawUpgrade(server.url, { Authorization: `bearer ${token}` })).toEqual({ status: 101, upgraded: true });
     expect((await api(server.url, "/?token=wrong")).status).toBe(401);
     const link = await api(server.url, `/?token=${token}`);
     expect(link.status).toBe(302);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { HEARTBEAT_INTERVAL_MS, LIMITS, PROTOCOL_VERSION, type DownFrame, type HeartbeatFrame } from "../../protocol/schemas";
-import { checkFence, type FenceOptions } from "../fence/fence";
+import { checkFence, hasManyHosts, type FenceOptions } from "../fence/fence";
 import type { Logger } from "../log";
 import { parseRequestTarget } from "../fence/request-target";
 
@@ -98,7 +98,7 @@ export function createDownlink(options: DownlinkOptions): Downlink {
     handleUpgrade(request, socket, head) {
       socket.on("error", (error: NodeJS.ErrnoException) => options.log({ event: "mux/socket-error", code: error.code ?? error.name }));
       const target = parseRequestTarget(request.url);
-      if (target === null) return refuse(socket, 400);
+      if (target === null || hasManyHosts(request)) return refuse(socket, 400);
       if (target.pathname !== "/api/mux") return refuse(socket, 404);
       const opening = async () => {
         const verdict = await checkFence(request, options.fence);

@@ -29,6 +29,16 @@ export function hostName(host: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
+/**
+ * Whether the request carries more than one `Host` header, which HTTP/1.1 makes a bad request: Node keeps the first,
+ * and a proxy in front may have read another, so the fence would check a name nobody else saw.
+ */
+export function hasManyHosts(request: IncomingMessage): boolean {
+  let count = 0;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) if (request.rawHeaders[index]!.toLowerCase() === "host") count++;
+  return count > 1;
+}
+
 /** Whether the `Host` header names this machine (or an allowed host), defeating DNS rebinding. */
 export function hostAllowed(request: IncomingMessage, options: FenceOptions): boolean {
   const host = request.headers.host;
@@ -62,10 +72,10 @@ export function tokenMatches(candidate: string | null, token: string): boolean {
   return timingSafeEqual(digest(candidate), digest(token));
 }
 
-/** The bearer token of an `Authorization` header, or null. */
+/** The bearer token of an `Authorization` header (its scheme in any case, as HTTP's schemes are), or null. */
 export function bearerToken(request: IncomingMessage): string | null {
   const authorization = request.headers.authorization;
-  return authorization?.startsWith("Bearer ") ? authorization.slice("Bearer ".length).trim() : null;
+  return authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice("Bearer ".length).trim() : null;
 }
 
 /**

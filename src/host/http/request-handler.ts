@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Auth } from "../fence/auth";
-import { checkFence, hostAllowed, type FenceOptions } from "../fence/fence";
+import { checkFence, hasManyHosts, hostAllowed, type FenceOptions } from "../fence/fence";
 import { parseRequestTarget, type RequestTarget } from "../fence/request-target";
 import type { Logger } from "../log";
 import { StorageError, storageStatus } from "../storage-error";
@@ -50,6 +50,10 @@ export function createRequestHandler(options: RequestHandlerOptions): (request: 
       if (target === null) {
         response.setHeader("Connection", "close");
         return sendError(response, 400, "BAD_REQUEST", "the request target is not a path");
+      }
+      if (hasManyHosts(request)) {
+        response.setHeader("Connection", "close");
+        return sendError(response, 400, "BAD_REQUEST", "the request carries more than one Host header");
       }
       if (target.pathname.includes("//")) return sendError(response, 404, "NOT_FOUND", "no resource has an empty path segment");
       if (options.closing()) {
