@@ -6,6 +6,7 @@ import type { Message, QuestionResolvedFrame, Session } from "../../protocol/sch
 import { api } from "../../testing/host/harness";
 import { createFrontDoor, nextQuestion } from "../../testing/host/mcp-front-door";
 import { listedBuiltInTools } from "../tools/built-in";
+import { CLIENT_NAME_CHARS, clientNameOf } from "./endpoint";
 
 const door = createFrontDoor({ name: "claude-code", title: "Claude Code" });
 afterEach(() => door.closeAll());
@@ -21,6 +22,20 @@ const BATCH = {
 function builtInTools() {
   return listedBuiltInTools().list();
 }
+
+describe("clientNameOf", () => {
+  it("takes the title, else the name, as one line without bidi controls, cut with an ellipsis past its bound", () => {
+    expect(clientNameOf({ name: "claude-code", title: "Claude Code" })).toBe("Claude Code");
+    expect(clientNameOf({ name: "codex" })).toBe("codex");
+    expect(clientNameOf({ name: "codex", title: " \u202E\u2066 " })).toBe("codex");
+    expect(clientNameOf({ name: "  my\n\tagent\u202C  " })).toBe("my agent");
+    expect(clientNameOf({ name: "\u200F", title: "" })).toBe("MCP client");
+    expect(clientNameOf({ name: "a".repeat(CLIENT_NAME_CHARS) })).toBe("a".repeat(CLIENT_NAME_CHARS));
+    expect(clientNameOf({ name: "a".repeat(CLIENT_NAME_CHARS + 1) })).toBe(`${"a".repeat(CLIENT_NAME_CHARS - 1)}…`);
+    // Characters, not UTF-16 units: an astral character is never cut in half.
+    expect(clientNameOf({ name: "😀".repeat(CLIENT_NAME_CHARS + 5) })).toBe(`${"😀".repeat(CLIENT_NAME_CHARS - 1)}…`);
+  });
+});
 
 describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
   it("lists ask_user_question and present_plan with the built-in agent's very schema and description", async () => {
@@ -76,6 +91,21 @@ describe("/mcp over Streamable HTTP", { timeout: 30_000 }, () => {
     }
     const sessions = (await api(server.url, "/api/sessions")).body as { sessions: Session[] };
     expect(sessions.sessions.map(({ title, agent }) => ({ title, agent }))).toEqual([{ title: "codex · 17:30", agent: { kind: "mcp-client", name: "codex" } }]);
+  });
+
+  it("names a client by a plain label within bounds, whatever its clientInfo says, so its questions reach every tab", async () => {
+    const { server, socket } = await start({ mcp: { now: () => new Date(2026, 0, 2, 8, 0) } });
+    // A name past the frame's bound, with a bidi override: the tabs' own check of the frame would drop the question.
+    const long = `Evil\u202E${"x".repeat(250)}`;
+    const { client } = await mcpClient(server.url, { info: { name: long } });
+    const call = client.callTool({ name: "ask_user_question", arguments: BATCH });
+    const frame = await nextQuestion(socket);
+    const shown = `Evil${"x".repeat(95)}…`;
+    expect(frame.origin).toEqual({ kind: "mcp-client", name: shown });
+    const sessions = (await api(server.url, "/api/sessions")).body as { sessions: Session[] };
+    expect(sessions.sessions.map(({ title, agent }) => ({ title, agent }))).toEqual([{ title: `${shown} · 08:00`, agent: { kind: "mcp-client", name: shown } }]);
+    await api(server.url, "/api/respond", { json: { type: "cancel", rpcId: frame.rpcId, sessionId: frame.sessionId } });
+    await call;
   });
 
   it("keeps the Parley session for a client that reconnects with the same Mcp-Session-Id", async () => {

@@ -4,6 +4,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { plainLabel } from "../../protocol/plain-label";
 import { LIMITS } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import { checkFence, type FenceOptions } from "../fence/fence";
@@ -65,6 +66,20 @@ export interface McpEndpoint {
   sessionCount(): number;
   /** Closes every MCP session, aborting their calls. */
   close(): Promise<void>;
+}
+
+/** The longest MCP client name kept, in characters: its chat's title adds the time it connected, and both stay within their bounds. */
+export const CLIENT_NAME_CHARS = 100;
+
+/**
+ * What the panel and the chat's title call an MCP client: its `clientInfo` title, else its name, on one line without bidi
+ * controls (as every title is), cut with an ellipsis past CLIENT_NAME_CHARS; "MCP client" when nothing is left.
+ */
+export function clientNameOf(info: { name: string; title?: string }): string {
+  const label = plainLabel(info.title ?? "") || plainLabel(info.name);
+  const characters = Array.from(label);
+  if (characters.length === 0) return "MCP client";
+  return characters.length > CLIENT_NAME_CHARS ? `${characters.slice(0, CLIENT_NAME_CHARS - 1).join("")}…` : label;
 }
 
 const INSTRUCTIONS =
@@ -159,11 +174,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const retryAfter = options.throttleSession?.(request) ?? null;
     if (retryAfter !== null) return sendRpcError(response, 429, SERVER_ERROR, `too many sessions created from this client; retry in ${retryAfter} s`, { "Retry-After": String(retryAfter) });
-    const info = body.params.clientInfo;
     const session: McpSession = {
       id: "",
       principal: principalOf(request),
-      clientName: (info.title ?? info.name).trim() || "MCP client",
+      clientName: clientNameOf(body.params.clientInfo),
       connectedAt: now(),
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => (options.peers ? `${options.peers.instance}.${randomUUID()}` : randomUUID()),
