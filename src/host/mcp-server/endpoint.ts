@@ -85,8 +85,8 @@ export function clientNameOf(info: { name: string; title?: string }): string {
 const INSTRUCTIONS =
   "Parley shows your questions to the human in its web app (any tab, any device) and returns their answer as the tool result. Ask with ask_user_question; present a plan for approval with present_plan.";
 
-function sendRpcError(response: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
-  const text = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+function sendRpcError(response: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null) {
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id });
   response.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
   response.end(text);
 }
@@ -101,6 +101,30 @@ function requestKeys(body: unknown): string[] {
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) keys.push(keyOf(id));
   }
   return keys;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Why a POST's requests cannot be served, checked before the SDK sees them, or null: an id already in use by a request
+ * in flight in the session, or twice in the body (the SDK tells requests apart by id alone, so the answer to one would
+ * reach, or cancel, the other); or a `tools/call` whose params the SDK would refuse with a dump of its schema.
+ */
+function refusalOf(session: McpSession, body: unknown, keys: string[]): { code: number; message: string } | null {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key) || session.inFlight.has(key) || session.calls.has(key)) {
+      return { code: ErrorCode.InvalidRequest, message: `Invalid Request: the id ${key.slice(key.indexOf(":") + 1)} is already in use by a request in flight in this MCP session; give each request an id of its own` };
+    }
+    seen.add(key);
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isPlainObject(message) || message.method !== "tools/call") continue;
+    const params = message.params;
+    if (isPlainObject(params) && typeof params.name === "string" && (params.arguments === undefined || isPlainObject(params.arguments))) continue;
+    return { code: ErrorCode.InvalidParams, message: "Invalid params: tools/call takes params.name, a string, and params.arguments, an object when given" };
+  }
+  return null;
 }
 
 function principalOf(request: IncomingMessage): string {
@@ -155,12 +179,19 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   }
 
   async function serve(session: McpSession, request: IncomingMessage, response: ServerResponse, body: unknown) {
-    session.openRequests += 1;
     session.lastSeen = Date.now();
     const keys = requestKeys(body);
+    const refusal = refusalOf(session, body, keys);
+    if (refusal !== null) {
+      const id = isPlainObject(body) && (typeof body.id === "string" || typeof body.id === "number") && refusal.code === ErrorCode.InvalidParams ? body.id : null;
+      return sendRpcError(response, 400, refusal.code, refusal.message, {}, id);
+    }
+    session.openRequests += 1;
+    for (const key of keys) session.inFlight.add(key);
     response.on("close", () => {
       session.openRequests -= 1;
       session.lastSeen = Date.now();
+      for (const key of keys) session.inFlight.delete(key);
       if (response.writableFinished) return;
       for (const key of keys) session.calls.get(key)?.abort();
     });
@@ -191,6 +222,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       parleySession: null,
       calls: new Map(),
       tickets: new Map(),
+      inFlight: new Set(),
       openRequests: 0,
       lastSeen: Date.now(),
     };

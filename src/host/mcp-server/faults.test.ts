@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame } from "../../protocol/schemas";
 import { api } from "../../testing/host/harness";
-import { createFrontDoor } from "../../testing/host/mcp-front-door";
+import { createFrontDoor, nextQuestion, resolvedFrame } from "../../testing/host/mcp-front-door";
 
 const TOKEN = "mcp-token-0123456789abcdef";
 const door = createFrontDoor({ name: "fault-agent" });
@@ -65,6 +65,61 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     expect(sseMessage(wait.text)).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: "Unknown tool: ask_user_question_wait" } });
     expect(await pendingOnHost(server.url)).toEqual([]);
     expect(((await api(server.url, "/api/sessions")).body as { sessions: unknown[] }).sessions).toEqual([]);
+  });
+
+  it("answers a tools/call with malformed params -32602 with its id, before the SDK sees it, and asks nothing", async () => {
+    const server = await startHost();
+    const { sessionId } = await mcpClient(server.url);
+    const message = "Invalid params: tools/call takes params.name, a string, and params.arguments, an object when given";
+    const bodies = [
+      { id: 11, params: { name: "ask_user_question", arguments: null } },
+      { id: 12, params: { name: "ask_user_question", arguments: [] } },
+      { id: 13, params: { name: "ask_user_question", arguments: "{}" } },
+      { id: "fourteen", params: { arguments: ASK } },
+      { id: 15, params: { name: 42, arguments: ASK } },
+      { id: 16, params: null },
+      { id: 17 },
+    ];
+    for (const { id, ...rest } of bodies) {
+      const refused = await post(server.url, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", ...rest }), { "mcp-session-id": sessionId });
+      expect({ status: refused.status, body: refused.json() }).toEqual({ status: 400, body: { jsonrpc: "2.0", error: { code: -32602, message }, id } });
+    }
+    const batch = await post(server.url, JSON.stringify([{ jsonrpc: "2.0", id: 18, method: "tools/list" }, { jsonrpc: "2.0", id: 19, method: "tools/call", params: { name: "ask_user_question", arguments: null } }]), { "mcp-session-id": sessionId });
+    expect({ status: batch.status, body: batch.json() }).toEqual({ status: 400, body: rpcError(-32602, message) });
+    expect(await pendingOnHost(server.url)).toEqual([]);
+    expect(((await api(server.url, "/api/sessions")).body as { sessions: unknown[] }).sessions).toEqual([]);
+  });
+
+  it("refuses a request whose id is in use by one in flight, so neither's answer or cancel reaches the other", async () => {
+    const server = await startHost();
+    const { sessionId } = await mcpClient(server.url);
+    const socket = await door.socket(server.url);
+    const headers = { ...JSON_HEADERS, "mcp-session-id": sessionId };
+    const call = (id: string, question: string, signal?: AbortSignal) =>
+      fetch(`${server.url}/mcp`, { method: "POST", headers, signal, body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "ask_user_question", arguments: { questions: [{ id: "q", question }] } } }) });
+    const first = new AbortController();
+    const firstCall = call("dup", "First?", first.signal).then((response) => response.text()).catch(() => "aborted");
+    const asked = await nextQuestion(socket);
+    expect(asked.questions[0]!.question).toBe("First?");
+
+    const message = "Invalid Request: the id dup is already in use by a request in flight in this MCP session; give each request an id of its own";
+    const second = await call("dup", "Second?");
+    expect({ status: second.status, body: await second.json() }).toEqual({ status: 400, body: rpcError(-32600, message) });
+    const twice = await post(server.url, JSON.stringify([1, 2].map(() => ({ jsonrpc: "2.0", id: "twice", method: "tools/list" }))), { "mcp-session-id": sessionId });
+    expect({ status: twice.status, body: twice.json() }).toEqual({ status: 400, body: rpcError(-32600, message.replace("dup", "twice")) });
+    expect((await pendingOnHost(server.url)).map((frame) => frame.rpcId)).toEqual([asked.rpcId]);
+
+    // The first call's stream closes: its own question is withdrawn, and its id is free again.
+    first.abort();
+    expect(await firstCall).toBe("aborted");
+    expect((await resolvedFrame(socket, asked.rpcId)).outcome).toBe("aborted");
+    const from = socket.frames.length;
+    const again = call("dup", "Again?");
+    const retried = await nextQuestion(socket, from);
+    expect(retried.questions[0]!.question).toBe("Again?");
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: retried.rpcId, sessionId: retried.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
+    expect(sseMessage(await (await again).text())).toEqual({ jsonrpc: "2.0", id: "dup", result: { content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] } });
+    expect(await pendingOnHost(server.url)).toEqual([]);
   });
 
   it("refuses a foreign Origin and a foreign Host with 403 and the SDK's error body", async () => {

@@ -23,6 +23,8 @@ export interface McpSession {
   /** In-flight calls by JSON-RPC id; aborting one settles its question. */
   calls: Map<string, AbortController>;
   tickets: Map<string, Ticket>;
+  /** The JSON-RPC ids of the requests whose POST is still open: an id is this session's until its request is done. */
+  inFlight: Set<string>;
   openRequests: number;
   lastSeen: number;
 }
