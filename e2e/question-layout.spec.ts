@@ -57,9 +57,13 @@ function expectApart(a: Box, b: Box, names: string) {
   expect(separate, `${names} do not overlap`).toBe(true);
 }
 
+// A phone, a laptop, and two short screens (a phone held sideways, a laptop zoomed to 200 %), where the panel is a
+// bottom sheet beside the chat list.
 for (const viewport of [
   { width: 360, height: 640 },
   { width: 1280, height: 800 },
+  { width: 740, height: 360 },
+  { width: 1280, height: 400 },
 ]) {
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
@@ -78,6 +82,10 @@ for (const viewport of [
       expect(panelBox.y).toBeGreaterThanOrEqual(0);
       expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(viewport.height + 0.5);
       expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(viewport.width + 0.5);
+      // The first options show, however short the screen.
+      expect(body.height).toBeGreaterThanOrEqual(88);
+      await expect(panel.getByRole("radio", { name: "Region 1", exact: true })).toBeInViewport({ ratio: 0.5 });
+      if (viewport.width > 720) expectApart(panelBox, await boxOf(page.getByRole("navigation", { name: "Chats" })), "panel and the chat list");
 
       const controls = [
         panel.getByRole("button", { name: "Collapse the question card" }),
@@ -107,7 +115,23 @@ for (const viewport of [
       expectStacked(first, second, "first and second option");
     });
 
-    test("a short question leaves the conversation's last message and Stop button uncovered", async ({ page }) => {
+    // On a short screen the sheet covers them until it is folded.
+    if (viewport.height <= 480)
+      test("a folded panel leaves the conversation's Stop button uncovered", async ({ page }) => {
+        await page.goto(host.url);
+        await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(shortQuestion)}`);
+        await page.getByRole("button", { name: "Send" }).click();
+        await expect(page.getByRole("region", { name: "Ship it?" })).toBeVisible();
+        await page.keyboard.press("Alt+KeyQ");
+        await expect(page.getByRole("radio", { name: "Yes" })).toBeFocused();
+        await page.keyboard.press("Escape");
+        const panel = page.locator("[data-question-panel]");
+        await expect(panel).toHaveAttribute("data-collapsed", "true");
+        const stop = page.getByRole("button", { name: "Stop" });
+        await expect(stop).toBeInViewport({ ratio: 1 });
+        expectApart(await boxOf(panel), await boxOf(stop), "folded panel and the conversation's Stop button");
+      });
+    else test("a short question leaves the conversation's last message and Stop button uncovered", async ({ page }) => {
       await page.goto(host.url);
       await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(shortQuestion)}`);
       await page.getByRole("button", { name: "Send" }).click();
