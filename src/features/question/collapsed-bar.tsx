@@ -1,7 +1,7 @@
 import type { Ref } from "react";
 import type { QuestionItem } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import { draftOf, isComplete, type DraftState } from "./draft";
+import { draftOf, isAnswered, isComplete, type DraftState } from "./draft";
 import { questionCopy } from "./copy";
 import { IconButton } from "./icon-button";
 
@@ -18,7 +18,16 @@ export function CollapsedBar({ questions, state, textId, onExpand, ref }: Collap
   const t = useCopy(questionCopy);
   const count = questions.length;
   const left = questions.filter((question) => !isComplete(question, draftOf(state, question.id))).length;
-  const text = count === 1 ? t("waitingOne") : left === 0 ? t("allAnswered", { count }) : t("leftOf", { left, count });
+  // A skip completes its question but is no answer: a batch with skips is not "all answered".
+  const answered = questions.filter((question) => isAnswered(question, draftOf(state, question.id))).length;
+  const text =
+    count === 1
+      ? t("waitingOne")
+      : left > 0
+        ? t("leftOf", { left, count })
+        : answered === count
+          ? t("allAnswered", { count })
+          : t("answeredSkipped", { answered, skipped: count - answered });
   return (
     <div className="question-panel__bar">
       <span className="question-panel__bar-text" id={textId}>

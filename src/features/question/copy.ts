@@ -38,6 +38,7 @@ export type QuestionMessageKey =
   | "shortcutMac"
   | "shortcutOther"
   | "allAnswered"
+  | "answeredSkipped"
   | "leftOf"
   | "stepperLabel"
   | "stepName"
@@ -143,6 +144,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     shortcutMac: "Option+Q",
     shortcutOther: "Alt+Q",
     allAnswered: "All {count} answered",
+    answeredSkipped: "{answered} answered, {skipped} skipped",
     leftOf: "{left} of {count} left",
     stepperLabel: "Questions",
     stepName: "Question {index} of {count}, {state}",
@@ -246,6 +248,7 @@ export const questionCopy: Catalog<QuestionMessageKey> = {
     shortcutMac: "Option+Q",
     shortcutOther: "Alt+Q",
     allAnswered: "{count} 题均已回答",
+    answeredSkipped: "已回答 {answered} 题，跳过 {skipped} 题",
     leftOf: "剩余 {left} 题，共 {count} 题",
     stepperLabel: "问题",
     stepName: "第 {index} 题，共 {count} 题，{state}",

@@ -56,6 +56,22 @@ describe("collapsing", () => {
     expect(respond).not.toHaveBeenCalled();
   });
 
+  it("counts a skip as done but not answered: the bar tells all answered from answered and skipped", async () => {
+    const { user } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    await user.type(screen.getByRole("textbox", { name: "Type your answer" }), "parley");
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Skip this question" }));
+    await screen.findByRole("heading", { name: "Review your answers" });
+    await user.keyboard("{Escape}");
+    expect(screen.getByRole("region", { name: "2 answered, 1 skipped" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Answer" }));
+    await user.click(screen.getByRole("button", { name: "Change question 3" }));
+    await user.click(screen.getByRole("checkbox", { name: "Auth" }));
+    await user.keyboard("{Escape}");
+    expect(screen.getByRole("region", { name: "All 3 answered" })).toBeInTheDocument();
+  });
+
   it("reads one question waiting for a single-question request", async () => {
     const { user } = renderPanel(undefined, { ...batch, questions: [batch.questions[0]!] });
     await user.click(screen.getByRole("button", { name: "Collapse the question card" }));
