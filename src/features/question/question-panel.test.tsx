@@ -97,6 +97,8 @@ describe("dismissing", () => {
     expect(respond).not.toHaveBeenCalled();
     await user.click(screen.getByRole("button", { name: "Keep answering" }));
     expect(screen.queryByText("Discard your answers?")).not.toBeInTheDocument();
+    // Focus goes back where the user answers: the step's field.
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveFocus();
     await user.click(screen.getByRole("button", { name: "Previous question" }));
     expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
     expect(respond).not.toHaveBeenCalled();
@@ -394,6 +396,7 @@ describe("escape key", () => {
     await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
     fireEvent.keyDown(screen.getByRole("button", { name: "Keep answering" }), { key: "Escape" });
     expect(screen.queryByText("Discard your answers?")).not.toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveFocus();
     expect(screen.getByRole("button", { name: "Collapse the question card" })).toBeInTheDocument();
   });
 });

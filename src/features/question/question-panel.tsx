@@ -52,12 +52,17 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
   useVisualViewport(rootRef);
   const sheetHeight = useSheetHeight(rootRef);
   const [state, setState] = usePanelDraft(request);
+  const focusPanel = () => {
+    const root = rootRef.current;
+    if (review) document.getElementById(headingId)?.focus();
+    else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
+  };
   const { busy, status, setStatus, confirming, answer, cancel, chatAboutIt, dismiss, keepAnswering } = usePanelResponse({
     request,
     state,
     respond,
     planChat,
-    headingId,
+    focusPanel,
   });
   const [imeGuard] = useState(createImeGuard);
   const { questions } = request;
@@ -74,11 +79,6 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
   }, [state.collapsed]);
 
   const collapse = () => setState((current) => setCollapsed(current, true));
-  const focusPanel = () => {
-    const root = rootRef.current;
-    if (review) document.getElementById(headingId)?.focus();
-    else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
-  };
   const { attention, takeFocus, expand, turnToPanel } = usePanelAttention({
     autoFocus,
     collapsed: state.collapsed,

@@ -16,15 +16,15 @@ interface PanelResponseOptions {
   state: DraftState;
   respond: (body: RespondRequest) => Promise<Receipt>;
   planChat: PlanChat | undefined;
-  /** The panel's heading, where focus goes back when the user keeps answering. */
-  headingId: string;
+  /** Puts focus back where the user answers (the step's control, else its heading) when they keep answering. */
+  focusPanel: () => void;
 }
 
 /**
  * The ways the panel ends its request: an answer, a cancel, Chat about it on a plan review, and
  * Dismiss, which asks first (`confirming`) when it would throw a draft away.
  */
-export function usePanelResponse({ request, state, respond, planChat, headingId }: PanelResponseOptions) {
+export function usePanelResponse({ request, state, respond, planChat, focusPanel }: PanelResponseOptions) {
   const { rpcId, sessionId, questions } = request;
   const { busy, status, setStatus, send: sendResponse } = useRespond(respond);
   const [confirming, setConfirming] = useState(false);
@@ -54,7 +54,7 @@ export function usePanelResponse({ request, state, respond, planChat, headingId 
   const dismiss = () => (hasAnyDraft(questions, state) ? setConfirming(true) : cancel());
   const keepAnswering = () => {
     setConfirming(false);
-    document.getElementById(headingId)?.focus();
+    focusPanel();
   };
 
   return { busy, status, setStatus, confirming, answer, cancel, chatAboutIt, dismiss, keepAnswering };
