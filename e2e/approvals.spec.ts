@@ -95,6 +95,30 @@ for (const theme of ["light", "dark"] as const) {
   });
 }
 
+// A phone held sideways and a laptop zoomed to 200 %: the card is a bottom sheet beside the chat list, all of it on screen.
+for (const viewport of [
+  { width: 740, height: 360 },
+  { width: 1280, height: 400 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} the card's arguments and every button are on screen, beside the chat list, and Deny with a reason still works`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await openChat(page);
+    await sendMessage(page, WRITE_COMMAND);
+    const card = page.getByRole("region", { name: CARD });
+    await expect(card.getByRole("region", { name: "Arguments" })).toBeInViewport();
+    for (const name of ["Deny", "Allow for this chat", "Allow once"]) await expect(card.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
+    const cardBox = (await card.boundingBox())!;
+    const listBox = (await page.getByRole("navigation", { name: "Chats" }).boundingBox())!;
+    expect(cardBox.x).toBeGreaterThanOrEqual(listBox.x + listBox.width - 0.5);
+    expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(viewport.width + 0.5);
+    await card.getByRole("button", { name: "Deny" }).click();
+    await card.getByRole("textbox", { name: "Reason for denying (optional)" }).fill("too short a screen");
+    await expect(card.getByRole("button", { name: "Deny" })).toBeInViewport({ ratio: 1 });
+    await card.getByRole("button", { name: "Deny" }).click();
+    await expect(page.getByText("Error: TOOL_DENIED", { exact: true })).toBeVisible();
+  });
+}
+
 test("Deny with a reason: the tool does not run, the model gets TOOL_DENIED with the reason, and the turn goes on", async ({ page }) => {
   await openChat(page);
   await sendMessage(page, `/tool mcp__notes__write_note ${JSON.stringify({ name: "friday", text: "deploy" })}`);
