@@ -109,16 +109,25 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     expect({ status: twice.status, body: twice.json() }).toEqual({ status: 400, body: rpcError(-32600, message.replace("dup", "twice")) });
     expect((await pendingOnHost(server.url)).map((frame) => frame.rpcId)).toEqual([asked.rpcId]);
 
-    // The first call's stream closes: its own question is withdrawn, and its id is free again.
+    // The first call's stream closes: its own question is withdrawn, and once its call has ended (a moment later: the
+    // SDK would send that call's result to whichever request holds the id) the id is free again.
     first.abort();
     expect(await firstCall).toBe("aborted");
     expect((await resolvedFrame(socket, asked.rpcId)).outcome).toBe("aborted");
     const from = socket.frames.length;
-    const again = call("dup", "Again?");
+    let again: Response | null = null;
+    await expect
+      .poll(async () => {
+        const response = await call("dup", "Again?");
+        if (response.status !== 400) return (again = response).status;
+        expect(await response.json()).toEqual(rpcError(-32600, message));
+        return 400;
+      })
+      .toBe(200);
     const retried = await nextQuestion(socket, from);
     expect(retried.questions[0]!.question).toBe("Again?");
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: retried.rpcId, sessionId: retried.sessionId, answers: [{ id: "q", selected: [], custom: "yes" }] } });
-    expect(sseMessage(await (await again).text())).toEqual({ jsonrpc: "2.0", id: "dup", result: { content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] } });
+    expect(sseMessage(await again!.text())).toEqual({ jsonrpc: "2.0", id: "dup", result: { content: [{ type: "text", text: '{"answers":[{"id":"q","selected":[],"custom":"yes"}]}' }] } });
     expect(await pendingOnHost(server.url)).toEqual([]);
   });
 
