@@ -8,3 +8,13 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
 export function plainLabel(text: string): string {
   return text.replace(BIDI_CONTROLS, "").replace(/\s+/g, " ").trim();
 }
+
+/**
+ * A plain label of at most `chars` characters (code points, so none is cut in half): a longer one keeps its first
+ * `chars - 1` and ends in `…`.
+ */
+export function clipLabel(text: string, chars: number): string {
+  const label = plainLabel(text);
+  const points = [...label];
+  return points.length <= chars ? label : `${points.slice(0, chars - 1).join("").trimEnd()}…`;
+}

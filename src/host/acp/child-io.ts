@@ -1,6 +1,7 @@
 import type { ChildProcess, ChildProcessWithoutNullStreams } from "node:child_process";
 import { methods, type AnyMessage, type JsonRpcId, type Stream } from "@agentclientprotocol/sdk";
 import type { Logger } from "../log";
+import { isRecord } from "../../protocol/elicitation-field";
 
 /** The host variables an agent process gets; everything else of the host's environment (PARLEY_TOKEN…) stays out. */
 export const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TMP", "TEMP"] as const;
@@ -40,10 +41,6 @@ const REQUEST_PREFIX = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Keeps the last lines of a stream, each and all bounded. */
@@ -173,7 +170,6 @@ export function childStream(child: ChildProcessWithoutNullStreams, hooks: Stream
   });
   return { readable, writable };
 }
-
 
 export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `the agent was killed by ${signal}` : `the agent exited with code ${code ?? "?"}`;

@@ -1,15 +1,12 @@
 import type { CreateElicitationRequest, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import { elicitationContent, elicitationQuestions, type ElicitationContentResult, type ElicitationQuestions } from "../../protocol/elicitation";
 import type { AnswerItem, QuestionItem } from "../../protocol/schemas";
+import { isRecord } from "../../protocol/elicitation-field";
 
 type FormRequest = Pick<Extract<CreateElicitationRequest, { mode: "form" }>, "message" | "requestedSchema">;
 
 /** ACP's form mapping: the MCP one, with `<name>_custom` read as that question's "Other". */
 const ACP_MAPPING = { pairedOther: true } as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The requested schema as the shared mapping reads it: `_meta` (ACP's extension slot, e.g. an option's

@@ -1,6 +1,7 @@
 import type { PermissionOption, PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { approvalQuestions, readChoiceAnswer } from "../../protocol/approval";
 import { LIMITS, type AcpToolCallData, type AcpToolContent, type AnswerItem, type QuestionItem, type QuestionOrigin, type ToolApproval } from "../../protocol/schemas";
+import { isRecord } from "../../protocol/elicitation-field";
 
 /** The order an ACP permission's options are shown in, least permissive allow first. */
 export const PERMISSION_KIND_ORDER: readonly PermissionOptionKind[] = ["allow_once", "allow_always", "reject_once", "reject_always"];
@@ -129,10 +130,6 @@ interface QwenQuestion {
   header?: string;
   options: { label: string; description?: string }[];
   multiSelect: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Store } from "../store";
 import { McpCallError, type McpTools, type OfferedTool } from "./manager";
 import { askApproval, UserInteractionError, type UserInteraction } from "../pending/user-interaction";
 import { errorOutcome, type AnswerEffect, type ToolContext, type ToolSource } from "../tools/registry";
+import { isRecord } from "../../protocol/elicitation-field";
 
 /** Every offered MCP tool's name starts so (docs/protocol.md, mcp-tool-call). */
 export const MCP_TOOL_PREFIX = "mcp__";
@@ -90,10 +91,6 @@ function approvalEffect(mcp: McpToolCall, given: GivenAnswer): AnswerEffect | nu
   return { patch: { mcp: { ...mcp, approval: decision.kind === "allow-once" ? "allowed-once" : "allowed-for-chat" } } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 type Content = CallToolResult["content"][number];
 
 /** One content block as the transcript keeps it, and as the model reads it. */
@@ -167,7 +164,7 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       const update = (mcp: McpToolCall) => context.update?.({ mcp }) ?? Promise.resolve();
       const offered = find(name);
       if (!offered) return errorOutcome({ name: "ToolError", code: "MCP_SERVER_UNAVAILABLE", message: `no ready MCP server offers the tool ${name}` });
-      if (!isPlainObject(args)) return errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: "arguments must be a JSON object" });
+      if (!isRecord(args)) return errorOutcome({ name: "ToolError", code: "INVALID_ARGS", message: "arguments must be a JSON object" });
       const { server, tool } = offered;
       let mcp: McpToolCall = { server, tool };
       if (offered.readOnly) mcp = { ...mcp, approval: "read-only" };

@@ -4,7 +4,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { plainLabel } from "../../protocol/plain-label";
+import { isRecord } from "../../protocol/elicitation-field";
+import { clipLabel, plainLabel } from "../../protocol/plain-label";
 import { LIMITS } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import { checkFence, type FenceOptions } from "../fence/fence";
@@ -76,10 +77,7 @@ export const CLIENT_NAME_CHARS = 100;
  * controls (as every title is), cut with an ellipsis past CLIENT_NAME_CHARS; "MCP client" when nothing is left.
  */
 export function clientNameOf(info: { name: string; title?: string }): string {
-  const label = plainLabel(info.title ?? "") || plainLabel(info.name);
-  const characters = Array.from(label);
-  if (characters.length === 0) return "MCP client";
-  return characters.length > CLIENT_NAME_CHARS ? `${characters.slice(0, CLIENT_NAME_CHARS - 1).join("")}…` : label;
+  return clipLabel(plainLabel(info.title ?? "") || info.name, CLIENT_NAME_CHARS) || "MCP client";
 }
 
 const INSTRUCTIONS =
@@ -103,8 +101,6 @@ function requestKeys(body: unknown): string[] {
   return keys;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Why a POST's requests cannot be served, checked before the SDK sees them, or null: an id already in use by a request
  * in flight in the session, or twice in the body (the SDK tells requests apart by id alone, so the answer to one would
@@ -119,9 +115,9 @@ function refusalOf(session: McpSession, body: unknown, keys: string[]): { code: 
     seen.add(key);
   }
   for (const message of Array.isArray(body) ? body : [body]) {
-    if (!isPlainObject(message) || message.method !== "tools/call") continue;
+    if (!isRecord(message) || message.method !== "tools/call") continue;
     const params = message.params;
-    if (isPlainObject(params) && typeof params.name === "string" && (params.arguments === undefined || isPlainObject(params.arguments))) continue;
+    if (isRecord(params) && typeof params.name === "string" && (params.arguments === undefined || isRecord(params.arguments))) continue;
     return { code: ErrorCode.InvalidParams, message: "Invalid params: tools/call takes params.name, a string, and params.arguments, an object when given" };
   }
   return null;
@@ -183,7 +179,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const keys = requestKeys(body);
     const refusal = refusalOf(session, body, keys);
     if (refusal !== null) {
-      const id = isPlainObject(body) && (typeof body.id === "string" || typeof body.id === "number") && refusal.code === ErrorCode.InvalidParams ? body.id : null;
+      const id = isRecord(body) && (typeof body.id === "string" || typeof body.id === "number") && refusal.code === ErrorCode.InvalidParams ? body.id : null;
       return sendRpcError(response, 400, refusal.code, refusal.message, {}, id);
     }
     session.openRequests += 1;

@@ -1,5 +1,5 @@
 import { ALLOW_ONCE_LABEL, APPROVAL_ID, APPROVAL_REASON_ID, DENY_LABEL } from "../../protocol/approval";
-import { plainLabel } from "../../protocol/plain-label";
+import { clipLabel, plainLabel } from "../../protocol/plain-label";
 import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 
 /** Web Push carries at most 4096 bytes of ciphertext; this leaves room for the aes128gcm header, padding delimiter and tag. */
@@ -50,10 +50,6 @@ function askerOf(frame: QuestionRequestedFrame): string {
  * Outside words as a notification shows them, at most `chars` characters: on one line and without bidi controls, since the
  * phone draws them as they are and an override could make a question or an option read as something else.
  */
-function clip(text: string, chars: number): string {
-  const line = plainLabel(text);
-  return line.length <= chars ? line : `${line.slice(0, chars - 1)}…`;
-}
 
 /** The actions a request can be answered with from a notification: an approval's Allow once and Deny, or a single single-select question's options. */
 export function actionsFor(frame: QuestionRequestedFrame): PushAction[] {
@@ -68,7 +64,7 @@ export function actionsFor(frame: QuestionRequestedFrame): PushAction[] {
   if (question === undefined || others.length > 0) return [];
   const options = question.options ?? [];
   if (question.multiSelect || question.intent !== undefined || options.length === 0 || options.length > MAX_PUSH_ACTIONS) return [];
-  return options.map((option, index) => ({ action: `a${index}`, title: clip(option.label, 40), answers: [{ id: question.id, selected: [option.label] }] }));
+  return options.map((option, index) => ({ action: `a${index}`, title: clipLabel(option.label, 40), answers: [{ id: question.id, selected: [option.label] }] }));
 }
 
 /** The payload of a pending request: asker and header as the title, the first question as the body; `hideText` leaves only a generic line and no actions. */
@@ -78,9 +74,9 @@ export function requestPayload(frame: QuestionRequestedFrame, pending: number, h
   const first = frame.questions[0]!;
   const header = frame.approval !== undefined ? "Tool approval" : plainLabel(first.header ?? "") || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
   const more = frame.questions.length > 1 ? ` (+${frame.questions.length - 1} more)` : "";
-  let payload: RequestPush = { ...base, title: clip(`${askerOf(frame)}: ${header}`, 120), body: `${clip(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
+  let payload: RequestPush = { ...base, title: clipLabel(`${askerOf(frame)}: ${header}`, 120), body: `${clipLabel(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
   if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, actions: [] };
-  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, title: clip(payload.title, 40), body: clip(first.question, 200) };
+  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, title: clipLabel(payload.title, 40), body: clipLabel(first.question, 200) };
   return payload;
 }
 

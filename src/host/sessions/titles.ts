@@ -1,4 +1,4 @@
-import { plainLabel } from "../../protocol/plain-label";
+import { clipLabel, plainLabel } from "../../protocol/plain-label";
 
 /** A chat's title: from its first message, the first question, plan or MCP tool call its agent makes, or a rename. */
 export const DEFAULT_TITLE = "New chat";
@@ -17,10 +17,8 @@ const COMMAND_BEFORE_WORDS = /^\s*\/(?:echo|stream\s+\S+)(?=\s|$)/;
 export function titleFrom(text: string): string {
   const words = text.replace(COMMAND_BEFORE_WORDS, "");
   const line = words.split("\n").find((part) => cleanTitle(part) !== "") ?? "";
-  const flat = cleanTitle(line);
-  const points = [...flat];
-  if (points.length === 0) return DEFAULT_TITLE;
-  return points.length <= TITLE_CHARS ? flat : `${points.slice(0, TITLE_CHARS - 1).join("").trimEnd()}…`;
+  const title = clipLabel(line, TITLE_CHARS);
+  return title === "" ? DEFAULT_TITLE : title;
 }
 
 /** An MCP server's tool as the model calls it: `mcp__<server>__<tool>`. */
