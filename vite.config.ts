@@ -77,7 +77,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          setupFiles: ["src/test/setup-waits.ts"],
+          setupFiles: ["src/test/setup-waits.ts", "src/test/setup-locales.ts"],
           include: ["src/**/*.test.ts", "bench/**/*.test.ts"],
         },
       },
@@ -87,7 +87,7 @@ export default defineConfig({
           name: "dom",
           environment: "jsdom",
           include: ["src/**/*.test.tsx"],
-          setupFiles: ["src/test/setup-waits.ts", "src/test/setup-dom.ts"],
+          setupFiles: ["src/test/setup-waits.ts", "src/test/setup-locales.ts", "src/test/setup-dom.ts"],
         },
       },
       ...(postgresBin === null

@@ -123,6 +123,45 @@ test("switching the language to 简体中文 shows the Chinese copy and is remem
   await expect(page.getByRole("button", { name: "发送" })).toBeVisible();
 });
 
+test("a browser in Chinese gets its first screen in Chinese, from a chunk of its own; when that chunk cannot load, the page is in English until it can", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "zh-CN" });
+  const page = await context.newPage();
+  const chunks: string[] = [];
+  page.on("request", (request) => {
+    if (/\/assets\/zh-CN-[^/]+\.js$/.test(request.url())) chunks.push(new URL(request.url()).pathname);
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(host.url);
+  await expect(page.getByRole("textbox", { name: "消息" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+  expect(chunks).toHaveLength(1);
+
+  const offline = await context.newPage();
+  const warnings: string[] = [];
+  offline.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  offline.on("pageerror", (error) => errors.push(error.message));
+  await offline.route(/\/assets\/zh-CN-[^/]+\.js$/, (route) => route.abort("internetdisconnected"));
+  await offline.goto(host.url);
+  await expect(offline.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(offline.locator("html")).toHaveAttribute("lang", "en");
+  await expect(offline.getByRole("combobox", { name: "Language" })).toHaveValue("en");
+  await expect.poll(() => warnings.some((text) => text.startsWith("could not load the zh-CN texts"))).toBe(true);
+  await offline.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
+  await expect.poll(() => warnings.filter((text) => text.startsWith("could not load the zh-CN texts")).length).toBeGreaterThanOrEqual(2);
+  await expect(offline.getByRole("combobox", { name: "Language" })).toHaveValue("en");
+  await expect(offline.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  await offline.unroute(/\/assets\/zh-CN-[^/]+\.js$/);
+  await offline.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
+  await expect(offline.getByRole("textbox", { name: "消息" })).toBeVisible();
+  await expect(offline.locator("html")).toHaveAttribute("lang", "zh-CN");
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
 test("a 5,000-message transcript keeps a bounded DOM while it scrolls and streams (frame times are reported, not asserted)", async ({ page }) => {
   const created = await page.request.post(`${host.url}/api/sessions`, { data: { title: "Long chat" } });
   const { session } = (await created.json()) as { session: { id: string; title: string; createdAt: string; updatedAt: string; state: string } };

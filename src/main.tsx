@@ -2,6 +2,7 @@ import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { LocaleProvider } from "./i18n/i18n";
 import { ChatApp } from "./app/chat-app";
+import { loadLocaleTexts } from "./app/locale-texts";
 import { loadChecks } from "./client/load-checks";
 import "./app/app.css";
 
@@ -12,15 +13,9 @@ function isDemoPath(pathname: string): boolean {
 }
 
 function Root() {
-  if (isDemoPath(window.location.pathname)) {
-    return (
-      <Suspense fallback={null}>
-        <DemoApp />
-      </Suspense>
-    );
-  }
+  if (isDemoPath(window.location.pathname)) return <DemoApp />;
   return (
-    <LocaleProvider>
+    <LocaleProvider loadTexts={loadLocaleTexts}>
       <ChatApp />
     </LocaleProvider>
   );
@@ -31,6 +26,9 @@ if (!isDemoPath(window.location.pathname)) loadChecks().catch((error: unknown) =
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <Root />
+    {/* The demo's code, and a locale's texts the first screen leaves out, hold the first render until they load. */}
+    <Suspense fallback={null}>
+      <Root />
+    </Suspense>
   </StrictMode>,
 );

@@ -1,6 +1,7 @@
 import "../ui/tokens.css";
 import "./demo.css";
 import { LocaleProvider } from "../i18n/i18n";
+import { loadLocaleTexts } from "../app/locale-texts";
 import { DemoShell } from "./demo-shell";
 import { settingsFromLocation } from "./frame-messages";
 import { StoryFrame } from "./story-frame";
@@ -10,13 +11,13 @@ export default function DemoApp() {
   const isFrame = new URLSearchParams(window.location.search).has("frame");
   if (isFrame) {
     return (
-      <LocaleProvider initial={settingsFromLocation(window.location).locale}>
+      <LocaleProvider initial={settingsFromLocation(window.location).locale} loadTexts={loadLocaleTexts}>
         <StoryFrame />
       </LocaleProvider>
     );
   }
   return (
-    <LocaleProvider>
+    <LocaleProvider loadTexts={loadLocaleTexts}>
       <DemoShell />
     </LocaleProvider>
   );

@@ -5,6 +5,30 @@ export type Locale = (typeof LOCALES)[number];
 /** A feature's copy: the same keys in every locale. Values may hold `{name}` placeholders. */
 export type Catalog<Keys extends string = string> = Record<Locale, Record<Keys, string>>;
 
+/**
+ * A catalogue the first screen imports: English is here, and the other locales' texts are filled in by their own chunk
+ * (`./zh-CN.ts`), which `LocaleProvider` loads before it shows them, so the first screen's script carries one language.
+ */
+export function englishFirst<Keys extends string>(en: Record<Keys, string>): Catalog<Keys> {
+  return { en, "zh-CN": {} as Record<Keys, string> };
+}
+
+const filled = new Set<Locale>(["en"]);
+
+/** Fills an `englishFirst` catalogue's texts in one locale; that locale's chunk calls it for each, then `markLocaleFilled`. */
+export function fillCatalog<Keys extends string>(catalog: Catalog<Keys>, locale: Locale, texts: Record<Keys, string>): void {
+  Object.assign(catalog[locale], texts);
+}
+
+export function markLocaleFilled(locale: Locale): void {
+  filled.add(locale);
+}
+
+/** Whether every catalogue has its texts in this locale. */
+export function isLocaleFilled(locale: Locale): boolean {
+  return filled.has(locale);
+}
+
 const STORAGE_KEY = "parley.locale";
 
 /** Picks the UI language: a remembered choice, else the browser's languages, else English. */

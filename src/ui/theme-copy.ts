@@ -1,9 +1,6 @@
-import type { Catalog } from "../i18n/locale";
+import { englishFirst } from "../i18n/locale";
 
-type ThemeKey = "theme" | "light" | "dark" | "system";
+export type ThemeKey = "theme" | "light" | "dark" | "system";
 
-/** Copy for the theme switch. */
-export const themeCopy: Catalog<ThemeKey> = {
-  en: { theme: "Theme", light: "Light", dark: "Dark", system: "System" },
-  "zh-CN": { theme: "主题", light: "浅色", dark: "深色", system: "跟随系统" },
-};
+/** Copy for the theme switch; its Chinese is in `theme-copy-zh.ts`. */
+export const themeCopy = englishFirst<ThemeKey>({ theme: "Theme", light: "Light", dark: "Dark", system: "System" });

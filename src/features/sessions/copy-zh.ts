@@ -1,0 +1,33 @@
+import type { SessionsKey } from "./copy";
+
+/** The Chinese of the sessions sidebar (`sessionsCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+export const sessionsCopyZh: Record<SessionsKey, string> = {
+  navLabel: "对话",
+  newChat: "新对话",
+  waitingBadge: "等待回答",
+  planBadge: "计划待审阅",
+  untitled: "未命名对话",
+  noSessions: "还没有对话。",
+  listFailed: "无法加载对话列表。",
+  language: "语言",
+  languageEnglish: "English",
+  languageChinese: "简体中文",
+  showMore: "显示更多对话",
+  agentBadge: "MCP 智能体",
+  titleLabel: "对话标题",
+  rename: "重命名",
+  delete: "删除",
+  renameChat: "重命名“{title}”",
+  deleteChat: "删除“{title}”",
+  searchLabel: "搜索对话",
+  searchPlaceholder: "搜索标题和消息",
+  noMatches: "没有与“{query}”匹配的对话。",
+  searching: "正在搜索…",
+  searchFailed: "搜索失败。{reason}",
+  chatActions: "“{title}”的操作",
+  groupWaiting: "等你回答",
+  groupToday: "今天",
+  groupYesterday: "昨天",
+  groupEarlier: "更早",
+  closeList: "关闭对话列表",
+};
