@@ -118,6 +118,21 @@ test("with the host stopped a translated banner says so, a send says it failed, 
   await expect(composer).toHaveValue("");
 });
 
+test("Retry now pressed from the keyboard leaves focus in the message box once the banner goes", async ({ page }) => {
+  const composer = await openChat(page);
+  await host.stop();
+  const retryNow = page.getByRole("button", { name: "Retry now" });
+  await retryNow.focus();
+  await expect(retryNow).toBeFocused();
+  await host.restart();
+  // The backoff may bring the socket back first: Retry now then goes with focus on it all the same, and Enter in the empty box sends nothing.
+  await page.keyboard.press("Enter");
+  await expect(retryNow).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Reconnecting" })).toBeHidden();
+  await expect(composer).toBeFocused();
+  await expect(page.getByRole("region", { name: "Messages" }).getByRole("listitem")).toHaveCount(2);
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 

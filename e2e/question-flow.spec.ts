@@ -147,6 +147,38 @@ test("Stop while a question is pending interrupts the turn, removes the panel an
   await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
 });
 
+test("Stop pressed from the keyboard leaves focus in the message box, with a question pending or while a reply streams", async ({ page }) => {
+  await openNewSession(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  const batch = { questions: [{ id: "go", question: "Deploy now?", options: [{ label: "Yes" }, { label: "No" }] }] };
+  await sendFromComposer(page, `/ask ${JSON.stringify(batch)}`);
+  const panel = page.getByRole("region", { name: "Deploy now?" });
+  await expect(panel).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(panel).toBeHidden();
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+  await expect(composer).toBeFocused();
+
+  await composer.fill("/stream 10000 a b");
+  await composer.press("Enter");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).focus();
+  await page.keyboard.press(" ");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+  await expect(composer).toBeFocused();
+
+  // Retry from the keyboard sends the message again and leaves focus in the box too, not on Stop for a second key.
+  await page.getByRole("button", { name: "Retry", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(composer).toBeFocused();
+  // A pointer's Stop hands nothing off: on a phone, focus in the box would open the keyboard.
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(page.getByRole("button", { name: "Retry", exact: true })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.activeElement === document.body)).toBe(true);
+});
+
 test("stepping between single-select questions shows each one's own radios, and Tab reaches the checked one", async ({ page }) => {
   await openNewSession(page);
   const batch = {

@@ -71,6 +71,10 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const electionSelector = useMemo(() => createSlotChoiceSelector(slotEntries, sessionId), [slotEntries, sessionId]);
   const slotTakenOver = useSessionStore(electionSelector) !== null;
   const composerInput = useRef<HTMLTextAreaElement>(null);
+  const footer = useRef<HTMLDivElement>(null);
+  // A control that held keyboard focus and went away (Stop, Retry, Retry now) hands it to the message box, or to its
+  // footer where no box shows; a box hidden under a takeover takes none, and the slot gives it focus when it returns.
+  const focusMessageBox = useCallback(() => (composerInput.current ?? footer.current)?.focus(), []);
   const store = useSessionStoreApi();
   const prefill = useSessionStore(selectComposerPrefill);
   const composerPrefill = prefill !== null && prefill.sessionId === sessionId ? prefill : null;
@@ -148,7 +152,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         )}
         {headerEnd}
       </header>
-      <ConnectionNotice onRetryNow={onRetryConnection} />
+      <ConnectionNotice onRetryNow={onRetryConnection} onFocusLost={focusMessageBox} />
       {sessionId !== null ? (
         <ErrorBoundary
           key={sessionId}
@@ -165,8 +169,8 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           {firstScreen}
         </section>
       )}
-      <div className="conversation__footer" id="message-box" tabIndex={-1}>
-        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={agentName} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} />}
+      <div className="conversation__footer" id="message-box" tabIndex={-1} ref={footer}>
+        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={agentName} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} onFocusLost={focusMessageBox} />}
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}

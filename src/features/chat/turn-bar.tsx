@@ -5,6 +5,7 @@ import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import type { SessionData } from "../../store/state";
 import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
+import { useFocusHandoff } from "../../ui/focus-handoff";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
 import { chatCopy } from "./copy";
@@ -19,6 +20,8 @@ export interface TurnBarProps {
   onStop: (sessionId: string) => Promise<void>;
   /** Sends the text again as a new message (Retry). */
   onRetry: (text: string) => Promise<void>;
+  /** Where keyboard focus goes when `Stop` or `Retry` held it and went away with the turn's change. */
+  onFocusLost?: () => void;
 }
 
 /** Whether a key press belongs to something else: an IME, a handler that took it, or an open dialog. */
@@ -32,7 +35,7 @@ const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted",
  * Under the transcript: while a turn runs, what it is doing and `Stop` (also Escape, unless a panel
  * owns the slot); once a turn failed, was cut off or was stopped, `Retry` sends the last message again.
  */
-export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onRetry }: TurnBarProps) {
+export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onRetry, onFocusLost }: TurnBarProps) {
   const t = useCopy(chatCopy);
   const store = useSessionStoreApi();
   const selectEnding = useMemo(
@@ -48,6 +51,10 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const stopRef = useRef<HTMLButtonElement>(null);
+  // Stop and Retry say they are busy with aria-disabled, not disabled, which would drop keyboard focus to <body> at once;
+  // their keys keep React from turning one into the other in place, which would leave focus on Retry for a second Enter.
+  const stopButton = useFocusHandoff(onFocusLost, stopRef);
+  const retryButton = useFocusHandoff(onFocusLost);
   const running = turn !== "idle";
 
   useEffect(() => {
@@ -94,7 +101,7 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
     return (
       <div className="turn-bar">
         <span className="turn-bar__text">{agentName === undefined ? t(turn === "waiting" ? "turnWaiting" : "turnRunning") : t(turn === "waiting" ? "agentWaiting" : "agentRunning", { name: agentName })}</span>
-        <Button ref={stopRef} variant="danger" onClick={() => void stop()} disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
+        <Button key="stop" ref={stopButton} variant="danger" onClick={() => void (stopping || stop())} aria-disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
           {stopping ? t("stopping") : t("stop")}
         </Button>
         <TurnBarError error={error} />
@@ -109,7 +116,7 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
   return (
     <div className="turn-bar" data-ending={ending}>
       <span className="turn-bar__text">{why}</span>
-      <Button onClick={() => void retry()} disabled={busy}>
+      <Button key="retry" ref={retryButton} onClick={() => void (busy || retry())} aria-disabled={busy}>
         {t("retryTurn")}
       </Button>
       <TurnBarError error={error} />
