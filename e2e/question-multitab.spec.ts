@@ -94,8 +94,17 @@ test("two tabs on one session: an answer in one removes the other's panel, and a
   await expect(notice.getByRole("term")).toHaveText(["Favourite colour two?", "Which size two?"]);
   await expect(notice.getByRole("definition")).toHaveText(["Red", "Large"]);
   await expect(second.getByRole("textbox", { name: "Message" })).toBeHidden();
+  // A reload keeps the notice and the answers it holds, until it is dismissed.
+  await second.reload();
+  await expect(notice.getByRole("term")).toHaveText(["Favourite colour two?", "Which size two?"]);
+  await expect(notice.getByRole("definition")).toHaveText(["Red", "Large"]);
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeHidden();
   await notice.getByRole("button", { name: "Dismiss" }).click();
   await expect(notice).toBeHidden();
   await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await second.reload();
+  await expect(second.getByText(answeredTwo, { exact: true }).nth(1)).toBeVisible();
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(notice).toHaveCount(0);
   await expect(first.getByRole("region", { name: "Answered in another tab" })).toHaveCount(0);
 });

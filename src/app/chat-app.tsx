@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useRef, useState, type MouseEvent } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { useStore } from "zustand";
 import { createAgentsApi, type AgentsApi } from "../client/agents-api";
 import { api as defaultApi, type Api } from "../client/api";
@@ -25,6 +25,7 @@ import { createSlotEntries } from "./question-entry";
 import { GrantsEntry } from "../features/approval/grants-entry";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
+import { keepRetiredAcrossReloads } from "./retired-storage";
 import { useSessionEngine } from "./use-session-engine";
 import { useHostFacts } from "./use-host-facts";
 import { useAgents } from "./use-agents";
@@ -70,6 +71,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [helpAsked, setHelpAsked] = useState(false);
   if (helpOpen && !helpAsked) setHelpAsked(true);
   const { requestDelete, toast } = useUndoDelete(engine, store);
+  useEffect(() => keepRetiredAcrossReloads(store), [store]);
   usePanelPreload();
   const facts = useHostFacts(api.health);
   const { agents, known: agentsKnown, refresh: refreshAgents } = useAgents(agentsApi);

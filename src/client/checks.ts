@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
-import { Session } from "../protocol/schemas";
+import { QuestionRequestedFrame, Session } from "../protocol/schemas";
+import { RETIRE_REASONS } from "../store/state";
 
 // The checks of everything the host sends the app: loaded in a chunk of their own (see load-checks.ts), so the first
 // screen paints without zod and the protocol's schemas, which arrive alongside the app's first requests.
@@ -19,6 +20,9 @@ export const AgentInfo = z.object({
 
 /** `GET /api/agents`: the agents in file order and the folders a chat may run in. */
 export const AgentsResponse = z.object({ agents: z.array(AgentInfo), workspaces: z.optional(z.array(z.string())) });
+
+/** A retired request as a tab keeps it in its sessionStorage (app/retired-storage.ts): the request, and why it left. */
+export const RetiredEntry = z.object({ request: z.omit(QuestionRequestedFrame, { type: true }), reason: z.enum(RETIRE_REASONS) });
 
 /** A response body checked against `schema`: its data, or the sentence that says what was wrong. */
 export function checkBody<Schema extends z.ZodMiniType>(schema: Schema, json: unknown): { ok: true; data: z.infer<Schema> } | { ok: false; problem: string } {
