@@ -164,6 +164,28 @@ for (const viewport of [
   });
 }
 
+// The notice of answers not sent (the demo's frame of the story, the same component and styles as the app's) on short
+// screens: a bottom sheet whose buttons stay on screen while its answers scroll under them.
+for (const viewport of [
+  { width: 740, height: 360 },
+  { width: 1280, height: 400 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} the notice of answers not sent keeps its buttons on screen and scrolls its answers above them`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${host.url}/demo?frame#answered-elsewhere`);
+    const notice = page.getByRole("region", { name: "Answered in another tab" });
+    for (const name of ["Copy answers", "Dismiss"]) await expect(notice.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
+    const noticeBox = await boxOf(notice);
+    expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(viewport.height + 0.5);
+    await notice.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    const last = notice.getByRole("definition").last();
+    await expect(last).toHaveText("parley-web");
+    await expect(last).toBeInViewport({ ratio: 1 });
+    expectStacked(await boxOf(last), await boxOf(notice.getByRole("button", { name: "Dismiss" })), "the last answer and the buttons");
+    for (const name of ["Copy answers", "Dismiss"]) await expect(notice.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
+  });
+}
+
 test.describe("at 360×640 with an on-screen keyboard", () => {
   test.use({ viewport: { width: 360, height: 640 } });
 

@@ -49,7 +49,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
 
   const parts = call?.content ?? [];
   return (
-    <section role="region" className="composer-card approval-card" aria-labelledby={headingId} data-approval-card="" data-acp="" data-busy={busy}>
+    <section role="region" className="composer-card composer-card--sheet approval-card" aria-labelledby={headingId} data-approval-card="" data-acp="" data-busy={busy}>
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         {call?.kind && <span>{t("kind", { kind: call.kind })}</span>}

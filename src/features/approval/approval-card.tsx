@@ -115,7 +115,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   );
 
   return (
-    <section role="region" className="composer-card approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+    <section role="region" className="composer-card composer-card--sheet approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         {destructive && <span className="approval-card__destructive">{t("destructiveBadge")}</span>}

@@ -98,7 +98,7 @@ function Notice({ retired, onDismiss }: RetiredNoticeProps) {
   };
 
   return (
-    <section role="region" aria-labelledby={titleId} className="composer-card question-notice" data-question-panel="" data-reason={retired.reason}>
+    <section role="region" aria-labelledby={titleId} className="composer-card composer-card--sheet question-notice" data-question-panel="" data-reason={retired.reason}>
       <h2 id={titleId} ref={headingRef} tabIndex={-1} className="question-notice__title">
         {say(REASON_KEYS.get(retired.reason)!)}
       </h2>
