@@ -107,6 +107,8 @@ for (const viewport of [
     const card = page.getByRole("region", { name: CARD });
     await expect(card.getByRole("region", { name: "Arguments" })).toBeInViewport();
     for (const name of ["Deny", "Allow for this chat", "Allow once"]) await expect(card.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
+    // The sheet's height, not the card's own 70 % of the screen, bounds it.
+    expect(await card.evaluate((element) => getComputedStyle(element).maxHeight)).toBe(`${viewport.height - 8}px`);
     const cardBox = (await card.boundingBox())!;
     const listBox = (await page.getByRole("navigation", { name: "Chats" }).boundingBox())!;
     expect(cardBox.x).toBeGreaterThanOrEqual(listBox.x + listBox.width - 0.5);

@@ -162,6 +162,43 @@ test("a browser in Chinese gets its first screen in Chinese, from a chunk of its
   await context.close();
 });
 
+test("a switch to Chinese whose texts come in after a switch back to English leaves the page in English", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "en-GB" });
+  const page = await context.newPage();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route(/\/assets\/zh-CN-[^/]+\.js$/, async (route) => {
+    asked += 1;
+    await held;
+    await route.continue();
+  });
+  await page.goto(host.url);
+  const language = page.getByRole("combobox", { name: "Language" });
+  await expect(language).toHaveValue("en");
+  await expect.poll(() => asked).toBeGreaterThanOrEqual(1);
+  await language.selectOption("zh-CN");
+  await language.selectOption("en");
+  const loaded = page.waitForResponse(/\/assets\/zh-CN-[^/]+\.js$/);
+  release();
+  const chunk = (await loaded).url();
+  // Once the chunk's module is in, the app's own wait for it has ended too; a task later, whatever it applies is applied.
+  await page.evaluate(async (url) => {
+    await import(url);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }, chunk);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(language).toHaveValue("en");
+  expect(await page.evaluate(() => localStorage.getItem("parley.locale"))).toBe("en");
+  // With the texts in, a switch applies at once.
+  await language.selectOption("zh-CN");
+  await expect(page.getByRole("combobox", { name: "语言" })).toHaveValue("zh-CN");
+  await page.getByRole("combobox", { name: "语言" }).selectOption("en");
+  await expect(language).toHaveValue("en");
+  expect(await page.evaluate(() => localStorage.getItem("parley.locale"))).toBe("en");
+  await context.close();
+});
+
 test("a 5,000-message transcript keeps a bounded DOM while it scrolls and streams (frame times are reported, not asserted)", async ({ page }) => {
   const created = await page.request.post(`${host.url}/api/sessions`, { data: { title: "Long chat" } });
   const { session } = (await created.json()) as { session: { id: string; title: string; createdAt: string; updatedAt: string; state: string } };

@@ -177,6 +177,8 @@ for (const viewport of [
     for (const name of ["Copy answers", "Dismiss"]) await expect(notice.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
     const noticeBox = await boxOf(notice);
     expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(viewport.height + 0.5);
+    // The sheet's height, not the notice's own 60 % of the screen, bounds it.
+    expect(await notice.evaluate((element) => getComputedStyle(element).maxHeight)).toBe(`${viewport.height - 8}px`);
     await notice.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
     const last = notice.getByRole("definition").last();
     await expect(last).toHaveText("parley-web");

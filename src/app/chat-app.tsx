@@ -10,6 +10,7 @@ import { OFFER_SLOT_ID } from "../features/push/settings-ready";
 import { Conversation } from "../features/chat/conversation";
 import { acpCommands, selectAcpSession } from "../features/chat/acp-session";
 import { chatCopy } from "../features/chat/copy";
+import { focusMessageBox } from "../features/chat/message-box";
 import { McpNotice } from "../features/mcp/mcp-notice";
 import { Sidebar } from "../features/sessions/sidebar";
 import { useCopy } from "../i18n/i18n";
@@ -33,12 +34,10 @@ import { lazyModule } from "../ui/lazy-module";
 
 const DRAWER_ID = "sessions-drawer";
 
-/** The skip link's target: the message box, or whatever holds the composer's place (a question panel, an approval card). */
+/** The skip link's target: whatever holds the composer's place (a question panel, an approval card), else the message box. */
 function skipToMessage(event: MouseEvent<HTMLAnchorElement>) {
   event.preventDefault();
-  const footer = document.querySelector(".conversation__footer");
-  const shown = (selector: string) => [...(footer?.querySelectorAll<HTMLElement>(selector) ?? [])].find((element) => !element.closest("[hidden]"));
-  (shown("[data-question-panel] h2, [data-approval-card] h2, [data-question-panel] button") ?? shown("textarea"))?.focus();
+  focusMessageBox(document.querySelector(".conversation__footer"), true);
 }
 
 export interface ChatAppProps {

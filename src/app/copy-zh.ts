@@ -1,6 +1,6 @@
 import type { AppKey } from "./copy";
 
-/** The Chinese of the app shell (`appCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+/** The Chinese of the app shell (`appCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const appCopyZh: Record<AppKey, string> = {
   sessionsToggle: "会话",
   newChatTitle: "新对话",

@@ -92,6 +92,29 @@ describe("keepRetiredAcrossReloads", () => {
     expect(warn.mock.calls.map(([message]) => message)).toEqual(["ignoring corrupt notices of answers not sent", "ignoring notices of answers not sent that are not a list"]);
   });
 
+  it("keeps what it read stored beside every later write when the checks cannot load, for the next load to restore", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    saveDraft("rpc-kept", draftWith(["npm"]));
+    sessionStorage.setItem(KEY, JSON.stringify([answered("rpc-kept")]));
+    const store = createSessionStore();
+    const failure = new Error("chunk failed");
+    const stop = keepRetiredAcrossReloads(store, sessionStorage, () => Promise.reject(failure));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(warn.mock.calls).toEqual([["the notices of answers not sent could not be checked; they stay stored for the next load", failure]]);
+    expect(store.getState().retired).toEqual({});
+    store.getState().retireRequests([answered("rpc-new", "s-2")]);
+    store.getState().blameHostRestart();
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual([answered("rpc-new", "s-2"), answered("rpc-kept")]);
+    stop();
+
+    saveDraft("rpc-new", draftWith(["pnpm"]));
+    const next = createSessionStore();
+    const stopNext = keepRetiredAcrossReloads(next);
+    await checksSettled();
+    expect(next.getState().retired).toEqual({ "s-2": [answered("rpc-new", "s-2")], "s-1": [answered("rpc-kept")] });
+    stopNext();
+  });
+
   it("restores nothing once it was stopped before the checks came in", async () => {
     saveDraft("rpc-kept", draftWith(["npm"]));
     sessionStorage.setItem(KEY, JSON.stringify([answered("rpc-kept")]));

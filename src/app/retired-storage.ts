@@ -6,16 +6,29 @@ import type { RetiredRequest } from "../store/state";
 
 const STORAGE_KEY = "parley.retired";
 
-function readStored(storage: Storage): string | null {
+/** What a previous load kept, as read: a list of entries not yet checked; corrupt or not a list, nothing (with a warning). */
+function readStored(storage: Storage): unknown[] {
+  let raw: string | null;
   try {
-    return storage.getItem(STORAGE_KEY);
+    raw = storage.getItem(STORAGE_KEY);
   } catch (error) {
     console.warn("could not read the notices of answers not sent", error);
-    return null;
+    return [];
   }
+  if (raw === null) return [];
+  let entries: unknown;
+  try {
+    entries = JSON.parse(raw);
+  } catch (error) {
+    console.warn("ignoring corrupt notices of answers not sent", error);
+    return [];
+  }
+  if (Array.isArray(entries)) return entries;
+  console.warn("ignoring notices of answers not sent that are not a list");
+  return [];
 }
 
-function writeStored(storage: Storage, retired: readonly RetiredRequest[]): void {
+function writeStored(storage: Storage, retired: readonly unknown[]): void {
   try {
     if (retired.length === 0) storage.removeItem(STORAGE_KEY);
     else storage.setItem(STORAGE_KEY, JSON.stringify(retired));
@@ -27,39 +40,36 @@ function writeStored(storage: Storage, retired: readonly RetiredRequest[]): void
 /**
  * Keeps the store's retired requests (the notices of answers this tab did not send) in the tab's storage, so a reload
  * brings each notice back with the answers its draft holds, until it is dismissed or the tab is closed. What was kept
- * is read at once and restored when the checks are in: an entry that fails them, or whose draft holds no answer any
- * more, is dropped with a warning or silently. Returns the unsubscribe.
+ * is read at once and restored when the checks are in: an entry that fails them is dropped with a warning, one whose
+ * draft holds no answer any more silently. Until then, or for good if the checks cannot load, every write keeps what
+ * was read beside what the store holds, so the next load can try again. Returns the unsubscribe.
  */
-export function keepRetiredAcrossReloads(store: SessionStore, storage: Storage = sessionStorage): () => void {
-  const stored = readStored(storage);
+export function keepRetiredAcrossReloads(store: SessionStore, storage: Storage = sessionStorage, checks: typeof loadChecks = loadChecks): () => void {
+  let unrestored = readStored(storage);
   let stopped = false;
   let written = store.getState().retired;
+  const write = () => writeStored(storage, [...Object.values(store.getState().retired).flat(), ...unrestored]);
   const unsubscribe = store.subscribe((state) => {
     if (state.retired === written) return;
     written = state.retired;
-    writeStored(storage, Object.values(state.retired).flat());
+    write();
   });
-  if (stored !== null) {
-    void loadChecks().then(({ RetiredEntry }) => {
+  // Nothing to restore: whatever is stored (an empty, corrupt or foreign value) goes.
+  if (unrestored.length === 0) writeStored(storage, []);
+  else {
+    void checks().then(({ RetiredEntry }) => {
       if (stopped) return;
-      let entries: unknown;
-      try {
-        entries = JSON.parse(stored);
-      } catch (error) {
-        console.warn("ignoring corrupt notices of answers not sent", error);
-        entries = [];
-      }
       const restored: RetiredRequest[] = [];
-      for (const entry of Array.isArray(entries) ? entries : []) {
+      for (const entry of unrestored) {
         const checked = RetiredEntry.safeParse(entry);
         if (!checked.success) console.warn(`ignoring a malformed notice of answers not sent: ${checked.error.message}`);
         else if (hasTypedAnswer(loadDraft(checked.data.request.rpcId))) restored.push(checked.data);
       }
-      if (!Array.isArray(entries)) console.warn("ignoring notices of answers not sent that are not a list");
+      unrestored = [];
       // Restored or not, what is written next is what the store holds.
       if (restored.length > 0) store.getState().retireRequests(restored);
-      else writeStored(storage, Object.values(store.getState().retired).flat());
-    }, (error: unknown) => console.warn("the notices of answers not sent could not be checked, so they stay stored until the next load", error));
+      else write();
+    }, (error: unknown) => console.warn("the notices of answers not sent could not be checked; they stay stored for the next load", error));
   }
   return () => {
     stopped = true;

@@ -1,4 +1,4 @@
-import { createContext, use, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, use, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { detectLocale, format, isLocaleFilled, LOCALES, readRememberedLocale, rememberLocale, type Catalog, type Locale } from "./locale";
 
 interface LocaleContextValue {
@@ -57,8 +57,12 @@ export function LocaleProvider({
   );
   const locale = isLocaleFilled(chosen) || (loadTexts !== undefined && use(loadLocale(chosen, loadTexts))) ? chosen : "en";
   if (locale !== chosen) setChosen(locale);
+  // The last switch asked for wins: a locale whose texts come in after a later switch is not applied.
+  const asked = useRef<Locale | null>(null);
   const setLocale = useCallback((next: Locale) => {
+    asked.current = next;
     const apply = () => {
+      if (asked.current !== next) return;
       rememberLocale(next);
       setChosen(next);
     };
@@ -83,7 +87,8 @@ export function useLocale(): LocaleContextValue {
 export function useCopy<Keys extends string>(catalog: Catalog<Keys>) {
   const { locale } = useContext(LocaleContext);
   return useCallback(
-    (key: Keys, values?: Record<string, string | number>) => format(catalog[locale][key], values),
+    // English stands in for a text a locale lacks (an `englishFirst` catalogue not filled in), rather than nothing.
+    (key: Keys, values?: Record<string, string | number>) => format(catalog[locale][key] ?? catalog.en[key], values),
     [catalog, locale],
   );
 }

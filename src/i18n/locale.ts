@@ -10,6 +10,7 @@ export type Catalog<Keys extends string = string> = Record<Locale, Record<Keys, 
  * (`./zh-CN.ts`), which `LocaleProvider` loads before it shows them, so the first screen's script carries one language.
  */
 export function englishFirst<Keys extends string>(en: Record<Keys, string>): Catalog<Keys> {
+  // Empty until filled: `useCopy` shows English for a text a locale lacks.
   return { en, "zh-CN": {} as Record<Keys, string> };
 }
 

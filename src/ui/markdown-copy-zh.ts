@@ -1,6 +1,6 @@
 import type { MarkdownKey } from "./markdown-copy";
 
-/** The Chinese of the markdown renderer and the copy button (`markdownCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+/** The Chinese of the markdown renderer and the copy button (`markdownCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const markdownCopyZh: Record<MarkdownKey, string> = {
   copy: "复制",
   copied: "已复制",

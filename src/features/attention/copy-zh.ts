@@ -1,6 +1,6 @@
 import type { AttentionKey } from "./copy";
 
-/** The Chinese of the title counter's companions (`attentionCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+/** The Chinese of the title counter's companions (`attentionCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const attentionCopyZh: Record<AttentionKey, string> = {
   notifyMe: "通知我",
   notifyUnsupported: "此浏览器无法显示桌面通知。",

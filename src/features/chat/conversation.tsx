@@ -16,6 +16,7 @@ import { mergeCommands, type ComposerCommand } from "./commands";
 import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
 import { TurnBar } from "./turn-bar";
+import { focusMessageBox } from "./message-box";
 import { Transcript } from "./transcript";
 import "./chat.css";
 
@@ -72,9 +73,11 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const slotTakenOver = useSessionStore(electionSelector) !== null;
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const footer = useRef<HTMLDivElement>(null);
-  // A control that held keyboard focus and went away (Stop, Retry, Retry now) hands it to the message box, or to its
-  // footer where no box shows; a box hidden under a takeover takes none, and the slot gives it focus when it returns.
-  const focusMessageBox = useCallback(() => (composerInput.current ?? footer.current)?.focus(), []);
+  // A control that held keyboard focus and went away (Stop, Retry, Retry now) hands it to the message box, else to what
+  // holds its place (from a panel that then goes, the slot gives focus to the box), else to the footer itself.
+  const handFocusToMessageBox = useCallback(() => {
+    if (!focusMessageBox(footer.current, false)) footer.current?.focus();
+  }, []);
   const store = useSessionStoreApi();
   const prefill = useSessionStore(selectComposerPrefill);
   const composerPrefill = prefill !== null && prefill.sessionId === sessionId ? prefill : null;
@@ -152,7 +155,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         )}
         {headerEnd}
       </header>
-      <ConnectionNotice onRetryNow={onRetryConnection} onFocusLost={focusMessageBox} />
+      <ConnectionNotice onRetryNow={onRetryConnection} onFocusLost={handFocusToMessageBox} />
       {sessionId !== null ? (
         <ErrorBoundary
           key={sessionId}
@@ -170,7 +173,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         </section>
       )}
       <div className="conversation__footer" id="message-box" tabIndex={-1} ref={footer}>
-        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={agentName} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} onFocusLost={focusMessageBox} />}
+        {sessionId !== null && <TurnBar key={sessionId} sessionId={sessionId} turn={turn} agentName={agentName} slotTakenOver={slotTakenOver} onStop={onStop} onRetry={sendHere} onFocusLost={handFocusToMessageBox} />}
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}

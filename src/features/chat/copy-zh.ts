@@ -1,6 +1,6 @@
 import type { ChatKey } from "./copy";
 
-/** The Chinese of the chat feature (`chatCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+/** The Chinese of the chat feature (`chatCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const chatCopyZh: Record<ChatKey, string> = {
   messageLabel: "消息",
   messagePlaceholder: "给 Parley 发消息（Enter 发送，Shift+Enter 换行）",

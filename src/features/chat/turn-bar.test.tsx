@@ -46,6 +46,58 @@ describe("TurnBar", () => {
     expect(calls).toEqual(["stop s-1"]);
   });
 
+  it("while stopping, Stop keeps focus, says it is busy and ignores more presses; Retry likewise while it sends", async () => {
+    const u = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadTranscript("s-1", [user("u1", "hi"), assistant("a1", "partial")]);
+    const calls: string[] = [];
+    let finishStop: () => void = () => undefined;
+    let finishRetry: () => void = () => undefined;
+    const props = {
+      sessionId: "s-1",
+      slotTakenOver: false,
+      onStop: (sessionId: string) => {
+        calls.push(`stop ${sessionId}`);
+        return new Promise<void>((resolve) => (finishStop = resolve));
+      },
+      onRetry: (text: string) => {
+        calls.push(`retry ${text}`);
+        return new Promise<void>((resolve) => (finishRetry = resolve));
+      },
+    };
+    const view = render(
+      <SessionStoreProvider store={store}>
+        <TurnBar {...props} turn="running" />
+      </SessionStoreProvider>,
+    );
+    const stop = screen.getByRole("button", { name: "Stop" });
+    stop.focus();
+    await u.keyboard("{Enter}");
+    const stopping = screen.getByRole("button", { name: "Stopping…" });
+    expect(stopping).toBe(stop);
+    expect(stopping).toHaveAttribute("aria-disabled", "true");
+    expect(stopping).toHaveFocus();
+    await u.keyboard("{Enter}{Escape} ");
+    expect(calls).toEqual(["stop s-1"]);
+    await act(async () => finishStop());
+    expect(stop).toHaveAttribute("aria-disabled", "false");
+
+    view.rerender(
+      <SessionStoreProvider store={store}>
+        <TurnBar {...props} turn="idle" />
+      </SessionStoreProvider>,
+    );
+    const retry = screen.getByRole("button", { name: "Retry" });
+    expect(retry).not.toBe(stop);
+    retry.focus();
+    await u.keyboard("{Enter}");
+    expect(retry).toHaveAttribute("aria-disabled", "true");
+    expect(retry).toHaveFocus();
+    await u.keyboard("{Enter} ");
+    expect(calls).toEqual(["stop s-1", "retry hi"]);
+    await act(async () => finishRetry());
+  });
+
   it("leaves Escape to the panel while it owns the slot", async () => {
     const u = userEvent.setup();
     const { calls } = setup([user("u1", "hi")], "waiting", true);

@@ -1,6 +1,6 @@
 import type { SessionsKey } from "./copy";
 
-/** The Chinese of the sessions sidebar (`sessionsCopy`), which `src/i18n/zh-CN.ts` fills in when the locale loads. */
+/** The Chinese of the sessions sidebar (`sessionsCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const sessionsCopyZh: Record<SessionsKey, string> = {
   navLabel: "对话",
   newChat: "新对话",
