@@ -262,7 +262,11 @@ test("question ids named after Object.prototype members, bidi controls, lone sur
   await expect.poll(() => repliesOf(page, sessionId)).toEqual([{ tool: "ok", result: JSON.stringify({ answers: expected }) }, { text: `Answers: ${JSON.stringify({ answers: expected })}` }]);
 
   const transcript = page.getByRole("region", { name: "Messages" });
-  await transcript.getByRole("button", { name: /Ask question/ }).click();
+  // The host has the reply; wait until this page shows it too, so no row moves under the click that opens the tool row.
+  await expect(transcript.getByRole("listitem").last()).toContainText("Answers: {");
+  const toolRow = transcript.getByRole("button", { name: /Ask question/ });
+  await toolRow.click();
+  await expect(toolRow).toHaveAttribute("aria-expanded", "true");
   // The transcript shows bidi and other invisible characters of what was typed as ⟨U+XXXX⟩ markers.
   for (const index of [1, 3, 5]) await expect(transcript.getByText(showHiddenCharacters(customs[index]!), { exact: true })).toBeVisible();
   await expectNothingRan(page, seen);
