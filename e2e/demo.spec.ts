@@ -327,7 +327,12 @@ test.describe("languages and phones", () => {
   test("the Chinese locale shows Chinese copy and still recognises （推荐）", async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto(`${host.url}/demo#cjk-text`);
-    await page.getByRole("radio", { name: "简体中文" }).check();
+    // A switch applies once the Chinese texts are in (they load right after the first render), so the radio may take a
+    // moment to turn; check() insists it turns at the click, so ask again until it has.
+    const chinese = page.getByRole("radio", { name: "简体中文" });
+    await expect(async () => {
+      await chinese.check({ timeout: 2_000 });
+    }).toPass();
     await expect(page.getByRole("heading", { name: "Parley 演示" })).toBeVisible();
     const frame = preview(page);
     await expect(frame.getByRole("button", { name: "忽略全部问题" })).toBeVisible();
