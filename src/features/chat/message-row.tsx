@@ -39,7 +39,8 @@ export const MessageRow = memo(function MessageRow({ message }: { message: Messa
               </div>
             </>
           ) : (
-            <p className="message__thinking">{t("thinking")}</p>
+            // A reply cut off before its first word (its host died mid-turn) says so, not "Thinking…" for good.
+            <p className="message__thinking">{t(message.interrupted ? "turnInterrupted" : "thinking")}</p>
           )}
         </div>
       );

@@ -35,6 +35,17 @@ function setup(count: number) {
 }
 
 describe("Transcript", () => {
+  it("shows an empty reply as thinking while it runs, and as cut off once its host died before its first word", () => {
+    const { store, rows } = setup(1);
+    const reply: Message = { id: "m1", sessionId: "s-1", role: "assistant", createdAt: "2026-11-30T10:00:00.000Z", text: "" };
+    act(() => store.getState().applyFrame({ type: "message/upserted", message: reply }));
+    const userRow = rows()[0]!.textContent;
+    expect(userRow).toMatch(/^You: message number 0/);
+    expect(rows().map((row) => row.textContent)).toEqual([userRow, "Assistant: Thinking…"]);
+    act(() => store.getState().applyFrame({ type: "message/upserted", message: { ...reply, interrupted: true } }));
+    expect(rows().map((row) => row.textContent)).toEqual([userRow, "Assistant: The reply was cut off."]);
+  });
+
   it("renders the newest rows of a 5,000-message session and the rest on demand", () => {
     const { rows } = setup(5000);
     expect(rows()).toHaveLength(TRANSCRIPT_WINDOW_ROWS);
