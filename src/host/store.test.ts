@@ -46,7 +46,7 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       await store.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" });
       await store.insertMessage(running);
       const renamed = { ...session, title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z" };
-      await store.updateSession(renamed);
+      expect(await store.patchSession("s1", { title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z" })).toEqual(renamed);
       const finished: StoredMessage = { ...running, tool: { ...running.tool!, status: "ok", result: "done" } };
       await store.updateMessage(finished);
       expect([await store.getSession("s1"), await store.getSession("nope"), await store.listMessages("s1")]).toEqual([
@@ -54,6 +54,23 @@ export function storeContract(name: string, open: () => Promise<Store>) {
         null,
         [{ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" }, finished],
       ]);
+    });
+
+    it("patches only the fields it names, only while its condition holds, and returns the row as stored", async () => {
+      await store.insertSession(session);
+      const stamped = "2026-01-03T00:00:00.000Z";
+      // Two writers that read the same row: the stamp does not undo the title, nor the title the stamp.
+      const [titled, touched] = await Promise.all([store.patchSession("s1", { title: "Named by the agent" }, { autoTitle: true }), store.patchSession("s1", { updatedAt: stamped })]);
+      const both = { ...session, title: "Named by the agent", updatedAt: stamped };
+      expect(await store.getSession("s1")).toEqual(both);
+      expect([titled?.title, touched?.updatedAt]).toEqual(["Named by the agent", stamped]);
+      expect(await store.patchSession("s1", { title: "From the first message" }, { autoTitle: true, title: "New chat" })).toBeNull();
+      const renamed = await store.patchSession("s1", { title: "Mine", autoTitle: false });
+      expect(renamed).toEqual({ ...both, title: "Mine", autoTitle: false });
+      expect(await store.patchSession("s1", { title: "Named again" }, { autoTitle: true })).toBeNull();
+      expect(await store.patchSession("s1", {})).toEqual(renamed);
+      expect(await store.patchSession("nope", { updatedAt: stamped })).toBeNull();
+      expect(await store.getSession("s1")).toEqual(renamed);
     });
 
     it("deletes a session's messages, grants and media with the session", async () => {

@@ -72,7 +72,12 @@ export interface Store {
   listSessions(page?: SessionPage): Promise<StoredSession[]>;
   getSession(id: string): Promise<StoredSession | null>;
   insertSession(session: StoredSession): Promise<void>;
-  updateSession(session: StoredSession): Promise<void>;
+  /**
+   * Changes the fields `patch` names and no others, in one statement, when the row still holds what `when` names; returns
+   * the row as it is after the change, or null when no row matched (gone, or `when` no longer holds). Two writers never
+   * undo each other's fields, and what the host publishes is the row as stored.
+   */
+  patchSession(id: string, patch: SessionPatch, when?: SessionCondition): Promise<StoredSession | null>;
   /** Deletes the session with its messages, grants and media; false when it did not exist. */
   deleteSession(id: string): Promise<boolean>;
   listMessages(sessionId: string): Promise<StoredMessage[]>;
@@ -99,6 +104,30 @@ export interface Store {
   /** "ok" when the database is sound (SQLite's `PRAGMA integrity_check`). */
   integrityCheck(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The fields of a session a write may change. */
+export interface SessionPatch {
+  title?: string;
+  autoTitle?: boolean;
+  updatedAt?: string;
+}
+
+/** What a session must still hold for a patch to apply: its title still automatic, or exactly this title. */
+export interface SessionCondition {
+  autoTitle?: true;
+  title?: string;
+}
+
+/** The bound values of a patch: null leaves a field (or a condition) out. */
+export function patchValues(patch: SessionPatch, when: SessionCondition = {}) {
+  return {
+    title: patch.title ?? null,
+    autoTitle: patch.autoTitle ?? null,
+    updatedAt: patch.updatedAt ?? null,
+    whenAuto: when.autoTitle ?? null,
+    whenTitle: when.title ?? null,
+  };
 }
 
 /** The database could not be opened or prepared; the message says where and why. */
@@ -178,7 +207,9 @@ function createStore(db: Database.Database, location: string): Store {
     listSessions: db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC"),
     getSession: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
     insertSession: db.prepare("INSERT INTO sessions (id, title, auto_title, created_at, updated_at, agent) VALUES (@id, @title, @auto_title, @created_at, @updated_at, @agent)"),
-    updateSession: db.prepare("UPDATE sessions SET title = @title, auto_title = @auto_title, updated_at = @updated_at WHERE id = @id"),
+    patchSession: db.prepare<[Record<string, unknown>], SessionRow>(
+      "UPDATE sessions SET title = COALESCE(@title, title), auto_title = COALESCE(@auto_title, auto_title), updated_at = COALESCE(@updated_at, updated_at) WHERE id = @id AND (@when_auto IS NULL OR auto_title = 1) AND (@when_title IS NULL OR title = @when_title) RETURNING *",
+    ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
     insertMessage: db.prepare(
@@ -287,7 +318,18 @@ function createStore(db: Database.Database, location: string): Store {
       return row ? toSession(row) : null;
     }, false),
     insertSession: guard((session: StoredSession) => void statements.insertSession.run(sessionParams(session))),
-    updateSession: guard((session: StoredSession) => void statements.updateSession.run(sessionParams(session))),
+    patchSession: guard((id: string, patch: SessionPatch, when?: SessionCondition) => {
+      const values = patchValues(patch, when);
+      const row = statements.patchSession.get({
+        id,
+        title: values.title,
+        auto_title: values.autoTitle === null ? null : values.autoTitle ? 1 : 0,
+        updated_at: values.updatedAt,
+        when_auto: values.whenAuto === null ? null : 1,
+        when_title: values.whenTitle,
+      });
+      return row ? toSession(row) : null;
+    }),
     deleteSession: guard((id: string) => statements.deleteSession.run(id).changes > 0),
     listMessages: guard((sessionId: string) => statements.listMessages.all(sessionId).map(toMessage), false),
     insertMessage: guard((message: StoredMessage) => void statements.insertMessage.run(messageParams(message))),

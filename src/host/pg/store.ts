@@ -1,6 +1,6 @@
 import pg from "pg";
 import { SessionAgent, type ToolCall } from "../../protocol/schemas";
-import { messageFromRow, StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
+import { messageFromRow, patchValues, StoreOpenError, type MessageRowOf, type SessionPage, type Store, type StoredGrant, type StoredLogin, type StoredMedia, type StoredMessage, type StoredSession } from "../store";
 import { redactUrl } from "./errors";
 import { createGuard } from "./guard";
 import { migrate } from "./migrations";
@@ -154,8 +154,17 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       const values = [session.id, session.title, session.autoTitle, session.createdAt, session.updatedAt, session.agent ? JSON.stringify(session.agent) : null];
       await query("INSERT INTO sessions (id, title, auto_title, created_at, updated_at, agent) VALUES ($1, $2, $3, $4, $5, $6)", values);
     },
-    async updateSession(session) {
-      await query("UPDATE sessions SET title = $2, auto_title = $3, updated_at = $4 WHERE id = $1", [session.id, session.title, session.autoTitle, session.updatedAt]);
+    async patchSession(id, patch, when) {
+      const values = patchValues(patch, when);
+      const row = (
+        await query<SessionRow>(
+          `UPDATE sessions SET title = COALESCE($2, title), auto_title = COALESCE($3, auto_title), updated_at = COALESCE($4, updated_at)
+           WHERE id = $1 AND ($5::boolean IS NULL OR auto_title) AND ($6::text IS NULL OR title = $6)
+           RETURNING id, title, auto_title, created_at, updated_at, agent`,
+          [id, values.title, values.autoTitle, values.updatedAt, values.whenAuto, values.whenTitle],
+        )
+      ).rows[0];
+      return row ? toSession(row) : null;
     },
     async deleteSession(id) {
       return ((await query("DELETE FROM sessions WHERE id = $1", [id])).rowCount ?? 0) > 0;

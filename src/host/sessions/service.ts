@@ -11,6 +11,7 @@ import { COMMAND_WITH_ARGUMENTS, DEFAULT_TITLE, cleanTitle, titleFrom, titleFrom
 import { createRuns, type OutsideToolCall } from "./runs";
 import { createToolCalls } from "./tool-calls";
 import { createTranscript, toWire } from "./transcript";
+import { sessionWrites } from "./session-writes";
 
 export interface ChatOptions {
   store: Store;
@@ -83,6 +84,7 @@ export function createChat(options: ChatOptions): Chat {
   const lastRow = options.sharedStore ? null : new Map<string, StoredSession>();
   /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
   const posting = new Set<string>();
+  const { inOrder, write, touch } = sessionWrites(store, publishSession, (id) => lastRow?.get(id));
   const transcript = createTranscript({ store, broadcast: options.broadcast, log });
   const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titleFromCall });
   const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch, retitle: titleFromAgent });
@@ -100,26 +102,12 @@ export function createChat(options: ChatOptions): Chat {
     options.broadcast({ type: "session/upserted", session });
   }
 
-  /** Stamps the session and publishes it; the tabs get its state even when the write fails (the failure is rethrown). */
-  async function touch(sessionId: string) {
-    const row = await store.getSession(sessionId);
-    if (!row) return;
-    const updated = { ...row, updatedAt: now() };
-    try {
-      await store.updateSession(updated);
-    } finally {
-      publishSession(updated);
-    }
-  }
-
   /** Names a chat still titled automatically after the first question or plan its agent asks. */
   async function titleFromCall(sessionId: string, name: string, args: unknown) {
     const row = await store.getSession(sessionId);
     const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
     if (!row || title === null) return;
-    const updated: StoredSession = { ...row, title, autoTitle: false };
-    await store.updateSession(updated);
-    publishSession(updated);
+    await write(sessionId, { title, autoTitle: false }, { autoTitle: true });
   }
 
   /** Titles a chat as its agent named it while the title is still automatic (the human has not renamed it). */
@@ -127,9 +115,7 @@ export function createChat(options: ChatOptions): Chat {
     const row = await store.getSession(sessionId);
     const cleaned = cleanTitle(title).slice(0, 200);
     if (!row?.autoTitle || cleaned === "" || cleaned === row.title) return;
-    const updated: StoredSession = { ...row, title: cleaned };
-    await store.updateSession(updated);
-    publishSession(updated);
+    await write(sessionId, { title: cleaned }, { autoTitle: true });
   }
 
   return {
@@ -140,12 +126,9 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async renameSession(id, title) {
-      const row = await store.getSession(id);
-      if (!row) return null;
-      const updated: StoredSession = { ...row, title: cleanTitle(title) || row.title, autoTitle: false, updatedAt: now() };
-      await store.updateSession(updated);
-      publishSession(updated);
-      return toSession(updated);
+      const cleaned = cleanTitle(title);
+      const updated = await write(id, { ...(cleaned ? { title: cleaned } : {}), autoTitle: false, updatedAt: now() });
+      return updated ? toSession(updated) : null;
     },
 
     async createSession(title, agent) {
@@ -170,12 +153,14 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async revokeGrant(sessionId, server, tool) {
-      const row = await store.getSession(sessionId);
-      if (!row) return null;
+      if (!(await store.getSession(sessionId))) return null;
       const removed = await store.removeGrant(sessionId, server, tool);
       if (removed) {
         log({ event: "mcp/grant-revoked", sessionId, server, tool });
-        publishSession(row);
+        await inOrder(sessionId, async () => {
+          const row = await store.getSession(sessionId);
+          if (row) publishSession(row);
+        });
       }
       return removed;
     },
@@ -194,19 +179,24 @@ export function createChat(options: ChatOptions): Chat {
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && (!namedByAgent || row.title === DEFAULT_TITLE);
-      const updated: StoredSession = titled ? { ...row, title: titleFrom(text), autoTitle: namedByAgent, updatedAt: stamp } : { ...row, updatedAt: stamp };
       // The message goes in last: when either write fails the request fails whole, and no tab has seen a message the store lacks.
       posting.add(sessionId);
-      try {
-        await store.updateSession(updated);
-        await store.insertMessage(message);
-      } finally {
-        posting.delete(sessionId);
-      }
-      transcript.publish(message);
-      runs.startTurn(updated, options.agents.forSession(updated)!, text);
-      publishSession(updated);
-      return { ok: true, message: toWire(message) };
+      return inOrder(sessionId, async () => {
+        let updated: StoredSession | null;
+        try {
+          // The title is taken only if it is still the automatic one it was read as: a rename meanwhile stands.
+          const retitled = titled ? await store.patchSession(sessionId, { title: titleFrom(text), autoTitle: namedByAgent, updatedAt: stamp }, { autoTitle: true, title: row.title }) : null;
+          updated = retitled ?? (await store.patchSession(sessionId, { updatedAt: stamp }));
+          if (updated) await store.insertMessage(message);
+        } finally {
+          posting.delete(sessionId);
+        }
+        if (!updated) return { ok: false, reason: "not-found" } as const;
+        transcript.publish(message);
+        runs.startTurn(updated, options.agents.forSession(updated)!, text);
+        publishSession(updated);
+        return { ok: true, message: toWire(message) } as const;
+      });
     },
 
     async callTool(sessionId, call, context) {
@@ -238,9 +228,11 @@ export function createChat(options: ChatOptions): Chat {
     async refresh(sessionId) {
       const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);
       if (unchanged()) return;
-      const row = lastRow?.get(sessionId) ?? (await store.getSession(sessionId));
-      // Checked again: another refresh may have published the new state while this one read.
-      if (row && !unchanged()) publishSession(row);
+      await inOrder(sessionId, async () => {
+        const row = lastRow?.get(sessionId) ?? (await store.getSession(sessionId));
+        // Checked again: another refresh may have published the new state while this one read.
+        if (row && !unchanged()) publishSession(row);
+      });
     },
 
     async stop() {

@@ -1,7 +1,7 @@
 import { StorageError, type StorageCode } from "../../host/storage-error";
 import type { Store } from "../../host/store";
 
-const WRITES = ["insertSession", "updateSession", "deleteSession", "insertMessage", "updateMessage"] as const;
+const WRITES = ["insertSession", "patchSession", "deleteSession", "insertMessage", "updateMessage"] as const;
 type Write = (typeof WRITES)[number];
 
 const MESSAGES: Record<StorageCode, string> = {

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { openStore, type Store, type StoredSession } from "../store";
+import { perSession, sessionWrites } from "./session-writes";
+
+const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+
+/** A store whose stamp-only writes take effect at once but answer late, as a busy connection to a shared database may. */
+function slowStamps(inner: Store): Store {
+  const store = Object.create(inner) as Store;
+  store.patchSession = async (id, patch, when) => {
+    const row = await inner.patchSession(id, patch, when);
+    if (patch.title === undefined) await new Promise((resolve) => setTimeout(resolve, 30));
+    return row;
+  };
+  return store;
+}
+
+describe("a session's writes", () => {
+  it("publish in the order they were stored, so the last frame holds every write: a turn's end does not undo the agent's title", async () => {
+    const store = slowStamps(openStore(":memory:"));
+    await store.insertSession(session);
+    const published: StoredSession[] = [];
+    const { write, touch } = sessionWrites(store, (row) => published.push(row), () => undefined);
+    // The turn ends (its stamp is stored first) while the agent's title comes in.
+    await Promise.all([touch("s1"), write("s1", { title: "Named by the agent" }, { autoTitle: true })]);
+    const stored = await store.getSession("s1");
+    expect(stored?.title).toBe("Named by the agent");
+    expect(stored?.updatedAt).not.toBe(session.updatedAt);
+    expect(published.map((row) => row.title)).toEqual(["New chat", "Named by the agent"]);
+    expect(published.at(-1)).toEqual(stored);
+    await store.close();
+  });
+
+  it("publishes the row as stored when a write's condition no longer holds, and nothing for a session that is gone", async () => {
+    const store = openStore(":memory:");
+    await store.insertSession(session);
+    const published: StoredSession[] = [];
+    const { write, touch } = sessionWrites(store, (row) => published.push(row), () => undefined);
+    expect(await write("s1", { title: "Mine", autoTitle: false })).toEqual({ ...session, title: "Mine", autoTitle: false });
+    expect(await write("s1", { title: "The agent's" }, { autoTitle: true })).toBeNull();
+    await touch("gone");
+    expect(published).toEqual([{ ...session, title: "Mine", autoTitle: false }]);
+    await store.close();
+  });
+
+  it("publishes the stored row when a stamp fails, and rethrows the failure", async () => {
+    const inner = openStore(":memory:");
+    await inner.insertSession(session);
+    const store = Object.create(inner) as Store;
+    const failure = new Error("the disk is full");
+    store.patchSession = () => Promise.reject(failure);
+    const published: StoredSession[] = [];
+    const { touch } = sessionWrites(store, (row) => published.push(row), () => undefined);
+    await expect(touch("s1")).rejects.toBe(failure);
+    expect(published).toEqual([session]);
+    await inner.close();
+  });
+});
+
+describe("perSession", () => {
+  it("runs one key's jobs one at a time in order, past a failed one, and other keys' alongside", async () => {
+    const inOrder = perSession();
+    const events: string[] = [];
+    const job = (name: string, ms: number, fail = false) => async () => {
+      events.push(`${name} start`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      events.push(`${name} end`);
+      if (fail) throw new Error(name);
+      return name;
+    };
+    const a1 = inOrder("a", job("a1", 20, true));
+    const a2 = inOrder("a", job("a2", 0));
+    const b1 = inOrder("b", job("b1", 0));
+    await expect(a1).rejects.toThrow("a1");
+    expect(await Promise.all([a2, b1])).toEqual(["a2", "b1"]);
+    expect(events.indexOf("a2 start")).toBeGreaterThan(events.indexOf("a1 end"));
+    expect(events.indexOf("b1 end")).toBeLessThan(events.indexOf("a1 end"));
+  });
+});
