@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadChecks } from "../client/load-checks";
 import { saveDraft } from "../features/question/draft-storage";
-import type { PendingRequest } from "../protocol/schemas";
+import { PROTOCOL_VERSION } from "../protocol/limits";
+import type { HelloFrame, PendingRequest } from "../protocol/schemas";
+import { applyFrameAndForgetDrafts } from "../client/session-engine";
 import { createSessionStore } from "../store/session-store";
 import type { RetiredRequest } from "../store/state";
 import { keepRetiredAcrossReloads } from "./retired-storage";
 
 const KEY = "parley.retired";
+const HOST_KEY = "parley.retired.host";
+const hello = (hostId: string): HelloFrame => ({ type: "hello", protocol: PROTOCOL_VERSION, hostId });
 
 function requestOf(rpcId: string, sessionId = "s-1"): PendingRequest {
   return {
@@ -123,5 +127,51 @@ describe("keepRetiredAcrossReloads", () => {
     await checksSettled();
     expect(store.getState().retired).toEqual({});
     expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual([answered("rpc-kept")]);
+  });
+
+  it("keeps the host the notices were held under, and a notice of a question that stopped waiting reads that the host restarted once a different host says hello after the reload", async () => {
+    const before = createSessionStore();
+    const stopBefore = keepRetiredAcrossReloads(before);
+    applyFrameAndForgetDrafts(before, hello("host-a"), () => false);
+    saveDraft("rpc-stopped", draftWith(["pnpm"]));
+    saveDraft("rpc-answered", draftWith(["npm"]));
+    const stoppedEntry: RetiredRequest = { request: requestOf("rpc-stopped"), reason: "stopped" };
+    before.getState().retireRequests([stoppedEntry, answered("rpc-answered")]);
+    expect([sessionStorage.getItem(HOST_KEY), JSON.parse(sessionStorage.getItem(KEY)!)]).toEqual(["host-a", [stoppedEntry, answered("rpc-answered")]]);
+    stopBefore();
+
+    // The same host after the reload: the notice still reads that the question stopped waiting.
+    const same = createSessionStore();
+    const stopSame = keepRetiredAcrossReloads(same);
+    await checksSettled();
+    applyFrameAndForgetDrafts(same, hello("host-a"), () => false);
+    expect(same.getState().retired).toEqual({ "s-1": [stoppedEntry, answered("rpc-answered")] });
+    stopSame();
+
+    // A host that restarted while the page was away.
+    const restarted = createSessionStore();
+    const stopRestarted = keepRetiredAcrossReloads(restarted);
+    await checksSettled();
+    expect(restarted.getState().retired).toEqual({ "s-1": [stoppedEntry, answered("rpc-answered")] });
+    applyFrameAndForgetDrafts(restarted, hello("host-b"), () => false);
+    const blamed = { "s-1": [{ ...stoppedEntry, reason: "host-restarted" }, answered("rpc-answered")] };
+    expect(restarted.getState().retired).toEqual(blamed);
+    expect([sessionStorage.getItem(HOST_KEY), JSON.parse(sessionStorage.getItem(KEY)!)]).toEqual(["host-b", blamed["s-1"]]);
+    restarted.getState().dismissRetired("rpc-stopped");
+    restarted.getState().dismissRetired("rpc-answered");
+    expect([sessionStorage.getItem(KEY), sessionStorage.getItem(HOST_KEY)]).toEqual([null, null]);
+    stopRestarted();
+  });
+
+  it("blames the restart at once when this load met a different host before the notices were restored", async () => {
+    saveDraft("rpc-stopped", draftWith(["pnpm"]));
+    sessionStorage.setItem(KEY, JSON.stringify([{ request: requestOf("rpc-stopped"), reason: "stopped" }]));
+    sessionStorage.setItem(HOST_KEY, "host-a");
+    const store = createSessionStore({ hostId: "host-b" });
+    const stop = keepRetiredAcrossReloads(store);
+    await checksSettled();
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: requestOf("rpc-stopped"), reason: "host-restarted" }] });
+    expect(store.getState().hostId).toBe("host-b");
+    stop();
   });
 });

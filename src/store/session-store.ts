@@ -20,6 +20,12 @@ export interface SessionActions {
   loadTranscript(sessionId: string, messages: readonly Message[], live?: ReadonlySet<string>): void;
   /** Keeps requests that left while this tab held drafts for them, each under its session. */
   retireRequests(retired: readonly RetiredRequest[]): void;
+  /**
+   * Brings back notices a previous load of this tab kept, retired under the host `hostId` (null: unknown). When this
+   * load has met a different host already, the ones that stopped waiting are blamed on its restart; when it has met
+   * none yet, it takes `hostId` as the host it last knew, so a different host's hello blames the restart then.
+   */
+  restoreRetired(retired: readonly RetiredRequest[], hostId: string | null): void;
   /** A new host said hello: requests that stopped waiting did so because the host went away. */
   blameHostRestart(): void;
   /** The user dismissed a retired request's notice. */
@@ -48,6 +54,12 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     loadSession: (session, live) => set((state) => applyFetchedSession(state, session, live)),
     loadTranscript: (sessionId, messages, live) => set((state) => applyTranscript(state, sessionId, messages, live)),
     retireRequests: (retired) => set((state) => ({ ...state, retired: addRetired(state.retired, retired) })),
+    restoreRetired: (retired, hostId) =>
+      set((state) => {
+        const restarted = hostId !== null && state.hostId !== null && state.hostId !== hostId;
+        const restored = addRetired({}, retired);
+        return { ...state, retired: addRetired(state.retired, Object.values(restarted ? relabelStopped(restored) : restored).flat()), hostId: state.hostId ?? hostId };
+      }),
     blameHostRestart: () => set((state) => ({ ...state, retired: relabelStopped(state.retired) })),
     dismissRetired: (rpcId) => set((state) => ({ ...state, retired: removeRetired(state.retired, rpcId) })),
     prefillComposer: (sessionId, text) => set((state) => ({ ...state, composerPrefill: { sessionId, text } })),
