@@ -83,10 +83,13 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Logs a failed write of a chat's session row; the transcript writes it again until storage takes it. */
+const sessionRowFailed = (log: Logger) => (row: StoredMessage, error: unknown) => log({ event: "acp/session-row-failed", sessionId: row.sessionId, error: errorText(error) });
+
 function writeSession(log: Logger, entry: Binding, data: Partial<SessionData>) {
   entry.data = { ...entry.data, ...data };
   entry.row = { ...entry.row, tool: { ...entry.row.tool!, acp: entry.data, status: entry.data.state === "failed" ? "error" : "ok" } };
-  entry.writer.write(entry.row, false).catch((error: unknown) => log({ event: "acp/session-row-failed", sessionId: entry.row.sessionId, error: errorText(error) }));
+  void entry.writer.write(entry.row, false);
 }
 
 /**
@@ -186,7 +189,11 @@ async function runTurn(log: Logger, entry: Binding, sessionId: string, text: str
     try {
       stop = await entry.process.prompt(entry.acpSessionId, prompt);
     } catch (error) {
-      await rows.close(true);
+      await rows.close(true).catch((storage: unknown) => {
+        // The storage failure is what the user is told; the agent's own failure is in the log.
+        log({ event: "acp/turn-failed", sessionId, code: "AGENT_FAILED", error: errorText(error).slice(0, 200) });
+        throw storage;
+      });
       return failTurn(log, report, sessionId, error);
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -273,7 +280,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       turnSignal: null,
       loading: false,
       report,
-      writer: createCoalescingWriter({ write: (row, insert) => holder.entry?.report.write(row, insert) ?? report.write(row, insert) }),
+      writer: createCoalescingWriter({ write: (row, insert) => holder.entry?.report.write(row, insert) ?? report.write(row, insert) }, sessionRowFailed(log)),
       reasons: [],
     };
     await report.write(entry.row, true);

@@ -31,9 +31,11 @@ export function acpRow(report: Pick<AgentReport, "newId">, sessionId: string, da
 
 /**
  * Writes a row that changes often (streamed thought, a tool call's updates): one write at a time, and while one is in flight only
- * the newest version waits, so a flood of updates costs a bounded number of writes and the last one always lands.
+ * the newest version waits, so a flood of updates costs a bounded number of writes and the last one always lands. A failed
+ * write goes to `onFailed` and the row's next version is still written: the transcript has already shown the failed one and
+ * writes it again until storage takes it (the newest version, as an insert while the row's insert has not landed).
  */
-export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
+export function createCoalescingWriter(report: Pick<AgentReport, "write">, onFailed: (row: StoredMessage, error: unknown) => void) {
   const queued = new Map<string, { row: StoredMessage; insert: boolean }>();
   const inFlight = new Map<string, Promise<void>>();
   /** The latest insert: a new row is inserted after the rows before it, so the transcript keeps their order on any store. */
@@ -46,12 +48,14 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
     }
     queued.delete(id);
     const write = next.insert ? inserted.then(() => report.write(next.row, true)) : report.write(next.row, false);
-    if (next.insert) inserted = write.catch(() => undefined);
-    const run = write.then(() => drain(id));
+    const settled = write.catch((error: unknown) => onFailed(next.row, error));
+    if (next.insert) inserted = settled;
+    const run = settled.then(() => drain(id));
     inFlight.set(id, run);
     return run;
   }
   return {
+    /** Resolves once this row's newest version has been written or has failed; never rejects. */
     write(row: StoredMessage, insert: boolean): Promise<void> {
       const earlier = queued.get(row.id);
       queued.set(row.id, { row, insert: insert || (earlier?.insert ?? false) });
@@ -59,7 +63,7 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">) {
     },
     /** Resolves once every row's last version is written (or its write failed). */
     async flush(): Promise<void> {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
     },
   };
 }
@@ -80,7 +84,12 @@ function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): 
  * closes when something else arrives, so the transcript keeps the order the agent spoke in.
  */
 export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>) {
-  const writer = createCoalescingWriter(report);
+  /** The turn's first failed write: the turn goes on (the tabs have every row), and `close` reports it. */
+  let failure: { error: unknown } | null = null;
+  const noteFailure = (error: unknown) => {
+    failure ??= { error };
+  };
+  const writer = createCoalescingWriter(report, (_row, error) => noteFailure(error));
   const step = report.newId();
   let reply: StoredMessage | null = null;
   let replyWrite: Promise<void> = Promise.resolve();
@@ -92,7 +101,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
     const final: StoredMessage = { ...reply, streaming: false };
     report.streaming(reply, false);
     reply = null;
-    replyWrite = replyWrite.then(() => report.write(final, false));
+    replyWrite = replyWrite.then(() => report.write(final, false).catch(noteFailure));
   }
 
   function appendReply(text: string) {
@@ -102,7 +111,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
       reply = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
       report.streaming(reply, true);
       const created = { ...reply };
-      replyWrite = replyWrite.then(() => report.write(created, true));
+      replyWrite = replyWrite.then(() => report.write(created, true).catch(noteFailure));
     }
     if ((reply.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
     reply.text = (reply.text ?? "") + text;
@@ -163,7 +172,10 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
           return false;
       }
     },
-    /** Ends the turn's rows: the reply closed, still-running tool calls of this turn marked stopped when the turn did not end well. */
+    /**
+     * Ends the turn's rows: the reply closed, still-running tool calls of this turn marked stopped when the turn did not end
+     * well. Rejects with the turn's first failed write once every row is settled, so the user is told storage failed.
+     */
     async close(stopped: boolean) {
       closeReply();
       if (stopped) {
@@ -176,6 +188,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
       }
       await writer.flush();
       await replyWrite;
+      if (failure) throw failure.error;
     },
   };
 }

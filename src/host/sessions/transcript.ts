@@ -2,6 +2,7 @@ import type { DownFrame, Message } from "../../protocol/schemas";
 import type { Logger } from "../log";
 import { StorageError } from "../storage-error";
 import type { Store, StoredMessage } from "../store";
+import { perSession } from "./session-writes";
 
 /** How often rows whose write failed are written again, until storage takes them. */
 export const RETRY_WRITES_MS = 1000;
@@ -33,31 +34,57 @@ export interface Transcript {
 
 export function createTranscript(options: { store: Store; broadcast(frame: DownFrame): void; log: Logger }): Transcript {
   const { store, log } = options;
+  /** Each row's newest version whose write failed, to be written again (as an insert while its insert has not landed). */
   const waiting = new Map<string, { message: StoredMessage; insert: boolean }>();
+  /** A row's writes go one at a time, in the order they were made, so an older version never lands after a newer one. */
+  const inOrder = perSession();
   let timer: NodeJS.Timeout | null = null;
-  const write = (message: StoredMessage, insert: boolean) => (insert ? store.insertMessage(message) : store.updateMessage(message));
+
+  /**
+   * Writes, in order with the row's other writes, the version `pick` names when its turn comes (none: nothing to do). It
+   * supersedes a version still waiting to be written again: on success that one is dropped, on failure this one waits in
+   * its place.
+   */
+  function writeInTurn(id: string, pick: () => { message: StoredMessage; insert: boolean } | undefined): Promise<boolean> {
+    return inOrder(id, async () => {
+      const picked = pick();
+      if (!picked) return false;
+      const insert = picked.insert || (waiting.get(id)?.insert ?? false);
+      try {
+        await (insert ? store.insertMessage(picked.message) : store.updateMessage(picked.message));
+      } catch (error) {
+        waiting.set(id, { message: picked.message, insert });
+        keepTrying();
+        throw error;
+      }
+      waiting.delete(id);
+      return true;
+    });
+  }
+
+  const write = (message: StoredMessage, insert: boolean) => writeInTurn(message.id, () => ({ message, insert }));
 
   function publish(message: StoredMessage) {
     options.broadcast({ type: "message/upserted", message: toWire(message) });
   }
 
-  function keepTrying(message: StoredMessage, insert: boolean) {
-    const earlier = waiting.get(message.id);
-    waiting.set(message.id, { message, insert: insert || (earlier?.insert ?? false) });
+  function keepTrying() {
     if (timer !== null) return;
     timer = setInterval(() => void retry(), RETRY_WRITES_MS);
     timer.unref();
   }
 
+  /** Writes the waiting rows again, oldest first, and stops at the first that still fails. */
   async function retry() {
-    for (const [id, { message, insert }] of [...waiting]) {
+    for (const [id, { message }] of [...waiting]) {
+      let written: boolean;
       try {
-        await write(message, insert);
+        // Whatever version waits when its turn comes: a newer one may have taken its place, or been written meanwhile.
+        written = await writeInTurn(id, () => waiting.get(id));
       } catch {
         return;
       }
-      if (waiting.get(id)?.message === message) waiting.delete(id);
-      log({ event: "message/written-late", sessionId: message.sessionId, messageId: id });
+      if (written) log({ event: "message/written-late", sessionId: message.sessionId, messageId: id });
     }
     if (waiting.size === 0 && timer !== null) {
       clearInterval(timer);
@@ -70,9 +97,6 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
     async record(message, insert) {
       try {
         await write(message, insert);
-      } catch (error) {
-        keepTrying(message, insert);
-        throw error;
       } finally {
         publish(message);
       }
@@ -82,7 +106,6 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
         await write(message, insert);
       } catch (error) {
         log({ event, sessionId: message.sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
-        keepTrying(message, insert);
       }
     },
     delta(sessionId, messageId, text) {

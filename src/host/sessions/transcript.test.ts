@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { DownFrame } from "../../protocol/schemas";
+import { openStore, type Store, type StoredMessage, type StoredSession } from "../store";
+import { createFaultyStore } from "../../testing/host/faulty-store";
+import { createTranscript } from "./transcript";
+
+const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const version = (status: "running" | "ok" | "error"): StoredMessage => ({
+  id: "m1",
+  sessionId: "s1",
+  role: "tool",
+  createdAt: "2026-01-01T00:00:01.000Z",
+  tool: { callId: "call_1", name: "run_tests", args: {}, status },
+});
+
+async function setUp(store: Store) {
+  await store.insertSession(session);
+  const frames: DownFrame[] = [];
+  const logged: string[] = [];
+  const transcript = createTranscript({ store, broadcast: (frame) => frames.push(frame), log: (entry) => logged.push(entry.event) });
+  return { transcript, frames, logged };
+}
+
+describe("the transcript's writes", () => {
+  it("drops a failed version once a newer one is written, so writing again later cannot put the old one back; the newer one is inserted while the row's insert has not landed", async () => {
+    const faulty = createFaultyStore(openStore(":memory:"));
+    const { transcript, frames } = await setUp(faulty.store);
+    faulty.failFrom(0, "STORAGE_BUSY");
+    await expect(transcript.record(version("running"), true)).rejects.toMatchObject({ code: "STORAGE_BUSY" });
+    expect(transcript.unsettled()).toBe(1);
+    faulty.heal();
+    await transcript.record(version("error"), false);
+    expect(transcript.unsettled()).toBe(0);
+    await transcript.close();
+    expect(await faulty.store.listMessages("s1")).toEqual([version("error")]);
+    expect(frames.map((frame) => frame.type === "message/upserted" && frame.message.tool?.status)).toEqual(["running", "error"]);
+  });
+
+  it("writes again the newest version that failed, once storage takes it", async () => {
+    const faulty = createFaultyStore(openStore(":memory:"));
+    const { transcript, logged } = await setUp(faulty.store);
+    await transcript.record(version("running"), true);
+    faulty.failFrom(0, "STORAGE_FULL");
+    await expect(transcript.record(version("ok"), false)).rejects.toMatchObject({ code: "STORAGE_FULL" });
+    await transcript.attempt("message/close-failed", version("error"), false);
+    expect([transcript.unsettled(), logged]).toEqual([1, ["message/close-failed"]]);
+    faulty.heal();
+    await transcript.close();
+    expect(await faulty.store.listMessages("s1")).toEqual([version("error")]);
+    expect([transcript.unsettled(), logged]).toEqual([0, ["message/close-failed", "message/written-late"]]);
+  });
+
+  it("lands a row's versions in the order they were made, even when the older one's write answers late", async () => {
+    const inner = openStore(":memory:");
+    const store = Object.create(inner) as Store;
+    // The first update waits before it reaches the database, as a busy pool connection may; later ones go at once.
+    let first = true;
+    store.updateMessage = async (message) => {
+      if (first) {
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      return inner.updateMessage(message);
+    };
+    const { transcript } = await setUp(store);
+    await transcript.record(version("running"), true);
+    await Promise.all([transcript.record(version("ok"), false), transcript.record(version("error"), false)]);
+    expect(await inner.listMessages("s1")).toEqual([version("error")]);
+    await transcript.close();
+  });
+});
