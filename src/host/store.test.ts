@@ -110,10 +110,10 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       ]);
     });
 
-    it("keeps logins by digest, moves their expiry, and purges the expired", async () => {
+    it("keeps logins by digest, moves their expiry only from the one it still has, and purges the expired", async () => {
       await store.insertLogin({ digest: "a", tokenDigest: "t", issuedAt: 1, expiresAt: 10 });
       await store.insertLogin({ digest: "b", tokenDigest: "t", issuedAt: 1, expiresAt: 30 });
-      await store.updateLoginExpiry("a", 5);
+      expect([await store.moveLoginExpiry("a", 10, 5), await store.moveLoginExpiry("a", 10, 4), await store.moveLoginExpiry("nope", 10, 1)]).toEqual([true, false, false]);
       expect(await store.getLogin("a")).toEqual({ digest: "a", tokenDigest: "t", issuedAt: 1, expiresAt: 5 });
       expect([await store.purgeLogins(5), await store.getLogin("a"), await store.deleteLogin("b"), await store.deleteLogin("b"), await store.getLogin("b")]).toEqual([1, null, true, false, null]);
     });

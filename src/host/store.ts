@@ -89,7 +89,8 @@ export interface Store {
   stopRunningTools(stopped: (tool: ToolCall) => ToolCall): Promise<number>;
   insertLogin(login: StoredLogin): Promise<void>;
   getLogin(digest: string): Promise<StoredLogin | null>;
-  updateLoginExpiry(digest: string, expiresAt: number): Promise<void>;
+  /** Moves a login's expiry from `from` to `to`; false when it no longer ends at `from` (another request moved it first). */
+  moveLoginExpiry(digest: string, from: number, to: number): Promise<boolean>;
   deleteLogin(digest: string): Promise<boolean>;
   /** Removes logins that expired before `now`; returns how many. */
   purgeLogins(now: number): Promise<number>;
@@ -220,7 +221,7 @@ function createStore(db: Database.Database, location: string): Store {
     runningTools: db.prepare<[], MessageRow>("SELECT * FROM messages WHERE tool_status = 'running'"),
     insertLogin: db.prepare("INSERT INTO logins (digest, token_digest, issued_at, expires_at) VALUES (@digest, @tokenDigest, @issuedAt, @expiresAt)"),
     getLogin: db.prepare<[string], StoredLogin>("SELECT digest, token_digest AS tokenDigest, issued_at AS issuedAt, expires_at AS expiresAt FROM logins WHERE digest = ?"),
-    updateLoginExpiry: db.prepare("UPDATE logins SET expires_at = ? WHERE digest = ?"),
+    moveLoginExpiry: db.prepare("UPDATE logins SET expires_at = @to WHERE digest = @digest AND expires_at = @from"),
     deleteLogin: db.prepare("DELETE FROM logins WHERE digest = ?"),
     purgeLogins: db.prepare("DELETE FROM logins WHERE expires_at <= ?"),
     listGrants: db.prepare<[string], StoredGrant>("SELECT session_id AS sessionId, server, tool, granted_at AS grantedAt FROM grants WHERE session_id = ? ORDER BY granted_at, server, tool"),
@@ -338,7 +339,7 @@ function createStore(db: Database.Database, location: string): Store {
     interruptStreaming: guard(() => statements.interruptStreaming.run().changes),
     insertLogin: guard((login: StoredLogin) => void statements.insertLogin.run(login)),
     getLogin: guard((digest: string) => statements.getLogin.get(digest) ?? null, false),
-    updateLoginExpiry: guard((digest: string, expiresAt: number) => void statements.updateLoginExpiry.run(expiresAt, digest)),
+    moveLoginExpiry: guard((digest: string, from: number, to: number) => statements.moveLoginExpiry.run({ digest, from, to }).changes > 0),
     deleteLogin: guard((digest: string) => statements.deleteLogin.run(digest).changes > 0),
     purgeLogins: guard((now: number) => statements.purgeLogins.run(now).changes),
     listGrants: guard((sessionId: string) => statements.listGrants.all(sessionId), false),

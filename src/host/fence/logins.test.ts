@@ -49,4 +49,22 @@ describe("createLogins", () => {
     expect(await logins.check(expiring)).toEqual({ ok: false });
     expect(await store.purgeLogins(clock.now)).toBe(1);
   });
+
+  it("rotates a login once: requests that carry it together, or later in its grace period, get no second replacement", async () => {
+    const { store, clock, logins } = setup(1_000);
+    const old = await logins.issue();
+    clock.now += LOGIN_ROTATE_MS;
+    const checks = await Promise.all([logins.check(old), logins.check(old), logins.check(old)]);
+    const replacements = checks.flatMap((check) => (check.ok && check.replacement !== null ? [check.replacement] : []));
+    expect([checks.every((check) => check.ok), replacements.length]).toEqual([true, 1]);
+    clock.now += LOGIN_ROTATION_GRACE_MS / 2;
+    expect(await logins.check(old)).toEqual({ ok: true, replacement: null });
+    expect(await logins.check(replacements[0]!)).toEqual({ ok: true, replacement: null });
+    // A login checked for the first time in its last seconds is still rotated, once.
+    const late = await logins.issue();
+    clock.now += LOGIN_TTL_MS - 10;
+    const lateChecks = await Promise.all([logins.check(late), logins.check(late)]);
+    expect(lateChecks.filter((check) => check.ok && check.replacement !== null)).toHaveLength(1);
+    expect(await store.purgeLogins(clock.now + 10)).toBeGreaterThanOrEqual(2);
+  });
 });

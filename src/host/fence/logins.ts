@@ -44,7 +44,12 @@ export function createLogins(store: Store, token: string, now: () => number = Da
       const at = now();
       if (!login || login.tokenDigest !== tokenDigest || login.expiresAt <= at) return { ok: false };
       if (at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
-      await store.updateLoginExpiry(login.digest, Math.min(login.expiresAt, at + LOGIN_ROTATION_GRACE_MS));
+      // One request rotates a login: the others that carry it meanwhile (a page's parallel requests, on any host) find it
+      // rotated (its expiry moved off its lifetime's end) and use it for its grace period, so the browser keeps the one
+      // replacement its push subscriptions follow.
+      if (login.expiresAt !== login.issuedAt + LOGIN_TTL_MS) return { ok: true, replacement: null };
+      const graceEnd = Math.min(login.expiresAt - 1, at + LOGIN_ROTATION_GRACE_MS);
+      if (!(await store.moveLoginExpiry(login.digest, login.expiresAt, graceEnd))) return { ok: true, replacement: null };
       return { ok: true, replacement: await issue() };
     },
     revoke: (value) => store.deleteLogin(digest(value)),

@@ -193,8 +193,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       const rows = await read<StoredLogin>('SELECT digest, token_digest AS "tokenDigest", issued_at AS "issuedAt", expires_at AS "expiresAt" FROM logins WHERE digest = $1', [digest]);
       return rows.rows[0] ?? null;
     },
-    async updateLoginExpiry(digest, expiresAt) {
-      await query("UPDATE logins SET expires_at = $2 WHERE digest = $1", [digest, expiresAt]);
+    async moveLoginExpiry(digest, from, to) {
+      return ((await query("UPDATE logins SET expires_at = $3 WHERE digest = $1 AND expires_at = $2", [digest, from, to])).rowCount ?? 0) > 0;
     },
     async deleteLogin(digest) {
       return ((await query("DELETE FROM logins WHERE digest = $1", [digest])).rowCount ?? 0) > 0;
