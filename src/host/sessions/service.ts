@@ -212,11 +212,14 @@ export function createChat(options: ChatOptions): Chat {
     async deleteSession(id) {
       if (!(await store.getSession(id))) return false;
       await runs.abort(id);
-      if (!(await store.deleteSession(id))) return false;
-      lastState.delete(id);
-      lastRow?.delete(id);
-      options.broadcast({ type: "session/deleted", sessionId: id });
-      return true;
+      // After the session's writes already made, so no frame of one follows `session/deleted`.
+      return inOrder(id, async () => {
+        if (!(await store.deleteSession(id))) return false;
+        lastState.delete(id);
+        lastRow?.delete(id);
+        options.broadcast({ type: "session/deleted", sessionId: id });
+        return true;
+      });
     },
 
     turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store, type StoredSession } from "../store";
+import { api, createSession, createTestHosts } from "../../testing/host/harness";
 import { perSession, sessionWrites } from "./session-writes";
 
 const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
@@ -54,6 +55,39 @@ describe("a session's writes", () => {
     await expect(touch("s1")).rejects.toBe(failure);
     expect(published).toEqual([session]);
     await inner.close();
+  });
+});
+
+const hosts = createTestHosts();
+afterEach(() => hosts.closeAll());
+
+describe("a chat renamed while it is deleted", () => {
+  it("gets its rename's frame before session/deleted, and none after it, however late the rename's write answers", async () => {
+    const store = slowStamps(openStore(":memory:"));
+    // Here the rename is the slow write: it is stored at once and answers late.
+    const inner = Object.getPrototypeOf(store) as Store;
+    let renameStored!: () => void;
+    const stored = new Promise<void>((resolve) => (renameStored = resolve));
+    store.patchSession = async (id, patch, when) => {
+      const row = await inner.patchSession(id, patch, when);
+      if (patch.title !== undefined) {
+        renameStored();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      return row;
+    };
+    const { server, client } = await hosts.startSynced({ store });
+    const sessionId = await createSession(server.url);
+    const from = client.frames.length;
+    const renaming = api(server.url, `/api/sessions/${sessionId}`, { method: "PATCH", json: { title: "Renamed" } });
+    await stored;
+    const [renamed, deleted] = await Promise.all([renaming, api(server.url, `/api/sessions/${sessionId}`, { method: "DELETE" })]);
+    expect([renamed.status, deleted.status]).toEqual([200, 204]);
+    await client.waitFor((frame, index) => index >= from && frame.type === "session/deleted");
+    // Anything the host sends after the delete: a frame it would have sent late is in by the time a fresh socket syncs.
+    await hosts.open(server.url);
+    const frames = client.frames.slice(from).filter((frame) => (frame.type === "session/upserted" && frame.session.id === sessionId) || frame.type === "session/deleted");
+    expect(frames.map((frame) => (frame.type === "session/upserted" ? `upserted ${frame.session.title}` : frame.type))).toEqual(["upserted Renamed", "session/deleted"]);
   });
 });
 
