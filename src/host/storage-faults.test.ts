@@ -61,6 +61,10 @@ describe("a store that fails at any write of a turn", () => {
     if (posted.status !== 202) {
       expect(posted).toMatchObject({ status: STATUS[code], body: { error: { code } } });
       expect(whatTabsSee(client.frames, sessionId).rows).toEqual([]);
+      // The chat's row as the tabs hold it is the stored one, whichever of the post's writes failed.
+      const stored = await faulty.store.getSession(sessionId);
+      await client.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.updatedAt === stored?.updatedAt);
+      expect(whatTabsSee(client.frames, sessionId).session).toMatchObject({ title: stored?.title, updatedAt: stored?.updatedAt });
     } else {
       await waitFor(async () => {
         const asked = client.frames.find((frame): frame is QuestionRequestedFrame => frame.type === "question/requested");

@@ -179,15 +179,19 @@ export function createChat(options: ChatOptions): Chat {
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && (!namedByAgent || row.title === DEFAULT_TITLE);
-      // The message goes in last: when either write fails the request fails whole, and no tab has seen a message the store lacks.
+      // The message goes in last: when either write fails the request fails, and no tab has seen a message the store lacks.
       posting.add(sessionId);
       return inOrder(sessionId, async () => {
-        let updated: StoredSession | null;
+        let updated: StoredSession | null = null;
         try {
           // The title is taken only if it is still the automatic one it was read as: a rename meanwhile stands.
           const retitled = titled ? await store.patchSession(sessionId, { title: titleFrom(text), autoTitle: namedByAgent, updatedAt: stamp }, { autoTitle: true, title: row.title }) : null;
           updated = retitled ?? (await store.patchSession(sessionId, { updatedAt: stamp }));
           if (updated) await store.insertMessage(message);
+        } catch (error) {
+          // The chat's row was written (stamped, perhaps titled from this message) though the message was not: the tabs get it as stored.
+          if (updated) publishSession(updated);
+          throw error;
         } finally {
           posting.delete(sessionId);
         }
