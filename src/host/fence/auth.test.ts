@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { createAuth, type Auth } from "./auth";
-import { createLogins } from "./logins";
+import { readCookie } from "./fence";
+import { createLogins, LOGIN_ROTATE_MS } from "./logins";
 import { createRouteLimiter } from "./rate-limit";
 import { openStore } from "../store";
 
@@ -76,5 +77,22 @@ describe("createAuth [fence-brake]", () => {
     const own: Record<string, string>[] = [{ "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }, { "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate" }, {}, { "sec-fetch-site": "none" }];
     expect(own.map((headers) => statusOf(auth.checkLink(request(headers), "wrong")))).toEqual([401, 401, 401, 429]);
     expect(statusOf(auth.checkLink(request(followed), TOKEN))).toBe("ok");
+  });
+});
+
+describe("createAuth: a login rotated by a request", () => {
+  it("hands the replacement back, and the rest of the request reads it, so what the request stores or ends is the replacement's", async () => {
+    const clock = { now: 0 };
+    const logins = createLogins(openStore(":memory:"), TOKEN, () => clock.now);
+    const auth = createAuth({ token: TOKEN, logins, port: 8787, limit: createRouteLimiter({}, () => 0) });
+    const old = (await auth.newLogin()).split(";")[0]!.slice(COOKIE.length + 1);
+    clock.now += LOGIN_ROTATE_MS;
+    const rotating = request({ cookie: `theme=dark; ${COOKIE}=${old}; other=1` });
+    const verdict = await auth.authenticate(rotating);
+    const replacement = verdict.ok && verdict.setCookie ? verdict.setCookie.split(";")[0]!.slice(COOKIE.length + 1) : null;
+    expect(replacement).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect([readCookie(rotating, COOKIE), readCookie(rotating, "theme"), readCookie(rotating, "other")]).toEqual([replacement, "dark", "1"]);
+    expect(await auth.logout(rotating)).toBe(true);
+    expect(await logins.check(replacement!)).toEqual({ ok: false });
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { bearerToken, readCookie, fromAnotherOrigin, tokenMatches, type FenceVerdict } from "./fence";
+import { bearerToken, readCookie, fromAnotherOrigin, replaceCookie, tokenMatches, type FenceVerdict } from "./fence";
 import { loginCookieName, LOGIN_TTL_MS, type Logins } from "./logins";
 import type { RouteLimiter } from "./rate-limit";
 
@@ -54,7 +54,9 @@ export function createAuth(options: AuthOptions): Auth {
       if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
       const check = await options.logins.check(login!);
       if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
-      return check.replacement === null ? { ok: true } : { ok: true, setCookie: loginCookie(check.replacement) };
+      if (check.replacement === null) return { ok: true };
+      replaceCookie(request, cookieName, check.replacement);
+      return { ok: true, setCookie: loginCookie(check.replacement) };
     },
     checkLink(request, offered) {
       if (tokenMatches(offered, options.token)) return { ok: true };

@@ -49,6 +49,15 @@ export function hostAllowed(request: IncomingMessage, options: FenceOptions): bo
   return LOOPBACK_NAMES.has(name) || options.allowedHosts.some((allowed) => allowed.toLowerCase() === name || allowed.toLowerCase() === lower);
 }
 
+/**
+ * Makes the rest of a request read `name` as `value`: a login rotated by this request is its replacement from then on, so a
+ * subscription the request makes, or the login it ends, is the one the browser keeps.
+ */
+export function replaceCookie(request: IncomingMessage, name: string, value: string): void {
+  const kept = (request.headers.cookie ?? "").split(";").filter((part) => part.trim() !== "" && part.split("=")[0]!.trim() !== name);
+  request.headers.cookie = [...kept.map((part) => part.trim()), `${name}=${encodeURIComponent(value)}`].join("; ");
+}
+
 export function readCookie(request: IncomingMessage, name: string): string | null {
   const header = request.headers.cookie;
   if (!header) return null;
