@@ -204,7 +204,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const fence: FenceOptions = {
     allowedHosts: options.allowedHosts ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
-    ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage): Promise<FenceVerdict> => auth!.authenticate(request) }),
+    ...(options.token === undefined ? {} : { authenticate: (request: IncomingMessage, rotate: boolean): Promise<FenceVerdict> => auth!.authenticate(request, rotate) }),
   };
   const bus = createFrameBus();
   const pending = createPendingTable({

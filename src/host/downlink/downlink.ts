@@ -101,7 +101,8 @@ export function createDownlink(options: DownlinkOptions): Downlink {
       if (target === null || hasManyHosts(request)) return refuse(socket, 400);
       if (target.pathname !== "/api/mux") return refuse(socket, 404);
       const opening = async () => {
-        const verdict = await checkFence(request, options.fence);
+        // A login is not rotated here: the upgrade's answer cannot be relied on to hand the new one to the page.
+        const verdict = await checkFence(request, options.fence, false);
         if (verdict.ok && !closing && options.accepting?.() !== false) await options.beforeOpen?.();
         return verdict;
       };

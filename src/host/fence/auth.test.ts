@@ -87,6 +87,10 @@ describe("createAuth: a login rotated by a request", () => {
     const auth = createAuth({ token: TOKEN, logins, port: 8787, limit: createRouteLimiter({}, () => 0) });
     const old = (await auth.newLogin()).split(";")[0]!.slice(COOKIE.length + 1);
     clock.now += LOGIN_ROTATE_MS;
+    // A socket's upgrade cannot hand a replacement back: the old login passes as it is, and the next request rotates it.
+    const upgrade = request({ cookie: `${COOKIE}=${old}` });
+    expect(await auth.authenticate(upgrade, false)).toEqual({ ok: true });
+    expect(readCookie(upgrade, COOKIE)).toBe(old);
     const rotating = request({ cookie: `theme=dark; ${COOKIE}=${old}; other=1` });
     const verdict = await auth.authenticate(rotating);
     const replacement = verdict.ok && verdict.setCookie ? verdict.setCookie.split(";")[0]!.slice(COOKIE.length + 1) : null;

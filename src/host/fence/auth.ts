@@ -18,7 +18,8 @@ export interface AuthOptions {
 /** Token mode: a request is the owner when it carries the token as a bearer or a live login cookie. */
 export interface Auth {
   readonly cookieName: string;
-  authenticate(request: IncomingMessage): Promise<FenceVerdict>;
+  /** `rotate` false: the response cannot hand a rotated login back (a socket's upgrade, `/mcp`), so none is rotated. */
+  authenticate(request: IncomingMessage, rotate?: boolean): Promise<FenceVerdict>;
   /**
    * Whether a token offered in a login link is right. A wrong one counts against the address like any failed
    * credential, unless another site's page sent it: then it is refused without counting, so no page can brake the owner.
@@ -47,12 +48,12 @@ export function createAuth(options: AuthOptions): Auth {
 
   return {
     cookieName,
-    async authenticate(request) {
+    async authenticate(request, rotate = true) {
       const bearer = bearerToken(request);
       const login = readCookie(request, cookieName);
       if (bearer === null && login === null) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
       if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
-      const check = await options.logins.check(login!);
+      const check = await options.logins.check(login!, rotate);
       if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
       if (check.replacement === null) return { ok: true };
       replaceCookie(request, cookieName, check.replacement);

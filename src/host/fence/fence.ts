@@ -5,7 +5,7 @@ export interface FenceOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   /** Token mode: who the request is, checked after Host and Origin; absent on an open host. */
-  authenticate?: (request: IncomingMessage) => Promise<FenceVerdict>;
+  authenticate?: (request: IncomingMessage, rotate: boolean) => Promise<FenceVerdict>;
 }
 
 export type FenceRefusal =
@@ -96,8 +96,11 @@ export function fromAnotherOrigin(request: IncomingMessage): boolean {
   return site !== undefined && site !== "none" && site !== "same-origin";
 }
 
-/** The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. */
-export async function checkFence(request: IncomingMessage, options: FenceOptions): Promise<FenceVerdict> {
+/**
+ * The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. `rotate` false
+ * where the response cannot hand a rotated login back: an old login passes as it is, for the next request to rotate.
+ */
+export async function checkFence(request: IncomingMessage, options: FenceOptions, rotate = true): Promise<FenceVerdict> {
   if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };
   const origin = request.headers.origin;
   if (origin !== undefined) {
@@ -106,5 +109,5 @@ export async function checkFence(request: IncomingMessage, options: FenceOptions
     if (!own && !options.allowedOrigins.includes(origin)) return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-origin requests are refused" };
   }
   if (request.headers["sec-fetch-site"] === "cross-site") return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-site requests are refused" };
-  return options.authenticate ? options.authenticate(request) : { ok: true };
+  return options.authenticate ? options.authenticate(request, rotate) : { ok: true };
 }

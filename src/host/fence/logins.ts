@@ -23,8 +23,11 @@ export type LoginCheck = { ok: false } | { ok: true; replacement: string | null 
 export interface Logins {
   /** A new login; the value goes into the cookie. */
   issue(): Promise<string>;
-  /** Whether a cookie value is a live login; an old one is rotated and the replacement returned. */
-  check(value: string): Promise<LoginCheck>;
+  /**
+   * Whether a cookie value is a live login; an old one is rotated and the replacement returned, unless `rotate` is false
+   * (a request whose response cannot hand a cookie back: it leaves the rotation to the next one that can).
+   */
+  check(value: string, rotate?: boolean): Promise<LoginCheck>;
   /** Ends a login at once; true when it existed. */
   revoke(value: string): Promise<boolean>;
 }
@@ -39,11 +42,11 @@ export function createLogins(store: Store, token: string, now: () => number = Da
   }
   return {
     issue,
-    async check(value) {
+    async check(value, rotate = true) {
       const login = await store.getLogin(digest(value));
       const at = now();
       if (!login || login.tokenDigest !== tokenDigest || login.expiresAt <= at) return { ok: false };
-      if (at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
+      if (!rotate || at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
       // One request rotates a login: the others that carry it meanwhile (a page's parallel requests, on any host) find it
       // rotated (its expiry moved off its lifetime's end) and use it for its grace period, so the browser keeps the one
       // replacement its push subscriptions follow.

@@ -243,7 +243,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   return {
     async handle(request, response) {
-      const verdict = await checkFence(request, options.fence);
+      // A login is not rotated here: the MCP transport writes the response, with no cookie of ours.
+      const verdict = await checkFence(request, options.fence, false);
       if (!verdict.ok) {
         const retry: Record<string, string> = "retryAfterSeconds" in verdict ? { "Retry-After": String(verdict.retryAfterSeconds) } : {};
         return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message, retry);

@@ -39,8 +39,8 @@ export function loginsWithPush(logins: Logins, push: PushService, log: Logger): 
   const failed = (error: unknown) => log({ event: "push/owner-update-failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
   return {
     issue: () => logins.issue(),
-    async check(value) {
-      const check = await logins.check(value);
+    async check(value, rotate) {
+      const check = await logins.check(value, rotate);
       if (check.ok && check.replacement !== null) await push.loginRotated(loginDigest(value), loginDigest(check.replacement)).catch(failed);
       return check;
     },
