@@ -178,6 +178,15 @@ async function failTurn(log: Logger, report: AgentReport, sessionId: string, err
 
 /** One prompt through the chat's session; the deny reasons the turn collected follow as the next prompts, shown as the user's. */
 async function runTurn(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
+  try {
+    return await runPrompts(log, entry, sessionId, text, signal, report);
+  } finally {
+    // Deny reasons of a turn that failed or stopped go with it, not into the next one.
+    entry.reasons = [];
+  }
+}
+
+async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
   for (let prompt: string | undefined = text; prompt !== undefined; prompt = entry.reasons.shift()) {
     if (prompt !== text) await report.write({ id: report.newId(), sessionId, role: "user", createdAt: new Date().toISOString(), text: prompt }, true);
     const rows = createTurnRows(report, sessionId, entry.tools);
@@ -201,10 +210,7 @@ async function runTurn(log: Logger, entry: Binding, sessionId: string, text: str
       entry.turnSignal = null;
     }
     await rows.close(stop !== "end_turn");
-    if (signal.aborted || stop === "cancelled") {
-      entry.reasons = [];
-      return { reason: "stopped" };
-    }
+    if (signal.aborted || stop === "cancelled") return { reason: "stopped" };
   }
   return { reason: "done" };
 }

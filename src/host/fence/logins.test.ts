@@ -50,21 +50,42 @@ describe("createLogins", () => {
     expect(await store.purgeLogins(clock.now)).toBe(1);
   });
 
-  it("rotates a login once: requests that carry it together, or later in its grace period, get no second replacement", async () => {
+  it("rotates a login once: requests that carry it together, or later in its grace period, get the same replacement", async () => {
     const { store, clock, logins } = setup(1_000);
     const old = await logins.issue();
     clock.now += LOGIN_ROTATE_MS;
     const checks = await Promise.all([logins.check(old), logins.check(old), logins.check(old)]);
-    const replacements = checks.flatMap((check) => (check.ok && check.replacement !== null ? [check.replacement] : []));
-    expect([checks.every((check) => check.ok), replacements.length]).toEqual([true, 1]);
+    const replacement = checks[0]!.ok ? checks[0]!.replacement : null;
+    expect(replacement).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(checks).toEqual([0, 1, 2].map(() => ({ ok: true, replacement })));
+    // A request whose answer never reached the browser is made good by the next one, with the same replacement.
     clock.now += LOGIN_ROTATION_GRACE_MS / 2;
-    expect(await logins.check(old)).toEqual({ ok: true, replacement: null });
-    expect(await logins.check(replacements[0]!)).toEqual({ ok: true, replacement: null });
+    expect(await logins.check(old)).toEqual({ ok: true, replacement });
+    expect(await logins.check(replacement!)).toEqual({ ok: true, replacement: null });
+    // Another host finds it rotated and lets it serve out its grace period.
+    expect(await createLogins(store, TOKEN, () => clock.now).check(old)).toEqual({ ok: true, replacement: null });
+    clock.now += LOGIN_ROTATION_GRACE_MS / 2;
+    expect(await logins.check(old)).toEqual({ ok: false });
     // A login checked for the first time in its last seconds is still rotated, once.
     const late = await logins.issue();
     clock.now += LOGIN_TTL_MS - 10;
     const lateChecks = await Promise.all([logins.check(late), logins.check(late)]);
-    expect(lateChecks.filter((check) => check.ok && check.replacement !== null)).toHaveLength(1);
-    expect(await store.purgeLogins(clock.now + 10)).toBeGreaterThanOrEqual(2);
+    expect(new Set(lateChecks.map((check) => check.ok && check.replacement)).size).toBe(1);
+    expect(lateChecks[0]).toMatchObject({ ok: true, replacement: expect.any(String) });
+  });
+
+  it("leaves a login as it was when its replacement cannot be stored, so the next request rotates it", async () => {
+    const { store, clock, logins } = setup(1_000);
+    const old = await logins.issue();
+    clock.now += LOGIN_ROTATE_MS;
+    const insert = store.insertLogin.bind(store);
+    const full = new Error("STORAGE_FULL");
+    store.insertLogin = () => Promise.reject(full);
+    await expect(logins.check(old)).rejects.toBe(full);
+    store.insertLogin = insert;
+    const next = await logins.check(old);
+    expect(next).toMatchObject({ ok: true, replacement: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    clock.now += LOGIN_ROTATION_GRACE_MS;
+    expect(await logins.check(old)).toEqual({ ok: false });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import type { Store, StoredLogin } from "../store";
 
 /** How long a login lasts since it was issued or last rotated. */
 export const LOGIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -34,12 +34,28 @@ export interface Logins {
 
 export function createLogins(store: Store, token: string, now: () => number = Date.now): Logins {
   const tokenDigest = digest(token);
+  /**
+   * This host's rotations by the old login's digest, kept for its grace period: every request that carries the old login
+   * meanwhile gets the same replacement, so one whose answer never reached the browser is made good by the next.
+   */
+  const rotations = new Map<string, { check: Promise<LoginCheck>; until: number }>();
+
   async function issue(): Promise<string> {
     const value = randomBytes(LOGIN_BYTES).toString("base64url");
     const at = now();
     await store.insertLogin({ digest: digest(value), tokenDigest, issuedAt: at, expiresAt: at + LOGIN_TTL_MS });
     return value;
   }
+
+  /** The replacement is stored first, so a failure leaves the old login as it was, for the next request to rotate. */
+  async function rotateLogin(login: StoredLogin, graceEnd: number): Promise<LoginCheck> {
+    const value = await issue();
+    if (await store.moveLoginExpiry(login.digest, login.expiresAt, graceEnd)) return { ok: true, replacement: value };
+    // Another host rotated it first: its answer carries the replacement, and this one goes.
+    await store.deleteLogin(digest(value));
+    return { ok: true, replacement: null };
+  }
+
   return {
     issue,
     async check(value, rotate = true) {
@@ -47,13 +63,17 @@ export function createLogins(store: Store, token: string, now: () => number = Da
       const at = now();
       if (!login || login.tokenDigest !== tokenDigest || login.expiresAt <= at) return { ok: false };
       if (!rotate || at - login.issuedAt < LOGIN_ROTATE_MS) return { ok: true, replacement: null };
-      // One request rotates a login: the others that carry it meanwhile (a page's parallel requests, on any host) find it
-      // rotated (its expiry moved off its lifetime's end) and use it for its grace period, so the browser keeps the one
-      // replacement its push subscriptions follow.
+      for (const [old, rotation] of rotations) if (rotation.until <= at) rotations.delete(old);
+      const known = rotations.get(login.digest);
+      if (known) return known.check;
+      // Rotated by another host (or before this host started): its expiry moved off its lifetime's end, and it serves out
+      // its grace period as it is.
       if (login.expiresAt !== login.issuedAt + LOGIN_TTL_MS) return { ok: true, replacement: null };
       const graceEnd = Math.min(login.expiresAt - 1, at + LOGIN_ROTATION_GRACE_MS);
-      if (!(await store.moveLoginExpiry(login.digest, login.expiresAt, graceEnd))) return { ok: true, replacement: null };
-      return { ok: true, replacement: await issue() };
+      const check = rotateLogin(login, graceEnd);
+      rotations.set(login.digest, { check, until: graceEnd });
+      void check.catch(() => rotations.delete(login.digest));
+      return check;
     },
     revoke: (value) => store.deleteLogin(digest(value)),
   };

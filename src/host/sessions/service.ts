@@ -174,14 +174,15 @@ export function createChat(options: ChatOptions): Chat {
       if (!row) return { ok: false, reason: "not-found" };
       if (options.agents.forSession(row) === null) return { ok: false, reason: "agent-session" };
       if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
-      const stamp = now();
-      const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: stamp, text };
+      const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: now(), text };
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && (!namedByAgent || row.title === DEFAULT_TITLE);
       // The message goes in last: when either write fails the request fails, and no tab has seen a message the store lacks.
       posting.add(sessionId);
       return inOrder(sessionId, async () => {
+        // Stamped when its turn comes, so a stamp queued before it never lands after a newer one.
+        const stamp = now();
         let updated: StoredSession | null = null;
         try {
           // The title is taken only if it is still the automatic one it was read as: a rename meanwhile stands.

@@ -39,6 +39,8 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
   /** A row's writes go one at a time, in the order they were made, so an older version never lands after a newer one. */
   const inOrder = perSession();
   let timer: NodeJS.Timeout | null = null;
+  /** A retry is running: a tick while storage hangs adds no second one. */
+  let retrying = false;
 
   /**
    * Writes, in order with the row's other writes, the version `pick` names when its turn comes (none: nothing to do). It
@@ -70,12 +72,23 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
 
   function keepTrying() {
     if (timer !== null) return;
-    timer = setInterval(() => void retry(), RETRY_WRITES_MS);
+    timer = setInterval(() => {
+      if (!retrying) void retry();
+    }, RETRY_WRITES_MS);
     timer.unref();
   }
 
   /** Writes the waiting rows again, oldest first, and stops at the first that still fails. */
   async function retry() {
+    retrying = true;
+    try {
+      await retryWaiting();
+    } finally {
+      retrying = false;
+    }
+  }
+
+  async function retryWaiting() {
     for (const [id, { message }] of [...waiting]) {
       let written: boolean;
       try {
