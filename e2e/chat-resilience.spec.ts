@@ -124,6 +124,10 @@ test("Retry now pressed from the keyboard leaves focus in the message box once t
   const retryNow = page.getByRole("button", { name: "Retry now" });
   await retryNow.focus();
   await expect(retryNow).toBeFocused();
+  // An attempt to reconnect while the host is down keeps the banner, and Retry now with the focus it holds.
+  await page.waitForEvent("websocket", { timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Reconnecting" })).toBeVisible();
+  await expect(retryNow).toBeFocused();
   await host.restart();
   // The backoff may bring the socket back first: Retry now then goes with focus on it all the same, and Enter in the empty box sends nothing.
   await page.keyboard.press("Enter");

@@ -171,6 +171,18 @@ describe("applyFrame: question/resolved", () => {
   });
 });
 
+describe("the connection as the user sees it", () => {
+  it("connects once, and stays offline through the attempts to reconnect until one is online", () => {
+    const store = createSessionStore();
+    const seen: string[] = [];
+    store.subscribe((state, before) => {
+      if (state.connection !== before.connection) seen.push(state.connection);
+    });
+    for (const status of ["online", "offline", "connecting", "offline", "connecting", "online", "connecting"] as const) store.getState().setConnection(status);
+    expect(seen).toEqual(["online", "offline", "online", "connecting"]);
+  });
+});
+
 describe("applyFrame: sessions", () => {
   it("inserts sessions newest first and replaces a changed one in place", () => {
     const { older, newer, state } = changeOlder({ title: "Renamed", state: "running" });

@@ -9,6 +9,10 @@ export interface SessionActions {
   applyFrame(frame: DownFrame): void;
   /** Applies frames in order as one change, so what shows them renders once. */
   applyFrames(frames: readonly DownFrame[]): void;
+  /**
+   * The downlink's status as the user sees it: an attempt to reconnect while offline stays offline, so the banner and
+   * its `Retry now` (perhaps holding keyboard focus) do not flicker away at every attempt.
+   */
   setConnection(status: ConnectionStatus): void;
   setAccess(access: SessionData["access"]): void;
   /** `live`: ids that frames changed since the fetch started; their current versions win. */
@@ -47,7 +51,7 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     ...initial,
     applyFrame: (frame) => set((state) => applyFrame(state, frame)),
     applyFrames: (frames) => set((state) => frames.reduce((current, frame) => applyFrame(current, frame), state)),
-    setConnection: (connection) => set((state) => (state.connection === connection ? state : { ...state, connection })),
+    setConnection: (connection) => set((state) => (state.connection === connection || (state.connection === "offline" && connection === "connecting") ? state : { ...state, connection })),
     setAccess: (access) => set((state) => (state.access === access ? state : { ...state, access })),
     loadSessions: (sessions, live, cursor) => set((state) => applySessions(state, sessions, live, cursor ?? null)),
     loadMoreSessions: (sessions, cursor, live) => set((state) => applySessionsPage(state, sessions, cursor, live)),
