@@ -61,8 +61,7 @@ export function createSessionStore(initial: Partial<SessionData> = {}): SessionS
     restoreRetired: (retired, hostId) =>
       set((state) => {
         const restarted = hostId !== null && state.hostId !== null && state.hostId !== hostId;
-        const restored = addRetired({}, retired);
-        return { ...state, retired: addRetired(state.retired, Object.values(restarted ? relabelStopped(restored) : restored).flat()), hostId: state.hostId ?? hostId };
+        return { ...state, retired: addRetired(state.retired, restarted ? retired.map(blameRestart) : retired), hostId: state.hostId ?? hostId };
       }),
     blameHostRestart: () => set((state) => ({ ...state, retired: relabelStopped(state.retired) })),
     dismissRetired: (rpcId) => set((state) => ({ ...state, retired: removeRetired(state.retired, rpcId) })),
@@ -90,8 +89,9 @@ function removeRetired(held: Record<string, RetiredRequest[]>, rpcId: string): R
   return Object.fromEntries(next);
 }
 
+/** A request that stopped waiting did so because its host went away. */
+const blameRestart = (entry: RetiredRequest): RetiredRequest => (entry.reason === "stopped" ? { ...entry, reason: "host-restarted" } : entry);
+
 function relabelStopped(held: Record<string, RetiredRequest[]>): Record<string, RetiredRequest[]> {
-  return Object.fromEntries(
-    Object.entries(held).map(([sessionId, list]) => [sessionId, list.map((entry) => (entry.reason === "stopped" ? { ...entry, reason: "host-restarted" as const } : entry))]),
-  );
+  return Object.fromEntries(Object.entries(held).map(([sessionId, list]) => [sessionId, list.map(blameRestart)]));
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DownFrame, Message } from "../../protocol/schemas";
 import { openStore } from "../store";
+import { toWire } from "../sessions/transcript";
 import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
 import { createFaultyStore } from "../../testing/host/faulty-store";
 import { api, createTestHosts } from "../../testing/host/harness";
@@ -45,7 +46,7 @@ describe("an ACP agent's turn on a store that fails from any of its writes on", 
     expect((await api(server.url, "/api/health")).body).toMatchObject({ storage: { state: faulty.failures > 0 ? "failing" : "ok" } });
     faulty.heal();
     const seen = rowsTabsSee(client.frames, sessionId);
-    const stored = async () => (await faulty.store.listMessages(sessionId)).map(toComparable);
+    const stored = async () => (await faulty.store.listMessages(sessionId)).map(toWire);
     await expect.poll(stored, { timeout: 10_000 }).toEqual(seen);
     if (posted.status === 202) {
       // Told once that storage failed; the agent's own turn ran whenever its chat's session row (the third write) was written.
@@ -58,9 +59,3 @@ describe("an ACP agent's turn on a store that fails from any of its writes on", 
     await client.waitIdle(sessionId, again);
   });
 });
-
-/** A row as both the store and a frame hold it (the store keeps host-only fields the wire leaves out). */
-function toComparable(row: Message & { step?: unknown; rawArgs?: unknown; streaming?: unknown }): Message {
-  const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = row;
-  return wire;
-}

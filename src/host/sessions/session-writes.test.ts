@@ -63,9 +63,9 @@ afterEach(() => hosts.closeAll());
 
 describe("a chat renamed while it is deleted", () => {
   it("gets its rename's frame before session/deleted, and none after it, however late the rename's write answers", async () => {
-    const store = slowStamps(openStore(":memory:"));
     // Here the rename is the slow write: it is stored at once and answers late.
-    const inner = Object.getPrototypeOf(store) as Store;
+    const inner = openStore(":memory:");
+    const store = Object.create(inner) as Store;
     let renameStored!: () => void;
     const stored = new Promise<void>((resolve) => (renameStored = resolve));
     store.patchSession = async (id, patch, when) => {
