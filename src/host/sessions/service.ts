@@ -220,6 +220,7 @@ export function createChat(options: ChatOptions): Chat {
       // After the session's writes already made, so no frame of one follows `session/deleted`.
       return inOrder(id, async () => {
         if (!(await store.deleteSession(id))) return false;
+        transcript.forget(id);
         lastState.delete(id);
         lastRow?.delete(id);
         options.broadcast({ type: "session/deleted", sessionId: id });

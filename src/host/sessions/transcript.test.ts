@@ -68,4 +68,45 @@ describe("the transcript's writes", () => {
     expect(await inner.listMessages("s1")).toEqual([version("error")]);
     await transcript.close();
   });
+
+  describe("a deleted chat's rows", () => {
+    const other: StoredSession = { ...session, id: "s2" };
+    const rowOf = (sessionId: string, id: string): StoredMessage => ({ id, sessionId, role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: `in ${sessionId}` });
+
+    async function twoWaitingChats() {
+      const faulty = createFaultyStore(openStore(":memory:"));
+      const set = await setUp(faulty.store);
+      await faulty.store.insertSession(other);
+      faulty.failFrom(0, "STORAGE_FULL");
+      await expect(set.transcript.record(rowOf("s1", "m1"), true)).rejects.toMatchObject({ code: "STORAGE_FULL" });
+      await expect(set.transcript.record(rowOf("s2", "m2"), true)).rejects.toMatchObject({ code: "STORAGE_FULL" });
+      faulty.heal();
+      return { ...set, faulty };
+    }
+
+    it("do not hold back another chat's rows when the chat was deleted elsewhere (another host): they are dropped and the rest are written", async () => {
+      const { transcript, faulty, logged } = await twoWaitingChats();
+      // Another host's delete: this host's transcript is not told, and the row's insert now breaks the foreign key.
+      expect(await Object.getPrototypeOf(faulty.store).deleteSession("s1")).toBe(true);
+      await transcript.close();
+      expect([transcript.unsettled(), await faulty.store.listMessages("s1"), await faulty.store.listMessages("s2")]).toEqual([0, [], [rowOf("s2", "m2")]]);
+      expect(logged).toEqual(["message/dropped-chat-gone", "message/written-late"]);
+    });
+
+    it("are forgotten when the chat is deleted here, and the rest are still written", async () => {
+      const { transcript, faulty, logged } = await twoWaitingChats();
+      expect(await faulty.store.deleteSession("s1")).toBe(true);
+      transcript.forget("s1");
+      expect(transcript.unsettled()).toBe(1);
+      await transcript.close();
+      expect([transcript.unsettled(), await faulty.store.listMessages("s2"), logged]).toEqual([0, [rowOf("s2", "m2")], ["message/written-late"]]);
+    });
+
+    it("still stop a retry while storage fails for every chat: nothing is dropped", async () => {
+      const { transcript, faulty, logged } = await twoWaitingChats();
+      faulty.failFrom(0, "STORAGE_BUSY");
+      await transcript.close();
+      expect([transcript.unsettled(), logged]).toEqual([2, []]);
+    });
+  });
 });

@@ -28,6 +28,8 @@ export interface Transcript {
   delta(sessionId: string, messageId: string, text: string): void;
   /** Rows still waiting for storage. */
   unsettled(): number;
+  /** Stops writing again the waiting rows of a chat that was deleted: they have nowhere to go. */
+  forget(sessionId: string): void;
   /** Tries the waiting rows once more now, and stops trying later. */
   close(): Promise<void>;
 }
@@ -78,7 +80,23 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
     timer.unref();
   }
 
-  /** Writes the waiting rows again, oldest first, and stops at the first that still fails. */
+  function forget(sessionId: string) {
+    for (const [id, { message }] of waiting) if (message.sessionId === sessionId) waiting.delete(id);
+  }
+
+  /** Whether the chat is known to be gone (deleted here or by another host); a read that fails says nothing. */
+  async function chatGone(sessionId: string): Promise<boolean> {
+    try {
+      return (await store.getSession(sessionId)) === null;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Writes the waiting rows again, oldest first, and stops at the first that still fails, unless its chat is gone: its
+   * rows are dropped and the others go on, so one deleted chat cannot hold back every other chat's rows.
+   */
   async function retry() {
     retrying = true;
     try {
@@ -92,10 +110,13 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
     for (const [id, { message }] of [...waiting]) {
       let written: boolean;
       try {
-        // Whatever version waits when its turn comes: a newer one may have taken its place, or been written meanwhile.
+        // Whatever version waits when its turn comes: a newer one may have taken its place, been written or dropped meanwhile.
         written = await writeInTurn(id, () => waiting.get(id));
       } catch {
-        return;
+        if (!(await chatGone(message.sessionId))) return;
+        forget(message.sessionId);
+        log({ event: "message/dropped-chat-gone", sessionId: message.sessionId, messageId: id });
+        continue;
       }
       if (written) log({ event: "message/written-late", sessionId: message.sessionId, messageId: id });
     }
@@ -125,6 +146,7 @@ export function createTranscript(options: { store: Store; broadcast(frame: DownF
       options.broadcast({ type: "message/delta", sessionId, messageId, text });
     },
     unsettled: () => waiting.size,
+    forget,
     async close() {
       if (waiting.size > 0) await retry();
       if (timer !== null) clearInterval(timer);
