@@ -218,7 +218,7 @@ export function createChat(options: ChatOptions): Chat {
       if (!(await store.getSession(id))) return false;
       await runs.abort(id);
       // After the session's writes already made, so no frame of one follows `session/deleted`.
-      return inOrder(id, async () => {
+      const deleted = await inOrder(id, async () => {
         if (!(await store.deleteSession(id))) return false;
         transcript.forget(id);
         lastState.delete(id);
@@ -226,6 +226,10 @@ export function createChat(options: ChatOptions): Chat {
         options.broadcast({ type: "session/deleted", sessionId: id });
         return true;
       });
+      // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
+      // turn or question is left on a chat that is gone.
+      if (deleted) await runs.abort(id);
+      return deleted;
     },
 
     turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],

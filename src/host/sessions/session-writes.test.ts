@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { Model } from "../models/types";
 import { openStore, type Store, type StoredSession } from "../store";
 import { api, createSession, createTestHosts } from "../../testing/host/harness";
 import { perSession, sessionWrites } from "./session-writes";
@@ -88,6 +89,62 @@ describe("a chat renamed while it is deleted", () => {
     await hosts.open(server.url);
     const frames = client.frames.slice(from).filter((frame) => (frame.type === "session/upserted" && frame.session.id === sessionId) || frame.type === "session/deleted");
     expect(frames.map((frame) => (frame.type === "session/upserted" ? `upserted ${frame.session.title}` : frame.type))).toEqual(["upserted Renamed", "session/deleted"]);
+  });
+});
+
+describe("a chat deleted while a message is posted to it", () => {
+  it("has no turn left running once the delete is answered, though the post's write was queued first and started one", async () => {
+    const inner = openStore(":memory:");
+    const store = Object.create(inner) as Store;
+    const signals: AbortSignal[] = [];
+    let modelCalled!: () => void;
+    const called = new Promise<void>((resolve) => (modelCalled = resolve));
+    // The turn's model waits until its turn is aborted.
+    const model: Model = {
+      name: "waiting",
+      async *step(request) {
+        signals.push(request.signal);
+        modelCalled();
+        await new Promise<void>((resolve) => (request.signal.aborted ? resolve() : request.signal.addEventListener("abort", () => resolve())));
+        yield* [];
+      },
+    };
+    // The post's stamp is stored, then answers only once the delete has read the chat and run its first abort (which
+    // finds no turn yet): the delete is queued behind the post, whose turn starts first.
+    let deleteRead!: () => void;
+    const readByDelete = new Promise<void>((resolve) => (deleteRead = resolve));
+    let armed = false;
+    let stampStored!: () => void;
+    const stamped = new Promise<void>((resolve) => (stampStored = resolve));
+    store.patchSession = async (id, patch, when) => {
+      const row = await inner.patchSession(id, patch, when);
+      if (patch.title === undefined) {
+        armed = true;
+        stampStored();
+        await readByDelete;
+      }
+      return row;
+    };
+    store.getSession = async (id) => {
+      const row = await inner.getSession(id);
+      // The first read after the stamp is the delete's: released after every promise job it sets off, its first abort
+      // and its place in the chat's queue.
+      if (armed) setImmediate(deleteRead);
+      return row;
+    };
+    // The chat's row goes only once the post's turn reached its model.
+    store.deleteSession = async (id) => {
+      await called;
+      return inner.deleteSession(id);
+    };
+    const { server } = await hosts.startSynced({ store, model });
+    const sessionId = await createSession(server.url);
+    await inner.patchSession(sessionId, { title: "Named", autoTitle: false });
+    const posting = api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: "hello" } });
+    await stamped;
+    const deleting = api(server.url, `/api/sessions/${sessionId}`, { method: "DELETE" });
+    const [posted, deleted] = await Promise.all([posting, deleting]);
+    expect([posted.status, deleted.status, signals.map((signal) => signal.aborted)]).toEqual([202, 204, [true]]);
   });
 });
 
