@@ -91,7 +91,7 @@ describe("HTTP uplink", () => {
     const first = await api(server.url, "/api/sessions", { method: "POST" });
     expect(first.status).toBe(201);
     const session = (first.body as { session: Record<string, unknown> }).session;
-    expect(session).toEqual({ id: session.id, title: "New chat", createdAt: session.createdAt, updatedAt: session.createdAt, state: "idle" });
+    expect(session).toEqual({ id: session.id, title: "New chat", createdAt: session.createdAt, updatedAt: session.createdAt, state: "idle", revision: 0 });
     const second = await api(server.url, "/api/sessions", { json: { title: "Named" } });
     const named = (second.body as { session: { id: string; title: string } }).session;
     expect(named.title).toBe("Named");

@@ -8,7 +8,7 @@ import { AnswerItem, TOOL_NAMES, type ToolCall, type ToolRowOutcome } from "../p
  */
 
 /** The schema this host writes (`PRAGMA user_version`). */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   auto_title INTEGER NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  agent TEXT
+  agent TEXT,
+  revision INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS messages (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -57,6 +58,9 @@ CREATE TABLE IF NOT EXISTS media (
 );
 CREATE INDEX IF NOT EXISTS media_by_session ON media(session_id);
 `;
+
+/** Schema 3 → 4 (and every older file): each session row counts its writes (docs/protocol.md, session-revision). */
+const ADD_REVISION = "ALTER TABLE sessions ADD COLUMN revision INTEGER NOT NULL DEFAULT 0";
 
 /* Schema 2 → 3: grants and media, both created by SCHEMA (IF NOT EXISTS) inside the migration's transaction. */
 
@@ -101,6 +105,8 @@ export function prepareSchema(db: Database.Database): void {
       for (const statement of MIGRATE_FROM_1) db.exec(statement);
       backfillOutcomes(db);
     }
+    // A file older than schema 4 has its sessions table already: SCHEMA did not create it with the column.
+    if (version >= 1 && version < 4) db.exec(ADD_REVISION);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

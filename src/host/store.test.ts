@@ -19,7 +19,7 @@ afterEach(() => {
   removeTempDirs();
 });
 
-const session = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const session = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", revision: 0 };
 const running: StoredMessage = {
   id: "m1",
   sessionId: "s1",
@@ -45,7 +45,7 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       await store.insertSession(session);
       await store.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "hi" });
       await store.insertMessage(running);
-      const renamed = { ...session, title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z" };
+      const renamed = { ...session, title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z", revision: 1 };
       expect(await store.patchSession("s1", { title: "Renamed", autoTitle: false, updatedAt: "2026-01-02T00:00:00.000Z" })).toEqual(renamed);
       const finished: StoredMessage = { ...running, tool: { ...running.tool!, status: "ok", result: "done" } };
       await store.updateMessage(finished);
@@ -61,16 +61,18 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       const stamped = "2026-01-03T00:00:00.000Z";
       // Two writers that read the same row: the stamp does not undo the title, nor the title the stamp.
       const [titled, touched] = await Promise.all([store.patchSession("s1", { title: "Named by the agent" }, { autoTitle: true }), store.patchSession("s1", { updatedAt: stamped })]);
-      const both = { ...session, title: "Named by the agent", updatedAt: stamped };
+      const both = { ...session, title: "Named by the agent", updatedAt: stamped, revision: 2 };
       expect(await store.getSession("s1")).toEqual(both);
-      expect([titled?.title, touched?.updatedAt]).toEqual(["Named by the agent", stamped]);
+      // Each write counts once, in the order the database took them.
+      expect([titled?.title, touched?.updatedAt, [titled?.revision, touched?.revision].sort()]).toEqual(["Named by the agent", stamped, [1, 2]]);
       expect(await store.patchSession("s1", { title: "From the first message" }, { autoTitle: true, title: "New chat" })).toBeNull();
       const renamed = await store.patchSession("s1", { title: "Mine", autoTitle: false });
-      expect(renamed).toEqual({ ...both, title: "Mine", autoTitle: false });
+      expect(renamed).toEqual({ ...both, title: "Mine", autoTitle: false, revision: 3 });
+      // A write whose condition failed changed nothing, its revision included; a write of no field still counts.
       expect(await store.patchSession("s1", { title: "Named again" }, { autoTitle: true })).toBeNull();
-      expect(await store.patchSession("s1", {})).toEqual(renamed);
+      expect(await store.patchSession("s1", {})).toEqual({ ...renamed, revision: 4 });
       expect(await store.patchSession("nope", { updatedAt: stamped })).toBeNull();
-      expect(await store.getSession("s1")).toEqual(renamed);
+      expect(await store.getSession("s1")).toEqual({ ...renamed, revision: 4 });
     });
 
     it("deletes a session's messages, grants and media with the session", async () => {
@@ -210,9 +212,9 @@ describe("the SQLite store on disk", () => {
     const store = openStore(dataDir);
     await store.close();
     const raw = new Database(path.join(dataDir, DATABASE_FILE));
-    raw.pragma("user_version = 4");
+    raw.pragma("user_version = 5");
     raw.close();
-    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 4, this host knows 3)`);
+    expect(() => openStore(dataDir)).toThrow(`cannot use the database at ${path.join(dataDir, DATABASE_FILE)}: it was written by a newer Parley (schema 5, this host knows 4)`);
   });
 
   it("refuses a data dir that cannot be created with a StoreOpenError", () => {
@@ -255,7 +257,7 @@ describe("migration from schema 1", () => {
 });
 
 describe("migration from schema 2", () => {
-  it("keeps what schema 2 held and adds grants and media, at version 3", async () => {
+  it("keeps what schema 2 held and adds grants, media and the sessions' revisions, at version 4", async () => {
     const dataDir = tempDir();
     const raw = new Database(path.join(dataDir, DATABASE_FILE));
     raw.exec(`
@@ -274,7 +276,29 @@ describe("migration from schema 2", () => {
     expect([await store.listSessions(), await store.listGrants("s1")]).toEqual([[session], [{ sessionId: "s1", server: "files", tool: "read", grantedAt: "2026-01-01T00:00:01.000Z" }]]);
     await store.close();
     const reopened = new Database(path.join(dataDir, DATABASE_FILE));
-    expect(reopened.pragma("user_version", { simple: true })).toBe(3);
+    expect(reopened.pragma("user_version", { simple: true })).toBe(4);
+    reopened.close();
+  });
+});
+
+describe("migration from schema 3", () => {
+  it("gives every session a revision of 0, which each write then counts", async () => {
+    const dataDir = tempDir();
+    const store = openStore(dataDir);
+    await store.insertSession(session);
+    await store.close();
+    // The file as schema 3 left it: the sessions table without its revision column.
+    const raw = new Database(path.join(dataDir, DATABASE_FILE));
+    raw.exec("ALTER TABLE sessions DROP COLUMN revision");
+    raw.pragma("user_version = 3");
+    raw.close();
+
+    const migrated = openStore(dataDir);
+    expect(await migrated.getSession("s1")).toEqual(session);
+    expect(await migrated.patchSession("s1", { title: "Renamed" })).toEqual({ ...session, title: "Renamed", revision: 1 });
+    await migrated.close();
+    const reopened = new Database(path.join(dataDir, DATABASE_FILE));
+    expect(reopened.pragma("user_version", { simple: true })).toBe(4);
     reopened.close();
   });
 });

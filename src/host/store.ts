@@ -15,7 +15,15 @@ export interface StoredSession {
   agent?: SessionAgent;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Counts the row's changes: each write of it adds one, so of two copies of it the one with the higher revision is the
+   * newer, whichever reached a tab first (docs/protocol.md, session-revision). A new row starts at 0.
+   */
+  revision: number;
 }
+
+/** A session row as it is first written: its revision is 0. */
+export type NewSession = Omit<StoredSession, "revision">;
 
 /** A transcript row plus what only the host needs: the model step it belongs to and the raw tool arguments. */
 export interface StoredMessage extends Message {
@@ -71,7 +79,7 @@ export interface Store {
   /** Every session, newest first; with a page, at most `limit` of them after the cursor, optionally matching a query. */
   listSessions(page?: SessionPage): Promise<StoredSession[]>;
   getSession(id: string): Promise<StoredSession | null>;
-  insertSession(session: StoredSession): Promise<void>;
+  insertSession(session: NewSession): Promise<void>;
   /**
    * Changes the fields `patch` names and no others, in one statement, when the row still holds what `when` names; returns
    * the row as it is after the change, or null when no row matched (gone, or `when` no longer holds). Two writers never
@@ -143,6 +151,7 @@ interface SessionRow {
   created_at: string;
   updated_at: string;
   agent: string | null;
+  revision: number;
 }
 
 /** A messages row as a driver returns it; `Flag` is how the driver reads a boolean column (SQLite: 0/1). */
@@ -209,7 +218,7 @@ function createStore(db: Database.Database, location: string): Store {
     getSession: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
     insertSession: db.prepare("INSERT INTO sessions (id, title, auto_title, created_at, updated_at, agent) VALUES (@id, @title, @auto_title, @created_at, @updated_at, @agent)"),
     patchSession: db.prepare<[Record<string, unknown>], SessionRow>(
-      "UPDATE sessions SET title = COALESCE(@title, title), auto_title = COALESCE(@auto_title, auto_title), updated_at = COALESCE(@updated_at, updated_at) WHERE id = @id AND (@when_auto IS NULL OR auto_title = 1) AND (@when_title IS NULL OR title = @when_title) RETURNING *",
+      "UPDATE sessions SET title = COALESCE(@title, title), auto_title = COALESCE(@auto_title, auto_title), updated_at = COALESCE(@updated_at, updated_at), revision = revision + 1 WHERE id = @id AND (@when_auto IS NULL OR auto_title = 1) AND (@when_title IS NULL OR title = @when_title) RETURNING *",
     ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
@@ -239,9 +248,10 @@ function createStore(db: Database.Database, location: string): Store {
     autoTitle: row.auto_title === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    revision: row.revision,
     ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
   });
-  const sessionParams = (session: StoredSession) => ({
+  const sessionParams = (session: NewSession) => ({
     id: session.id,
     title: session.title,
     auto_title: session.autoTitle ? 1 : 0,
@@ -318,7 +328,7 @@ function createStore(db: Database.Database, location: string): Store {
       const row = statements.getSession.get(id);
       return row ? toSession(row) : null;
     }, false),
-    insertSession: guard((session: StoredSession) => void statements.insertSession.run(sessionParams(session))),
+    insertSession: guard((session: NewSession) => void statements.insertSession.run(sessionParams(session))),
     patchSession: guard((id: string, patch: SessionPatch, when?: SessionCondition) => {
       const values = patchValues(patch, when);
       const row = statements.patchSession.get({

@@ -33,6 +33,8 @@ export const Session = z.object({
   updatedAt: z.string(),
   state: SessionState,
   agent: z.optional(SessionAgent),
+  /** How many times the chat's row was written: of two copies, the higher is the newer (docs/protocol.md, session-revision). */
+  revision: z.optional(z.number()),
 });
 export type Session = z.infer<typeof Session>;
 

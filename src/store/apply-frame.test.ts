@@ -189,6 +189,21 @@ describe("applyFrame: sessions", () => {
     expect(state.sessions).toEqual([newer, { ...older, title: "Renamed", state: "running" }]);
   });
 
+  it("[session-revision] keeps the newer row's fields when an older copy comes after it, and takes that copy's state", () => {
+    const base = { ...session("a", "2026-11-30T08:00:00.000Z"), revision: 3 };
+    // Another host's rename (revision 4) reached this tab before this host's turn-end stamp stored before it (revision 3).
+    const renamed = { ...base, title: "Renamed", revision: 4 };
+    const stampedEarlier = { ...base, updatedAt: "2026-11-30T08:05:00.000Z", state: "running" as const };
+    expect(run([upserted(renamed), upserted(stampedEarlier)]).sessions).toEqual([{ ...renamed, state: "running" }]);
+    // The same revision or a newer one replaces the row, as does a copy that carries none.
+    expect(run([upserted(renamed), upserted({ ...renamed, state: "waiting" })]).sessions).toEqual([{ ...renamed, state: "waiting" }]);
+    expect(run([upserted(stampedEarlier), upserted(renamed)]).sessions).toEqual([renamed]);
+    const unnumbered = session("a", "2026-11-30T09:00:00.000Z");
+    expect(run([upserted(renamed), upserted(unnumbered)]).sessions).toEqual([unnumbered]);
+    // An HTTP answer older than a frame already applied (a rename's answer after the next stamp's frame) is no newer.
+    expect(applyFetchedSession(run([upserted(renamed)]), { ...base, title: "Before" }).sessions).toEqual([renamed]);
+  });
+
   it("deletes a session with its transcript and its pending requests", () => {
     const state = run([
       upserted(session("s-1", "2026-11-30T09:00:00.000Z")),

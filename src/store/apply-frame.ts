@@ -133,11 +133,17 @@ function mapPending(
   return changed ? Object.fromEntries(next) : pending;
 }
 
+/**
+ * Puts a chat's row in the list. A copy older than the one held (a lower revision: another host's frame, or an HTTP
+ * answer, that came after a newer frame) keeps the held row's fields and takes only its state (docs/protocol.md,
+ * session-revision).
+ */
 function upsertSession(sessions: readonly Session[], session: Session): Session[] {
   const index = sessions.findIndex((candidate) => candidate.id === session.id);
   if (index < 0) return sortNewestFirst([session, ...sessions]);
+  const held = sessions[index]!;
   const next = sessions.slice();
-  next[index] = session;
+  next[index] = held.revision !== undefined && session.revision !== undefined && session.revision < held.revision ? { ...held, state: session.state } : session;
   return sortNewestFirst(next);
 }
 

@@ -5,7 +5,7 @@ import type { AnswerEffect } from "../tools/registry";
 import type { Logger } from "../log";
 import type { StoredMessage } from "../store";
 import type { ClusterView } from "./cluster-view";
-import { toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
+import { SELECT_SESSION, toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 
 /**
  * Adoption (docs/protocol.md, cluster-adopt): a live host takes over the work of every host whose lease expired, so that
@@ -129,7 +129,7 @@ async function adoptHost(adoption: Adoption, owner: string) {
   for (const row of turns.rows) sessions.add(row.session_id);
   for (const sessionId of view.takeBusy(owner)) sessions.add(sessionId);
   if (sessions.size > 0) {
-    const rows = await store.query<SessionRow>("SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions WHERE id = ANY($1)", [[...sessions]], false);
+    const rows = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1)`, [[...sessions]], false);
     for (const row of rows.rows) {
       const { autoTitle: _auto, ...session } = toSession(row);
       emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });

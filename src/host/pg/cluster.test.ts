@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
+import pg from "pg";
+import type { DownFrame, QuestionRequestedFrame, QuestionResolvedFrame, Session } from "../../protocol/schemas";
+import { applyFrame } from "../../store/apply-frame";
+import { initialSessionData } from "../../store/state";
 import { createCleanup } from "../../testing/host/cleanup";
 import { api, connect, createSession, startTestServer } from "../../testing/host/harness";
 import { postgresBinDir } from "../../testing/host/postgres";
 import { useTestPostgres } from "../../testing/host/postgres-suite";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { ServerOptions } from "../server";
+import type { RunningServer, ServerOptions } from "../server";
 import { testMcpConfig } from "../../testing/host/test-mcp-server";
 import { NOTIFY_LIMIT_BYTES } from "./channel";
 import { openPgStore, type PgStore } from "./store";
@@ -147,6 +150,46 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     await socket.waitIdle(sessionId, socket.frames.indexOf(asked));
     const next = posted[0]!.status === 202 ? b! : a!;
     expect((await api(next.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo after" } })).status).toBe(202);
+  });
+
+  it("[session-revision] ends every tab on the chat's stored row when one host's frame of an older write goes out after another host's newer one", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const a = await startTestServer({ databaseUrl });
+    const b = await startTestServer({ databaseUrl });
+    cleanup.servers.push(a, b);
+    const sessionId = await createSession(a.url);
+    const tabs = await Promise.all([connect(a.url), connect(b.url)]);
+    cleanup.sockets.push(...tabs);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      // A's frame of an idle chat first deletes A's turn row of it: holding that row holds A's frame after its write.
+      // A started, and so registered, first (both hosts of this process have the same address).
+      const { rows } = await db.query<{ instance: string }>("SELECT instance FROM hosts ORDER BY started_at");
+      expect(rows.length).toBe(2);
+      await db.query("INSERT INTO turns (session_id, owner) VALUES ($1, $2)", [sessionId, rows[0]!.instance]);
+      await db.query("BEGIN");
+      await db.query("SELECT 1 FROM turns WHERE session_id = $1 FOR UPDATE", [sessionId]);
+      const rename = (host: RunningServer, title: string) => api(host.url, `/api/sessions/${sessionId}`, { method: "PATCH", json: { title } });
+      // In a cluster a response waits for its host's frames: A's answers once its frame is out.
+      const renamingThroughA = rename(a, "Older, through A");
+      await expect.poll(async () => (await db.query<{ title: string }>("SELECT title FROM sessions WHERE id = $1", [sessionId])).rows[0]?.title, { timeout: 10_000 }).toBe("Older, through A");
+      expect((await rename(b, "Newer, through B")).status).toBe(200);
+      const titled = (title: string) => (frame: DownFrame) => frame.type === "session/upserted" && frame.session.title === title;
+      for (const tab of tabs) await tab.waitFor(titled("Newer, through B"), "B's rename");
+      await db.query("COMMIT");
+      expect((await renamingThroughA).status).toBe(200);
+      for (const tab of tabs) await tab.waitFor(titled("Older, through A"), "A's rename, late");
+    } finally {
+      await db.query("ROLLBACK").catch(() => undefined);
+      await db.end();
+    }
+    const stored = (await api(a.url, `/api/sessions/${sessionId}`)).body as { session: Session };
+    expect([stored.session.title, stored.session.revision]).toEqual(["Newer, through B", 2]);
+    for (const tab of tabs) {
+      const shown = tab.frames.reduce((state, frame) => applyFrame(state, frame), initialSessionData).sessions.find((session) => session.id === sessionId);
+      expect(shown).toEqual(stored.session);
+    }
   });
 
   it("[cluster-turns] keeps a turn's row while the turn starts, whatever idle frames of the session go out meanwhile: another host still gets 409", async () => {

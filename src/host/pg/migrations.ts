@@ -99,6 +99,8 @@ export const PG_MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     "CREATE INDEX push_subscriptions_owner ON push_subscriptions (owner)",
   ],
+  // 6: each session row counts its writes, so a tab keeps the newest of two copies whichever host's frame came last.
+  ["ALTER TABLE sessions ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"],
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

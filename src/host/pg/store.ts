@@ -38,6 +38,7 @@ export interface SessionRow {
   created_at: string;
   updated_at: string;
   agent: string | null;
+  revision: number;
 }
 
 export type MessageRow = MessageRowOf<boolean>;
@@ -52,6 +53,7 @@ export const toSession = (row: SessionRow): StoredSession => ({
   autoTitle: row.auto_title,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  revision: row.revision,
   ...(row.agent === null ? {} : { agent: SessionAgent.parse(JSON.parse(row.agent)) }),
 });
 
@@ -74,7 +76,7 @@ const messageValues = (message: StoredMessage) => [
 ];
 
 const SELECT_MESSAGE = "SELECT id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure FROM messages";
-const SELECT_SESSION = "SELECT id, title, auto_title, created_at, updated_at, agent FROM sessions";
+export const SELECT_SESSION = "SELECT id, title, auto_title, created_at, updated_at, agent, revision FROM sessions";
 /** Rows whose owner holds no live lease: left by a host that died (or by this store's own past, before a restart). */
 const ORPHANED = "(owner IS NULL OR owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now()))";
 
@@ -158,9 +160,9 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       const values = patchValues(patch, when);
       const row = (
         await query<SessionRow>(
-          `UPDATE sessions SET title = COALESCE($2, title), auto_title = COALESCE($3, auto_title), updated_at = COALESCE($4, updated_at)
+          `UPDATE sessions SET title = COALESCE($2, title), auto_title = COALESCE($3, auto_title), updated_at = COALESCE($4, updated_at), revision = revision + 1
            WHERE id = $1 AND ($5::boolean IS NULL OR auto_title) AND ($6::text IS NULL OR title = $6)
-           RETURNING id, title, auto_title, created_at, updated_at, agent`,
+           RETURNING id, title, auto_title, created_at, updated_at, agent, revision`,
           [id, values.title, values.autoTitle, values.updatedAt, values.whenAuto, values.whenTitle],
         )
       ).rows[0];

@@ -92,7 +92,7 @@ export function createChat(options: ChatOptions): Chat {
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : runs.running(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
   const toSession = (row: StoredSession): Session => {
-    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), ...(row.agent ? { agent: row.agent } : {}) };
+    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), revision: row.revision, ...(row.agent ? { agent: row.agent } : {}) };
   };
 
   function publishSession(row: StoredSession) {
@@ -134,7 +134,7 @@ export function createChat(options: ChatOptions): Chat {
     async createSession(title, agent) {
       const trimmed = title === undefined ? undefined : cleanTitle(title);
       const stamp = now();
-      const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp, ...(agent ? { agent } : {}) };
+      const row: StoredSession = { id: randomUUID(), title: trimmed || DEFAULT_TITLE, autoTitle: !trimmed, createdAt: stamp, updatedAt: stamp, revision: 0, ...(agent ? { agent } : {}) };
       await store.insertSession(row);
       publishSession(row);
       return toSession(row);

@@ -4,7 +4,7 @@ import { openStore, type Store, type StoredSession } from "../store";
 import { api, createSession, createTestHosts } from "../../testing/host/harness";
 import { perSession, sessionWrites } from "./session-writes";
 
-const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", revision: 0 };
 
 /** A store whose stamp-only writes take effect at once but answer late, as a busy connection to a shared database may. */
 function slowStamps(inner: Store): Store {
@@ -28,7 +28,7 @@ describe("a session's writes", () => {
     const stored = await store.getSession("s1");
     expect(stored?.title).toBe("Named by the agent");
     expect(stored?.updatedAt).not.toBe(session.updatedAt);
-    expect(published.map((row) => row.title)).toEqual(["New chat", "Named by the agent"]);
+    expect(published.map((row) => [row.title, row.revision])).toEqual([["New chat", 1], ["Named by the agent", 2]]);
     expect(published.at(-1)).toEqual(stored);
     await store.close();
   });
@@ -38,10 +38,10 @@ describe("a session's writes", () => {
     await store.insertSession(session);
     const published: StoredSession[] = [];
     const { write, touch } = sessionWrites(store, (row) => published.push(row), () => undefined);
-    expect(await write("s1", { title: "Mine", autoTitle: false })).toEqual({ ...session, title: "Mine", autoTitle: false });
+    expect(await write("s1", { title: "Mine", autoTitle: false })).toEqual({ ...session, title: "Mine", autoTitle: false, revision: 1 });
     expect(await write("s1", { title: "The agent's" }, { autoTitle: true })).toBeNull();
     await touch("gone");
-    expect(published).toEqual([{ ...session, title: "Mine", autoTitle: false }]);
+    expect(published).toEqual([{ ...session, title: "Mine", autoTitle: false, revision: 1 }]);
     await store.close();
   });
 

@@ -4,7 +4,7 @@ import { openStore, type Store, type StoredMessage, type StoredSession } from ".
 import { createFaultyStore } from "../../testing/host/faulty-store";
 import { createTranscript } from "./transcript";
 
-const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", revision: 0 };
 const version = (status: "running" | "ok" | "error"): StoredMessage => ({
   id: "m1",
   sessionId: "s1",
