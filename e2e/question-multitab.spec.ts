@@ -108,3 +108,47 @@ test("two tabs on one session: an answer in one removes the other's panel, and a
   await expect(notice).toHaveCount(0);
   await expect(first.getByRole("region", { name: "Answered in another tab" })).toHaveCount(0);
 });
+
+test("a submit still in flight when another tab's answer wins keeps this tab's answers in a notice, and nothing is lost", async ({ context }) => {
+  const first = await context.newPage();
+  const second = await context.newPage();
+  // The second tab's answer leaves the browser only once the first tab's answer was taken.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let heldRespond = false;
+  await second.route("**/api/respond", async (route) => {
+    heldRespond = true;
+    await released;
+    await route.continue();
+  });
+  const created = await first.request.post(`${host.url}/api/sessions`, { data: {} });
+  const { session } = (await created.json()) as { session: { id: string } };
+  await first.goto(`${host.url}/#session=${session.id}`);
+  await second.goto(`${host.url}/#session=${session.id}`);
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await postAsk(first, session.id, "three");
+
+  const secondPanel = second.getByRole("region", { name: "Favourite colour three?" });
+  await secondPanel.getByRole("radio", { name: "Red" }).click();
+  const secondStep2 = second.getByRole("region", { name: "Which size three?" });
+  await secondStep2.getByRole("radio", { name: "Large" }).click();
+  await secondStep2.getByRole("button", { name: "Submit" }).click();
+  await expect.poll(() => heldRespond).toBe(true);
+
+  await first.getByRole("region", { name: "Favourite colour three?" }).getByRole("radio", { name: "Blue" }).click();
+  const firstStep2 = first.getByRole("region", { name: "Which size three?" });
+  await firstStep2.getByRole("radio", { name: "Small" }).click();
+  await firstStep2.getByRole("button", { name: "Submit" }).click();
+  const answered = `Answers: ${JSON.stringify({ answers: [{ id: "color", selected: ["Blue"] }, { id: "size", selected: ["Small"] }] })}`;
+  // The second tab got the question's resolved frame while its own answer was still on its way.
+  await expect(second.getByText(answered, { exact: true })).toBeVisible();
+  await expect(second.getByRole("region", { name: /three\?$/ })).toHaveCount(0);
+
+  const responded = second.waitForResponse("**/api/respond");
+  release();
+  expect(await (await responded).json()).toEqual({ accepted: false, reason: "not-pending", detail: expect.stringContaining("is not pending") });
+  const notice = second.getByRole("region", { name: "Answered in another tab" });
+  await expect(notice.getByRole("term")).toHaveText(["Favourite colour three?", "Which size three?"]);
+  await expect(notice.getByRole("definition")).toHaveText(["Red", "Large"]);
+  await expect(first.getByRole("region", { name: "Answered in another tab" })).toHaveCount(0);
+});

@@ -5,7 +5,7 @@ import { createSessionEngine } from "../client/session-engine";
 import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { chatCopy } from "../features/chat/copy";
 import { describeFailure } from "../features/chat/failure";
-import { retireDraft } from "../features/question/retired-drafts";
+import { retireDraft, settleResponse } from "../features/question/retired-drafts";
 import { useCopy } from "../i18n/i18n";
 import type { SessionStore } from "../store/session-store";
 import type { LoadProblem } from "./load-problem";
@@ -26,7 +26,7 @@ export function useSessionEngine(options: {
 }) {
   const { store, api, connect, drafts, activeSessionId, navigate } = options;
   const tChat = useCopy(chatCopy);
-  const [engine] = useState(() => createSessionEngine({ store, api, connect, url: muxUrl(window.location), drafts, newChatDraftKey: NEW_CHAT_DRAFT, retireDraft }));
+  const [engine] = useState(() => createSessionEngine({ store, api, connect, url: muxUrl(window.location), drafts, newChatDraftKey: NEW_CHAT_DRAFT, retireDraft, settleResponse }));
   const [synced, setSynced] = useState(false);
   const [loadProblem, setLoadProblem] = useState<LoadProblem>(null);
   const [hiddenSessions, setHiddenSessions] = useState(NONE_HIDDEN);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DownFrame, Message, PendingRequest, Session } from "../protocol/schemas";
+import type { DownFrame, Message, PendingRequest, Receipt, Session } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import type { RetireReason } from "../store/state";
 import { ApiError, type Api, type SessionsPage } from "./api";
@@ -60,7 +60,16 @@ function fakeConnect() {
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function engineWith(api: Api, options: { store?: SessionStore; retireDraft?: (rpcId: string, reason: RetireReason | null) => boolean; drafts?: Map<string, string>; deleteTimers?: DeleteTimers } = {}) {
+function engineWith(
+  api: Api,
+  options: {
+    store?: SessionStore;
+    retireDraft?: (rpcId: string, reason: RetireReason | null) => boolean;
+    settleResponse?: (rpcId: string, done: boolean) => RetireReason | null;
+    drafts?: Map<string, string>;
+    deleteTimers?: DeleteTimers;
+  } = {},
+) {
   const store = options.store ?? createSessionStore();
   const link = fakeConnect();
   const drafts = options.drafts ?? new Map<string, string>();
@@ -72,6 +81,7 @@ function engineWith(api: Api, options: { store?: SessionStore; retireDraft?: (rp
     drafts,
     newChatDraftKey: "",
     retireDraft: options.retireDraft ?? (() => false),
+    ...(options.settleResponse === undefined ? {} : { settleResponse: options.settleResponse }),
     ...(options.deleteTimers === undefined ? {} : { deleteTimers: options.deleteTimers }),
   });
   const events: SessionEngineEvent[] = [];
@@ -362,6 +372,33 @@ describe("createSessionEngine", () => {
     link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "cancelled" });
     expect(events).toEqual([{ type: "synced" }, { type: "requests-left", retired: [{ request: request("r1"), reason: "dismissed-elsewhere" }] }]);
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "dismissed-elsewhere" }] });
+  });
+
+  it("keeps for a notice the drafts of a request that left while this tab's answer was in flight, once the receipt says it was not taken", async () => {
+    const receipts = [deferred<Receipt>(), deferred<Receipt>(), deferred<Receipt>()];
+    let call = 0;
+    const { api } = fakeApi({ respond: () => receipts[call++]!.promise });
+    const settled: [string, boolean][] = [];
+    // The drafts' side: every response not taken is worth a notice here, with the reason the frame gave.
+    const { engine, link, events, store } = engineWith(api, {
+      settleResponse: (rpcId, done) => (settled.push([rpcId, done]), done ? null : "answered-elsewhere"),
+    });
+    engine.start();
+    for (const rpcId of ["r1", "r2", "r3"]) link.frame({ type: "question/requested", ...request(rpcId) });
+    const answer = (rpcId: string) => engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    const [first, second, third] = [answer("r1"), answer("r2"), answer("r3")];
+    for (const rpcId of ["r1", "r2"]) link.frame({ type: "question/resolved", rpcId, sessionId: "s-1", outcome: "answered" });
+    // r1: another tab's answer came first. r2: this tab's was taken. r3: still pending when its request failed.
+    receipts[0]!.resolve({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" });
+    receipts[1]!.resolve({ accepted: true });
+    receipts[2]!.reject(new Error("Failed to fetch"));
+    expect(await first).toEqual({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" });
+    expect(await second).toEqual({ accepted: true });
+    await expect(third).rejects.toThrow("Failed to fetch");
+    expect(settled).toEqual([["r1", false], ["r2", true], ["r3", false]]);
+    expect(events).toEqual([{ type: "requests-left", retired: [{ request: request("r1"), reason: "answered-elsewhere" }] }]);
+    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "answered-elsewhere" }] });
+    expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r3"), confirmed: true }] });
   });
 
   it("creates a session on the first send of a new chat, carries the new chat's draft to it and navigates there", async () => {

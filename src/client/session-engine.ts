@@ -1,4 +1,4 @@
-import type { DownFrame, Receipt, RespondRequest } from "../protocol/schemas";
+import type { DownFrame, PendingRequest, Receipt, RespondRequest } from "../protocol/schemas";
 import { pendingRpcIds } from "../store/selectors";
 import type { SessionStore } from "../store/session-store";
 import type { RetiredRequest, RetireReason } from "../store/state";
@@ -44,6 +44,11 @@ export interface SessionEngineOptions {
   newChatDraftKey: string;
   /** Decides per request a frame removed whether its question drafts are kept for a notice (true) or deleted. */
   retireDraft: (rpcId: string, reason: RetireReason | null) => boolean;
+  /**
+   * A response's receipt came (`done`: taken, or a cancel found the request gone) or the request failed: the reason to
+   * show a notice with, when the request left while it was in flight and its drafts are kept; else null. Default: null.
+   */
+  settleResponse?: (rpcId: string, done: boolean) => RetireReason | null;
   /** Timers of the delete undo window; defaults to the real ones. */
   deleteTimers?: DeleteTimers;
   /** When streamed text held since the last paint is applied; defaults to the next animation frame. */
@@ -97,7 +102,12 @@ export function retireReasonOf(frame: DownFrame): RetireReason | null {
  * Applies a frame; for every request it removed, `retire` decides whether the saved drafts are kept
  * for a notice (true) or deleted, and the kept ones are retired in the store and returned.
  */
-export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame, retire: (rpcId: string, reason: RetireReason | null) => boolean): RetiredRequest[] {
+export function applyFrameAndForgetDrafts(
+  store: SessionStore,
+  frame: DownFrame,
+  retire: (rpcId: string, reason: RetireReason | null) => boolean,
+  removed?: (request: PendingRequest) => void,
+): RetiredRequest[] {
   const { pending: before, hostId } = store.getState();
   store.getState().applyFrame(frame);
   // A host that shuts down aborts what it holds before it goes; its successor's hello says why.
@@ -109,6 +119,7 @@ export function applyFrameAndForgetDrafts(store: SessionStore, frame: DownFrame,
   for (const entries of Object.values(before)) {
     for (const { request } of entries) {
       if (after.has(request.rpcId)) continue;
+      removed?.(request);
       if (retire(request.rpcId, reason) && reason !== null) kept.push({ request, reason });
     }
   }
@@ -128,6 +139,35 @@ export async function checkAccess(api: Api, store: SessionStore): Promise<void> 
 
 type LoadResult = SessionEngineEvent & { type: "loaded" | "load-failed" | "session-missing" };
 
+/**
+ * This tab's responses in flight. A request a frame removes while its response is in flight has its drafts settled by
+ * the receipt: a response not taken (another tab's came first, the turn stopped, the host went) keeps them for a notice.
+ */
+function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"], retire: (retired: RetiredRequest[]) => void) {
+  /** The request each response was for, once a frame removed it (null while it is still pending). */
+  const responding = new Map<string, PendingRequest | null>();
+  return {
+    removed(request: PendingRequest) {
+      if (responding.has(request.rpcId)) responding.set(request.rpcId, request);
+    },
+    async respond(body: RespondRequest): Promise<Receipt> {
+      responding.set(body.rpcId, null);
+      let done = false;
+      try {
+        const receipt = await api.respond(body);
+        // A cancel that finds the request gone did what it was for: the request is not waiting any more.
+        done = receipt.accepted || (body.type === "cancel" && receipt.reason === "not-pending");
+        return receipt;
+      } finally {
+        const left = responding.get(body.rpcId) ?? null;
+        responding.delete(body.rpcId);
+        const reason = settle?.(body.rpcId, done) ?? null;
+        if (left !== null && reason !== null) retire([{ request: left, reason }]);
+      }
+    },
+  };
+}
+
 export function createSessionEngine(options: SessionEngineOptions): SessionEngine {
   const { store, api, drafts } = options;
   const listeners = new Set<SessionEngineListener>();
@@ -140,6 +180,11 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
   const emit = (event: SessionEngineEvent) => {
     for (const listener of [...listeners]) listener(event);
   };
+
+  const responses = trackResponses(api, options.settleResponse, (retired) => {
+    store.getState().retireRequests(retired);
+    emit({ type: "requests-left", retired });
+  });
 
   const deletes = createUndoableDeletes({
     remove: (sessionId) => api.deleteSession(sessionId),
@@ -184,7 +229,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     touches.record(frame);
     if (isHeld(frame)) return streamed.add(frame);
     streamed.flush();
-    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft);
+    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft, responses.removed);
     if (retired.length > 0) emit({ type: "requests-left", retired });
     if (frame.type === "hello") void rebaseline().then(emit);
     if (frame.type === "synced") emit({ type: "synced" });
@@ -232,7 +277,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     async stop(sessionId) {
       await api.abort(sessionId);
     },
-    respond: (body) => api.respond(body),
+    respond: (body) => responses.respond(body),
     async rename(sessionId, title) {
       const session = await api.renameSession(sessionId, title);
       store.getState().applyFrame({ type: "session/upserted", session });

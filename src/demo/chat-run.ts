@@ -1,7 +1,7 @@
 import { createSessionEngine, type SessionEngine } from "../client/session-engine";
 import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { deleteDraft } from "../features/question/draft-storage";
-import { retireDraft } from "../features/question/retired-drafts";
+import { retireDraft, settleResponse } from "../features/question/retired-drafts";
 import type { PendingRequest } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import { sceneState } from "./chat-scene";
@@ -37,7 +37,7 @@ export function createChatRun(story: ChatStory, settings: { current: FrameSettin
   // Asked before the tab connects: the greeting replays them, as a reload finds questions already waiting.
   for (const request of requests) host.ask(request);
   const drafts = new Map<string, string>(scene.draft === undefined ? [] : [[scene.open ?? NEW_CHAT_DRAFT, scene.draft]]);
-  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: NEW_CHAT_DRAFT, retireDraft });
+  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: NEW_CHAT_DRAFT, retireDraft, settleResponse });
   return { host, store, engine, drafts, requests };
 }
 

@@ -1,6 +1,6 @@
 import { createSessionEngine, type SessionEngine } from "../client/session-engine";
 import { deleteDraft, saveDraft } from "../features/question/draft-storage";
-import { retireDraft } from "../features/question/retired-drafts";
+import { retireDraft, settleResponse } from "../features/question/retired-drafts";
 import type { Message, PendingRequest, Session } from "../protocol/schemas";
 import { createSessionStore, type SessionStore } from "../store/session-store";
 import { createFakeHost, type FakeHost } from "./fake-host";
@@ -56,7 +56,7 @@ export function createRun(story: SlotStory, requests: readonly PendingRequest[],
     },
   });
   const drafts = new Map<string, string>(story.arrival === "while-typing" ? [[DEMO_SESSION_ID, typingText]] : []);
-  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: "", retireDraft });
+  const engine = createSessionEngine({ store, api: host.api, connect: host.connect, url: "demo:", drafts, newChatDraftKey: "", retireDraft, settleResponse });
   return { host, store, engine, drafts };
 }
 

@@ -2,17 +2,23 @@ import type { RetireReason } from "../../store/state";
 import type { DraftState } from "./draft";
 import { deleteDraft, loadDraft } from "./draft-storage";
 
-/** Requests this tab has sent a response for; their leaving is this tab's own doing. */
-const responding = new Set<string>();
+/**
+ * Requests this tab has sent a response for: in flight, or taken by the host (the request's leaving, when its frame
+ * comes, is then this tab's own doing).
+ */
+const responding = new Map<string, "in-flight" | "taken">();
+/** Requests that left while this tab's response was in flight, with why: the receipt decides what their drafts become. */
+const leftWhileResponding = new Map<string, RetireReason | null>();
 
 /** The panel is sending a response for this request. */
 export function noteResponding(rpcId: string): void {
-  responding.add(rpcId);
+  responding.set(rpcId, "in-flight");
 }
 
 /** The response was refused or failed: the request is still the user's to answer. */
 export function forgetResponding(rpcId: string): void {
   responding.delete(rpcId);
+  leftWhileResponding.delete(rpcId);
 }
 
 /** Whether a draft holds something the user chose or typed (a bare skip is not worth keeping). */
@@ -22,13 +28,50 @@ export function hasTypedAnswer(state: DraftState | null): boolean {
   return false;
 }
 
+/** The draft, kept when it holds answers and the request left for a reason (true), else deleted. */
+function keepForNotice(rpcId: string, reason: RetireReason | null): boolean {
+  if (reason !== null && hasTypedAnswer(loadDraft(rpcId))) return true;
+  deleteDraft(rpcId);
+  return false;
+}
+
 /**
  * Decides what happens to a request's saved draft once the request left the store: kept (true) when
  * it left for a reason this tab did not cause and holds answers, so a notice can show them; else deleted.
+ * While this tab's response is in flight the draft is kept, with no notice yet: whether the leaving was this
+ * tab's doing is known only from the receipt (settleResponse).
  */
 export function retireDraft(rpcId: string, reason: RetireReason | null): boolean {
-  const ownResponse = responding.delete(rpcId);
-  if (reason !== null && !ownResponse && hasTypedAnswer(loadDraft(rpcId))) return true;
-  deleteDraft(rpcId);
-  return false;
+  const response = responding.get(rpcId);
+  if (response === "in-flight") {
+    leftWhileResponding.set(rpcId, reason);
+    return false;
+  }
+  responding.delete(rpcId);
+  if (response === "taken") {
+    deleteDraft(rpcId);
+    return false;
+  }
+  return keepForNotice(rpcId, reason);
+}
+
+/**
+ * The receipt of this tab's response came (`done`: it was taken, or a cancel found the request gone) or the request
+ * failed. A taken response deletes the draft. One that was not taken, for a request that left meanwhile (another
+ * tab's answer came first, the turn stopped, the host shut down), keeps the draft when it holds answers: the reason
+ * is returned, so a notice shows them. Otherwise null.
+ */
+export function settleResponse(rpcId: string, done: boolean): RetireReason | null {
+  const left = leftWhileResponding.has(rpcId);
+  const reason = leftWhileResponding.get(rpcId) ?? null;
+  leftWhileResponding.delete(rpcId);
+  if (done) {
+    deleteDraft(rpcId);
+    // Until the request's own frame comes, its leaving is known to be this tab's doing.
+    if (left) responding.delete(rpcId);
+    else responding.set(rpcId, "taken");
+    return null;
+  }
+  responding.delete(rpcId);
+  return left && keepForNotice(rpcId, reason) ? reason : null;
 }
