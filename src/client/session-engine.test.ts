@@ -64,7 +64,7 @@ function engineWith(
   api: Api,
   options: {
     store?: SessionStore;
-    retireDraft?: (rpcId: string, reason: RetireReason | null) => boolean;
+    retireDraft?: (rpcId: string, reason: RetireReason | null) => boolean | "after-receipt";
     settleResponse?: (rpcId: string, done: boolean) => RetireReason | null;
     drafts?: Map<string, string>;
     deleteTimers?: DeleteTimers;
@@ -374,31 +374,58 @@ describe("createSessionEngine", () => {
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "dismissed-elsewhere" }] });
   });
 
-  it("keeps for a notice the drafts of a request that left while this tab's answer was in flight, once the receipt says it was not taken", async () => {
-    const receipts = [deferred<Receipt>(), deferred<Receipt>(), deferred<Receipt>()];
+  it("keeps for a notice the drafts of a request that left while this tab's response was in flight, once the receipt says it was not taken", async () => {
+    const receipts = [deferred<Receipt>(), deferred<Receipt>(), deferred<Receipt>(), deferred<Receipt>()];
     let call = 0;
-    const { api } = fakeApi({ respond: () => receipts[call++]!.promise });
+    // The drafts' side, as retired-drafts.ts does it: a response marked in flight defers its request's drafts to the
+    // receipt, and every one not taken is worth a notice, with the reason the frame gave.
+    const inFlight = new Set<string>();
+    const reasons = new Map<string, RetireReason | null>();
     const settled: [string, boolean][] = [];
-    // The drafts' side: every response not taken is worth a notice here, with the reason the frame gave.
+    const { api } = fakeApi({ respond: () => receipts[call++]!.promise });
     const { engine, link, events, store } = engineWith(api, {
-      settleResponse: (rpcId, done) => (settled.push([rpcId, done]), done ? null : "answered-elsewhere"),
+      retireDraft: (rpcId, reason) => (inFlight.has(rpcId) ? (reasons.set(rpcId, reason), "after-receipt") : false),
+      settleResponse: (rpcId, done) => (settled.push([rpcId, done]), inFlight.delete(rpcId), done ? null : (reasons.get(rpcId) ?? null)),
     });
     engine.start();
-    for (const rpcId of ["r1", "r2", "r3"]) link.frame({ type: "question/requested", ...request(rpcId) });
-    const answer = (rpcId: string) => engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    for (const rpcId of ["r1", "r2", "r3", "r4"]) link.frame({ type: "question/requested", ...request(rpcId) });
+    const answer = (rpcId: string) => {
+      inFlight.add(rpcId);
+      return engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    };
     const [first, second, third] = [answer("r1"), answer("r2"), answer("r3")];
     for (const rpcId of ["r1", "r2"]) link.frame({ type: "question/resolved", rpcId, sessionId: "s-1", outcome: "answered" });
+    // r4: a plan's "Chat about it" stops the turn before its cancel goes, and the stop's frame comes first.
+    inFlight.add("r4");
+    link.frame({ type: "question/resolved", rpcId: "r4", sessionId: "s-1", outcome: "aborted" });
+    const fourth = engine.respond({ type: "cancel", rpcId: "r4", sessionId: "s-1" });
     // r1: another tab's answer came first. r2: this tab's was taken. r3: still pending when its request failed.
+    // r4: the cancel's request failed, so the note it carried is not in the composer.
     receipts[0]!.resolve({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" });
     receipts[1]!.resolve({ accepted: true });
     receipts[2]!.reject(new Error("Failed to fetch"));
+    receipts[3]!.reject(new Error("Failed to fetch"));
     expect(await first).toEqual({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" });
     expect(await second).toEqual({ accepted: true });
     await expect(third).rejects.toThrow("Failed to fetch");
-    expect(settled).toEqual([["r1", false], ["r2", true], ["r3", false]]);
-    expect(events).toEqual([{ type: "requests-left", retired: [{ request: request("r1"), reason: "answered-elsewhere" }] }]);
-    expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "answered-elsewhere" }] });
+    await expect(fourth).rejects.toThrow("Failed to fetch");
+    expect(settled).toEqual([["r1", false], ["r2", true], ["r3", false], ["r4", false]]);
+    const retired = [
+      { request: request("r1"), reason: "answered-elsewhere" },
+      { request: request("r4"), reason: "stopped" },
+    ];
+    expect(events).toEqual(retired.map((entry) => ({ type: "requests-left", retired: [entry] })));
+    expect(store.getState().retired).toEqual({ "s-1": retired });
     expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r3"), confirmed: true }] });
+  });
+
+  it("counts a cancel that finds its request gone as done: nothing is kept", async () => {
+    const { api } = fakeApi({ respond: () => Promise.resolve({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" }) });
+    const settled: [string, boolean][] = [];
+    const { engine } = engineWith(api, { settleResponse: (rpcId, done) => (settled.push([rpcId, done]), null) });
+    await engine.respond({ type: "cancel", rpcId: "r1", sessionId: "s-1" });
+    await engine.respond({ type: "answer", rpcId: "r1", sessionId: "s-1", answers: [] });
+    expect(settled).toEqual([["r1", true], ["r1", false]]);
   });
 
   it("creates a session on the first send of a new chat, carries the new chat's draft to it and navigates there", async () => {

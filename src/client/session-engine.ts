@@ -42,8 +42,11 @@ export interface SessionEngineOptions {
   drafts: Map<string, string>;
   /** The key of the new chat's text in `drafts`. */
   newChatDraftKey: string;
-  /** Decides per request a frame removed whether its question drafts are kept for a notice (true) or deleted. */
-  retireDraft: (rpcId: string, reason: RetireReason | null) => boolean;
+  /**
+   * Decides per request a frame removed whether its question drafts are kept for a notice (true) or deleted, or wait
+   * for the receipt of this tab's response to it, still in flight ("after-receipt", settled by `settleResponse`).
+   */
+  retireDraft: (rpcId: string, reason: RetireReason | null) => boolean | "after-receipt";
   /**
    * A response's receipt came (`done`: taken, or a cancel found the request gone) or the request failed: the reason to
    * show a notice with, when the request left while it was in flight and its drafts are kept; else null. Default: null.
@@ -105,8 +108,8 @@ export function retireReasonOf(frame: DownFrame): RetireReason | null {
 export function applyFrameAndForgetDrafts(
   store: SessionStore,
   frame: DownFrame,
-  retire: (rpcId: string, reason: RetireReason | null) => boolean,
-  removed?: (request: PendingRequest) => void,
+  retire: (rpcId: string, reason: RetireReason | null) => boolean | "after-receipt",
+  afterReceipt?: (request: PendingRequest) => void,
 ): RetiredRequest[] {
   const { pending: before, hostId } = store.getState();
   store.getState().applyFrame(frame);
@@ -119,8 +122,9 @@ export function applyFrameAndForgetDrafts(
   for (const entries of Object.values(before)) {
     for (const { request } of entries) {
       if (after.has(request.rpcId)) continue;
-      removed?.(request);
-      if (retire(request.rpcId, reason) && reason !== null) kept.push({ request, reason });
+      const decision = retire(request.rpcId, reason);
+      if (decision === "after-receipt") afterReceipt?.(request);
+      else if (decision && reason !== null) kept.push({ request, reason });
     }
   }
   if (kept.length > 0) store.getState().retireRequests(kept);
@@ -140,18 +144,17 @@ export async function checkAccess(api: Api, store: SessionStore): Promise<void> 
 type LoadResult = SessionEngineEvent & { type: "loaded" | "load-failed" | "session-missing" };
 
 /**
- * This tab's responses in flight. A request a frame removes while its response is in flight has its drafts settled by
- * the receipt: a response not taken (another tab's came first, the turn stopped, the host went) keeps them for a notice.
+ * This tab's responses. A request a frame removed while this tab's response to it was in flight has its drafts settled
+ * by the receipt: a response not taken (another tab's came first, the turn stopped, the host went) keeps them for a notice.
  */
 function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"], retire: (retired: RetiredRequest[]) => void) {
-  /** The request each response was for, once a frame removed it (null while it is still pending). */
-  const responding = new Map<string, PendingRequest | null>();
+  /** Requests that left while a response to them was in flight, by rpcId. */
+  const awaiting = new Map<string, PendingRequest>();
   return {
-    removed(request: PendingRequest) {
-      if (responding.has(request.rpcId)) responding.set(request.rpcId, request);
+    afterReceipt(request: PendingRequest) {
+      awaiting.set(request.rpcId, request);
     },
     async respond(body: RespondRequest): Promise<Receipt> {
-      responding.set(body.rpcId, null);
       let done = false;
       try {
         const receipt = await api.respond(body);
@@ -159,10 +162,10 @@ function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"]
         done = receipt.accepted || (body.type === "cancel" && receipt.reason === "not-pending");
         return receipt;
       } finally {
-        const left = responding.get(body.rpcId) ?? null;
-        responding.delete(body.rpcId);
+        const left = awaiting.get(body.rpcId);
+        awaiting.delete(body.rpcId);
         const reason = settle?.(body.rpcId, done) ?? null;
-        if (left !== null && reason !== null) retire([{ request: left, reason }]);
+        if (left !== undefined && reason !== null) retire([{ request: left, reason }]);
       }
     },
   };
@@ -229,7 +232,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     touches.record(frame);
     if (isHeld(frame)) return streamed.add(frame);
     streamed.flush();
-    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft, responses.removed);
+    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft, responses.afterReceipt);
     if (retired.length > 0) emit({ type: "requests-left", retired });
     if (frame.type === "hello") void rebaseline().then(emit);
     if (frame.type === "synced") emit({ type: "synced" });

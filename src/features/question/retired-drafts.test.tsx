@@ -18,7 +18,7 @@ describe("retireDraft", () => {
     saveDraft("r1", typed);
     noteResponding("r1");
     // The frame first: nothing is decided until the receipt says whose answer it was.
-    expect(retireDraft("r1", "answered-elsewhere")).toBe(false);
+    expect(retireDraft("r1", "answered-elsewhere")).toBe("after-receipt");
     expect(loadDraft("r1")).toEqual(typed);
     expect([settleResponse("r1", true), loadDraft("r1")]).toEqual([null, null]);
 
@@ -33,18 +33,18 @@ describe("retireDraft", () => {
   it("keeps the draft for a notice when the request left while this tab's response was in flight and the response was not taken", () => {
     saveDraft("r1", typed);
     noteResponding("r1");
-    expect(retireDraft("r1", "answered-elsewhere")).toBe(false);
+    expect(retireDraft("r1", "answered-elsewhere")).toBe("after-receipt");
     // Another tab's answer was written first: this tab's receipt says not-pending.
     expect([settleResponse("r1", false), loadDraft("r1")]).toEqual(["answered-elsewhere", typed]);
     // The host shut down under the request: the answer's POST failed.
     saveDraft("r2", typed);
     noteResponding("r2");
-    expect(retireDraft("r2", "stopped")).toBe(false);
+    expect(retireDraft("r2", "stopped")).toBe("after-receipt");
     expect(settleResponse("r2", false)).toBe("stopped");
     // Nothing typed: nothing to show.
     saveDraft("r3", skippedOnly);
     noteResponding("r3");
-    expect(retireDraft("r3", "stopped")).toBe(false);
+    expect(retireDraft("r3", "stopped")).toBe("after-receipt");
     expect([settleResponse("r3", false), loadDraft("r3")]).toEqual([null, null]);
   });
 

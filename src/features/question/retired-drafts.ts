@@ -38,14 +38,14 @@ function keepForNotice(rpcId: string, reason: RetireReason | null): boolean {
 /**
  * Decides what happens to a request's saved draft once the request left the store: kept (true) when
  * it left for a reason this tab did not cause and holds answers, so a notice can show them; else deleted.
- * While this tab's response is in flight the draft is kept, with no notice yet: whether the leaving was this
- * tab's doing is known only from the receipt (settleResponse).
+ * While this tab's response is in flight the draft is kept, with no notice yet ("after-receipt"): whether the
+ * leaving was this tab's doing is known only from the receipt (settleResponse).
  */
-export function retireDraft(rpcId: string, reason: RetireReason | null): boolean {
+export function retireDraft(rpcId: string, reason: RetireReason | null): boolean | "after-receipt" {
   const response = responding.get(rpcId);
   if (response === "in-flight") {
     leftWhileResponding.set(rpcId, reason);
-    return false;
+    return "after-receipt";
   }
   responding.delete(rpcId);
   if (response === "taken") {
