@@ -438,3 +438,61 @@ describe("reloading on the review step", () => {
     sessionStorage.clear();
   });
 });
+
+describe("a panel that takes over from the one before it", () => {
+  const single = (rpcId: string, question: string): PendingRequest => ({
+    rpcId,
+    sessionId: "session-1",
+    createdAt: "2026-11-30T10:00:00.000Z",
+    questions: [{ id: "ok", question, options: [{ label: "Yes" }, { label: "No" }] }],
+  });
+
+  it("takes no key or tap in its first 300 ms when it took focus from a panel still on screen (the keys were meant for that one), and never a held key", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    const view = render(<QuestionPanel key="r1" request={single("r1", "First?")} position={{ index: 0, count: 2 }} respond={respond} />);
+    expect(screen.getByRole("radio", { name: "Yes" })).toHaveFocus();
+    clock.set(20_000);
+    // The first request left (answered in another tab): the next one's panel replaces it in the same render.
+    view.rerender(<QuestionPanel key="r2" request={single("r2", "Second?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const yes = screen.getByRole("radio", { name: "Yes" });
+    expect([screen.getByRole("heading", { level: 2 }).textContent, document.activeElement]).toEqual(["Second?", yes]);
+    fireEvent.keyDown(yes, { key: "Enter" });
+    fireEvent.keyDown(yes, { key: "2", code: "Digit2" });
+    clock.set(20_299);
+    fireEvent.click(yes, { detail: 1, clientX: 10, clientY: 10 });
+    fireEvent.keyDown(yes, { key: "Enter" });
+    // A response is sent a microtask after the key: let any such go before saying none went.
+    await act(async () => undefined);
+    expect(respond).not.toHaveBeenCalled();
+    expect(screen.getAllByRole("radio").map((radio) => radio.getAttribute("aria-checked"))).toEqual(["false", "false"]);
+    clock.set(20_301);
+    // Past the window a held Enter's repeats still answer nothing; a press does.
+    fireEvent.keyDown(yes, { key: "Enter", repeat: true });
+    await act(async () => undefined);
+    expect(respond).not.toHaveBeenCalled();
+    fireEvent.keyDown(yes, { key: "Enter" });
+    await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["Yes"] }], "r2")]]));
+  });
+
+  it("takes a key at once when it takes focus from anywhere but a panel", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    clock.set(30_000);
+    render(<QuestionPanel request={single("r3", "Third?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const no = screen.getByRole("radio", { name: "No" });
+    fireEvent.keyDown(no, { key: "2", code: "Digit2" });
+    await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["No"] }], "r3")]]));
+  });
+
+  it("never takes a held Enter in its text field, which moves on only on a press", () => {
+    const respond = acceptingRespond();
+    renderRequest({ ...single("r4", "Why?"), questions: [{ id: "why", question: "Why?" }, { id: "ok", question: "Sure?", options: [{ label: "Yes" }] }] }, respond);
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.change(field, { target: { value: "because" } });
+    fireEvent.keyDown(field, { key: "Enter", repeat: true });
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Why?");
+    fireEvent.keyDown(field, { key: "Enter" });
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Sure?");
+  });
+});

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createStepGuard,
+  isHeldKey,
   focusStep,
   isAnswerShortcut,
   isPanelEscape,
@@ -165,6 +166,22 @@ describe("rule step-guard", () => {
     expect(guard.blocks({ x: 500, y: 500 })).toBe(true);
     guard.disarm();
     expect(guard.blocks(null)).toBe(false);
+  });
+
+  it("holds back, for an arrival, every choice and Enter in a text field inside the window, which an advance does not", () => {
+    let now = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    const guard = createStepGuard();
+    guard.arm({ x: 10, y: 10 });
+    expect(guard.blocksTextEnter()).toBe(false);
+    guard.armArrival();
+    expect([guard.blocks(null), guard.blocks({ x: 500, y: 500 }), guard.blocksTextEnter()]).toEqual([true, true, true]);
+    now = 300;
+    expect([guard.blocks(null), guard.blocksTextEnter()]).toEqual([false, false]);
+  });
+
+  it("counts a key's repeats as held, never its press", () => {
+    expect([isHeldKey({ repeat: true }), isHeldKey({ repeat: false })]).toEqual([true, false]);
   });
 
   it("reads a pointer click's position and none for a click made by a key", () => {

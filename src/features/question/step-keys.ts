@@ -232,15 +232,24 @@ export function pointOf(event: Pick<MouseEvent, "detail" | "clientX" | "clientY"
 
 /**
  * A short window after an auto-advance in which the new step takes no choice made by a key, or
- * by a tap where the advancing tap was (the second half of a double tap).
+ * by a tap where the advancing tap was (the second half of a double tap). Armed for an arrival
+ * instead (a panel that took focus from the one before it), it takes no key at all, Enter in a
+ * text field included, and every tap: the keys of that moment were meant for the panel that went.
  */
 export function createStepGuard(windowMs: number = STEP_GUARD_MS) {
   let until = Number.NEGATIVE_INFINITY;
   let armedAt: ChoicePoint = null;
+  let arrival = false;
   return {
     arm(point: ChoicePoint): void {
       until = performance.now() + windowMs;
       armedAt = point;
+      arrival = false;
+    },
+    armArrival(): void {
+      until = performance.now() + windowMs;
+      armedAt = null;
+      arrival = true;
     },
     /** The user did something else on the new step (typed an answer): the next choice is deliberate. */
     disarm(): void {
@@ -251,7 +260,18 @@ export function createStepGuard(windowMs: number = STEP_GUARD_MS) {
       if (point === null || armedAt === null) return true;
       return Math.hypot(point.x - armedAt.x, point.y - armedAt.y) < DOUBLE_TAP_PX;
     },
+    /** Enter in the step's text field, which only an arrival's window holds back. */
+    blocksTextEnter(): boolean {
+      return arrival && performance.now() < until;
+    },
   };
+}
+
+// ── Rule held-key: a key held down answers nothing ─────────────────────────────────────────────
+
+/** A key's repeats while it is held (Enter, a number key) never pick, move on or send: only a press does. */
+export function isHeldKey(event: Pick<KeyboardEvent, "repeat">): boolean {
+  return event.repeat;
 }
 
 export type StepGuard = ReturnType<typeof createStepGuard>;

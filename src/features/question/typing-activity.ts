@@ -14,6 +14,11 @@ function isInsidePanel(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
 }
 
+/** Whether focus is in a question panel now: a panel rendered then takes over from one still on screen. */
+export function focusInPanel(): boolean {
+  return typeof document !== "undefined" && isInsidePanel(document.activeElement);
+}
+
 /** A plain Enter sends what the field holds: it ends the typing, and the field's text (if it stays) still counts. */
 function isSendingEnter(event: Event): boolean {
   return event instanceof KeyboardEvent && event.key === "Enter" && !event.shiftKey && !event.isComposing;
