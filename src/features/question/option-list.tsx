@@ -6,7 +6,7 @@ import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { ModelText } from "./model-text";
 import { parseRecommendation } from "../../protocol/recommendation";
-import { isHeldKey, isPickEnter, MAX_NUMBER_KEY, moveCheckboxFocus, pointOf, useArrowKeyPressed, type ChoicePoint, type StepGuard } from "./step-keys";
+import { isPickEnter, MAX_NUMBER_KEY, moveCheckboxFocus, pointOf, useArrowKeyPressed, type ChoicePoint, type StepGuard } from "./step-keys";
 
 /** How a deliberate choice was made: Enter on the last question sends, a click there only chooses. */
 export type PickSource = "click" | "enter" | "key";
@@ -165,7 +165,7 @@ export function OptionList(props: OptionListProps) {
             onKeyDown={(event) => {
               if (!isPickEnter(event, isImeKey(event))) return;
               event.preventDefault();
-              if (!isHeldKey(event)) props.onPick(option.label, "enter", null);
+              props.onPick(option.label, "enter", null);
             }}
           >
             <Indicator>

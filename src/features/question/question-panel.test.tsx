@@ -475,6 +475,36 @@ describe("a panel that takes over from the one before it", () => {
     await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["Yes"] }], "r2")]]));
   });
 
+  it("takes, in its first 300 ms, no Enter in its text field though letters were typed there, and no tap on its close button", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    const free = (rpcId: string, question: string): PendingRequest => ({ ...single(rpcId, question), questions: [{ id: "why", question }] });
+    const view = render(<QuestionPanel key="r1" request={free("r1", "First?")} position={{ index: 0, count: 2 }} respond={respond} />);
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveFocus();
+    clock.set(40_000);
+    view.rerender(<QuestionPanel key="r2" request={free("r2", "Second?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    expect(field).toHaveFocus();
+    // A second tap on the close button the first panel had here: with nothing typed it would cancel at once.
+    fireEvent.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+    // The rest of a word meant for the first panel lands here, then its Enter: shown, never sent.
+    fireEvent.change(field, { target: { value: "re" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    await act(async () => undefined);
+    expect([respond.mock.calls, (field as HTMLTextAreaElement).value]).toEqual([[], "re"]);
+    clock.set(40_300);
+    fireEvent.keyDown(field, { key: "Enter" });
+    await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "why", selected: [], custom: "re" }], "r2")]]));
+  });
+
+  it("never lets a held Enter press a button: only its first press does", () => {
+    renderRequest({ ...single("r5", "Which?"), questions: [single("r5", "Which?").questions[0]!, { id: "more", question: "More?" }] });
+    fireEvent.click(screen.getByRole("radio", { name: "No" }));
+    const previous = screen.getByRole("button", { name: "Previous question" });
+    // fireEvent answers false when the event's default was prevented.
+    expect([fireEvent.keyDown(previous, { key: "Enter", repeat: true }), fireEvent.keyDown(previous, { key: "Enter" })]).toEqual([false, true]);
+  });
+
   it("takes a key at once when it takes focus from anywhere but a panel", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     const respond = acceptingRespond();

@@ -12,7 +12,8 @@ import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
-import { focusStep, isPanelEscape } from "./step-keys";
+import { focusStep, isPanelEscape, usePanelKeyGuard } from "./step-keys";
+import { focusInPanel } from "./typing-activity";
 import { usePanelAttention } from "./use-panel-attention";
 import { usePanelDraft } from "./use-panel-draft";
 import { usePanelResponse, type PlanChat } from "./use-panel-response";
@@ -88,6 +89,9 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
 
   const isImeKey = (event: KeyboardEvent) =>
     imeGuard.isImeKey({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode });
+  // Read as it first renders, while the panel it replaces (if any) is still on the page with the focus.
+  const [takesOver] = useState(() => takeFocus && focusInPanel());
+  const keyGuard = usePanelKeyGuard(rootRef, takesOver, isImeKey);
   const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!isPanelEscape(event, isImeKey(event), state.collapsed, disabled)) return;
     event.preventDefault();
@@ -107,6 +111,8 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
         data-collapsed={state.collapsed}
         data-attention={attention}
         onKeyDown={handleKeyDown}
+        onKeyDownCapture={keyGuard.onKeyDownCapture}
+        onClickCapture={keyGuard.onClickCapture}
         onFocus={turnToPanel}
         onPointerDown={turnToPanel}
         onCompositionStart={imeGuard.onCompositionStart}

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
+import { useId, useLayoutEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { draftOf, goToQuestion, isComplete, typeCustom, type DraftState } from "./draft";
@@ -12,7 +12,6 @@ import { ReviewStep } from "./review-step";
 import { needsReview, reviewIndex } from "./step-state";
 import { Stepper } from "./stepper";
 import { revealStep, useStepFocus } from "./step-keys";
-import { focusInPanel } from "./typing-activity";
 import type { PanelStatus } from "./status-line";
 import { useWizardActions } from "./use-wizard-actions";
 import { WizardFooter } from "./wizard-footer";
@@ -54,8 +53,6 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const problemId = useId();
   const problem = onReview ? null : draftProblem(question, draft);
   const offersText = question.freeText !== false;
-  // Read as it first renders, before the panel it replaces leaves the page.
-  const [takesOver] = useState(() => props.takeFocus && focusInPanel());
   const { stepGuard, change, send, primary, pick, select, skip, handleKeyDown } = useWizardActions({
     questions,
     state,
@@ -68,7 +65,6 @@ export function QuestionWizard(props: QuestionWizardProps) {
     problem,
     disabled,
     isImeKey: props.isImeKey,
-    takesOver,
   });
 
   useStepFocus(rootRef, step, props.takeFocus);

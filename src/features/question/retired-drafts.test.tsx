@@ -72,3 +72,11 @@ describe("retireDraft", () => {
     expect(retireDraft("r3", "resolved-away")).toBe(false);
   });
 });
+
+describe("a response sent without noting it (an approval card's)", () => {
+  it("is not taken as this tab's for a later request of the same id: nothing is kept about it", () => {
+    expect(settleResponse("a1", true)).toBeNull();
+    saveDraft("a1", typed);
+    expect(retireDraft("a1", "answered-elsewhere")).toBe(true);
+  });
+});

@@ -15,6 +15,11 @@ export function noteResponding(rpcId: string): void {
   responding.set(rpcId, "in-flight");
 }
 
+/** Whether the request left while this tab was responding to it (a stop the response made first ended it). */
+export function leftWhileSending(rpcId: string): boolean {
+  return leftWhileResponding.has(rpcId);
+}
+
 /** The response was refused or failed: the request is still the user's to answer. */
 export function forgetResponding(rpcId: string): void {
   responding.delete(rpcId);
@@ -68,7 +73,7 @@ export function settleResponse(rpcId: string, done: boolean): RetireReason | nul
   if (done) {
     deleteDraft(rpcId);
     // Until the request's own frame comes, its leaving is known to be this tab's doing.
-    if (left) responding.delete(rpcId);
+    if (left || !responding.has(rpcId)) responding.delete(rpcId);
     else responding.set(rpcId, "taken");
     return null;
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createStepGuard,
-  isHeldKey,
+  isActingKey,
   focusStep,
   isAnswerShortcut,
   isPanelEscape,
@@ -168,20 +168,19 @@ describe("rule step-guard", () => {
     expect(guard.blocks(null)).toBe(false);
   });
 
-  it("holds back, for an arrival, every choice and Enter in a text field inside the window, which an advance does not", () => {
-    let now = 0;
-    vi.spyOn(performance, "now").mockImplementation(() => now);
-    const guard = createStepGuard();
-    guard.arm({ x: 10, y: 10 });
-    expect(guard.blocksTextEnter()).toBe(false);
-    guard.armArrival();
-    expect([guard.blocks(null), guard.blocks({ x: 500, y: 500 }), guard.blocksTextEnter()]).toEqual([true, true, true]);
-    now = 300;
-    expect([guard.blocks(null), guard.blocksTextEnter()]).toEqual([false, false]);
-  });
-
-  it("counts a key's repeats as held, never its press", () => {
-    expect([isHeldKey({ repeat: true }), isHeldKey({ repeat: false })]).toEqual([true, false]);
+  it("counts Enter anywhere, and Space or a number key outside a text field, as a key that acts", () => {
+    const field = document.createElement("textarea");
+    const button = document.createElement("button");
+    const key = (key: string, target: EventTarget, shiftKey = false, code = "") => isActingKey({ key, code, shiftKey, target });
+    expect([key("Enter", field), key("Enter", field, true), key(" ", field), key("1", field, false, "Digit1"), key(" ", button), key("1", button, false, "Digit1"), key("a", button)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("reads a pointer click's position and none for a click made by a key", () => {

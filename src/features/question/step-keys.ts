@@ -232,24 +232,15 @@ export function pointOf(event: Pick<MouseEvent, "detail" | "clientX" | "clientY"
 
 /**
  * A short window after an auto-advance in which the new step takes no choice made by a key, or
- * by a tap where the advancing tap was (the second half of a double tap). Armed for an arrival
- * instead (a panel that took focus from the one before it), it takes no key at all, Enter in a
- * text field included, and every tap: the keys of that moment were meant for the panel that went.
+ * by a tap where the advancing tap was (the second half of a double tap).
  */
 export function createStepGuard(windowMs: number = STEP_GUARD_MS) {
   let until = Number.NEGATIVE_INFINITY;
   let armedAt: ChoicePoint = null;
-  let arrival = false;
   return {
     arm(point: ChoicePoint): void {
       until = performance.now() + windowMs;
       armedAt = point;
-      arrival = false;
-    },
-    armArrival(): void {
-      until = performance.now() + windowMs;
-      armedAt = null;
-      arrival = true;
     },
     /** The user did something else on the new step (typed an answer): the next choice is deliberate. */
     disarm(): void {
@@ -260,18 +251,53 @@ export function createStepGuard(windowMs: number = STEP_GUARD_MS) {
       if (point === null || armedAt === null) return true;
       return Math.hypot(point.x - armedAt.x, point.y - armedAt.y) < DOUBLE_TAP_PX;
     },
-    /** Enter in the step's text field, which only an arrival's window holds back. */
-    blocksTextEnter(): boolean {
-      return arrival && performance.now() < until;
-    },
   };
 }
 
-// ── Rule held-key: a key held down answers nothing ─────────────────────────────────────────────
+// ── Rules held-key and arrival-guard: keys and taps meant for something else ─────────────────────
 
-/** A key's repeats while it is held (Enter, a number key) never pick, move on or send: only a press does. */
-export function isHeldKey(event: Pick<KeyboardEvent, "repeat">): boolean {
-  return event.repeat;
+type GuardedKey = Pick<KeyboardEvent, "key" | "code" | "shiftKey"> & { target: EventTarget | null };
+
+/** A key that picks, moves on, sends or presses a button: Enter (not Shift+Enter), or Space or 1…9 outside a text field. */
+export function isActingKey(event: GuardedKey): boolean {
+  if (event.key === "Enter") return !event.shiftKey;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return false;
+  return event.key === " " || numberKeyOf(event) !== null;
+}
+
+function swallow(event: Pick<Event, "preventDefault" | "stopPropagation">): void {
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+/**
+ * The panel's guard against keys and taps meant for something else. Rule held-key: an acting key's repeats while it is
+ * held never act; only a press does. Rule arrival-guard: a panel that took focus from the panel it replaces (that
+ * request just left) takes, for its first STEP_GUARD_MS, no acting key, no tap and no line break a phone keyboard
+ * sends, since they were meant for the panel that went. Spread the handlers on the panel's root.
+ */
+export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOver: boolean, isImeKey: (event: ReactKeyboardEvent) => boolean) {
+  const [until] = useState(() => (takesOver ? performance.now() + STEP_GUARD_MS : Number.NEGATIVE_INFINITY));
+  const arriving = () => performance.now() < until;
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root || until === Number.NEGATIVE_INFINITY) return;
+    // Native, in the capture phase: a phone keyboard's Enter reaches the answer field as a line break, not a key.
+    const onBeforeInput = (event: InputEvent) => {
+      if ((event.inputType === "insertLineBreak" || event.inputType === "insertParagraph") && performance.now() < until) swallow(event);
+    };
+    root.addEventListener("beforeinput", onBeforeInput, true);
+    return () => root.removeEventListener("beforeinput", onBeforeInput, true);
+  }, [rootRef, until]);
+  return {
+    onKeyDownCapture(event: ReactKeyboardEvent) {
+      if (!isImeKey(event) && isActingKey(event) && (event.repeat || arriving())) swallow(event);
+    },
+    onClickCapture(event: MouseEvent) {
+      if (arriving()) swallow(event);
+    },
+  };
 }
 
 export type StepGuard = ReturnType<typeof createStepGuard>;

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Receipt, RespondRequest } from "../../protocol/schemas";
-import { forgetResponding, noteResponding } from "./retired-drafts";
+import { forgetResponding, leftWhileSending, noteResponding } from "./retired-drafts";
 import type { PanelStatus } from "./status-line";
 
 /** What the panel is waiting for: nothing, an answer's receipt, or a cancel's. */
@@ -26,7 +26,13 @@ export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) 
     setStatus(body.type === "cancel" ? { kind: "cancelling" } : null);
     try {
       noteResponding(body.rpcId);
-      await steps.before?.();
+      try {
+        await steps.before?.();
+      } catch (error) {
+        // A stop that ended the request though its answer was lost: the response still goes, and its receipt settles
+        // the drafts (kept in a notice unless the response was taken), so nothing typed is lost unseen.
+        if (!leftWhileSending(body.rpcId)) throw error;
+      }
       const receipt = await respond(body);
       if (receipt.accepted || (steps.goneIsDone === true && receipt.reason === "not-pending")) {
         steps.after?.();

@@ -5,7 +5,7 @@ import { chooseOption, draftOf, firstIncomplete, goToQuestion, isComplete, skipQ
 import { firstUnsendable, type FieldProblem } from "./field-rules";
 import type { PickSource } from "./option-list";
 import { needsReview, reviewIndex } from "./step-state";
-import { createStepGuard, isHeldKey, readStepKey, type ChoicePoint } from "./step-keys";
+import { createStepGuard, readStepKey, type ChoicePoint } from "./step-keys";
 import type { PanelStatus } from "./status-line";
 
 interface WizardActionsOptions {
@@ -22,8 +22,6 @@ interface WizardActionsOptions {
   problem: FieldProblem | null;
   disabled: boolean;
   isImeKey: (event: KeyboardEvent) => boolean;
-  /** The wizard took focus from a panel still on screen as it mounted (that panel's request just left). */
-  takesOver: boolean;
 }
 
 /**
@@ -32,12 +30,7 @@ interface WizardActionsOptions {
  */
 export function useWizardActions(options: WizardActionsOptions) {
   const { questions, state, onChange, index, onReview, problem } = options;
-  const [stepGuard] = useState(() => {
-    const guard = createStepGuard();
-    // Keys pressed for the panel this one replaces (a second Enter, a number) must not answer this one, unseen.
-    if (options.takesOver) guard.armArrival();
-    return guard;
-  });
+  const [stepGuard] = useState(createStepGuard);
   const count = questions.length;
   const question = questions[index]!;
   const draft = draftOf(state, question.id);
@@ -105,13 +98,9 @@ export function useWizardActions(options: WizardActionsOptions) {
     if (options.disabled || options.isImeKey(event) || onReview) return;
     const key = readStepKey(event);
     if (key === null) return;
-    if (isHeldKey(event)) {
-      event.preventDefault();
-      return;
-    }
     if (key.kind === "enter") {
       event.preventDefault();
-      if (key.inText ? stepGuard.blocksTextEnter() : stepGuard.blocks(null)) return;
+      if (!key.inText && stepGuard.blocks(null)) return;
       if (!key.inText && firstIncomplete(questions, state) === -1) finish(state);
       else primary();
       return;
