@@ -283,7 +283,8 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     respond: (body) => responses.respond(body),
     async rename(sessionId, title) {
       const session = await api.renameSession(sessionId, title);
-      store.getState().applyFrame({ type: "session/upserted", session });
+      // An answer, not a frame: a frame of a later write that came first keeps its row and state.
+      store.getState().loadSession(session);
     },
     search: (query, before) => api.listSessions({ q: query, limit: SESSIONS_PAGE_SIZE, ...(before === undefined ? {} : { before }) }),
     async loadMore() {

@@ -200,8 +200,9 @@ describe("applyFrame: sessions", () => {
     expect(run([upserted(stampedEarlier), upserted(renamed)]).sessions).toEqual([renamed]);
     const unnumbered = session("a", "2026-11-30T09:00:00.000Z");
     expect(run([upserted(renamed), upserted(unnumbered)]).sessions).toEqual([unnumbered]);
-    // An HTTP answer older than a frame already applied (a rename's answer after the next stamp's frame) is no newer.
-    expect(applyFetchedSession(run([upserted(renamed)]), { ...base, title: "Before" }).sessions).toEqual([renamed]);
+    // An HTTP answer older than a frame already applied (a rename's answer, "running", after the frame of the turn's
+    // end stamp, idle) changes nothing, its state included.
+    expect(applyFetchedSession(run([upserted(renamed)]), { ...base, title: "Before", state: "running" }).sessions).toEqual([renamed]);
   });
 
   it("deletes a session with its transcript and its pending requests", () => {

@@ -91,7 +91,7 @@ export function applySessionsPage<State extends SessionData>(
  */
 export function applyFetchedSession<State extends SessionData>(state: State, session: Session, live: ReadonlySet<string> = NOTHING_LIVE): State {
   if (live.has(session.id)) return state;
-  return { ...state, sessions: upsertSession(state.sessions, session) };
+  return { ...state, sessions: upsertSession(state.sessions, session, false) };
 }
 
 /**
@@ -134,16 +134,19 @@ function mapPending(
 }
 
 /**
- * Puts a chat's row in the list. A copy older than the one held (a lower revision: another host's frame, or an HTTP
- * answer, that came after a newer frame) keeps the held row's fields and takes only its state (docs/protocol.md,
- * session-revision).
+ * Puts a chat's row in the list. A copy older than the one held (a lower revision) keeps the held row's fields
+ * (docs/protocol.md, session-revision): a frame's state is still taken, as frames' states follow the order they come in
+ * (another host's frame of an older write may carry a newer state); an HTTP answer's (`frame` false) is not, as it is
+ * as old as its row.
  */
-function upsertSession(sessions: readonly Session[], session: Session): Session[] {
+function upsertSession(sessions: Session[], session: Session, frame = true): Session[] {
   const index = sessions.findIndex((candidate) => candidate.id === session.id);
   if (index < 0) return sortNewestFirst([session, ...sessions]);
   const held = sessions[index]!;
+  const older = held.revision !== undefined && session.revision !== undefined && session.revision < held.revision;
+  if (older && (!frame || held.state === session.state)) return sessions;
   const next = sessions.slice();
-  next[index] = held.revision !== undefined && session.revision !== undefined && session.revision < held.revision ? { ...held, state: session.state } : session;
+  next[index] = older ? { ...held, state: session.state } : session;
   return sortNewestFirst(next);
 }
 
