@@ -77,6 +77,35 @@ export interface Chat {
   unsettledRows(): number;
 }
 
+/** The chat a frame this service publishes is about. */
+function sessionOfFrame(frame: DownFrame): string | null {
+  switch (frame.type) {
+    case "message/upserted":
+      return frame.message.sessionId;
+    case "message/delta":
+      return frame.sessionId;
+    case "session/upserted":
+      return frame.session.id;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The service's frames, but none about a chat already deleted while its turn is being stopped (`silence`, then `speak`
+ * once it stopped): no frame of it follows `session/deleted`.
+ */
+function framesOf(send: (frame: DownFrame) => void) {
+  const deleted = new Set<string>();
+  return {
+    broadcast(frame: DownFrame) {
+      if (!deleted.has(sessionOfFrame(frame) ?? "")) send(frame);
+    },
+    silence: (sessionId: string) => void deleted.add(sessionId),
+    speak: (sessionId: string) => void deleted.delete(sessionId),
+  };
+}
+
 export function createChat(options: ChatOptions): Chat {
   const { store, log } = options;
   const lastState = new Map<string, SessionState>();
@@ -85,7 +114,8 @@ export function createChat(options: ChatOptions): Chat {
   /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
   const posting = new Set<string>();
   const { inOrder, write, touch } = sessionWrites(store, publishSession, (id) => lastRow?.get(id));
-  const transcript = createTranscript({ store, broadcast: options.broadcast, log });
+  const frames = framesOf(options.broadcast);
+  const transcript = createTranscript({ store, broadcast: frames.broadcast, log });
   const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titleFromCall });
   const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch, retitle: titleFromAgent });
 
@@ -99,7 +129,7 @@ export function createChat(options: ChatOptions): Chat {
     const session = toSession(row);
     lastState.set(row.id, session.state);
     lastRow?.set(row.id, row);
-    options.broadcast({ type: "session/upserted", session });
+    frames.broadcast({ type: "session/upserted", session });
   }
 
   /** Names a chat still titled automatically after the first question or plan its agent asks. */
@@ -224,12 +254,14 @@ export function createChat(options: ChatOptions): Chat {
         lastState.delete(id);
         lastRow?.delete(id);
         options.broadcast({ type: "session/deleted", sessionId: id });
+        frames.silence(id);
         return true;
       });
+      if (!deleted) return false;
       // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
-      // turn or question is left on a chat that is gone.
-      if (deleted) await runs.abort(id);
-      return deleted;
+      // turn or question is left on a chat that is gone, and no frame of it follows session/deleted.
+      await runs.abort(id).finally(() => frames.speak(id));
+      return true;
     },
 
     turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { DownFrame } from "../../protocol/schemas";
 import type { Model } from "../models/types";
 import { openStore, type Store, type StoredSession } from "../store";
 import { api, createSession, createTestHosts } from "../../testing/host/harness";
@@ -93,20 +94,21 @@ describe("a chat renamed while it is deleted", () => {
 });
 
 describe("a chat deleted while a message is posted to it", () => {
-  it("has no turn left running once the delete is answered, though the post's write was queued first and started one", async () => {
+  it("has no turn left running once the delete is answered, though the post's write was queued first and started one, and no frame of it follows session/deleted", async () => {
     const inner = openStore(":memory:");
     const store = Object.create(inner) as Store;
     const signals: AbortSignal[] = [];
     let modelCalled!: () => void;
     const called = new Promise<void>((resolve) => (modelCalled = resolve));
-    // The turn's model waits until its turn is aborted.
+    // The turn's model starts a reply, then waits until its turn is aborted.
     const model: Model = {
       name: "waiting",
       async *step(request) {
         signals.push(request.signal);
+        // A reply begun: the turn's end, when it is stopped, closes its row.
+        yield { type: "text", delta: "Thinking" };
         modelCalled();
         await new Promise<void>((resolve) => (request.signal.aborted ? resolve() : request.signal.addEventListener("abort", () => resolve())));
-        yield* [];
       },
     };
     // The post's stamp is stored, then answers only once the delete has read the chat and run its first abort (which
@@ -137,7 +139,7 @@ describe("a chat deleted while a message is posted to it", () => {
       await called;
       return inner.deleteSession(id);
     };
-    const { server } = await hosts.startSynced({ store, model });
+    const { server, client } = await hosts.startSynced({ store, model });
     const sessionId = await createSession(server.url);
     await inner.patchSession(sessionId, { title: "Named", autoTitle: false });
     const posting = api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: "hello" } });
@@ -145,6 +147,12 @@ describe("a chat deleted while a message is posted to it", () => {
     const deleting = api(server.url, `/api/sessions/${sessionId}`, { method: "DELETE" });
     const [posted, deleted] = await Promise.all([posting, deleting]);
     expect([posted.status, deleted.status, signals.map((signal) => signal.aborted)]).toEqual([202, 204, [true]]);
+    // Anything the stopped turn sent is in by the time a fresh socket syncs.
+    await hosts.open(server.url);
+    const gone = client.frames.findIndex((frame) => frame.type === "session/deleted" && frame.sessionId === sessionId);
+    const about = (frame: DownFrame) =>
+      frame.type === "message/upserted" ? frame.message.sessionId : frame.type === "message/delta" ? frame.sessionId : frame.type === "session/upserted" ? frame.session.id : null;
+    expect([gone >= 0, client.frames.slice(gone + 1).filter((frame) => about(frame) === sessionId)]).toEqual([true, []]);
   });
 });
 
