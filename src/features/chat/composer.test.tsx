@@ -127,6 +127,25 @@ describe("Composer", () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
+  it("says why a send failed when the user comes back to its chat, once, if they had moved to another meanwhile", async () => {
+    const user = userEvent.setup();
+    const { pending, onSend } = sendsInFlight();
+    const drafts = new Map<string, string>();
+    const view = render(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await user.type(input, "sent from one{Enter}");
+    view.rerender(<Composer draftKey="s-2" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    await act(async () => pending[0]!.settle(new TypeError("Failed to fetch")));
+    expect([input, screen.queryByRole("alert")]).toEqual([screen.getByRole("textbox", { name: "Message" }), null]);
+    expect(input).toHaveValue("");
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    expect(input).toHaveValue("sent from one");
+    expect(screen.getByRole("alert")).toHaveTextContent("Your message was not sent and is back in the box. Parley's host cannot be reached; check that it is running.");
+    view.rerender(<Composer draftKey="s-2" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    view.rerender(<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={onSend} />);
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
   it("sends what Enter confirmed while the previous message was in flight, once that one is through, in order", async () => {
     const user = userEvent.setup();
     const { pending, onSend } = sendsInFlight();

@@ -7,6 +7,12 @@ import { keepDraft } from "./use-draft-text";
 /** The key of the draft a new chat types into; the session it creates takes the draft over. */
 export const NEW_CHAT_DRAFT = "";
 
+/**
+ * Why a send failed, per draft key, for a send that failed after the user moved to another chat: its text went back
+ * into that chat's box, and this is said when the user comes back to it (once).
+ */
+const unseenFailures = new Map<string, string>();
+
 /** The sent text put back in front of whatever was typed while it was in flight. */
 export function restoreSent(sent: string, typedSince: string): string {
   return typedSince === "" ? sent : `${sent}\n${typedSince}`;
@@ -39,7 +45,7 @@ export function useSendMessage({ draftKey, drafts, text, setText, ready, onSend,
   const [sending, setSending] = useState(false);
   // An Enter while the previous message is still in flight: it sends once that one is through.
   const [queued, setQueued] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => unseenFailures.get(draftKey) ?? null);
   const keyRef = useRef(draftKey);
   useLayoutEffect(() => {
     keyRef.current = draftKey;
@@ -50,8 +56,12 @@ export function useSendMessage({ draftKey, drafts, text, setText, ready, onSend,
     // A new chat's first send moves its text to the session it created; leaving any other chat drops a waiting Enter.
     if (shownKey !== NEW_CHAT_DRAFT) setQueued(false);
     setShownKey(draftKey);
-    setError(null);
+    setError(unseenFailures.get(draftKey) ?? null);
   }
+  // Said once: forgotten once the chat it belongs to is shown.
+  useEffect(() => {
+    unseenFailures.delete(draftKey);
+  }, [draftKey]);
 
   const canSend = !sending && ready;
 
@@ -78,10 +88,11 @@ export function useSendMessage({ draftKey, drafts, text, setText, ready, onSend,
       const targetKey = sentKey === NEW_CHAT_DRAFT ? keyRef.current : sentKey;
       const restored = restoreSent(sent, drafts.get(targetKey) ?? "");
       keepDraft(drafts, targetKey, restored);
+      const said = t("sendFailed", { reason: describeFailure(failure, t) });
       if (targetKey === keyRef.current) {
         setText(restored);
-        setError(t("sendFailed", { reason: describeFailure(failure, t) }));
-      }
+        setError(said);
+      } else unseenFailures.set(targetKey, said);
     } finally {
       setSending(false);
     }
