@@ -3,27 +3,24 @@ import type { DraftState } from "./draft";
 import { deleteDraft, loadDraft } from "./draft-storage";
 
 /**
- * Requests this tab has sent a response for: in flight, or taken by the host (the request's leaving, when its frame
- * comes, is then this tab's own doing).
+ * Requests this tab has sent a response for: in flight; left while it was in flight, with why (its receipt decides what
+ * the drafts become); or taken by the host before the request's own frame came (whose leaving is then this tab's doing).
  */
-const responding = new Map<string, "in-flight" | "taken">();
-/** Requests that left while this tab's response was in flight, with why: the receipt decides what their drafts become. */
-const leftWhileResponding = new Map<string, RetireReason | null>();
+const responding = new Map<string, { state: "in-flight" } | { state: "left"; reason: RetireReason | null } | { state: "taken" }>();
 
 /** The panel is sending a response for this request. */
 export function noteResponding(rpcId: string): void {
-  responding.set(rpcId, "in-flight");
+  responding.set(rpcId, { state: "in-flight" });
 }
 
 /** Whether the request left while this tab was responding to it (a stop the response made first ended it). */
 export function leftWhileSending(rpcId: string): boolean {
-  return leftWhileResponding.has(rpcId);
+  return responding.get(rpcId)?.state === "left";
 }
 
 /** The response was refused or failed: the request is still the user's to answer. */
 export function forgetResponding(rpcId: string): void {
   responding.delete(rpcId);
-  leftWhileResponding.delete(rpcId);
 }
 
 /** Whether a draft holds something the user chose or typed (a bare skip is not worth keeping). */
@@ -48,12 +45,12 @@ function keepForNotice(rpcId: string, reason: RetireReason | null): boolean {
  */
 export function retireDraft(rpcId: string, reason: RetireReason | null): boolean | "after-receipt" {
   const response = responding.get(rpcId);
-  if (response === "in-flight") {
-    leftWhileResponding.set(rpcId, reason);
+  if (response?.state === "in-flight") {
+    responding.set(rpcId, { state: "left", reason });
     return "after-receipt";
   }
   responding.delete(rpcId);
-  if (response === "taken") {
+  if (response?.state === "taken") {
     deleteDraft(rpcId);
     return false;
   }
@@ -67,16 +64,13 @@ export function retireDraft(rpcId: string, reason: RetireReason | null): boolean
  * is returned, so a notice shows them. Otherwise null.
  */
 export function settleResponse(rpcId: string, done: boolean): RetireReason | null {
-  const left = leftWhileResponding.has(rpcId);
-  const reason = leftWhileResponding.get(rpcId) ?? null;
-  leftWhileResponding.delete(rpcId);
+  const response = responding.get(rpcId);
+  responding.delete(rpcId);
   if (done) {
     deleteDraft(rpcId);
     // Until the request's own frame comes, its leaving is known to be this tab's doing.
-    if (left || !responding.has(rpcId)) responding.delete(rpcId);
-    else responding.set(rpcId, "taken");
+    if (response?.state === "in-flight") responding.set(rpcId, { state: "taken" });
     return null;
   }
-  responding.delete(rpcId);
-  return left && keepForNotice(rpcId, reason) ? reason : null;
+  return response?.state === "left" && keepForNotice(rpcId, response.reason) ? response.reason : null;
 }

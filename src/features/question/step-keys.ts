@@ -266,6 +266,9 @@ export function isActingKey(event: GuardedKey): boolean {
   return event.key === " " || numberKeyOf(event) !== null;
 }
 
+/** Still inside an arrival's window that ends at `until`. */
+const arriving = (until: number) => performance.now() < until;
+
 function swallow(event: Pick<Event, "preventDefault" | "stopPropagation">): void {
   event.preventDefault();
   event.stopPropagation();
@@ -279,23 +282,22 @@ function swallow(event: Pick<Event, "preventDefault" | "stopPropagation">): void
  */
 export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOver: boolean, isImeKey: (event: ReactKeyboardEvent) => boolean) {
   const [until] = useState(() => (takesOver ? performance.now() + STEP_GUARD_MS : Number.NEGATIVE_INFINITY));
-  const arriving = () => performance.now() < until;
   useEffect(() => {
     const root = rootRef.current;
     if (!root || until === Number.NEGATIVE_INFINITY) return;
     // Native, in the capture phase: a phone keyboard's Enter reaches the answer field as a line break, not a key.
     const onBeforeInput = (event: InputEvent) => {
-      if ((event.inputType === "insertLineBreak" || event.inputType === "insertParagraph") && performance.now() < until) swallow(event);
+      if ((event.inputType === "insertLineBreak" || event.inputType === "insertParagraph") && arriving(until)) swallow(event);
     };
     root.addEventListener("beforeinput", onBeforeInput, true);
     return () => root.removeEventListener("beforeinput", onBeforeInput, true);
   }, [rootRef, until]);
   return {
     onKeyDownCapture(event: ReactKeyboardEvent) {
-      if (!isImeKey(event) && isActingKey(event) && (event.repeat || arriving())) swallow(event);
+      if (!isImeKey(event) && isActingKey(event) && (event.repeat || arriving(until))) swallow(event);
     },
     onClickCapture(event: MouseEvent) {
-      if (arriving()) swallow(event);
+      if (arriving(until)) swallow(event);
     },
   };
 }

@@ -78,7 +78,7 @@ export interface Chat {
 }
 
 /** The chat a frame this service publishes is about. */
-function sessionOfFrame(frame: DownFrame): string | null {
+export function sessionOfFrame(frame: DownFrame): string | null {
   switch (frame.type) {
     case "message/upserted":
       return frame.message.sessionId;

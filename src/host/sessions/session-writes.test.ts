@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { DownFrame } from "../../protocol/schemas";
 import type { Model } from "../models/types";
 import { openStore, type Store, type StoredSession } from "../store";
 import { api, createSession, createTestHosts } from "../../testing/host/harness";
+import { sessionOfFrame } from "./service";
 import { perSession, sessionWrites } from "./session-writes";
 
 const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", revision: 0 };
@@ -150,9 +150,7 @@ describe("a chat deleted while a message is posted to it", () => {
     // Anything the stopped turn sent is in by the time a fresh socket syncs.
     await hosts.open(server.url);
     const gone = client.frames.findIndex((frame) => frame.type === "session/deleted" && frame.sessionId === sessionId);
-    const about = (frame: DownFrame) =>
-      frame.type === "message/upserted" ? frame.message.sessionId : frame.type === "message/delta" ? frame.sessionId : frame.type === "session/upserted" ? frame.session.id : null;
-    expect([gone >= 0, client.frames.slice(gone + 1).filter((frame) => about(frame) === sessionId)]).toEqual([true, []]);
+    expect([gone >= 0, client.frames.slice(gone + 1).filter((frame) => sessionOfFrame(frame) === sessionId)]).toEqual([true, []]);
   });
 });
 
