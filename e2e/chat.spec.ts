@@ -200,6 +200,8 @@ test("a switch to Chinese whose texts come in after a switch back to English lea
 });
 
 test("a 5,000-message transcript keeps a bounded DOM while it scrolls and streams (frame times are reported, not asserted)", async ({ page }) => {
+  // Five thousand rows and four hundred frames through the test's socket: on a loaded machine this takes minutes, not seconds.
+  test.slow();
   const created = await page.request.post(`${host.url}/api/sessions`, { data: { title: "Long chat" } });
   const { session } = (await created.json()) as { session: { id: string; title: string; createdAt: string; updatedAt: string; state: string } };
   const messages = Array.from({ length: 5000 }, (_, index) => ({

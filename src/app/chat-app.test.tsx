@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ApiError, type Api } from "../client/api";
+import type { AgentsApi } from "../client/agents-api";
 import type { MuxConnection, MuxOptions } from "../client/mux";
 import { LocaleProvider } from "../i18n/i18n";
 import type { Session } from "../protocol/schemas";
@@ -27,7 +28,10 @@ function fakeApi(methods: Partial<Api>): Api {
   };
 }
 
-function renderApp(api: Api, locale: "en" | "zh-CN" = "en") {
+/** A host with no ACP agents, so New chat starts an assistant chat at once. */
+const noAgents: AgentsApi = { list: () => Promise.resolve({ agents: [] }), createChat: () => Promise.reject(new Error("unexpected call of createChat")) };
+
+function renderApp(api: Api, locale: "en" | "zh-CN" = "en", agentsApi?: AgentsApi) {
   const opened: MuxOptions[] = [];
   const connect = (options: MuxOptions): MuxConnection => {
     opened.push(options);
@@ -35,7 +39,7 @@ function renderApp(api: Api, locale: "en" | "zh-CN" = "en") {
   };
   render(
     <LocaleProvider initial={locale} setsDocumentLanguage={false}>
-      <ChatApp api={api} connect={connect} />
+      <ChatApp api={api} connect={connect} agentsApi={agentsApi} />
     </LocaleProvider>,
   );
   return { hello: () => act(() => opened.at(-1)!.onFrame({ type: "hello", protocol: 2, hostId: "h" })) };
@@ -101,6 +105,33 @@ describe("ChatApp", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("无法加载对话。来自此地址的请求过多，主机暂时拒绝处理。请稍后再试。");
     expect(screen.getByRole("navigation", { name: "对话" })).toHaveTextContent("无法加载对话列表。");
     expect(screen.getByRole("navigation", { name: "对话" })).not.toHaveTextContent("还没有对话。");
+  });
+
+  it("opens the new chat within New chat's own click, so text typed right after it is the new chat's, not the old one's", async () => {
+    window.location.hash = "#session=s-1";
+    const { hello } = renderApp(
+      fakeApi({
+        listSessions: () => Promise.resolve({ sessions: [session("s-1", "Plans")], next: null }),
+        getSession: () =>
+          Promise.resolve({
+            session: session("s-1", "Plans"),
+            messages: [{ id: "m-1", sessionId: "s-1", role: "user", createdAt: "2026-11-30T10:00:00.000Z", text: "Make a plan" }],
+          }),
+      }),
+      "en",
+      noAgents,
+    );
+    hello();
+    expect(await screen.findByText("Make a plan")).toBeVisible();
+    expect(screen.queryByText("Start a conversation")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "New chat" }));
+    // The browser tells the page of the new hash in a later task; nothing may wait for it.
+    expect(screen.getByText("Start a conversation")).toBeVisible();
+    fireEvent.change(screen.getByRole("textbox", { name: "Message" }), { target: { value: "/plan 1. Write the tests" } });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(window.location.hash).toBe("");
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("/plan 1. Write the tests");
+    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
   });
 
   it("says a delete failed and shows the chat again when the host refuses it", async () => {

@@ -19,9 +19,16 @@ export function sessionFromHash(hash: string): string | null {
   return id === "" ? null : id;
 }
 
+/** This page's readers of the hash, told at once when the page itself moves it. */
+const readers = new Set<() => void>();
+
 function subscribe(onChange: () => void): () => void {
+  readers.add(onChange);
   window.addEventListener("hashchange", onChange);
-  return () => window.removeEventListener("hashchange", onChange);
+  return () => {
+    readers.delete(onChange);
+    window.removeEventListener("hashchange", onChange);
+  };
 }
 
 const readSession = () => sessionFromHash(window.location.hash);
@@ -31,6 +38,8 @@ export function useHashSession(): [string | null, (sessionId: string | null) => 
   const sessionId = useSyncExternalStore(subscribe, readSession, () => null);
   const navigate = useCallback((next: string | null) => {
     window.location.hash = next === null ? "" : sessionHref(next);
+    // `hashchange` comes in a later task; what the user types before it must already land in the chat they opened.
+    for (const read of readers) read();
   }, []);
   return [sessionId, navigate];
 }
