@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import type { Message } from "../../protocol/schemas";
+import { afterPress } from "../../ui/press-activity";
 import { judgeScroll } from "./follow";
 
 export interface FollowOptions {
@@ -13,7 +14,8 @@ export interface FollowOptions {
 
 /**
  * Keeps the transcript scrolled to its newest content (new rows, rows that grow, a view that
- * resizes) until the user scrolls away on purpose; `judgeScroll` reads each scroll event.
+ * resizes) until the user scrolls away on purpose; `judgeScroll` reads each scroll event. While a
+ * pointer is pressed the view holds still, and catches up with the end once it is released.
  * `detachedAt` is the message count when the user scrolled away, null while following.
  */
 export function useFollow({ scrollRef, rowsRef, messages, followSignal }: FollowOptions) {
@@ -31,10 +33,17 @@ export function useFollow({ scrollRef, rowsRef, messages, followSignal }: Follow
   const countRef = useRef(messages.length);
   const empty = messages.length === 0;
 
+  const stickQueuedRef = useRef(false);
+  // Not while a pointer is pressed: the row under it would move away and its click be lost; the end is caught up on release.
   const stick = useCallback(() => {
-    const element = scrollRef.current;
-    if (!element || !followingRef.current) return;
-    element.scrollTop = element.scrollHeight;
+    if (stickQueuedRef.current) return;
+    stickQueuedRef.current = true;
+    afterPress(() => {
+      stickQueuedRef.current = false;
+      const element = scrollRef.current;
+      if (!element || !followingRef.current) return;
+      element.scrollTop = element.scrollHeight;
+    });
   }, [scrollRef]);
 
   const detach = useCallback(() => {

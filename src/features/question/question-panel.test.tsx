@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { deleteDraft } from "./draft-storage";
@@ -327,6 +327,47 @@ describe("arriving while the user types elsewhere", () => {
     outside.value = "";
     await waitFor(() => expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus());
     expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+  });
+
+  describe("with a pointer pressed as the typing stops", () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+      vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    });
+    afterEach(() => {
+      fireEvent.pointerUp(document.body);
+      vi.useRealTimers();
+    });
+
+    it("takes over only once the press is over: its place changes, and the tap would land elsewhere", async () => {
+      const outside = typeIntoOutsideField();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      fireEvent.pointerDown(document.body);
+      fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
+      outside.value = "";
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      expect(outside).toHaveFocus();
+      expect(screen.getByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
+      fireEvent.pointerUp(document.body);
+      await act(() => vi.advanceTimersByTimeAsync(10));
+      expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+      expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+    });
+
+    it("leaves the focus where a press into the panel put it", async () => {
+      const outside = typeIntoOutsideField();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
+      outside.value = "";
+      const field = screen.getByRole("textbox", { name: "Type your answer" });
+      fireEvent.pointerDown(field);
+      act(() => field.focus());
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      fireEvent.pointerUp(field);
+      await act(() => vi.advanceTimersByTimeAsync(10));
+      expect(field).toHaveFocus();
+      expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+    });
   });
 });
 

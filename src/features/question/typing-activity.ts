@@ -1,4 +1,4 @@
-import { documentWatcher } from "./document-watcher";
+import { documentWatcher } from "../../ui/document-watcher";
 
 /** How long after a keystroke in a text field elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;

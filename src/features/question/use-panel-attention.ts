@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { afterPress } from "./press-activity";
+import { afterPress } from "../../ui/press-activity";
 import { useAnswerShortcut } from "./step-keys";
 import { isTypingElsewhere, whenTypingStops } from "./typing-activity";
 
@@ -52,15 +52,31 @@ export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }
   useEffect(() => {
     engageLatest.current = engage;
   });
+  // Set at the press that turns to the panel, before its render: a takeover waiting for that press to end then has nothing to do.
+  const turnedRef = useRef(false);
   // A panel that waited for the user to stop typing takes over by itself once they have (the composer was sent or left idle).
+  // Its place changes as it does, so not mid-press: the tap would land elsewhere.
   const waitsForTyping = autoFocus && attention === "passive" && !collapsed;
   useEffect(() => {
     if (!waitsForTyping) return;
-    return whenTypingStops(() => engageLatest.current(), canTakeFocus);
+    let live = true;
+    const stop = whenTypingStops(
+      () =>
+        afterPress(() => {
+          if (live && !turnedRef.current) engageLatest.current();
+        }),
+      canTakeFocus,
+    );
+    return () => {
+      live = false;
+      stop();
+    };
   }, [waitsForTyping]);
   // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
   const turnToPanel = () => {
-    if (attention === "passive") afterPress(() => setAttention("engaged"));
+    if (attention !== "passive") return;
+    turnedRef.current = true;
+    afterPress(() => setAttention("engaged"));
   };
 
   return { attention, takeFocus, expand, turnToPanel };
