@@ -19,7 +19,7 @@ import { createSessionStore, type SessionStore } from "../store/session-store";
 import { Button } from "../ui/button";
 import { ErrorBoundary } from "../ui/error-boundary";
 import { ThemeSwitch } from "../ui/theme-switch";
-import { sessionHref, useHashSession } from "./hash-session";
+import { sessionHref, useHashSession } from "../ui/hash-session";
 import { appCopy } from "./copy";
 import { LoadProblemAlert } from "./load-problem";
 import { createSlotEntries } from "./question-entry";

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { appCopy } from "../app/copy";
-import { sessionHref } from "../app/hash-session";
+import { sessionHref } from "../ui/hash-session";
 import { createSlotEntries } from "../app/question-entry";
 import { useDrawer, useHelpShortcut } from "../app/shell-hooks";
 import { useUndoDelete } from "../app/undo-delete";

@@ -1,3 +1,4 @@
+import { openSessionHash } from "../../ui/hash-session";
 import { captureInstallPrompt } from "./install-prompt";
 import "./push.css";
 
@@ -12,7 +13,7 @@ function followNotifications() {
   navigator.serviceWorker.addEventListener("message", (event: MessageEvent) => {
     const data = event.data as { type?: unknown; sessionId?: unknown } | null;
     if (data?.type !== "parley/open-request" || typeof data.sessionId !== "string") return;
-    window.location.hash = `#session=${encodeURIComponent(data.sessionId)}`;
+    openSessionHash(data.sessionId);
   });
 }
 

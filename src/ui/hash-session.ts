@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 
 const PREFIX = "#session=";
 
@@ -33,13 +33,17 @@ function subscribe(onChange: () => void): () => void {
 
 const readSession = () => sessionFromHash(window.location.hash);
 
+/**
+ * Opens a session (none: a new chat) by the hash. The page shows it at once: `hashchange` comes in a later task, and
+ * what the user types before it must already land in the chat they opened.
+ */
+export function openSessionHash(sessionId: string | null): void {
+  window.location.hash = sessionId === null ? "" : sessionHref(sessionId);
+  for (const read of readers) read();
+}
+
 /** The open session, kept in the URL hash so a reload or a second tab opens the same one. */
 export function useHashSession(): [string | null, (sessionId: string | null) => void] {
   const sessionId = useSyncExternalStore(subscribe, readSession, () => null);
-  const navigate = useCallback((next: string | null) => {
-    window.location.hash = next === null ? "" : sessionHref(next);
-    // `hashchange` comes in a later task; what the user types before it must already land in the chat they opened.
-    for (const read of readers) read();
-  }, []);
-  return [sessionId, navigate];
+  return [sessionId, openSessionHash];
 }
