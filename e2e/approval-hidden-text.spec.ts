@@ -60,8 +60,12 @@ for (const viewport of [
 
     await card.getByRole("button", { name: "Allow once" }).click();
     await expect(card).toHaveCount(0);
+    // The reply and the turn's end move the rows; open the tool row once they have.
+    await expect(page.getByText(/^Tool result: saved /)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
     const toggle = page.getByRole("button", { name: /notes · write_note\s*done/ });
     await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
     const details = page.locator(".mcp-tool");
     await details.getByText("Arguments").click();
     const rowArguments = details.locator(".mcp-tool__json");

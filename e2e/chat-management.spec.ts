@@ -144,6 +144,8 @@ async function stopAndRetry(page: Page, url: string) {
   await expect(page.getByText("The reply was stopped.")).toBeVisible();
   await page.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(page.getByRole("region", { name: "Messages" }).locator(".message--user")).toHaveCount(2);
+  // The retried message can show before the turn it starts; Escape stops a running turn only.
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
 

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { STORIES, type ChatStory, type Story } from "../src/demo/stories";
+import { pauseClock } from "./clock";
 import { startHost, type TestHost } from "./host";
 
 /** A tap where the previous step's tap was is ignored this long after an auto-advance (a double tap); wait it out between steps. */
@@ -109,19 +110,6 @@ function settledState(scope: Scope, story: Story): Locator {
       if (first.approval?.choices) return scope.getByRole("region", { name: `${first.origin?.title ?? first.approval.server} asks to run: ${first.approval.tool}` });
       if (first.approval) return scope.getByRole("region", { name: `Allow ${first.approval.server} to run ${first.approval.tool}?` });
       return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
-    }
-  }
-}
-
-/** Stops the page's clock as soon as it can: a busy machine may take a while between reading the time and pausing at it. */
-async function pauseClock(page: Page) {
-  for (;;) {
-    const now = await page.evaluate(() => Date.now());
-    try {
-      await page.clock.pauseAt(now + 1);
-      return;
-    } catch (error) {
-      if (!String(error).includes("past")) throw error;
     }
   }
 }

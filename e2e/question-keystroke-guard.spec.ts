@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { pauseClock } from "./clock";
 import { startHost, type TestHost } from "./host";
 
 let host: TestHost;
@@ -36,6 +37,8 @@ function recordResponds(page: Page): Request[] {
 }
 
 test("a batch that arrives while the user types in the composer steals no keystroke and answers nothing", async ({ page }) => {
+  // The page's clock runs as usual until it is stopped for the keys that must land inside the step guard's 300 ms.
+  await page.clock.install();
   const sent = recordResponds(page);
   const sessionId = await openNewSession(page);
   const composer = page.getByRole("textbox", { name: "Message" });
@@ -65,12 +68,15 @@ test("a batch that arrives while the user types in the composer steals no keystr
   await expect(page.getByRole("textbox", { name: "Message", includeHidden: true })).toHaveValue("I have 3 cats and 2 dogs");
   expect(sent).toEqual([]);
 
+  // With the clock stopped, the two Enters come within the 300 ms after the pick however slow the machine is.
+  await pauseClock(page);
   await page.keyboard.press("2");
   await expect(page.getByRole("region", { name: "Yes or No?" })).toBeVisible();
   await page.keyboard.press("Enter");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("radio", { name: "Yes" })).not.toBeChecked();
-  await page.waitForTimeout(350);
+  await page.clock.runFor(350);
+  await page.clock.resume();
   await page.keyboard.press("Digit1");
   await page.keyboard.press("Enter");
   await expect(composer).toBeVisible();
@@ -81,6 +87,7 @@ test("a batch that arrives while the user types in the composer steals no keystr
 });
 
 test("a double tap answers one question: the new step ignores taps for its first 300 ms", async ({ page }) => {
+  await page.clock.install();
   const sent = recordResponds(page);
   const sessionId = await openNewSession(page);
   await page.getByRole("textbox", { name: "Message" }).fill(`/ask ${JSON.stringify(batch)}`);
@@ -90,6 +97,8 @@ test("a double tap answers one question: the new step ignores taps for its first
   await page.keyboard.press("Alt+KeyQ");
   await expect(first).toBeFocused();
   const box = await first.boundingBox();
+  // Stopped, so the second tap is within 300 ms of the first however slow the machine is.
+  await pauseClock(page);
   await page.mouse.dblclick(box!.x + 40, box!.y + box!.height / 2);
   await expect(page.getByRole("region", { name: "Yes or No?" })).toBeVisible();
   await page.waitForTimeout(100);

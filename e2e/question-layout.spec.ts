@@ -137,6 +137,9 @@ for (const viewport of [
       await page.getByRole("button", { name: "Send" }).click();
       const panel = page.getByRole("region", { name: "Ship it?" });
       await expect(panel).toBeVisible();
+      // Measured as the user answers it: turned to, in the composer's place (a passive panel takes over by itself a moment later).
+      await page.keyboard.press("Alt+KeyQ");
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeHidden();
       const stop = page.getByRole("button", { name: "Stop" });
       await expect(stop).toBeInViewport({ ratio: 1 });
       const panelBox = await boxOf(panel);

@@ -157,6 +157,7 @@ test("the review step with its stepper item, a long plan's More below and a rest
   expect(asked.status()).toBe(202);
   await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
   await page.keyboard.press("Alt+KeyQ");
+  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
   await page.keyboard.press("1");
   await page.getByRole("button", { name: "Skip this question" }).click();
   await expect(page.getByRole("region", { name: "Review your answers" }).getByRole("button", { name: "Review your answers" })).toHaveAttribute("aria-current", "step");
