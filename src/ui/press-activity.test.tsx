@@ -32,6 +32,32 @@ describe("afterPress", () => {
       expect(run).toHaveBeenCalledTimes(1);
     });
 
+    it("runs once a press ends where the page cannot hear its release: a Control-click's menu, a move with no button held, another window", async () => {
+      const endings = [
+        () => fireEvent.contextMenu(document.body),
+        () => fireEvent.pointerMove(document.body, { buttons: 0 }),
+        () => fireEvent.blur(window),
+      ];
+      for (const end of endings) {
+        const run = vi.fn();
+        fireEvent.pointerDown(document.body, { button: 0 });
+        afterPress(run);
+        fireEvent.pointerMove(document.body, { buttons: 1 });
+        await vi.runAllTimersAsync();
+        expect(run).not.toHaveBeenCalled();
+        end();
+        await vi.runAllTimersAsync();
+        expect(run).toHaveBeenCalledTimes(1);
+      }
+    });
+
+    it("does not count a right-button press, which clicks nothing", () => {
+      const run = vi.fn();
+      fireEvent.pointerDown(document.body, { button: 2 });
+      afterPress(run);
+      expect(run).toHaveBeenCalledTimes(1);
+    });
+
     it("runs when the press is cancelled instead", async () => {
       const run = vi.fn();
       fireEvent.pointerDown(document.body);

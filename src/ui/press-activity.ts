@@ -1,21 +1,46 @@
 import { documentWatcher } from "./document-watcher";
 
 let pressed = false;
+/** What waits for the press to be over, run once it is. */
+const waiting = new Set<() => void>();
 
-function press(): void {
-  pressed = true;
+function press(event: Event): void {
+  // Only the primary button clicks; a right press opens a menu instead.
+  if ((event as PointerEvent).button === 0) pressed = true;
 }
 
 function release(): void {
+  if (!pressed) return;
   pressed = false;
+  const runs = [...waiting];
+  waiting.clear();
+  // After the click the release brings has landed.
+  for (const run of runs) setTimeout(run, 0);
 }
 
-/** Starts watching pointer presses; the module does this when it loads, and it is safe to call again. */
-export const watchPresses = documentWatcher([
+/** A pointer seen moving with no button held was released where the page could not hear it (a native menu, another app). */
+function moveWithoutButtons(event: Event): void {
+  if (pressed && (event as PointerEvent).buttons === 0) release();
+}
+
+const watchDocument = documentWatcher([
   ["pointerdown", press],
   ["pointerup", release],
   ["pointercancel", release],
+  // A Control-click on a Mac opens the menu with no pointerup to follow.
+  ["contextmenu", release],
+  ["pointermove", moveWithoutButtons],
 ]);
+let watchingWindow = false;
+
+/** Starts watching pointer presses; the module does this when it loads, and it is safe to call again. */
+export function watchPresses(): void {
+  watchDocument();
+  if (watchingWindow || typeof window === "undefined") return;
+  watchingWindow = true;
+  // Focus gone to another window: whatever press was under way will not end here.
+  window.addEventListener("blur", release);
+}
 
 /**
  * Runs `run` now, or, while a pointer is pressed, once the press is over and its click has landed:
@@ -26,13 +51,7 @@ export function afterPress(run: () => void): void {
     run();
     return;
   }
-  const done = new AbortController();
-  const finish = () => {
-    done.abort();
-    setTimeout(run, 0);
-  };
-  window.addEventListener("pointerup", finish, { capture: true, signal: done.signal });
-  window.addEventListener("pointercancel", finish, { capture: true, signal: done.signal });
+  waiting.add(run);
 }
 
 watchPresses();

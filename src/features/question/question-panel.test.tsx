@@ -354,6 +354,25 @@ describe("arriving while the user types elsewhere", () => {
       expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
     });
 
+    it("waits on when the user is typing again by the time the press ends, and takes over once they stop", async () => {
+      const outside = typeIntoOutsideField();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      fireEvent.pointerDown(document.body);
+      fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
+      outside.value = "";
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      fireEvent.keyDown(outside, { key: "n", code: "KeyN" });
+      fireEvent.change(outside, { target: { value: "n" } });
+      fireEvent.pointerUp(document.body);
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      expect(outside).toHaveFocus();
+      expect(screen.getByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
+      fireEvent.keyDown(outside, { key: "Enter", code: "Enter" });
+      outside.value = "";
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+    });
+
     it("leaves the focus where a press into the panel put it", async () => {
       const outside = typeIntoOutsideField();
       render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);

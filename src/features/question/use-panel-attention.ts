@@ -60,16 +60,23 @@ export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }
   useEffect(() => {
     if (!waitsForTyping) return;
     let live = true;
-    const stop = whenTypingStops(
-      () =>
-        afterPress(() => {
-          if (live && !turnedRef.current) engageLatest.current();
-        }),
-      canTakeFocus,
-    );
+    let stop: (() => void) | null = null;
+    const wait = () => {
+      stop = whenTypingStops(
+        () =>
+          afterPress(() => {
+            if (!live || turnedRef.current) return;
+            // The press may have been long, and the user back at typing by its end.
+            if (isTypingElsewhere() || !canTakeFocus()) wait();
+            else engageLatest.current();
+          }),
+        canTakeFocus,
+      );
+    };
+    wait();
     return () => {
       live = false;
-      stop();
+      stop?.();
     };
   }, [waitsForTyping]);
   // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
