@@ -1,9 +1,9 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
-import { connect as connectSocket } from "node:net";
+import { connect as connectSocket, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer } from "../testing/host/harness";
 import { KEEP_ALIVE_MS } from "./server";
@@ -334,6 +334,45 @@ describe("mux downlink", () => {
     expect(client.heartbeats).toBeGreaterThanOrEqual(3);
     expect(client.frames.map((frame) => frame.type)).toEqual(["hello", "synced"]);
     await client.close();
+  });
+
+  it("sends a question and its chat's new state in one write to each tab, and its resolution and the state after it in one more", async () => {
+    const server = await start();
+    const sessionId = await createSession(server.url);
+    const tabs = [await open(server.url), await open(server.url)];
+    // Every chunk the host's end of a connection hands the operating system (the test's own ends have other local ports).
+    const writes: string[] = [];
+    const originals = { _write: Socket.prototype._write, _writev: Socket.prototype._writev! };
+    const spies = (["_write", "_writev"] as const).map((hook) =>
+      vi.spyOn(Socket.prototype, hook).mockImplementation(function (this: Socket, ...args: unknown[]) {
+        if (this.localPort === server.port) writes.push(hook);
+        Reflect.apply(originals[hook], this, args);
+      }),
+    );
+    try {
+      const stop = new AbortController();
+      const asked = server.userInteraction.ask({ sessionId, signal: stop.signal, questions: [{ id: "q", question: "Which one?", options: [{ label: "A" }, { label: "B" }] }] }).then(
+        () => "answered",
+        (error: { code?: string }) => error.code,
+      );
+      const states = (tab: (typeof tabs)[number], from: number) =>
+        tab.frames.slice(from).map((frame) => (frame.type === "session/upserted" ? `state ${frame.session.state}` : frame.type));
+      const start = tabs.map((tab) => tab.frames.length);
+      await expect.poll(() => tabs.map((tab, index) => states(tab, start[index]!))).toEqual([
+        ["question/requested", "state waiting"],
+        ["question/requested", "state waiting"],
+      ]);
+      expect(writes).toEqual(["_writev", "_writev"]);
+      stop.abort();
+      expect(await asked).toBe("ASK_ABORTED");
+      await expect.poll(() => tabs.map((tab, index) => states(tab, start[index]!).slice(2))).toEqual([
+        ["question/resolved", "state idle"],
+        ["question/resolved", "state idle"],
+      ]);
+      expect(writes).toEqual(["_writev", "_writev", "_writev", "_writev"]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it("closes the socket with 1008 downlink only when the client sends a message", async () => {

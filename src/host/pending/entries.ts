@@ -64,10 +64,10 @@ export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger
       entry.signal?.addEventListener("abort", entry.onAbort, { once: true });
       held?.();
       log({ event: "question/requested", rpcId, sessionId, questions: frame.questions.length });
-      // The session's change (its state, published by a listener) and the question leave in one write.
+      // The question and the session's change (its state, published by a listener) leave in one write, the question first.
       burst(() => {
-        changed(sessionId);
         broadcast(frame);
+        changed(sessionId);
       });
     },
     claim(rpcId, outcome) {

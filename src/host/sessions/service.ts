@@ -273,6 +273,10 @@ export function createChat(options: ChatOptions): Chat {
     async refresh(sessionId) {
       const unchanged = () => (lastState.get(sessionId) ?? "idle") === stateOf(sessionId);
       if (unchanged()) return;
+      const known = lastRow?.get(sessionId);
+      // With nothing of the session's being written, the row it was last published with is the stored one: its new
+      // state goes at once, inside the burst that changed it, so the tabs get it in the same write as the question.
+      if (known && !inOrder.busy(sessionId)) return publishSession(known);
       await inOrder(sessionId, async () => {
         const row = lastRow?.get(sessionId) ?? (await store.getSession(sessionId));
         // Checked again: another refresh may have published the new state while this one read.

@@ -29,12 +29,15 @@ export function sessionWrites(store: Store, publish: (row: StoredSession) => voi
   return { inOrder, write, touch };
 }
 
-/** Runs the jobs given for one key one after another (a failed job does not stop the next); other keys' run alongside. */
+/**
+ * Runs the jobs given for one key one after another (a failed job does not stop the next); other keys' run alongside.
+ * `busy(key)` tells whether a job of that key is queued or running.
+ */
 export function perSession() {
   const tails = new Map<string, Promise<void>>();
-  return <T>(key: string, job: () => Promise<T>): Promise<T> => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(job);
-    const tail = run.then(
+  const run = <T>(key: string, job: () => Promise<T>): Promise<T> => {
+    const ran = (tails.get(key) ?? Promise.resolve()).then(job);
+    const tail = ran.then(
       () => undefined,
       () => undefined,
     );
@@ -42,6 +45,7 @@ export function perSession() {
     void tail.then(() => {
       if (tails.get(key) === tail) tails.delete(key);
     });
-    return run;
+    return ran;
   };
+  return Object.assign(run, { busy: (key: string) => tails.has(key) });
 }
