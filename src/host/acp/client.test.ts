@@ -33,6 +33,7 @@ function recorder(answers: { permission?: (ask: PermissionAsk) => Promise<Reques
   const updates: SessionUpdate[] = [];
   const cancelled: JsonRpcId[] = [];
   const exits: { reason: string; stderrTail: string[] }[] = [];
+  const stops = { count: 0 };
   const permissions: PermissionAsk[] = [];
   const forms: ElicitationAsk[] = [];
   const waiters: (() => void)[] = [];
@@ -60,13 +61,17 @@ function recorder(answers: { permission?: (ask: PermissionAsk) => Promise<Reques
       exits.push({ reason, stderrTail });
       notify();
     },
+    stopped: () => {
+      stops.count++;
+      notify();
+    },
   };
   /** Resolves once `check` holds, re-checked on every event. */
   const until = async (check: () => boolean) => {
     while (!check()) await new Promise<void>((resolve) => waiters.push(resolve));
   };
   const said = () => updates.map((update) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join("");
-  return { events, updates, cancelled, exits, permissions, forms, until, said };
+  return { events, updates, cancelled, exits, stops, permissions, forms, until, said };
 }
 
 function untilStatus(agent: AcpAgentProcess, check: (status: AcpAgentStatus) => boolean): Promise<AcpAgentStatus> {
@@ -274,6 +279,8 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     await agent.newSession(tempDir(), { events: events.events });
     await untilStatus(agent, (status) => status.state === "idle");
     expect(agent.pid).toBeUndefined();
+    // Its session heard that it stopped, not that it failed.
+    expect([events.stops.count, events.exits]).toEqual([1, []]);
     await agent.newSession(tempDir(), { events: events.events });
     expect(agent.status().state).toBe("ready");
   });

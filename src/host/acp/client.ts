@@ -183,7 +183,7 @@ export class AcpAgentProcess {
     for (const listener of this.listeners) listener(status);
   }
 
-  /** Forgets a process: its requests abort, its sessions hear `exited`, and it is killed if it still runs. */
+  /** Forgets a process: its requests abort, its sessions hear `exited` (or `stopped`), and it is killed if it still runs. */
   private gone(running: Running, reason: string, tail: string[]) {
     if (this.running !== running) return;
     this.running = null;
@@ -192,7 +192,10 @@ export class AcpAgentProcess {
     running.connection.close(new AcpAgentError("AGENT_EXITED", reason));
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    if (reason !== "stopped") for (const session of sessions) session.events.exited(reason, tail);
+    for (const session of sessions) {
+      if (reason === "stopped") session.events.stopped();
+      else session.events.exited(reason, tail);
+    }
     signalAgent(running.child, "SIGKILL");
   }
 

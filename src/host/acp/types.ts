@@ -55,6 +55,8 @@ export interface AcpEvents {
   requestCancelled(requestId: JsonRpcId): void;
   /** The agent's process ended while this session was open: its state and memory are gone from this process. */
   exited(reason: string, stderrTail: string[]): void;
+  /** The agent's process was stopped on purpose (idle, or the host stopping it): this process holds the session no more. */
+  stopped(): void;
 }
 
 export interface AcpAgentOptions {

@@ -206,6 +206,24 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
   });
 
+  it("after the agent's process was stopped for being idle, the chat's next prompt starts it again and resumes the session with its memory", async () => {
+    const stateDir = tempDir();
+    const workspace = tempDir();
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir }), agentIdleMs: 300 });
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "remember me"));
+    const agentState = async () => ((await api(server.url, "/api/agents")).body as { agents: { state: string }[] }).agents[0]?.state;
+    await expect.poll(agentState, { timeout: 30_000 }).toBe("idle");
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    expect(rows.filter((row) => row.failure)).toEqual([]);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [[row.tool.acp.state, row.tool.acp.resumed ?? "new"]] : []))).toEqual([
+      ["ready", "new"],
+      ["ready", "restored"],
+    ]);
+    expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
+  });
+
   it("a crash mid-turn fails the turn with the stderr lines, and the next prompt restarts the agent with session/load and its memory", async () => {
     const stateDir = tempDir();
     const { server, client, workspace } = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir });

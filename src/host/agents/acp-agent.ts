@@ -215,6 +215,32 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
   return { reason: "done" };
 }
 
+/** What one chat's agent session sends, applied to its binding while it is live (`holder.entry`). */
+function eventsFor(log: Logger, bindings: Map<string, Binding>, holder: { entry: Binding | null }, agent: { name: string; title: string }): AcpEvents {
+  const live = () => holder.entry;
+  /** The process holds the session no more: the chat's next prompt binds it afresh (session/load). */
+  const release = () => {
+    const entry = live();
+    if (entry && bindings.get(entry.row.sessionId) === entry) bindings.delete(entry.row.sessionId);
+    return entry;
+  };
+  return {
+    update: (update) => {
+      const entry = live();
+      if (entry) onUpdate(log, entry, update);
+    },
+    askPermission: (ask) => (live() ? askPermission(log, live()!, agent, ask) : Promise.resolve(abortedResponse().response)),
+    elicit: (ask) => (live() ? elicit(log, live()!, agent, ask) : Promise.resolve({ action: "cancel" })),
+    requestCancelled: () => undefined,
+    exited: (reason, tail) => {
+      const entry = release();
+      if (entry && !entry.turn) writeSession(log, entry, { state: "failed", error: [reason, ...tail].join("\n").slice(0, 4000) });
+    },
+    // Stopped for being idle (or by the host): the next prompt starts the process again and resumes the session.
+    stopped: () => void release(),
+  };
+}
+
 export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   const { config, log } = options;
   const processes = new Map<string, AcpAgentProcess>();
@@ -236,24 +262,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   /** A mode the human chose while the chat had no live session: set when it is opened. */
   const wantedModes = new Map<string, string>();
 
-  function eventsFor(holder: { entry: Binding | null }, agent: { name: string; title: string }): AcpEvents {
-    const live = () => holder.entry;
-    return {
-      update: (update) => {
-        const entry = live();
-        if (entry) onUpdate(log, entry, update);
-      },
-      askPermission: (ask) => (live() ? askPermission(log, live()!, agent, ask) : Promise.resolve(abortedResponse().response)),
-      elicit: (ask) => (live() ? elicit(log, live()!, agent, ask) : Promise.resolve({ action: "cancel" })),
-      requestCancelled: () => undefined,
-      exited: (reason, tail) => {
-        const entry = live();
-        if (!entry) return;
-        if (bindings.get(entry.row.sessionId) === entry) bindings.delete(entry.row.sessionId);
-        if (!entry.turn) writeSession(log, entry, { state: "failed", error: [reason, ...tail].join("\n").slice(0, 4000) });
-      },
-    };
-  }
+
 
   /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
   async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
@@ -290,7 +299,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       reasons: [],
     };
     await report.write(entry.row, true);
-    const events = eventsFor(holder, { name: agent.name, title: process.config.title });
+    const events = eventsFor(log, bindings, holder, { name: agent.name, title: process.config.title });
     holder.entry = entry;
     try {
       if (stored?.acpSessionId) {
