@@ -9,7 +9,7 @@ import type { SessionAgent } from "../protocol/schemas";
 import { createAcpAgents, type AcpAgents } from "./agents/acp-agent";
 import type { AgentsConfig } from "./acp/config";
 import { agentRoutes } from "./http/agent-routes";
-import { judgeAnswerRule } from "./mcp-client/elicitation-rule";
+import { judgeAnswerRule } from "./answer-judge";
 import { createMcpToolSource, grantBook, mediaSink } from "./mcp-client/tool-source";
 import { createBuiltInTools } from "./tools/built-in";
 import { createToolDoor } from "./tools/registry";

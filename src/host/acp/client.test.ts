@@ -181,7 +181,7 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     const events = recorder({ elicit: async () => ({ action: "accept", content: { question_0: "red", question_1: ["s", "l"] } }) });
     const { sessionId } = await agent.newSession(tempDir(), { events: events.events });
     await agent.prompt(sessionId, "/elicit");
-    expect(Object.keys(events.forms[0]?.request.requestedSchema.properties ?? {})).toEqual(["question_0", "question_0_custom", "question_1", "question_1_custom"]);
+    expect(Object.keys(events.forms[0]?.request.requestedSchema.properties ?? {})).toEqual(["question_0", "question_0_custom", "question_1", "question_1_custom", "reviewer"]);
     expect(events.said()).toBe('elicitation: {"action":"accept","content":{"question_0":"red","question_1":["s","l"]}}');
   });
 

@@ -27,6 +27,7 @@ describe("ACP elicitation forms (docs/protocol.md, elicitation-mapping, acp-form
           options: [{ label: "Small" }, { label: "Medium" }, { label: "Large" }],
           multiSelect: true,
         },
+        { id: "reviewer", question: "Reviewer", detail: "Whose email should get the review?", input: { kind: "email" } },
       ],
     });
   });
@@ -37,10 +38,12 @@ describe("ACP elicitation forms (docs/protocol.md, elicitation-mapping, acp-form
     const answers = [
       { id: "question_0", selected: [], custom: " Green " },
       { id: "question_1", selected: ["Small", "Large"], custom: "XL" },
+      { id: "reviewer", selected: [], custom: "ada@example.com" },
     ];
     expect(checkAnswers(mapped.questions, answers)).toBeNull();
-    expect(acpElicitationContent(request, mapped.questions, answers)).toEqual({ ok: true, content: { question_0_custom: "Green", question_1: ["s", "l"], question_1_custom: "XL" } });
-    expect(acpElicitationContent(request, mapped.questions, [{ id: "question_0", selected: ["Blue"] }, { id: "question_1", selected: [] }])).toEqual({ ok: true, content: { question_0: "blue" } });
+    expect(acpElicitationContent(request, mapped.questions, answers)).toEqual({ ok: true, content: { question_0_custom: "Green", question_1: ["s", "l"], question_1_custom: "XL", reviewer: "ada@example.com" } });
+    const skipped = [{ id: "question_0", selected: ["Blue"] }, { id: "question_1", selected: [] }, { id: "reviewer", selected: [] }];
+    expect(acpElicitationContent(request, mapped.questions, skipped)).toEqual({ ok: true, content: { question_0: "blue" } });
   });
 
   it("leaves out _meta and null fields, and keeps a required choice's _custom a question of its own", () => {

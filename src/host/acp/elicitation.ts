@@ -1,7 +1,8 @@
 import type { CreateElicitationRequest, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import { elicitationContent, elicitationQuestions, type ElicitationContentResult, type ElicitationQuestions } from "../../protocol/elicitation";
-import type { AnswerItem, QuestionItem } from "../../protocol/schemas";
+import type { QuestionItem } from "../../protocol/schemas";
 import { isRecord } from "../../protocol/elicitation-field";
+import type { AnswerRule, RuleJudge } from "../pending/answer-rule";
 
 type FormRequest = Pick<Extract<CreateElicitationRequest, { mode: "form" }>, "message" | "requestedSchema">;
 
@@ -30,9 +31,20 @@ export function acpElicitationQuestions(request: FormRequest): ElicitationQuesti
 }
 
 /** Reads accepted answers back into the content of `{action: "accept"}`, checked against the schema. */
-export function acpElicitationContent(request: FormRequest, questions: readonly QuestionItem[], answers: readonly AnswerItem[]): ElicitationContentResult {
+export function acpElicitationContent(request: { requestedSchema: unknown }, questions: readonly QuestionItem[], answers: readonly unknown[]): ElicitationContentResult {
   return elicitationContent(acpFormSchema(request.requestedSchema), questions, answers, ACP_MAPPING);
 }
+
+/** The rule an ACP form adds to its ask: the pending table refuses answers whose content the form would not accept. */
+export function acpFormRule(request: { requestedSchema: unknown }): AnswerRule {
+  return { kind: "acp-form-schema", requestedSchema: request.requestedSchema };
+}
+
+/** Judges a rule `acp-form-schema`: the answers must read back into content the form takes (acpElicitationContent). */
+export const judgeAcpForm: RuleJudge = (rule, questions, answers) => {
+  const content = acpElicitationContent({ requestedSchema: rule.requestedSchema }, questions, answers);
+  return content.ok ? null : content.problem;
+};
 
 /** How the human's side of an ACP form ended. */
 export type ElicitationEnd = { kind: "answered"; content: Record<string, string | number | boolean | string[]> } | { kind: "dismissed" } | { kind: "aborted" };

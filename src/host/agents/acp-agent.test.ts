@@ -182,14 +182,22 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(asked.questions.map((question) => [question.id, question.options?.map((option) => option.label)])).toEqual([
       ["question_0", ["Red", "Blue"]],
       ["question_1", ["Small", "Medium", "Large"]],
+      ["reviewer", undefined],
     ]);
-    const answers = [
+    const answers = (reviewer: string) => [
       { id: "question_0", selected: ["Blue"] },
       { id: "question_1", selected: ["Small", "Large"] },
+      { id: "reviewer", selected: [], custom: reviewer },
     ];
-    expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers } })).status).toBe(200);
+    // The panel's own email check takes this address, the form's (RFC 5321, ASCII) does not: the host refuses it, and the
+    // question stays pending for an answer the agent will get, rather than taking it and sending the agent a cancel.
+    const refused = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: answers("josé@example.com") } });
+    expect(refused.body).toMatchObject({ accepted: false, reason: "bad-response" });
+    expect((refused.body as { detail: string }).detail).toContain("reviewer");
+    const taken = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: answers("jose@example.com") } });
+    expect([taken.status, taken.body]).toEqual([200, { accepted: true }]);
     await client.waitIdle(sessionId, from);
-    expect(replies(await messages(server.url, sessionId))).toContain('elicitation: {"action":"accept","content":{"question_0":"blue","question_1":["s","l"]}}');
+    expect(replies(await messages(server.url, sessionId))).toContain('elicitation: {"action":"accept","content":{"question_0":"blue","question_1":["s","l"],"reviewer":"jose@example.com"}}');
   });
 
   it("after a host restart the chat's next prompt resumes the agent's session with session/load, its memory kept", async () => {

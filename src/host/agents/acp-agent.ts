@@ -3,7 +3,7 @@ import type { AcpRowData, SessionAgent } from "../../protocol/schemas";
 import type { AcpCommand } from "../../protocol/acp-data";
 import { AcpAgentProcess } from "../acp/client";
 import { resolveWorkspace, type AgentsConfig } from "../acp/config";
-import { acpElicitationContent, acpElicitationQuestions } from "../acp/elicitation";
+import { acpElicitationContent, acpElicitationQuestions, acpFormRule } from "../acp/elicitation";
 import { abortedResponse, dismissedResponse, permissionQuestion, permissionResponse } from "../acp/permission";
 import { AcpAgentError, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "../acp/types";
 import type { Logger } from "../log";
@@ -146,9 +146,12 @@ async function elicit(log: Logger, entry: Binding, agent: { name: string; title:
   }
   const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
   try {
-    const { answers } = await entry.report.ask({ questions: mapped.questions, origin: { kind: "acp-agent", name: agent.name, title: agent.title }, signal });
+    // The rule makes the pending table refuse content the form would not take, so an accepted answer always goes back.
+    const { answers } = await entry.report.ask({ questions: mapped.questions, origin: { kind: "acp-agent", name: agent.name, title: agent.title }, signal, rule: acpFormRule(ask.request) });
     const content = acpElicitationContent(ask.request, mapped.questions, answers);
-    return content.ok ? { action: "accept", content: content.content } : { action: "cancel" };
+    if (content.ok) return { action: "accept", content: content.content };
+    log({ event: "acp/elicitation-content-failed", sessionId: entry.row.sessionId, problem: content.problem });
+    return { action: "cancel" };
   } catch (error) {
     return error instanceof UserInteractionError && error.code === "ASK_CANCELLED" ? { action: "decline" } : { action: "cancel" };
   }

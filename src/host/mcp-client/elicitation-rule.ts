@@ -6,15 +6,9 @@ export function elicitationRule(requestedSchema: unknown): AnswerRule {
   return { kind: "elicitation-schema", requestedSchema };
 }
 
-/**
- * The judge the host gives its pending table: an elicitation's schema as the server checks it; a rule of a kind this host does not
- * know (a newer Parley's, in a rolling upgrade) refuses every answer here, so another host judges it.
- */
-export const judgeAnswerRule: RuleJudge = (rule, questions, answers) => {
-  if (rule.kind === "elicitation-schema" && typeof rule.requestedSchema === "object" && rule.requestedSchema !== null) {
-    const content = elicitationReply(rule.requestedSchema, questions, answers);
-    return content.ok ? null : content.problem;
-  }
-  const detail = rule.kind === "unreadable" && typeof rule.detail === "string" ? rule.detail : `its rule ${JSON.stringify(rule.kind)} is unknown here`;
-  return `this host cannot check answers to this question (${detail}); answer it through another host`;
+/** Judges a rule `elicitation-schema`: the content the answers make must pass the server's requested schema as the server checks it. */
+export const judgeElicitationSchema: RuleJudge = (rule, questions, answers) => {
+  if (typeof rule.requestedSchema !== "object" || rule.requestedSchema === null) return "its requested schema is missing";
+  const content = elicitationReply(rule.requestedSchema, questions, answers);
+  return content.ok ? null : content.problem;
 };

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { judgeAnswerRule } from "./elicitation-rule";
+import { judgeAnswerRule } from "../answer-judge";
 import type { LogEntry } from "../log";
 import { startTestMcpHttpServer, TEST_MCP_STDIO_ARGS, TINY_PNG_BASE64, type TestMcpHttpServer } from "../../testing/host/test-mcp-server";
 import { UserInteractionError, type AskRequest, type AskResult } from "../pending/user-interaction";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { QuestionItem } from "../../protocol/schemas";
 import { readRule } from "./answer-rule";
-import { judgeAnswerRule } from "../mcp-client/elicitation-rule";
+import { judgeAnswerRule } from "../answer-judge";
 
 const mail: QuestionItem = { id: "mail", question: "Mail", required: true, input: { kind: "email" } };
 const requestedSchema = { type: "object", properties: { mail: { type: "string", format: "email" } }, required: ["mail"] };
@@ -22,5 +22,12 @@ describe("answer rules read back from another host", () => {
       "this host cannot check answers to this question (its rule has no kind); answer it through another host",
     ]);
     expect(judgeAnswerRule({ kind: "elicitation-schema", requestedSchema }, [mail], answers)).toBe(null);
+  });
+
+  it("judges an ACP form's rule by the content the form takes, formats included", () => {
+    const rule = { kind: "acp-form-schema", requestedSchema };
+    const answer = (custom: string) => [{ id: "mail", selected: [], custom }];
+    expect(judgeAnswerRule(rule, [mail], answer("a@example.com"))).toBe(null);
+    expect(judgeAnswerRule(rule, [mail], answer("josé@example.com"))).toBe("\"mail\" must be an email address (letters, digits and !#$%&'*+/=?^_`{|}~- before the @)");
   });
 });

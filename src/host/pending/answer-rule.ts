@@ -19,3 +19,17 @@ export function readRule(value: unknown): AnswerRule | undefined {
   if (typeof value === "object" && !Array.isArray(value) && typeof (value as { kind?: unknown }).kind === "string") return value as AnswerRule;
   return { kind: "unreadable", detail: "its rule has no kind" };
 }
+
+/**
+ * The judge a host gives its pending table, from one judge per rule kind it knows. A rule of a kind it does not know (a
+ * newer Parley's, in a rolling upgrade), or one read back without a kind, refuses every answer here, so another host
+ * judges it.
+ */
+export function judgeByKind(judges: Readonly<Record<string, RuleJudge>>): RuleJudge {
+  return (rule, questions, answers) => {
+    const judge = Object.hasOwn(judges, rule.kind) ? judges[rule.kind] : undefined;
+    if (judge) return judge(rule, questions, answers);
+    const detail = rule.kind === "unreadable" && typeof rule.detail === "string" ? rule.detail : `its rule ${JSON.stringify(rule.kind)} is unknown here`;
+    return `this host cannot check answers to this question (${detail}); answer it through another host`;
+  };
+}

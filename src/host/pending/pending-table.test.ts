@@ -4,7 +4,7 @@ import type { DownFrame, QuestionItem } from "../../protocol/schemas";
 import type { AnswerRule } from "./answer-rule";
 import { createPendingTable, type AcceptedAnswer, type PendingTableOptions } from "./pending-table";
 import { StorageError } from "../storage-error";
-import { judgeAnswerRule } from "../mcp-client/elicitation-rule";
+import { judgeAnswerRule } from "../answer-judge";
 import { answeredBatch, mutate, mutation } from "../../testing/host/answer-arbitraries";
 import { UserInteractionError, type AskResult } from "./user-interaction";
 

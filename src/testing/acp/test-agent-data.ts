@@ -58,6 +58,7 @@ export const TEST_ELICITATION_SCHEMA = {
       items: { anyOf: [{ const: "s", title: "Small" }, { const: "m", title: "Medium" }, { const: "l", title: "Large" }] },
     },
     question_1_custom: { type: "string", title: "Other", description: "Type your own answer to add to your selection above (optional)." },
+    reviewer: { type: "string", title: "Reviewer", description: "Whose email should get the review?", format: "email" },
   },
 } satisfies Extract<CreateElicitationRequest, { mode: "form" }>["requestedSchema"];
 

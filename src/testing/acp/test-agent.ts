@@ -21,7 +21,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | prompt | what the agent does |
  * |---|---|
  * | `/permission edit` or `/permission execute` | a tool_call, then session/request_permission for it (an edit carries a diff); replies `permission: <response JSON>` |
- * | `/elicit` | elicitation/create with a single-select (oneOf), a multi-select (items.anyOf) and the paired `question_0_custom`; replies `elicitation: <response JSON>` |
+ * | `/elicit` | elicitation/create with a single-select (oneOf), a multi-select (items.anyOf), the paired `question_0_custom` and an email field; replies `elicitation: <response JSON>` |
  * | `/qwen-question` | a Qwen-style user_question permission; replies `answers: <response JSON>`; on session/cancel the turn ends `cancelled` and the request stays open |
  * | `/withdraw` | session/request_permission, then `$/cancel_request` for it at once; replies `withdrawn: <response JSON>` |
  * | `/stream` | one of every session/update the client renders, then `done` |
