@@ -11,6 +11,8 @@ export type AcpMessageKey =
   | "output"
   | "rawInput"
   | "toolStatus"
+  | "toolStopped"
+  | "toolHostStopped"
   | "sessionStarting"
   | "sessionReady"
   | "sessionFailed"
@@ -35,6 +37,8 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     output: "Output",
     rawInput: "Input",
     toolStatus: "{kind} · {status}",
+    toolStopped: "stopped",
+    toolHostStopped: "Interrupted: the host running this call stopped before it finished.",
     sessionStarting: "Starting {title} in {cwd}…",
     sessionReady: "{title} in {cwd}",
     sessionFailed: "{title} could not start: {error}",
@@ -57,6 +61,8 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     output: "输出",
     rawInput: "输入",
     toolStatus: "{kind} · {status}",
+    toolStopped: "已停止",
+    toolHostStopped: "已中断：运行此调用的主机在它完成之前停止了。",
     sessionStarting: "正在 {cwd} 中启动 {title}…",
     sessionReady: "{title} 位于 {cwd}",
     sessionFailed: "{title} 无法启动：{error}",

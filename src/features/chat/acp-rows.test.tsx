@@ -40,6 +40,19 @@ describe("acp-rows: the rows of an ACP agent", () => {
     expect(screen.getByText("fail").className).toBe("ansi-red-fg ansi-bold");
   });
 
+  it("shows a call the turn ended before as stopped and folded, whatever the agent last said of it, and notes when its host stopped", () => {
+    const data: AcpRowData = { type: "tool", status: "in_progress", call: { toolCallId: "x1", title: "npm test", kind: "execute" } };
+    const row = (extra: Partial<Message>): Message => ({ ...message(data), ...extra, tool: { ...message(data).tool!, status: "stopped" } });
+    const { rerender } = render(<AcpRow message={row({})} data={data} />);
+    const details = () => screen.getByText("npm test").closest("details")!;
+    expect([details().open, details().getAttribute("data-status"), screen.getByText(/^execute · /).textContent]).toEqual([false, "stopped", "execute · stopped"]);
+    expect(screen.queryByText(/the host running this call stopped/)).toBeNull();
+    rerender(<AcpRow message={row({ interrupted: true })} data={data} />);
+    expect(screen.getByText("Interrupted: the host running this call stopped before it finished.").closest("details")).toBe(details());
+    rerender(<AcpRow message={{ ...message(data), tool: { ...message(data).tool!, status: "running" } }} data={data} />);
+    expect([details().open, screen.getByText(/^execute · /).textContent]).toEqual([true, "execute · in_progress"]);
+  });
+
   it("shows the plan as a list with each step's status, and a thought folded", () => {
     show({ type: "plan", entries: [{ content: "Read", status: "completed" }, { content: "Fix", status: "in_progress" }] });
     expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual(["✓ Read (completed)", "◐ Fix (in progress)"]);

@@ -41,17 +41,24 @@ function ContentPart({ part }: { part: AcpToolContent }) {
   }
 }
 
-/** An ACP agent's tool call: title, kind, status and locations, its content (diffs, terminal output) below; open while it runs or shows a diff. */
-export function AcpToolRow({ data }: { data: ToolData }) {
+/**
+ * An ACP agent's tool call: title, kind, status and locations, its content (diffs, terminal output) below; open while it
+ * runs or shows a diff. A call the turn ended before (the row `stopped`) reads stopped, whatever the agent last said of it,
+ * with a note when its host stopped (Message.interrupted).
+ */
+export function AcpToolRow({ data, message }: { data: ToolData; message: Message }) {
   const t = useCopy(acpCopy);
-  const { call, status } = data;
+  const { call } = data;
+  const stopped = message.tool?.status === "stopped";
+  const status = stopped ? "stopped" : data.status;
   const hasDiff = call.content?.some((part) => part.type === "diff") ?? false;
   return (
     <details className="acp-row acp-row--tool" data-status={status} open={hasDiff || status === "in_progress" || status === "pending"}>
       <summary>
         <span className="acp-row__title">{showHiddenCharacters(call.title)}</span>{" "}
-        <span className="acp-row__meta">{t("toolStatus", { kind: call.kind ?? "other", status })}</span>
+        <span className="acp-row__meta">{t("toolStatus", { kind: call.kind ?? "other", status: stopped ? t("toolStopped") : status })}</span>
       </summary>
+      {message.interrupted && <p className="acp-row__note">{t("toolHostStopped")}</p>}
       {call.locations && call.locations.length > 0 && (
         <ul className="acp-row__locations">
           {call.locations.map((location, index) => (
@@ -90,11 +97,11 @@ export function AcpPlanRow({ data }: { data: PlanData }) {
 }
 
 /** A row an ACP agent's session update made (docs/protocol.md, acp-rows): a tool call, a folded thought, the plan or the session line. */
-export function AcpRow({ data }: { message: Message; data: AcpRowData }) {
+export function AcpRow({ message, data }: { message: Message; data: AcpRowData }) {
   const t = useCopy(acpCopy);
   switch (data.type) {
     case "tool":
-      return <AcpToolRow data={data} />;
+      return <AcpToolRow data={data} message={message} />;
     case "thought":
       return (
         <details className="acp-row acp-row--thought">
