@@ -5,6 +5,7 @@ import { choiceAnswer } from "../../protocol/approval";
 import type { DownFrame, Message } from "../../protocol/schemas";
 import type { AgentsConfig } from "../acp/config";
 import { modesOf } from "./acp-agent";
+import { openStore } from "../store";
 import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
 import { api, createTestHosts, type FrameClient } from "../../testing/host/harness";
 import { createTempDirs } from "../../testing/host/temp-dirs";
@@ -138,6 +139,55 @@ describe("ACP agent chats (acp-agents)", () => {
     const rows = await messages(server.url, sessionId);
     expect(rows.filter((row) => row.role === "user").map((row) => row.text)).toEqual(["/permission execute", "run the unit tests only"]);
     expect(replies(rows)).toContain('permission: {"outcome":{"outcome":"selected","optionId":"cancel"},"_meta":{"parley":{"reason":"run the unit tests only"}}}');
+  });
+
+  it("a tool call the agent left running when its turn ended is stopped: the row does not run for ever", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/unfinished"));
+    const rows = await messages(server.url, sessionId);
+    const call = rows.find((row) => row.tool?.acp?.type === "tool");
+    expect([call?.tool?.status, call?.tool?.acp]).toEqual(["stopped", { type: "tool", status: "in_progress", call: { toolCallId: "left-1", title: "Watch the files", kind: "execute" } }]);
+    expect(replies(rows).at(-1)).toBe("left it running");
+  });
+
+  it("Stop while a deny reason's row is being written ends the turn there: the reason is never sent to the agent", async () => {
+    const workspace = tempDir();
+    mkdirSync(path.join(workspace, "src"), { recursive: true });
+    const store = openStore(":memory:");
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const insertMessage = store.insertMessage.bind(store);
+    // The reason's row answers only once the test lets it, as a busy database might.
+    store.insertMessage = async (message) => {
+      await insertMessage(message);
+      if (message.role === "user" && message.text === "run the unit tests only") {
+        holding = true;
+        await held;
+      }
+    };
+    // The Stop's read of the chat while the reason's row is held: its abort follows in the same task.
+    let stopRead = false;
+    const getSession = store.getSession.bind(store);
+    store.getSession = async (id) => {
+      const row = await getSession(id);
+      if (holding) stopRead = true;
+      return row;
+    };
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace), store });
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission execute");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Reject", "run the unit tests only") } });
+    await expect.poll(() => holding).toBe(true);
+    const stopped = api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" });
+    await expect.poll(() => stopRead).toBe(true);
+    release();
+    expect((await stopped).status).toBe(202);
+    await client.waitIdle(sessionId, from);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('memory: ["/permission execute"]');
   });
 
   it("acp-qwen-question: shows a Qwen question as a plain question batch, and the agent gets the answers keyed by index, labels joined with comma", async () => {

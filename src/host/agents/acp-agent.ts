@@ -191,7 +191,11 @@ async function runTurn(log: Logger, entry: Binding, sessionId: string, text: str
 
 async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
   for (let prompt: string | undefined = text; prompt !== undefined; prompt = entry.reasons.shift()) {
-    if (prompt !== text) await report.write({ id: report.newId(), sessionId, role: "user", createdAt: new Date().toISOString(), text: prompt }, true);
+    if (prompt !== text) {
+      await report.write({ id: report.newId(), sessionId, role: "user", createdAt: new Date().toISOString(), text: prompt }, true);
+      // Stop while that row was being written: the abort listener below would never hear it.
+      if (signal.aborted) return { reason: "stopped" };
+    }
     const rows = createTurnRows(report, sessionId, entry.tools);
     entry.turn = rows;
     entry.turnSignal = signal;
@@ -201,7 +205,7 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
     try {
       stop = await entry.process.prompt(entry.acpSessionId, prompt);
     } catch (error) {
-      await rows.close(true).catch((storage: unknown) => {
+      await rows.close().catch((storage: unknown) => {
         // The storage failure is what the user is told; the agent's own failure is in the log.
         log({ event: "acp/turn-failed", sessionId, code: "AGENT_FAILED", error: errorText(error).slice(0, 200) });
         throw storage;
@@ -212,7 +216,7 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
       entry.turn = null;
       entry.turnSignal = null;
     }
-    await rows.close(stop !== "end_turn");
+    await rows.close();
     if (signal.aborted || stop === "cancelled") return { reason: "stopped" };
   }
   return { reason: "done" };

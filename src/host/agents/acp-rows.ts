@@ -173,18 +173,17 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
       }
     },
     /**
-     * Ends the turn's rows: the reply closed, still-running tool calls of this turn marked stopped when the turn did not end
-     * well. Rejects with the turn's first failed write once every row is settled, so the user is told storage failed.
+     * Ends the turn's rows: the reply closed, tool calls of this turn still running marked stopped (the turn ended before
+     * they did, however it ended). Rejects with the turn's first failed write once every row is settled, so the user is
+     * told storage failed.
      */
-    async close(stopped: boolean) {
+    async close() {
       closeReply();
-      if (stopped) {
-        for (const [id, row] of tools) {
-          if (row.tool?.status !== "running") continue;
-          const ended: StoredMessage = { ...row, tool: { ...row.tool, status: "stopped" } };
-          tools.set(id, ended);
-          void writer.write(ended, false);
-        }
+      for (const [id, row] of tools) {
+        if (row.tool?.status !== "running") continue;
+        const ended: StoredMessage = { ...row, tool: { ...row.tool, status: "stopped" } };
+        tools.set(id, ended);
+        void writer.write(ended, false);
       }
       await writer.flush();
       await replyWrite;

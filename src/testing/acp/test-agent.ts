@@ -30,6 +30,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/garbage` | non-JSON lines on stdout, then `still here` |
  * | `/flood N` | N requests and N notifications of unknown methods at once; replies `flood: <errors> errors` |
  * | `/big N` | a tool_call whose diff's new text is N bytes |
+ * | `/unfinished` | a tool_call left `in_progress`, then `left it running` and the turn ends |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
@@ -298,6 +299,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
         });
         return say(client, session.id, `big: ${size}`);
       }
+      case "/unfinished":
+        await update(client, session.id, { sessionUpdate: "tool_call", toolCallId: "left-1", title: "Watch the files", kind: "execute", status: "in_progress" });
+        return say(client, session.id, "left it running");
       case "/hang":
         return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new TurnCancelled()), { once: true }));
       case "/title":
