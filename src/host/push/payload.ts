@@ -1,6 +1,6 @@
-import { ALLOW_ONCE_LABEL, APPROVAL_ID, APPROVAL_REASON_ID, DENY_LABEL } from "../../protocol/approval";
+import { ALLOW_ONCE_LABEL, choiceAnswer, DENY_LABEL } from "../../protocol/approval";
 import { clipLabel, plainLabel } from "../../protocol/plain-label";
-import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
+import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame, ToolApproval } from "../../protocol/schemas";
 
 /** Web Push carries at most 4096 bytes of ciphertext; this leaves room for the aes128gcm header, padding delimiter and tag. */
 export const MAX_PAYLOAD_BYTES = 3800;
@@ -51,14 +51,21 @@ function askerOf(frame: QuestionRequestedFrame): string {
  * phone draws them as they are and an override could make a question or an option read as something else.
  */
 
-/** The actions a request can be answered with from a notification: an approval's Allow once and Deny, or a single single-select question's options. */
+/**
+ * An approval's choices a notification offers: Allow once and Deny, or of an ACP agent's own choices the one of kind
+ * `allow_once` and the one of kind `reject_once` (never an "always"); a choice the agent did not offer is left out.
+ */
+function approvalActionLabels(approval: ToolApproval): string[] {
+  const { choices, choiceKinds = [] } = approval;
+  if (choices === undefined || choices.length === 0) return [ALLOW_ONCE_LABEL, DENY_LABEL];
+  const ofKind = (kind: "allow_once" | "reject_once") => choices.find((_, index) => choiceKinds[index] === kind);
+  return [ofKind("allow_once"), ofKind("reject_once")].filter((label) => label !== undefined);
+}
+
+/** The actions a request can be answered with from a notification: an approval's allow once and deny, or a single single-select question's options. */
 export function actionsFor(frame: QuestionRequestedFrame): PushAction[] {
   if (frame.approval !== undefined) {
-    return [ALLOW_ONCE_LABEL, DENY_LABEL].map((label, index) => ({
-      action: `a${index}`,
-      title: label,
-      answers: [{ id: APPROVAL_ID, selected: [label] }, { id: APPROVAL_REASON_ID, selected: [] }],
-    }));
+    return approvalActionLabels(frame.approval).map((label, index) => ({ action: `a${index}`, title: clipLabel(label, 40), answers: choiceAnswer(label) }));
   }
   const [question, ...others] = frame.questions;
   if (question === undefined || others.length > 0) return [];

@@ -3,11 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approvalQuestions } from "../../protocol/approval";
-import type { QuestionRequestedFrame } from "../../protocol/schemas";
+import { checkAnswers } from "../../protocol/answers";
+import type { QuestionRequestedFrame, ToolApproval } from "../../protocol/schemas";
 import { dispatch, HttpError, sendError } from "../http/http";
 import type { LogEntry } from "../log";
 import { parseRequestTarget } from "../fence/request-target";
-import { MAX_PAYLOAD_BYTES } from "./payload";
+import { MAX_PAYLOAD_BYTES, type RequestPush } from "./payload";
 import { createPushService, endpointAllowed, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
 import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
 import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
@@ -148,6 +149,26 @@ describe("push service against a push service that decrypts what a phone would g
       { action: "a0", title: "Allow once", answers: [{ id: "approval", selected: ["Allow once"] }, { id: "approval-reason", selected: [] }] },
       { action: "a1", title: "Deny", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [] }] },
     ]);
+  });
+
+  it("push-actions: offers an ACP agent's own allow-once and reject-once choices, never an always, with the answers the host checks", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const approval: ToolApproval = { server: "Test Agent", tool: "npm test", arguments: "{}", choices: ["Always allow", "Allow", "Reject"], choiceKinds: ["allow_always", "allow_once", "reject_once"] };
+    const onlyAlways: ToolApproval = { ...approval, choices: ["Always allow", "Reject always"], choiceKinds: ["allow_always", "reject_always"] };
+    service.onFrame(requested("rpc-acp", { approval, questions: approvalQuestions(approval) }));
+    service.onFrame(requested("rpc-always", { approval: onlyAlways, questions: approvalQuestions(onlyAlways) }));
+    const pushes = await fake.waitFor(device, 2);
+    expect(pushes.map((push) => push.payload.actions)).toEqual([
+      [
+        { action: "a0", title: "Allow", answers: [{ id: "approval", selected: ["Allow"] }, { id: "approval-reason", selected: [] }] },
+        { action: "a1", title: "Reject", answers: [{ id: "approval", selected: ["Reject"] }, { id: "approval-reason", selected: [] }] },
+      ],
+      [],
+    ]);
+    // Each is an answer the host takes for that approval.
+    for (const action of (pushes[0]!.payload as unknown as RequestPush).actions) expect(checkAnswers(approvalQuestions(approval), action.answers)).toBeNull();
   });
 
   it("push-actions, push-size: offers no actions for several questions, many options, multi-select or a plan, and keeps a huge request within 4 KB", async () => {
