@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { BlockList, isIP } from "node:net";
 import webpush from "web-push";
 import type { Logger } from "../log";
 import type { PushPayload } from "./payload";
@@ -19,6 +20,24 @@ export type SendOutcome = "sent" | "gone" | "refused" | "gave-up" | "skipped";
 const TTL_SECONDS = 24 * 60 * 60;
 const LOOPBACK_HOST = "127.0.0.1";
 
+/** This machine's addresses however written: loopback and "this host" in IPv4, IPv6 and IPv4 mapped into IPv6. */
+const LOCAL_ADDRESSES = new BlockList();
+LOCAL_ADDRESSES.addSubnet("127.0.0.0", 8, "ipv4");
+LOCAL_ADDRESSES.addSubnet("0.0.0.0", 8, "ipv4");
+LOCAL_ADDRESSES.addAddress("::1", "ipv6");
+LOCAL_ADDRESSES.addAddress("::", "ipv6");
+LOCAL_ADDRESSES.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
+LOCAL_ADDRESSES.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
+
+/** Whether a URL's host names this machine: `localhost` and its subdomains (with or without the final dot), or a local address. */
+function namesThisMachine(hostname: string): boolean {
+  const host = hostname.replace(/\.+$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const address = host.startsWith("[") ? host.slice(1, -1) : host;
+  const family = isIP(address);
+  return family !== 0 && LOCAL_ADDRESSES.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
 /** Whether the host may send to this endpoint: `https` only, except `http`/`https` on 127.0.0.1 when loopback is allowed. */
 export function endpointAllowed(endpoint: string, allowLoopback: boolean): boolean {
   if (!URL.canParse(endpoint)) return false;
@@ -26,8 +45,7 @@ export function endpointAllowed(endpoint: string, allowLoopback: boolean): boole
   if (url.username !== "" || url.password !== "") return false;
   const loopback = url.hostname === LOOPBACK_HOST;
   if (loopback) return allowLoopback && (url.protocol === "https:" || url.protocol === "http:");
-  const local = url.hostname === "localhost" || url.hostname.endsWith(".localhost") || url.hostname === "[::1]" || /^127\.|^0\./.test(url.hostname);
-  return url.protocol === "https:" && !local;
+  return url.protocol === "https:" && !namesThisMachine(url.hostname);
 }
 
 /** A `Retry-After` in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */

@@ -273,6 +273,12 @@ describe("subscriptions", () => {
     expect(endpointAllowed("https://127.0.0.1:9/push", true)).toBe(true);
     expect(endpointAllowed("https://user:pw@push.example/x", false)).toBe(false);
     expect(endpointAllowed("file:///etc/passwd", true)).toBe(false);
+    // This machine however it is written: a final dot, IPv6, IPv4 mapped into IPv6, "this host", a number.
+    const local = ["https://localhost./push", "https://a.localhost../push", "https://[::1]/push", "https://[::]/push", "https://[::ffff:127.0.0.1]/push", "https://[::ffff:0.0.0.0]/push", "https://0.0.0.0/push", "https://2130706433/push", "https://0x7f.1/push"];
+    expect(local.filter((endpoint) => endpointAllowed(endpoint, false))).toEqual([]);
+    // With loopback allowed (tests) only 127.0.0.1 itself is taken, which the URL parser makes of the two numbers.
+    expect(local.filter((endpoint) => endpointAllowed(endpoint, true))).toEqual(["https://2130706433/push", "https://0x7f.1/push"]);
+    expect(["https://[2001:db8::1]/push", "https://[::ffff:8.8.8.8]/push", "https://push.example./x"].map((endpoint) => endpointAllowed(endpoint, false))).toEqual([true, true, true]);
     await start({ allowLoopback: false });
     const refused = await call("POST", "/api/push/subscriptions", fake.device().subscription);
     expect(refused.status).toBe(400);
