@@ -1,5 +1,7 @@
 import { chromium, expect, test, type Page } from "@playwright/test";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request as forward, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CHROMIUM_ARGS } from "../playwright.config";
@@ -59,4 +61,44 @@ test("with the host stopped and the page offline, a reload opens the cached shel
   await context.setOffline(false);
   await host.restart();
   await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeHidden({ timeout: 30_000 });
+});
+
+/** A reverse proxy on 127.0.0.1 in front of the host, which answers 502 once `down` is set, as a proxy does when its upstream is gone. */
+async function startProxy(upstream: string) {
+  const target = new URL(upstream);
+  const state = { down: false };
+  const server: Server = createServer((request, response) => {
+    if (state.down) {
+      response.writeHead(502, { "content-type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
+      return;
+    }
+    const outgoing = forward({ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: { ...request.headers, host: target.host } }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    outgoing.on("error", () => response.writeHead(502).end());
+    request.pipe(outgoing);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state, close };
+}
+
+test("behind a reverse proxy whose host is down (502), a reload opens the cached shell saying the host is unreachable", async ({ page }) => {
+  const proxy = await startProxy(host.url);
+  try {
+    await page.goto(proxy.url);
+    await workerReady(page);
+    await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith("parley-shell-")).length)).toBe(1);
+    proxy.state.down = true;
+    await page.reload();
+    await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeVisible();
+    await expect(page.getByText("502 Bad Gateway")).toHaveCount(0);
+  } finally {
+    await proxy.close();
+  }
 });

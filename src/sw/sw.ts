@@ -95,14 +95,22 @@ async function fromShell(request: Request): Promise<Response> {
   return response;
 }
 
+/** What a reverse proxy answers for a host behind it that is down (Bad Gateway, Service Unavailable, Gateway Timeout). */
+const HOST_DOWN = new Set([502, 503, 504]);
+
+/** A page load: the network's answer, or the cached shell (which says the host is unreachable) when there is no host to answer. */
 async function navigate(request: Request): Promise<Response> {
+  const shell = async () => (await caches.open(SHELL_CACHE)).match("/");
+  let response: Response;
   try {
-    return await fetch(request);
+    response = await fetch(request);
   } catch (error) {
-    const shell = await (await caches.open(SHELL_CACHE)).match("/");
-    if (shell) return shell;
+    const cached = await shell();
+    if (cached) return cached;
     throw error;
   }
+  if (!HOST_DOWN.has(response.status)) return response;
+  return (await shell()) ?? response;
 }
 
 scope.addEventListener("fetch", (event: FetchEvent) => {
