@@ -22,12 +22,16 @@ interface Listed {
 }
 
 let listed: Listed[];
-let current: { endpoint: string; toJSON(): unknown; unsubscribe(): Promise<boolean> } | null;
+let current: ReturnType<typeof subscription> | null;
 let posts: Record<string, unknown>[];
 let deletes: string[];
 
-function subscription(endpoint: string) {
-  return { endpoint, toJSON: () => ({ endpoint, expirationTime: null, keys: KEYS }), unsubscribe: vi.fn(async () => true) };
+/** The host's VAPID public key as `/api/push/key` serves it, and as bytes. */
+const HOST_KEY = "BOr8".padEnd(87, "A");
+const bytesOf = (base64url: string) => Uint8Array.from(atob(base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(88, "=")), (char) => char.charCodeAt(0));
+
+function subscription(endpoint: string, key = HOST_KEY) {
+  return { endpoint, options: { applicationServerKey: bytesOf(key).buffer }, toJSON: () => ({ endpoint, expirationTime: null, keys: KEYS }), unsubscribe: vi.fn(async () => true) };
 }
 
 beforeEach(() => {
@@ -46,7 +50,7 @@ beforeEach(() => {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === "/api/push/key") return Response.json({ publicKey: "BOr8".padEnd(87, "A") });
+      if (url === "/api/push/key") return Response.json({ publicKey: HOST_KEY });
       if (init?.method === "POST") {
         const body = JSON.parse(String(init.body)) as Record<string, unknown> & { endpoint: string; label: string; hideText: boolean };
         posts.push(body);
@@ -89,6 +93,31 @@ it("turns notifications on for this device with its PushSubscription and label, 
   expect(await screen.findByText("None yet.")).toBeVisible();
   expect(deletes).toEqual([PHONE, LAPTOP]);
 }, 30_000);
+
+it("keeps this browser's subscription made for the host's key, and replaces one made for another key (the host's data was reset)", async () => {
+  const user = userEvent.setup();
+  const pushManager = (await navigator.serviceWorker.ready).pushManager as unknown as { subscribe: ReturnType<typeof vi.fn> };
+  const kept = subscription(PHONE);
+  current = kept;
+  const { unmount } = render(<DeviceSettings />);
+  await user.click(await screen.findByText("Push to devices"));
+  await user.click(screen.getByRole("button", { name: "Notify me on this device" }));
+  await screen.findByText("This device");
+  expect([pushManager.subscribe.mock.calls.length, kept.unsubscribe.mock.calls.length, posts.map((post) => post.endpoint)]).toEqual([0, 0, [PHONE]]);
+  unmount();
+
+  const stale = subscription("https://fcm.googleapis.com/fcm/send/old-key", "BAbc".padEnd(87, "B"));
+  current = stale;
+  listed = [];
+  posts = [];
+  render(<DeviceSettings />);
+  await user.click(await screen.findByText("Push to devices"));
+  await user.click(screen.getByRole("button", { name: "Notify me on this device" }));
+  await screen.findByText("This device");
+  expect(stale.unsubscribe).toHaveBeenCalledTimes(1);
+  expect(pushManager.subscribe.mock.calls).toEqual([[{ userVisibleOnly: true, applicationServerKey: bytesOf(HOST_KEY) }]]);
+  expect(posts.map((post) => post.endpoint)).toEqual([PHONE]);
+});
 
 it("shows nothing when the host offers no Web Push", async () => {
   vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "NOT_FOUND", message: "no route" } }, { status: 404 })));

@@ -46,6 +46,26 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Whether a subscription was made for this key; one whose key the browser does not tell is taken as it is. */
+function madeFor(subscription: PushSubscription, key: Uint8Array): boolean {
+  const made = subscription.options.applicationServerKey;
+  if (made === null) return true;
+  const bytes = new Uint8Array(made);
+  return bytes.length === key.length && bytes.every((byte, index) => byte === key[index]);
+}
+
+/**
+ * This browser's subscription for the host's key: the one it holds, or a new one. One made for another key (the host's
+ * data was reset, or it moved to another store) would be refused by the push service for ever, so it is replaced.
+ */
+async function subscriptionFor(pushManager: PushManager, publicKey: string): Promise<PushSubscription> {
+  const key = keyBytes(publicKey);
+  const held = await pushManager.getSubscription();
+  if (held && madeFor(held, key)) return held;
+  await held?.unsubscribe();
+  return pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+}
+
 async function listDevices(): Promise<ListedDevice[]> {
   const response = await fetch("/api/push/subscriptions", { credentials: "same-origin" });
   if (!response.ok) throw new HostRefused(response.status);
@@ -139,8 +159,7 @@ export function DeviceSettings() {
     const permission = await Notification.requestPermission();
     if (permission !== "granted") throw new Blocked("notifications are blocked");
     const registration = await navigator.serviceWorker.ready;
-    const subscription = (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-    await register(subscription, hideText);
+    await register(await subscriptionFor(registration.pushManager, publicKey), hideText);
   };
   const turnOn = () => act(turnOnWork);
   /** The phone path in one tap: the browser's install dialog, where it offers one, and the notification permission, both within the tap. */
