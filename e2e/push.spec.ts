@@ -199,7 +199,12 @@ test("a pushed request shows as a notification with its options; an action answe
   await deliverShown(cdp, registrationId, requestPayload(third, 1, false), home);
   await expect.poll(async () => (await notifications(home, third.rpcId)).length).toBe(1);
   expect(new URL(home.url()).hash).toBe("");
+  // The designers' page, focused last, is no window to open a chat in.
+  const demo = await context.newPage();
+  await demo.goto(`${host.url}/demo`);
+  await demo.bringToFront();
   await click(home, third.rpcId, "");
+  expect(new URL(demo.url()).pathname).toBe("/demo");
   await expect.poll(() => new URL(home.url()).hash).toBe(`#session=${session.id}`);
   await expect(home.getByRole("region", { name: "Ship the third build?" })).toBeVisible();
 });

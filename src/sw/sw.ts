@@ -192,10 +192,16 @@ scope.addEventListener("push", (event: PushEvent) => {
   keepAlive(event, payload.kind === "request" ? showRequest(payload) : closeRequest(payload.rpcId, payload.pending));
 });
 
-/** Opens Parley at the request's chat: a window already open is focused and told which chat, so nothing typed there is lost. */
+/** Whether a window is the app (not the designers' `/demo`, which takes no chat). */
+function isAppWindow(client: WindowClient): boolean {
+  const url = new URL(client.url);
+  return url.origin === scope.location.origin && !/^\/demo(\/|$)/.test(url.pathname);
+}
+
+/** Opens Parley at the request's chat: an app window already open is focused and told which chat, so nothing typed there is lost. */
 async function openAt(sessionId: string, rpcId: string): Promise<void> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const open = windows.find((client) => new URL(client.url).origin === scope.location.origin);
+  const open = windows.find(isAppWindow);
   if (open) {
     open.postMessage({ type: "parley/open-request", sessionId, rpcId });
     await open.focus();
