@@ -445,6 +445,11 @@ describe("static files", () => {
         "text/javascript; charset=utf-8",
         "nosniff",
       ]);
+      // An asset of another build is missing, never the app's page under its name.
+      for (const missing of ["/assets/app-0ld.js", "/assets/../assets/gone.css", "/%61ssets/x.js"]) {
+        const gone = await api(server.url, missing);
+        expect([missing, gone.status, gone.body, gone.headers.get("cache-control")]).toEqual([missing, 404, "Not Found\n", "no-store"]);
+      }
       for (const route of ["/", "/demo", "/demo/anything", "/%2e%2e/%2e%2e/etc/passwd"]) {
         const page = await api(server.url, route);
         expect([route, page.status, page.body]).toEqual([route, 200, "<!doctype html><title>app</title>"]);

@@ -100,6 +100,13 @@ export function createStaticHandler(root: string) {
       response.end(request.method === "HEAD" ? undefined : body);
       return;
     }
+    if (!file && /^\/assets\//.test(path.posix.normalize(`/${decoded}`))) {
+      // A build's asset that is not here (a page of another build asked for it, as in a rolling upgrade): never the app's
+      // page under a script's name, which a cache would keep.
+      response.writeHead(404, { ...COMMON_HEADERS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+      response.end(request.method === "HEAD" ? undefined : "Not Found\n");
+      return;
+    }
     const page = file ?? (await fileAt(path.join(base, "index.html")));
     sendHtml(request, response, page ? await readFile(page) : MISSING_BUILD_PAGE);
   };
