@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
-import { defineConfig, type Plugin } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { postgresBinDir } from "./src/testing/host/postgres.ts";
+import { serviceWorkerBuildId } from "./scripts/sw-build-id.ts";
 
 const hostPort = Number(process.env.PARLEY_DEV_HOST_PORT ?? 8787);
 
@@ -22,22 +22,9 @@ const SQLITE_ONLY = [
   // runs one SQLite host and three hosts on its own Postgres already.
   "src/integration/chaos.test.ts",
 ];
-/**
- * The service worker is its own entry, written to /sw.js (its scope is the whole app) and never loaded by index.html, so it
- * stays out of the initial bundle. Its build id is a hash of every other file's name: a new app version is a new worker.
- */
+// The service worker is its own entry, written to /sw.js (its scope is the whole app) and never loaded by index.html, so
+// it stays out of the initial bundle; scripts/sw-build-id.ts gives it the build's id.
 const SERVICE_WORKER = "sw";
-function serviceWorkerBuildId(): Plugin {
-  return {
-    name: "parley-service-worker-build-id",
-    generateBundle(_options, bundle) {
-      const others = Object.keys(bundle).filter((file) => file !== "sw.js").sort();
-      const id = createHash("sha256").update(others.join("\n")).digest("hex").slice(0, 16);
-      const worker = bundle["sw.js"];
-      if (worker?.type === "chunk") worker.code = worker.code.replaceAll("__PARLEY_BUILD__", id);
-    },
-  };
-}
 
 const postgresBin = postgresBinDir();
 if (process.env.VITEST && postgresBin === null) {
@@ -78,7 +65,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           setupFiles: ["src/test/setup-waits.ts", "src/test/setup-locales.ts"],
-          include: ["src/**/*.test.ts", "bench/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "bench/**/*.test.ts", "scripts/**/*.test.ts"],
         },
       },
       {
