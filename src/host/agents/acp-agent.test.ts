@@ -141,6 +141,20 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows)).toContain('permission: {"outcome":{"outcome":"selected","optionId":"cancel"},"_meta":{"parley":{"reason":"run the unit tests only"}}}');
   });
 
+  it("a deleted chat's agent session is let go: a request the agent makes for it later is answered cancelled, never asked on a chat that is gone", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const gone = await newAgentChat(server.url, workspace);
+    await client.waitIdle(gone, await say(server.url, client, gone, "hello"));
+    const acpSessionId = (await messages(server.url, gone)).flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.acpSessionId] : []))[0];
+    expect(acpSessionId).toMatch(/^test-session-/);
+    expect((await api(server.url, `/api/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
+    const other = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, other, `/permission-for ${acpSessionId}`);
+    await client.waitIdle(other, from);
+    expect(replies(await messages(server.url, other)).at(-1)).toBe(`permission for ${acpSessionId}: {"outcome":{"outcome":"cancelled"}}`);
+    expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
+  });
+
   it("a tool call the agent left running when its turn ended is stopped: the row does not run for ever", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

@@ -358,6 +358,14 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         await entry.process.setMode(entry.acpSessionId, mode);
         writeSession(log, entry, { mode });
       },
+      forget(sessionId) {
+        wantedModes.delete(sessionId);
+        const entry = bindings.get(sessionId);
+        if (!entry) return;
+        // The agent's process keeps running for other chats; it holds this chat's session no more.
+        bindings.delete(sessionId);
+        entry.process.closeSession(entry.acpSessionId);
+      },
     };
   }
 

@@ -17,6 +17,8 @@ export interface Agent {
   prompt(turn: AgentTurn, report: AgentReport): Promise<TurnEnd>;
   /** The human chose another mode for the chat (an ACP agent's modes); agents without modes leave it out. */
   setMode?(sessionId: string, mode: string): Promise<void>;
+  /** The chat was deleted (its turn already stopped): the agent lets go of what it kept for it; agents keeping nothing leave it out. */
+  forget?(sessionId: string): void;
 }
 
 export interface AgentTurn {

@@ -121,9 +121,7 @@ export function createChat(options: ChatOptions): Chat {
 
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : runs.running(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
-  const toSession = (row: StoredSession): Session => {
-    return { id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), revision: row.revision, ...(row.agent ? { agent: row.agent } : {}) };
-  };
+  const toSession = (row: StoredSession): Session => ({ id: row.id, title: row.title, createdAt: row.createdAt, updatedAt: row.updatedAt, state: stateOf(row.id), revision: row.revision, ...(row.agent ? { agent: row.agent } : {}) });
 
   function publishSession(row: StoredSession) {
     const session = toSession(row);
@@ -245,7 +243,8 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async deleteSession(id) {
-      if (!(await store.getSession(id))) return false;
+      const row = await store.getSession(id);
+      if (!row) return false;
       await runs.abort(id);
       // After the session's writes already made, so no frame of one follows `session/deleted`.
       const deleted = await inOrder(id, async () => {
@@ -261,6 +260,7 @@ export function createChat(options: ChatOptions): Chat {
       // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
       // turn or question is left on a chat that is gone, and no frame of it follows session/deleted.
       await runs.abort(id).finally(() => frames.speak(id));
+      options.agents.forSession(row)?.forget?.(id);
       return true;
     },
 

@@ -31,6 +31,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/flood N` | N requests and N notifications of unknown methods at once; replies `flood: <errors> errors` |
  * | `/big N` | a tool_call whose diff's new text is N bytes |
  * | `/unfinished` | a tool_call left `in_progress`, then `left it running` and the turn ends |
+ * | `/permission-for <id>` | session/request_permission for another of its sessions, `<id>` (as an agent working in the background does); replies `permission for <id>: <response JSON>` |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
@@ -298,6 +299,12 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
           content: [{ type: "diff", path: file, newText: "x".repeat(size) }],
         });
         return say(client, session.id, `big: ${size}`);
+      }
+      case "/permission-for": {
+        const other = argument ?? "";
+        const toolCall = { toolCallId: "background-1", title: "npm run build", kind: "execute" as const };
+        const response = await client.request(methods.client.session.requestPermission, { sessionId: other, toolCall, options: [...TEST_PERMISSION_OPTIONS] });
+        return say(client, session.id, `permission for ${other}: ${json(response)}`);
       }
       case "/unfinished":
         await update(client, session.id, { sessionUpdate: "tool_call", toolCallId: "left-1", title: "Watch the files", kind: "execute", status: "in_progress" });
