@@ -255,14 +255,26 @@ test("when the browser replaces this device's subscription, the worker gives the
   const home = current().context.pages()[0] ?? (await current().context.newPage());
   await openControlled(home, host.url);
   const worker = await runningWorker(home);
-  await worker.evaluate(
-    ({ from, to, keys }) => {
-      const change = Object.assign(new Event("pushsubscriptionchange"), { oldSubscription: { endpoint: from }, newSubscription: { endpoint: to, toJSON: () => ({ endpoint: to, expirationTime: null, keys }) } });
-      self.dispatchEvent(change);
-    },
-    { from: old, to: replaced, keys },
-  );
+  /** Dispatches the change in the worker and waits for the work it kept the worker alive for. */
+  const change = (to: string) =>
+    worker.evaluate(
+      async ({ from, to, keys }) => {
+        let work: unknown = null;
+        const event = Object.assign(new Event("pushsubscriptionchange"), {
+          oldSubscription: { endpoint: from },
+          newSubscription: { endpoint: to, toJSON: () => ({ endpoint: to, expirationTime: null, keys }) },
+          waitUntil: (promise: Promise<unknown>) => void (work = promise),
+        });
+        self.dispatchEvent(event);
+        await work;
+      },
+      { from: old, to, keys },
+    );
   const listed = async () => ((await (await fetch(`${host.url}/api/push/subscriptions`)).json()) as { subscriptions: { endpoint: string; label: string; hideText: boolean }[] }).subscriptions;
+  // A new subscription the host refuses (not https) replaces nothing: the old one stays listed.
+  await change("http://push.example.net/insecure");
+  expect((await listed()).map(({ endpoint }) => endpoint)).toEqual([old, laptop]);
+  await change(replaced);
   await expect
     .poll(async () => (await listed()).map(({ endpoint, label, hideText }) => ({ endpoint, label, hideText })))
     .toEqual([

@@ -261,7 +261,9 @@ async function resubscribe(event: PushSubscriptionChangeEvent): Promise<void> {
     next = await scope.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
   }
   const body = { ...(next.toJSON() as object), label: before?.label ?? null, hideText: before?.hideText ?? false };
-  await fetch("/api/push/subscriptions", { method: "POST", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify(body) });
+  const posted = await fetch("/api/push/subscriptions", { method: "POST", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify(body) });
+  // Not taken: the old one stays listed, so the device's settings show it and nothing is removed that was not replaced.
+  if (!posted.ok) return;
   if (old !== null && old.endpoint !== next.endpoint) {
     await fetch("/api/push/subscriptions", { method: "DELETE", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify({ endpoint: old.endpoint }) });
   }
