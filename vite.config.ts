@@ -25,6 +25,7 @@ const SQLITE_ONLY = [
 // The service worker is its own entry, written to /sw.js (its scope is the whole app) and never loaded by index.html, so
 // it stays out of the initial bundle; scripts/sw-build-id.ts gives it the build's id.
 const SERVICE_WORKER = "sw";
+const WORKER_MODULES = [/[\\/]src[\\/]sw[\\/]/, /[\\/]src[\\/]protocol[\\/]push-services\.ts$/];
 
 const postgresBin = postgresBinDir();
 if (process.env.VITEST && postgresBin === null) {
@@ -42,8 +43,9 @@ export default defineConfig({
       input: { index: path.resolve(import.meta.dirname, "index.html"), [SERVICE_WORKER]: path.resolve(import.meta.dirname, "src/sw/sw.ts") },
       output: {
         entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER ? "sw.js" : "assets/[name]-[hash].js"),
-        // Everything the first screen imports statically is one chunk, however many lazy chunks share parts of it.
-        codeSplitting: { groups: [{ name: "shell", tags: ["$initial"], test: (id) => !/[\\/]src[\\/]sw[\\/]/.test(id) }] },
+        // Everything the first screen imports statically is one chunk, however many lazy chunks share parts of it. The
+        // worker's modules stay out of it (a worker script imports nothing): src/sw/ and what only the worker imports.
+        codeSplitting: { groups: [{ name: "shell", tags: ["$initial"], test: (id) => !WORKER_MODULES.some((pattern) => pattern.test(id)) }] },
       },
     },
   },

@@ -209,6 +209,39 @@ test("a pushed request shows as a notification with its options; an action answe
   await expect(home.getByRole("region", { name: "Ship the third build?" })).toBeVisible();
 });
 
+test("a request for the chat on screen shows no notification, except on a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
+  const { host, context } = await setUp();
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  await openControlled(home, host.url);
+  // The chat opened straight at its address (a window's address, as the worker sees it, is the one it was opened at).
+  const chat = await context.newPage();
+  await chat.goto(`${host.url}/#session=${sessionId}`);
+  await expect(chat.getByRole("textbox", { name: "Message" })).toBeVisible();
+  // A headless page is never focused by itself: here it is on screen and focused, as on a phone with the app open.
+  await (await context.newCDPSession(chat)).send("Emulation.setFocusEmulationEnabled", { enabled: true });
+  await chat.bringToFront();
+  const worker = await runningWorker(home);
+  /** Dispatches a request's push in the worker, waits for the work it kept the worker alive for, and lists what shows for it. */
+  const pushed = (rpcId: string, apple: boolean) =>
+    worker.evaluate(
+      async ({ rpcId, sessionId, apple }) => {
+        const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+        if (apple) Object.assign(registration.pushManager, { getSubscription: async () => ({ endpoint: "https://web.push.apple.com/device" }) });
+        const payload = { v: 1, kind: "request", rpcId, sessionId, title: "Your agent: Question", body: "Ship it?", actions: [], pending: 1 };
+        const PushEventOf = (self as unknown as { PushEvent: new (type: string, init: { data: string }) => Event }).PushEvent;
+        let work: unknown = null;
+        const event = Object.assign(new PushEventOf("push", { data: JSON.stringify(payload) }), { waitUntil: (promise: Promise<unknown>) => void (work = promise) });
+        self.dispatchEvent(event);
+        await work;
+        return (await registration.getNotifications({ tag: rpcId })).map((shown) => shown.body);
+      },
+      { rpcId, sessionId, apple },
+    );
+  expect(await pushed("rpc-watched", false)).toEqual([]);
+  expect(await pushed("rpc-watched-apple", true)).toEqual(["Ship it?"]);
+});
+
 test("with a token, an action answers with this device's login; an action on a request answered elsewhere opens the app at its chat instead", async () => {
   const { host, context } = await setUp(TOKEN);
   const sessionId = await createSession(host.url);

@@ -1,4 +1,5 @@
 import type { PushAction, PushPayload, RequestPush } from "../host/push/payload";
+import { takesSilentPushes } from "../protocol/push-services";
 
 /**
  * Parley's service worker: keeps the app shell for offline starts, shows each pushed request as a notification,
@@ -43,7 +44,10 @@ interface WorkerScope {
   registration: {
     showNotification(title: string, options: Record<string, unknown>): Promise<void>;
     getNotifications(filter?: { tag?: string }): Promise<ShownNotification[]>;
-    pushManager: { subscribe(options: { userVisibleOnly: boolean; applicationServerKey: string }): Promise<DeviceSubscription> };
+    pushManager: {
+      subscribe(options: { userVisibleOnly: boolean; applicationServerKey: string }): Promise<DeviceSubscription>;
+      getSubscription(): Promise<DeviceSubscription | null>;
+    };
   };
   clients: {
     matchAll(options: { type: "window"; includeUncontrolled: boolean }): Promise<WindowClient[]>;
@@ -147,9 +151,15 @@ function maxActions(): number {
   return typeof limit === "number" ? limit : 2;
 }
 
+/** Whether this device's push service lets a push end with no notification shown (Apple's does not: docs/protocol.md, push-close). */
+async function silentAllowed(): Promise<boolean> {
+  const subscription = await scope.registration.pushManager.getSubscription();
+  return subscription === null || takesSilentPushes(subscription.endpoint);
+}
+
 async function showRequest(push: RequestPush): Promise<void> {
   await setBadge(push.pending);
-  if (await watchedWindow(push.sessionId)) return;
+  if ((await watchedWindow(push.sessionId)) && (await silentAllowed())) return;
   const actions = push.actions.length <= maxActions() ? push.actions : [];
   await scope.registration.showNotification(push.title, {
     body: push.body,

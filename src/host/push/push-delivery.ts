@@ -155,7 +155,8 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
 /** The pushes on their way to the devices. */
 export interface PushDelivery {
   /** Sends one frame's push to every subscription, with the payload `payloadFor` gives each. */
-  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload): void;
+  /** `payloadFor` gives each device its payload, or null when that device gets none of this frame. */
+  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null): void;
   /** Resolves once every push queued so far was sent, dropped or given up. */
   idle(): Promise<void>;
 }
@@ -186,10 +187,13 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
     });
   }
 
-  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload) {
+  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null) {
     const listed = listing.then(() => options.subscriptions()).then(
       (subscriptions) => {
-        for (const subscription of subscriptions) enqueue(subscription, payloadFor(subscription));
+        for (const subscription of subscriptions) {
+          const payload = payloadFor(subscription);
+          if (payload !== null) enqueue(subscription, payload);
+        }
       },
       (error: unknown) => log({ event: "push/list-failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" }),
     );

@@ -137,6 +137,19 @@ describe("push service against a push service that decrypts what a phone would g
     expect(pushes[1]!.headers.topic).toBe(pushes[0]!.headers.topic);
   });
 
+  it("push-close: sends no close push to a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
+    await start({ takesSilentPushes: (endpoint) => endpoint !== quiet.subscription.endpoint });
+    const quiet = fake.device();
+    const other = fake.device();
+    await subscribe(quiet);
+    await subscribe(other);
+    service.onFrame(requested("rpc-1"));
+    await Promise.all([fake.waitFor(quiet, 1), fake.waitFor(other, 1)]);
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect([quiet, other].map((device) => fake.received.filter((push) => push.deviceId === device.id).map((push) => push.payload.kind))).toEqual([["request"], ["request", "resolved"]]);
+  });
+
   it("push-actions: offers an approval's Allow once and Deny as actions with the answers the host checks", async () => {
     await start();
     const device = fake.device();

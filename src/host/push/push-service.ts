@@ -6,6 +6,7 @@ import { readCookie } from "../fence/fence";
 import { sendJson, type Route } from "../http/http";
 import type { Logger } from "../log";
 import { requestPayload, resolvedPayload } from "./payload";
+import { takesSilentPushes } from "../../protocol/push-services";
 import { abortableSleep, createPushDelivery, type PushRetry } from "./push-delivery";
 import type { PushStore, VapidKeys } from "./push-store";
 import { createPushSubscriptions } from "./push-subscriptions";
@@ -31,6 +32,8 @@ export interface PushServiceOptions {
   maxSubscriptions?: number;
   /** How long `close()` lets queued pushes (the close pushes of requests settled at shutdown) go out before it stops them; default 3 s. */
   closeGraceMs?: number;
+  /** Whether a device's push service lets a push end without a notification (default: every one but Apple's); one that does not gets no close push. */
+  takesSilentPushes?(endpoint: string): boolean;
   /** Waits between retries (tests record them instead of waiting). */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
   now?(): number;
@@ -87,6 +90,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   const maxSubscriptions = options.maxSubscriptions ?? 50;
   const closeGraceMs = options.closeGraceMs ?? 3000;
   const subject = options.subject ?? DEFAULT_SUBJECT;
+  const silentPushes = options.takesSilentPushes ?? takesSilentPushes;
   const stopping = new AbortController();
   /** This host's pending requests, for the badge count and to skip a request push whose request already ended. */
   const pending = new Map<string, QuestionRequestedFrame>();
@@ -128,7 +132,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
       } else if (frame.type === "question/resolved") {
         if (!pending.delete(frame.rpcId) || source !== "here") return;
         const payload = resolvedPayload(frame, pending.size);
-        fanOut(() => payload);
+        fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null));
       }
     },
     routes: () => [
