@@ -34,6 +34,7 @@ interface PushSubscriptionChangeEvent extends ExtendableEvent {
   newSubscription: DeviceSubscription | null;
 }
 interface WindowClient {
+  id: string;
   url: string;
   visibilityState: DocumentVisibilityState;
   focused: boolean;
@@ -86,8 +87,14 @@ scope.addEventListener("activate", (event: ExtendableEvent) => {
   );
 });
 
+/** The chat each window said it shows (`parley/showing`), by the window's id; lost when the worker stops, as it may at any time. */
+const shownChats = new Map<string, string | null>();
+
 scope.addEventListener("message", (event: MessageEvent) => {
-  if ((event.data as { type?: unknown } | null)?.type === "skip-waiting") void scope.skipWaiting();
+  const data = event.data as { type?: unknown; sessionId?: unknown } | null;
+  if (data?.type === "skip-waiting") void scope.skipWaiting();
+  const source = event.source as { id?: unknown } | null;
+  if (data?.type === "parley/showing" && typeof source?.id === "string") shownChats.set(source.id, typeof data.sessionId === "string" ? data.sessionId : null);
 });
 
 async function fromShell(request: Request): Promise<Response> {
@@ -143,7 +150,10 @@ function sessionUrl(sessionId: string): string {
 /** Whether the human is looking at this chat in a Parley window on this device: its panel shows the request, so no notification is needed. */
 async function watchedWindow(sessionId: string): Promise<boolean> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
-  return windows.some((client) => client.visibilityState === "visible" && client.focused && new URL(client.url).hash === sessionUrl(sessionId).slice(1));
+  for (const [id] of shownChats) if (!windows.some((client) => client.id === id)) shownChats.delete(id);
+  // The chat the window said it shows; one it has not told (the worker restarted) by the address it was opened at.
+  const shows = (client: WindowClient) => (shownChats.has(client.id) ? shownChats.get(client.id) === sessionId : new URL(client.url).hash === sessionUrl(sessionId).slice(1));
+  return windows.some((client) => client.visibilityState === "visible" && client.focused && shows(client));
 }
 
 function maxActions(): number {

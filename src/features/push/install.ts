@@ -1,4 +1,4 @@
-import { openSessionHash } from "../../ui/hash-session";
+import { openSessionHash, sessionFromHash } from "../../ui/hash-session";
 import { captureInstallPrompt } from "./install-prompt";
 import "./push.css";
 
@@ -17,11 +17,23 @@ function followNotifications() {
   });
 }
 
+/**
+ * Tells the worker which chat this window shows, at start and at every move (the worker sees a window's address only as it
+ * was opened): a request for the chat on screen then needs no notification (docs/protocol.md, push-payload).
+ */
+function tellShownChat() {
+  const tell = () => navigator.serviceWorker.controller?.postMessage({ type: "parley/showing", sessionId: sessionFromHash(window.location.hash) });
+  window.addEventListener("hashchange", tell);
+  navigator.serviceWorker.addEventListener("controllerchange", tell);
+  tell();
+}
+
 export async function installParley(): Promise<void> {
   if (window.location.pathname === "/demo" || window.location.pathname.startsWith("/demo/")) return;
   if (!("serviceWorker" in navigator) || !import.meta.env.PROD) return;
   captureInstallPrompt();
   followNotifications();
+  tellShownChat();
   const { registerParley } = await import("./register");
   await registerParley();
 }
