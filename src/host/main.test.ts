@@ -7,6 +7,7 @@ import type { QuestionRequestedFrame } from "../protocol/schemas";
 import { DATABASE_FILE } from "./store";
 import { api, connect, createSession, storeHealth, testStoreEnv } from "../testing/host/harness";
 import { createTempDirs } from "../testing/host/temp-dirs";
+import { startFakePushService } from "../testing/push/fake-push-service";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const MAIN = path.resolve("src/host/main.ts");
@@ -158,6 +159,26 @@ describe("main", { timeout: 30_000 }, () => {
     expect(proxied.status).toBe(200);
     host.child.kill("SIGTERM");
     expect(await host.exited).toBe(0);
+  });
+
+  it("with PARLEY_PUBLIC_URL and no PARLEY_PUSH_SUBJECT, names the public address as the contact push services see", async () => {
+    const pushService = await startFakePushService();
+    try {
+      const host = await launch({ PARLEY_DATA_DIR: tempDir(), PARLEY_PUBLIC_URL: "https://parley.example.net", PARLEY_TOKEN: "Tok-Quokka-77-long-enough", PARLEY_PUSH_ALLOW_LOOPBACK: "1" });
+      const { url } = await host.listening();
+      const headers = { authorization: "Bearer Tok-Quokka-77-long-enough" };
+      const device = pushService.device();
+      expect((await api(url, "/api/push/subscriptions", { json: device.subscription, headers })).status).toBe(201);
+      const created = await api(url, "/api/sessions", { json: {}, headers });
+      const id = (created.body as { session: { id: string } }).session.id;
+      await api(url, `/api/sessions/${id}/messages`, { json: { text: '/ask {"questions":[{"id":"a","question":"A?"}]}' }, headers });
+      const [push] = await pushService.waitFor(device, 1);
+      expect([push!.status, push!.subject, push!.payload.kind]).toEqual([201, "https://parley.example.net", "request"]);
+      host.child.kill("SIGTERM");
+      expect(await host.exited).toBe(0);
+    } finally {
+      await pushService.close();
+    }
   });
 
   it("refuses a port already in use with one line on stderr and exit code 1", async () => {

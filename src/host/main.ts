@@ -80,7 +80,8 @@ async function main() {
       agents,
       agentIdleMs: integer("PARLEY_AGENT_IDLE_S", 600, 1) * 1000,
       pushAllowLoopback: env.PARLEY_PUSH_ALLOW_LOOPBACK === "1",
-      ...(env.PARLEY_PUSH_SUBJECT ? { pushSubject: pushSubjectOf(env.PARLEY_PUSH_SUBJECT) } : {}),
+      // The contact push services see: the one given, else the public address (Apple's refuses a placeholder).
+      ...(env.PARLEY_PUSH_SUBJECT ? { pushSubject: pushSubjectOf(env.PARLEY_PUSH_SUBJECT) } : publicUrl ? { pushSubject: publicUrl.origin } : {}),
       staticDir: path.resolve(import.meta.dirname, "../../dist"),
       log,
     });

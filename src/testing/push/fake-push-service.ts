@@ -21,6 +21,8 @@ export interface ReceivedPush {
   bytes: number;
   /** The VAPID key the request was signed with (`k=` of its Authorization), once its JWT verified for this origin. */
   vapidKey: string;
+  /** The contact the JWT names (`sub`). */
+  subject: string;
 }
 
 export type ScriptedAnswer = { status: number; retryAfter?: string };
@@ -64,7 +66,7 @@ export function decryptAes128gcm(body: Buffer, receiver: { privateKey: Buffer; p
 }
 
 /** Checks `Authorization: vapid t=<JWT>, k=<key>` (RFC 8292): an ES256 JWT for this origin, unexpired, with a subject. */
-function verifyVapid(header: string | undefined, origin: string): string {
+function verifyVapid(header: string | undefined, origin: string): { key: string; subject: string } {
   const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? "");
   if (!match) throw new Error(`no VAPID authorization: ${header ?? "(none)"}`);
   const [, token, key] = match as unknown as [string, string, string];
@@ -76,7 +78,7 @@ function verifyVapid(header: string | undefined, origin: string): string {
   if (body.aud !== origin) throw new Error(`the VAPID audience is ${String(body.aud)}, not ${origin}`);
   if (typeof body.exp !== "number" || body.exp * 1000 < Date.now()) throw new Error("the VAPID token has expired");
   if (typeof body.sub !== "string") throw new Error("the VAPID token names no subject");
-  return key;
+  return { key, subject: body.sub };
 }
 
 /** A push service on 127.0.0.1 that takes the host's Web Push requests, checks them and decrypts each payload. */
@@ -97,14 +99,14 @@ export async function startFakePushService(): Promise<FakePushService> {
       const body = Buffer.concat(chunks);
       try {
         if (request.headers["content-encoding"] !== "aes128gcm") throw new Error(`content encoding ${String(request.headers["content-encoding"])}`);
-        const vapidKey = verifyVapid(request.headers.authorization, service.url);
+        const { key: vapidKey, subject } = verifyVapid(request.headers.authorization, service.url);
         const payload = JSON.parse(entry.device.decrypt(body)) as Record<string, unknown>;
         const answer = entry.script.shift() ?? { status: 201 };
-        received.push({ deviceId: entry.device.id, status: answer.status, headers: request.headers, payload, bytes: body.length, vapidKey });
+        received.push({ deviceId: entry.device.id, status: answer.status, headers: request.headers, payload, bytes: body.length, vapidKey, subject });
         response.writeHead(answer.status, answer.retryAfter === undefined ? {} : { "Retry-After": answer.retryAfter }).end();
       } catch (error) {
         response.writeHead(400, { "Content-Type": "text/plain" }).end(error instanceof Error ? error.message : "bad push");
-        received.push({ deviceId: entry.device.id, status: 400, headers: request.headers, payload: { error: error instanceof Error ? error.message : "bad push" }, bytes: body.length, vapidKey: "" });
+        received.push({ deviceId: entry.device.id, status: 400, headers: request.headers, payload: { error: error instanceof Error ? error.message : "bad push" }, bytes: body.length, vapidKey: "", subject: "" });
       }
       for (const wake of waiters) wake();
     });
