@@ -178,10 +178,19 @@ function formatUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** What a start finds of the last run: running tool rows stop, streaming replies are interrupted, expired logins go. */
-async function recoverStore(store: Store, log: Logger, logins: boolean) {
+/** Running tool rows no live host owns stop (their host died, or this store's own past before a restart). */
+async function stopOrphanedTools(store: Store, log: Logger) {
   const stopped = await store.stopRunningTools(stoppedTool);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
+}
+
+/**
+ * What a start finds of the last run: streaming replies are interrupted, expired logins go, and (on one host) running tool
+ * rows stop. In a cluster the rows stop only after this host adopted what dead hosts left: an answer accepted before its
+ * host died is written into its row first (docs/protocol.md, cluster-adopt).
+ */
+async function recoverStore(store: Store, log: Logger, logins: boolean, clustered: boolean) {
+  if (!clustered) await stopOrphanedTools(store, log);
   const interrupted = await store.interruptStreaming();
   if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
   if (logins) await store.purgeLogins(Date.now());
@@ -196,7 +205,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = options.store ?? (options.databaseUrl ? await openPgStore({ url: options.databaseUrl, instance: randomUUID() }) : openStore(options.dataDir));
   const cluster = isPgStore(store) ? await startCluster({ store, log, address: `${hostname()} pid ${process.pid}`, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) }) : null;
   const hostId = cluster?.id ?? randomUUID();
-  await recoverStore(store, log, options.token !== undefined);
+  await recoverStore(store, log, options.token !== undefined, cluster !== null);
 
   const rateLimit = createRouteLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   /** Made once the port is known: the login cookie is named per port. */
@@ -236,7 +245,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sharedStore: cluster !== null,
     log,
   });
-  cluster?.setSettler((tool, given) => door.settle(tool, given));
   pending.onChange((sessionId) => {
     chat.refresh(sessionId).catch((error: unknown) => log({ event: "session/refresh-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
   });
@@ -286,6 +294,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const host = options.host ?? "127.0.0.1";
   try {
+    // Adopted only now: an adopted question's answer needs the settler, and its close push the push service. The rows
+    // still running that no live host owns then stop.
+    if (cluster) {
+      await cluster.beginAdopting((tool, given) => door.settle(tool, given));
+      await stopOrphanedTools(store, log);
+    }
     await remote?.load();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

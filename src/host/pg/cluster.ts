@@ -32,6 +32,13 @@ export interface Cluster extends Claims, Peers, Pick<ClusterView, "pending" | "q
   /** Sends a frame this host produced to every host, after the one before it. */
   publish(frame: DownFrame): void;
   /**
+   * Adopts the work of every host whose lease expired, then at each renewal, with `settle`: how a tool's result follows from
+   * the answer a dead host's question got (docs/protocol.md, cluster-adopt; null: the row is stopped like an unanswered
+   * one). Called once the host's parts that act on an adopted question are wired (its push service, its sockets): before,
+   * a renewal adopts nothing.
+   */
+  beginAdopting(settle: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null): Promise<void>;
+  /**
    * Every frame of the cluster, in each owner's order: another host's as it arrives, this host's once
    * it was written and notified, so a question on any socket can already be claimed on every host.
    */
@@ -43,11 +50,6 @@ export interface Cluster extends Claims, Peers, Pick<ClusterView, "pending" | "q
    * and the rule each was asked with, written beside it so that every host judges an answer by it.
    */
   setOwnPending(source: OwnPending): void;
-  /**
-   * How a tool's result follows from the answer a dead host's question got: adoption writes it into the tool row that still
-   * runs (docs/protocol.md, cluster-adopt). Without it, or when it gives null, the row is stopped like an unanswered one.
-   */
-  setSettler(settle: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null): void;
   /** Where the cluster reads which sessions' turns this host holds, so that only a turn's end gives its row back. */
   setOwnTurns(read: () => string[]): void;
   /** Stop pressed on another host for a session: abort its turn here, if it runs here. */
@@ -113,7 +115,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const pushStaleListeners = new Set<() => void>();
   const pushStale = () => pushStaleListeners.forEach((listener) => listener());
   let ownPending: OwnPending = { replay: () => [], ruleOf: () => undefined, messageOf: () => undefined };
-  let settler: (tool: ToolCall, given: GivenAnswer) => AnswerEffect | null = () => null;
+  /** How an adopted answer settles its tool row; null until the host is wired (beginAdopting), and nothing is adopted before. */
+  let settler: ((tool: ToolCall, given: GivenAnswer) => AnswerEffect | null) | null = null;
   let ownTurns: () => string[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
 
@@ -144,7 +147,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** Whether the LISTEN connection is up (false until it first is). */
   let listening = () => false;
   // A frame made by this host on another's behalf (adoption) is published like its own.
-  const adopt = () => adoptExpired({ store, log, instance, view, settle: (tool, given) => settler(tool, given), emit: (frame) => publish(frame) });
+  const adopt = async () => (settler ? adoptExpired({ store, log, instance, view, settle: settler, emit: (frame) => publish(frame) }) : undefined);
 
   async function renew() {
     if (closed || state === "lost") return;
@@ -209,7 +212,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   });
   listening = () => listener.connected();
   await view.reload();
-  await adopt();
   const timer = setInterval(() => void renew(), lease.renewMs);
   timer.unref();
   const sweeper = setInterval(() => {
@@ -224,6 +226,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     state: () => (state === "ok" && lease.overdue() ? "disconnected" : state),
     refusal: () => refusalIn(state, lease.overdue()),
     publish,
+    async beginAdopting(settle) {
+      settler = settle;
+      await adopt();
+    },
     onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
     setOwnTurns(read) {
@@ -231,9 +237,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     setOwnPending(source) {
       ownPending = source;
-    },
-    setSettler(settle) {
-      settler = settle;
     },
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),

@@ -150,4 +150,37 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
     }
     console.info(`kill-after-accept KILL_SEED=${SEED}: ${ROUNDS} rounds, ${interrupted / 2} answers written by the adopting host`);
   });
+
+  it("[cluster-adopt] a host started after every host died adopts an answer accepted before the deaths into its tool row", { timeout: 120_000 }, async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) };
+    const [owner, answerer] = await Promise.all([0, 1].map(() => startHostProcess({ env })));
+    hosts.push(owner!, answerer!);
+    const watcher = await observe(answerer!.url);
+    const created = await api(owner!.url, "/api/sessions", { json: {} });
+    const sessionId = (created.body as { session: Session }).session.id;
+    expect((await api(owner!.url, `/api/sessions/${sessionId}/messages`, { json: { text: askText("late") } })).status).toBe(202);
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.sessionId === sessionId);
+    // The owner hears nothing more, so its tool row stays running; the answer is accepted through the other host.
+    owner!.child.kill("SIGSTOP");
+    const answer = { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "late", selected: ["yes"] }] };
+    expect((await api(answerer!.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
+    await Promise.all([owner!.kill("SIGKILL"), answerer!.kill("SIGKILL")]);
+    // No host is left until one starts, after both leases ran out.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await settled(async () => ((await client.query<{ live: number }>("SELECT count(*)::int AS live FROM hosts WHERE lease_until > now()")).rows[0]!.live === 0 ? true : undefined), "both leases expired");
+    } finally {
+      await client.end();
+    }
+    const adopter = await startHostProcess({ env });
+    hosts.push(adopter);
+    const detail = await settled(async () => {
+      const read = (await api(adopter.url, `/api/sessions/${sessionId}`)).body as { session: Session; messages: Message[] };
+      const tools = read.messages.filter((message) => message.role === "tool");
+      return tools.length > 0 && tools.every((message) => message.tool?.status !== "running") ? tools : undefined;
+    }, "the adopted tool row");
+    expect(detail.map((message) => [message.tool?.status, message.tool?.outcome])).toEqual([["ok", { kind: "answered", answers: [{ id: "late", selected: ["yes"] }] }]]);
+  });
 });

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer, TEST_STORE } from "../../testing/host/harness";
 import { removeDataDir, startHostProcess } from "../../testing/host/host-process";
@@ -263,5 +264,35 @@ describe.skipIf(postgresBinDir() === null || TEST_STORE === "postgres")("Web Pus
       ["request", null],
       ["resolved", "aborted"],
     ]);
+  });
+
+  it("push-cluster: a host started after a dead host's lease ran out adopts its question and sends its close push", { timeout: 90_000 }, async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "2", PARLEY_PUSH_ALLOW_LOOPBACK: "1" };
+    const owner = await startHostProcess({ env });
+    const device = fake.device();
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    let adopter: Awaited<ReturnType<typeof startHostProcess>> | null = null;
+    try {
+      expect((await api(owner.url, "/api/push/subscriptions", { json: device.subscription })).status).toBe(201);
+      const sessionId = await createSession(owner.url);
+      const ask = { questions: [{ id: "ship", question: "Ship the build?", options: [{ label: "Yes" }, { label: "No" }] }] };
+      expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: `/ask ${JSON.stringify(ask)}` } })).status).toBe(202);
+      const [request] = await fake.waitFor(device, 1);
+      await owner.kill("SIGKILL");
+      // No host is left to adopt it until one starts, after the dead host's lease ran out.
+      const expired = async () => (await database.query<{ expired: boolean }>("SELECT lease_until < now() AS expired FROM hosts")).rows.map((row) => row.expired);
+      await expect.poll(expired, { timeout: 30_000 }).toEqual([true]);
+      adopter = await startHostProcess({ env });
+      const [, resolved] = await fake.waitFor(device, 2);
+      expect([resolved!.payload.kind, resolved!.payload.rpcId, resolved!.payload.outcome]).toEqual(["resolved", request!.payload.rpcId, "aborted"]);
+    } finally {
+      await database.end();
+      await owner.kill("SIGKILL");
+      await adopter?.kill("SIGTERM");
+      removeDataDir(owner.dataDir);
+      if (adopter) removeDataDir(adopter.dataDir);
+    }
   });
 });
