@@ -178,21 +178,21 @@ function formatUrl(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Running tool rows no live host owns stop (their host died, or this store's own past before a restart). */
-async function stopOrphanedTools(store: Store, log: Logger) {
+/** Rows no live host owns (their host died, or this store's own past before a restart): running tool rows stop, streaming replies are interrupted. */
+async function settleOrphanedRows(store: Store, log: Logger) {
   const stopped = await store.stopRunningTools(stoppedTool);
   if (stopped > 0) log({ event: "store/interrupted-tools", count: stopped });
+  const interrupted = await store.interruptStreaming();
+  if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
 }
 
 /**
- * What a start finds of the last run: streaming replies are interrupted, expired logins go, and (on one host) running tool
- * rows stop. In a cluster the rows stop only after this host adopted what dead hosts left: an answer accepted before its
- * host died is written into its row first (docs/protocol.md, cluster-adopt).
+ * What a start finds of the last run: expired logins go and (on one host) orphaned rows are settled. In a cluster they are
+ * settled only after this host adopted what dead hosts left, which publishes each row it settles to every host and writes
+ * an answer accepted before its host died into its row (docs/protocol.md, cluster-adopt).
  */
 async function recoverStore(store: Store, log: Logger, logins: boolean, clustered: boolean) {
-  if (!clustered) await stopOrphanedTools(store, log);
-  const interrupted = await store.interruptStreaming();
-  if (interrupted > 0) log({ event: "store/interrupted-replies", count: interrupted });
+  if (!clustered) await settleOrphanedRows(store, log);
   if (logins) await store.purgeLogins(Date.now());
 }
 
@@ -294,11 +294,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const host = options.host ?? "127.0.0.1";
   try {
-    // Adopted only now: an adopted question's answer needs the settler, and its close push the push service. The rows
-    // still running that no live host owns then stop.
+    // Adopted only now: an adopted question's answer needs the settler, and its close push the push service. The rows no
+    // live host owns that adoption left are settled after it.
     if (cluster) {
       await cluster.beginAdopting((tool, given) => door.settle(tool, given));
-      await stopOrphanedTools(store, log);
+      await settleOrphanedRows(store, log);
     }
     await remote?.load();
     await new Promise<void>((resolve, reject) => {

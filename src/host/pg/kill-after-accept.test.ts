@@ -183,4 +183,33 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
     }, "the adopted tool row");
     expect(detail.map((message) => [message.tool?.status, message.tool?.outcome])).toEqual([["ok", { kind: "answered", answers: [{ id: "late", selected: ["yes"] }] }]]);
   });
+
+  it("[cluster-adopt] a host starting while a live one has not adopted a dead host yet adopts its streaming reply for every host to see", { timeout: 120_000 }, async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const owner = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
+    // A live host whose own lease outlasts the test, frozen while the owner's runs out, so the starting host adopts first.
+    const live = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "60" } });
+    hosts.push(owner, live);
+    const watcher = await observe(live.url);
+    const created = await api(owner.url, "/api/sessions", { json: {} });
+    const sessionId = (created.body as { session: Session }).session.id;
+    expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/stream 10000 first second third" } })).status).toBe(202);
+    const delta = await watcher.waitFor((frame) => frame.type === "message/delta" && frame.sessionId === sessionId, "the reply streaming");
+    const replyId = delta.type === "message/delta" ? delta.messageId : "";
+    live.child.kill("SIGSTOP");
+    await owner.kill("SIGKILL");
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const expired = async () => (await client.query<{ expired: boolean }>("SELECT lease_until < now() AS expired FROM hosts WHERE lease_until < now() + interval '10 seconds'")).rows.map((row) => row.expired);
+      await settled(async () => ((await expired()).join() === "true" ? true : undefined), "the owner's lease expired");
+    } finally {
+      await client.end();
+    }
+    hosts.push(await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } }));
+    live.child.kill("SIGCONT");
+    // The live host's tab is told the reply was cut off, through the starting host's adoption.
+    const ended = await watcher.waitFor((frame) => frame.type === "message/upserted" && frame.message.id === replyId && frame.message.interrupted === true, "the reply interrupted");
+    expect(ended.type === "message/upserted" && [ended.message.role, ended.message.interrupted]).toEqual(["assistant", true]);
+  });
 });
