@@ -151,9 +151,9 @@ function sessionUrl(sessionId: string): string {
 async function watchedWindow(sessionId: string): Promise<boolean> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const [id] of shownChats) if (!windows.some((client) => client.id === id)) shownChats.delete(id);
-  // The chat the window said it shows; one it has not told (the worker restarted) by the address it was opened at.
-  const shows = (client: WindowClient) => (shownChats.has(client.id) ? shownChats.get(client.id) === sessionId : new URL(client.url).hash === sessionUrl(sessionId).slice(1));
-  return windows.some((client) => client.visibilityState === "visible" && client.focused && shows(client));
+  // Only a window that said it shows the chat: one that has not told this worker since it started counts as not watching,
+  // so a notification is shown rather than wrongly held back.
+  return windows.some((client) => client.visibilityState === "visible" && client.focused && shownChats.get(client.id) === sessionId);
 }
 
 function maxActions(): number {

@@ -18,12 +18,15 @@ function followNotifications() {
 }
 
 /**
- * Tells the worker which chat this window shows, at start and at every move (the worker sees a window's address only as it
- * was opened): a request for the chat on screen then needs no notification (docs/protocol.md, push-payload).
+ * Tells the worker which chat this window shows, at start, at every move and whenever the window comes back to the user
+ * (the worker sees a window's address only as it was opened, and forgets what it was told when it stops): a request for
+ * the chat on screen then needs no notification (docs/protocol.md, push-payload).
  */
 function tellShownChat() {
   const tell = () => navigator.serviceWorker.controller?.postMessage({ type: "parley/showing", sessionId: sessionFromHash(window.location.hash) });
   window.addEventListener("hashchange", tell);
+  window.addEventListener("focus", tell);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && tell());
   navigator.serviceWorker.addEventListener("controllerchange", tell);
   tell();
 }
