@@ -17,9 +17,10 @@ for (const row of rows) {
 }
 // The service worker is a classic script: a chunk it imports (code shared with the page) would keep it from starting.
 const worker = readFileSync(path.join(root, "dist", "sw.js"), "utf8");
-const workerImports = /(?:^|[;}])\s*import\s*[{*"'`]|\bimport\s*\(/.test(worker);
-console.log(`${workerImports ? "FAIL" : "ok  "} service worker: ${workerImports ? "imports a chunk" : "one script, importing nothing"}`);
+// An export is as bad: the page would import from the worker's script, which rollup only does when they share code.
+const workerImports = /(?:^|[;}])\s*(?:import|export)\s*[{*"'`]|\bimport\s*\(/.test(worker);
+console.log(`${workerImports ? "FAIL" : "ok  "} service worker: ${workerImports ? "imports or exports a chunk" : "one script, importing and exporting nothing"}`);
 if (failed || workerImports) {
-  console.error(workerImports ? "The service worker imports a chunk: keep what it imports out of the page's chunks (vite.config.ts, WORKER_MODULES)." : "A bundle is over its budget.");
+  console.error(workerImports ? "The service worker shares a chunk with the page: keep what it imports out of the page's chunks (vite.config.ts, WORKER_MODULES)." : "A bundle is over its budget.");
   process.exit(1);
 }

@@ -6,7 +6,6 @@ import { agentGroupGone, childStream, DEFAULT_MAX_LINE_BYTES, describeExit, erro
 import { createClientApp, OpenRequests } from "./client-handlers";
 import { AcpAgentError, type AcpAgentOptions, type AcpAgentState, type AcpAgentStatus, type NewSessionOptions, type OpenedSession, type SessionEntry } from "./types";
 
-
 interface Running {
   child: ChildProcessWithoutNullStreams;
   connection: ClientConnection;
@@ -198,7 +197,6 @@ export class AcpAgentProcess {
     }
     signalAgent(running.child, "SIGKILL");
   }
-
 
   private async connected(): Promise<ClientConnection> {
     await this.start();

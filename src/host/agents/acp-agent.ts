@@ -269,8 +269,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   /** A mode the human chose while the chat had no live session: set when it is opened. */
   const wantedModes = new Map<string, string>();
 
-
-
   /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
   async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
     let held = bindings.get(session.id);

@@ -68,7 +68,7 @@ function sendHtml(request: IncomingMessage, response: ServerResponse, body: Buff
   response.end(request.method === "HEAD" ? undefined : body);
 }
 
-/** Serves the Vite build from `root`; any other GET gets index.html (the app routes `/` and `/demo`). */
+/** Serves the Vite build from `root`; any other GET gets index.html (the app routes `/` and `/demo`), but a missing file under `/assets/` a 404. */
 export function createStaticHandler(root: string) {
   const base = path.resolve(root);
   return async (request: IncomingMessage, response: ServerResponse, pathname: string) => {

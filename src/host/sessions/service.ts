@@ -259,8 +259,7 @@ export function createChat(options: ChatOptions): Chat {
       if (!deleted) return false;
       // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
       // turn or question is left on a chat that is gone, and no frame of it follows session/deleted.
-      await runs.abort(id).finally(() => frames.speak(id));
-      options.agents.forSession(row)?.forget?.(id);
+      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forSession(row)?.forget?.(id)));
       return true;
     },
 
