@@ -85,6 +85,8 @@ export interface ServerOptions {
   agents?: AgentsConfig;
   /** Stop an ACP agent's process after this long without work (PARLEY_AGENT_IDLE_S); default 10 min. */
   agentIdleMs?: number;
+  /** How long a stopped ACP turn waits for its agent to end the prompt (default 15 s). */
+  agentCancelGraceMs?: number;
   /** PARLEY_PUSH_ALLOW_LOOPBACK=1, for tests only: Web Push also goes to `http://` and `https://` endpoints on 127.0.0.1. */
   pushAllowLoopback?: boolean;
   /** PARLEY_PUSH_SUBJECT: the `mailto:` or `https:` contact the push services see in the VAPID claim. */
@@ -121,6 +123,7 @@ function acpParts(options: ServerOptions, store: Store, log: Logger, cluster: Cl
     shared: isPgStore(store),
     ...(instance ? { instance } : {}),
     ...(options.agentIdleMs ? { idleMs: options.agentIdleMs } : {}),
+    ...(options.agentCancelGraceMs ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
   });
   const acpRoutes = agentRoutes({
     agents: () => acpAgents.statuses(),

@@ -155,6 +155,25 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
   });
 
+  it("Stop ends the turn though the agent ignores session/cancel: after the grace the chat lets go of the session, and the next prompt resumes it", async () => {
+    const stateDir = tempDir();
+    const workspace = tempDir();
+    const logs: { event: string }[] = [];
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/ignore-cancel");
+    // The agent has the prompt: its first words are in.
+    await client.waitFor((frame, index) => index >= from && frame.type === "message/delta" && frame.sessionId === sessionId);
+    expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
+    await client.waitIdle(sessionId, from);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    expect(logs.filter((entry) => entry.event === "acp/cancel-ignored")).toEqual([{ event: "acp/cancel-ignored", sessionId, graceMs: 300 }]);
+    expect(rows.filter((row) => row.failure)).toEqual([]);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.resumed ?? "new"] : []))).toEqual(["new", "restored"]);
+    expect(replies(rows)).toEqual(["working", 'memory: ["/ignore-cancel"]']);
+  });
+
   it("a tool call the agent left running when its turn ended is stopped: the row does not run for ever", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

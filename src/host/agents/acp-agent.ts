@@ -1,5 +1,5 @@
 import type { CreateElicitationResponse, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
-import type { AcpRowData, SessionAgent } from "../../protocol/schemas";
+import type { SessionAgent } from "../../protocol/schemas";
 import type { AcpCommand } from "../../protocol/acp-data";
 import { AcpAgentProcess } from "../acp/client";
 import { resolveWorkspace, type AgentsConfig } from "../acp/config";
@@ -8,15 +8,17 @@ import { abortedResponse, dismissedResponse, permissionQuestion, permissionRespo
 import { AcpAgentError, type AcpAgentStatus, type AcpEvents, type ElicitationAsk, type PermissionAsk } from "../acp/types";
 import type { Logger } from "../log";
 import { UserInteractionError } from "../pending/user-interaction";
-import type { Agent, AgentReport, TurnEnd } from "../sessions/agent";
+import type { Agent, AgentReport } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
 import { plainLabel } from "../../protocol/plain-label";
-import { ACP_ROW_NAMES, acpRow, createCoalescingWriter, createTurnRows } from "./acp-rows";
+import { ACP_ROW_NAMES, acpRow, createCoalescingWriter } from "./acp-rows";
+import { errorText, failTurn, runTurn, type Binding, type SessionData } from "./acp-turn";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
 export const DEFAULT_AGENT_IDLE_MS = 10 * 60_000;
+/** How long a stopped turn waits for the agent to end its prompt before the chat lets go of its session. */
+export const DEFAULT_CANCEL_GRACE_MS = 15_000;
 
-type SessionData = Extract<AcpRowData, { type: "session" }>;
 type AcpSessionAgent = Extract<SessionAgent, { kind: "acp-agent" }>;
 
 export interface AcpAgentsOptions {
@@ -27,6 +29,8 @@ export interface AcpAgentsOptions {
   hostEnv?: NodeJS.ProcessEnv;
   idleMs?: number;
   initializeTimeoutMs?: number;
+  /** How long a stopped turn waits for the agent to end its prompt (default 15 s); then the chat lets go of the session. */
+  cancelGraceMs?: number;
   /**
    * Other hosts (a cluster) may open a chat's agent session too: before each prompt the chat's latest session row is read,
    * and a session this host holds that another host has opened since is dropped and resumed with session/load.
@@ -51,25 +55,6 @@ export interface AcpAgents {
   close(): Promise<void>;
 }
 
-/** One chat's live session in its agent's process. */
-interface Binding {
-  process: AcpAgentProcess;
-  acpSessionId: string;
-  /** The chat's latest `acp/session` row, updated in place. */
-  row: StoredMessage;
-  data: SessionData;
-  /** The tool rows of the chat by the agent's tool call id, so an update lands in its row. */
-  tools: Map<string, StoredMessage>;
-  turn: ReturnType<typeof createTurnRows> | null;
-  turnSignal: AbortSignal | null;
-  /** While session/load replays the agent's history: the transcript has it already. */
-  loading: boolean;
-  report: AgentReport;
-  writer: ReturnType<typeof createCoalescingWriter>;
-  /** A deny reason, sent as the next prompt once the turn ends (ACP has no field for it). */
-  reasons: string[];
-}
-
 /** The chat's latest `acp/session` row and its data: the agent session opened last, by whichever host. */
 function latestSessionRow(rows: StoredMessage[]): { row: StoredMessage; data: SessionData } | null {
   for (let index = rows.length - 1; index >= 0; index--) {
@@ -77,10 +62,6 @@ function latestSessionRow(rows: StoredMessage[]): { row: StoredMessage; data: Se
     if (rows[index]!.tool?.name === ACP_ROW_NAMES.session && acp?.type === "session") return { row: rows[index]!, data: acp };
   }
   return null;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Logs a failed write of a chat's session row; the transcript writes it again until storage takes it. */
@@ -172,56 +153,6 @@ export function modesOf(modes: { currentModeId: string; availableModes: { id: st
   };
 }
 
-async function failTurn(log: Logger, report: AgentReport, sessionId: string, error: unknown): Promise<TurnEnd> {
-  const code = error instanceof AcpAgentError && error.code === "AGENT_EXITED" ? "AGENT_EXITED" : "AGENT_FAILED";
-  log({ event: "acp/turn-failed", sessionId, code, error: errorText(error).slice(0, 200) });
-  await report.write({ id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: `Error: ${errorText(error)}`, failure: { code } }, true);
-  return { reason: "failed", code };
-}
-
-/** One prompt through the chat's session; the deny reasons the turn collected follow as the next prompts, shown as the user's. */
-async function runTurn(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
-  try {
-    return await runPrompts(log, entry, sessionId, text, signal, report);
-  } finally {
-    // Deny reasons of a turn that failed or stopped go with it, not into the next one.
-    entry.reasons = [];
-  }
-}
-
-async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
-  for (let prompt: string | undefined = text; prompt !== undefined; prompt = entry.reasons.shift()) {
-    if (prompt !== text) {
-      await report.write({ id: report.newId(), sessionId, role: "user", createdAt: new Date().toISOString(), text: prompt }, true);
-      // Stop while that row was being written: the abort listener below would never hear it.
-      if (signal.aborted) return { reason: "stopped" };
-    }
-    const rows = createTurnRows(report, sessionId, entry.tools);
-    entry.turn = rows;
-    entry.turnSignal = signal;
-    const onAbort = () => void entry.process.cancel(entry.acpSessionId);
-    signal.addEventListener("abort", onAbort, { once: true });
-    let stop: string;
-    try {
-      stop = await entry.process.prompt(entry.acpSessionId, prompt);
-    } catch (error) {
-      await rows.close().catch((storage: unknown) => {
-        // The storage failure is what the user is told; the agent's own failure is in the log.
-        log({ event: "acp/turn-failed", sessionId, code: "AGENT_FAILED", error: errorText(error).slice(0, 200) });
-        throw storage;
-      });
-      return failTurn(log, report, sessionId, error);
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-      entry.turn = null;
-      entry.turnSignal = null;
-    }
-    await rows.close();
-    if (signal.aborted || stop === "cancelled") return { reason: "stopped" };
-  }
-  return { reason: "done" };
-}
-
 /** What one chat's agent session sends, applied to its binding while it is live (`holder.entry`). */
 function eventsFor(log: Logger, bindings: Map<string, Binding>, holder: { entry: Binding | null }, agent: { name: string; title: string }): AcpEvents {
   const live = () => holder.entry;
@@ -302,6 +233,11 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       report,
       writer: createCoalescingWriter({ write: (row, insert) => holder.entry?.report.write(row, insert) ?? report.write(row, insert) }, sessionRowFailed(log)),
       reasons: [],
+      cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+      abandon() {
+        if (bindings.get(session.id) === entry) bindings.delete(session.id);
+        process.closeSession(entry.acpSessionId);
+      },
     };
     await report.write(entry.row, true);
     const events = eventsFor(log, bindings, holder, { name: agent.name, title: process.config.title });

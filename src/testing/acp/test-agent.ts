@@ -33,6 +33,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/unfinished` | a tool_call left `in_progress`, then `left it running` and the turn ends |
  * | `/permission-for <id>` | session/request_permission for another of its sessions, `<id>` (as an agent working in the background does); replies `permission for <id>: <response JSON>` |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
+ * | `/ignore-cancel` | `working`, then nothing, and session/cancel changes nothing: the turn never ends |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
  *
@@ -309,6 +310,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       case "/unfinished":
         await update(client, session.id, { sessionUpdate: "tool_call", toolCallId: "left-1", title: "Watch the files", kind: "execute", status: "in_progress" });
         return say(client, session.id, "left it running");
+      case "/ignore-cancel":
+        await say(client, session.id, "working");
+        return new Promise<void>(() => undefined);
       case "/hang":
         return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new TurnCancelled()), { once: true }));
       case "/title":
