@@ -174,6 +174,19 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows)).toEqual(["working", 'memory: ["/ignore-cancel"]']);
   });
 
+  it("Stop ends a turn whose agent never opens the chat's session, once the grace is over", async () => {
+    const workspace = tempDir();
+    const logs: { event: string }[] = [];
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_NO_SESSION: "1" }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "hello");
+    // The chat's session row says it is starting: the agent got session/new and will never answer it.
+    await client.waitFor((frame, index) => index >= from && frame.type === "message/upserted" && frame.message.tool?.acp?.type === "session" && frame.message.tool.acp.state === "starting");
+    expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
+    await client.waitIdle(sessionId, from);
+    expect(logs.filter((entry) => entry.event === "acp/cancel-ignored")).toEqual([{ event: "acp/cancel-ignored", sessionId, graceMs: 300 }]);
+  });
+
   it("a tool call the agent left running when its turn ended is stopped: the row does not run for ever", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

@@ -12,7 +12,7 @@ import type { Agent, AgentReport } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
 import { plainLabel } from "../../protocol/plain-label";
 import { ACP_ROW_NAMES, acpRow, createCoalescingWriter } from "./acp-rows";
-import { errorText, failTurn, runTurn, type Binding, type SessionData } from "./acp-turn";
+import { ABANDONED, errorText, failTurn, runTurn, unlessAbandoned, type Binding, type SessionData } from "./acp-turn";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
 export const DEFAULT_AGENT_IDLE_MS = 10 * 60_000;
@@ -181,6 +181,7 @@ function eventsFor(log: Logger, bindings: Map<string, Binding>, holder: { entry:
 
 export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   const { config, log } = options;
+  const cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
   const processes = new Map<string, AcpAgentProcess>();
   for (const agent of config.agents) {
     processes.set(
@@ -233,7 +234,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       report,
       writer: createCoalescingWriter({ write: (row, insert) => holder.entry?.report.write(row, insert) ?? report.write(row, insert) }, sessionRowFailed(log)),
       reasons: [],
-      cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+      cancelGraceMs,
       abandon() {
         if (bindings.get(session.id) === entry) bindings.delete(session.id);
         process.closeSession(entry.acpSessionId);
@@ -274,7 +275,13 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         try {
           const pending = binding.get(sessionId) ?? bind(session, agent, report);
           binding.set(sessionId, pending);
-          entry = await pending.finally(() => binding.delete(sessionId));
+          // An agent that never opens the session does not keep the turn starting past a Stop and its grace.
+          const bound = await unlessAbandoned(pending.finally(() => binding.delete(sessionId)), signal, cancelGraceMs);
+          if (bound === ABANDONED) {
+            log({ event: "acp/cancel-ignored", sessionId, graceMs: cancelGraceMs });
+            return { reason: "stopped" };
+          }
+          entry = bound;
         } catch (error) {
           if (signal.aborted) return { reason: "stopped" };
           return failTurn(log, report, sessionId, error);

@@ -32,17 +32,20 @@ export interface Binding {
   abandon(): void;
 }
 
-/** A prompt's end as the chat sees it: the agent's stop reason, or ABANDONED when the agent ignored a stop. */
-const ABANDONED = "parley:abandoned";
+/** What an agent's call gives once the turn was stopped and the agent still had not answered it a grace period later. */
+export const ABANDONED = Symbol("abandoned");
 
-/** The prompt's stop reason; ABANDONED once `signal` aborted and the agent still had not ended the prompt `graceMs` later. */
-function promptOrAbandon(prompt: Promise<string>, signal: AbortSignal, graceMs: number): Promise<string> {
+/**
+ * The agent's answer to `call`, or ABANDONED once `signal` aborted and the agent still had not answered `graceMs` later:
+ * an agent that ignores a stop never keeps its chat's turn running. A later failure of `call` is handled here.
+ */
+export function unlessAbandoned<T>(call: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | typeof ABANDONED> {
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const onAbort = () => (timer = setTimeout(() => resolve(ABANDONED), graceMs));
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
-    void prompt.then(resolve, reject).finally(() => {
+    void call.then(resolve, reject).finally(() => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
     });
@@ -84,9 +87,9 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
     entry.turnSignal = signal;
     const onAbort = () => void entry.process.cancel(entry.acpSessionId);
     signal.addEventListener("abort", onAbort, { once: true });
-    let stop: string;
+    let stop: string | typeof ABANDONED;
     try {
-      stop = await promptOrAbandon(entry.process.prompt(entry.acpSessionId, prompt), signal, entry.cancelGraceMs);
+      stop = await unlessAbandoned(entry.process.prompt(entry.acpSessionId, prompt), signal, entry.cancelGraceMs);
     } catch (error) {
       await rows.close().catch((storage: unknown) => {
         // The storage failure is what the user is told; the agent's own failure is in the log.

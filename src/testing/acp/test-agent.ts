@@ -43,6 +43,8 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
 export interface TestAgentOptions {
   /** Never answer initialize (TEST_AGENT_NO_INIT=1). */
   noInitialize?: boolean;
+  /** Never answer session/new (TEST_AGENT_NO_SESSION=1). */
+  noSession?: boolean;
   /** Advertise and serve session/load (default true; TEST_AGENT_LOAD_SESSION=0 turns it off). */
   loadSession?: boolean;
   /** Where sessions are kept across processes, for session/load (TEST_AGENT_STATE_DIR); in memory only when unset. */
@@ -339,6 +341,7 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     };
   });
   app.onRequest(methods.agent.session.new, ({ params }) => {
+    if (options.noSession) return new Promise<never>(() => undefined);
     const id = `test-session-${nextSession++}`;
     const session: TestSession = { id, cwd: params.cwd, mode: TEST_AGENT_MODES.currentModeId, prompts: [], turn: null };
     sessions.set(id, session);
@@ -395,6 +398,7 @@ class TurnCancelled extends Error {}
 export function testAgentOptionsFromEnv(env: NodeJS.ProcessEnv): TestAgentOptions {
   return {
     noInitialize: env.TEST_AGENT_NO_INIT === "1",
+    noSession: env.TEST_AGENT_NO_SESSION === "1",
     loadSession: env.TEST_AGENT_LOAD_SESSION !== "0",
     ...(env.TEST_AGENT_STATE_DIR ? { stateDir: env.TEST_AGENT_STATE_DIR } : {}),
     startGarbage: env.TEST_AGENT_START_GARBAGE === "1",
