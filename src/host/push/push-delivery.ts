@@ -154,9 +154,12 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
 
 /** The pushes on their way to the devices. */
 export interface PushDelivery {
-  /** Sends one frame's push to every subscription, with the payload `payloadFor` gives each. */
-  /** `payloadFor` gives each device its payload, or null when that device gets none of this frame. */
-  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null): void;
+  /**
+   * Sends one frame's push to every subscription: `payloadFor` gives each device its payload, or null when that device
+   * gets none of this frame. `beforeSend`, when given, is awaited with the number of devices the frame goes to before any
+   * of them is sent to. Resolves once every one of this frame's pushes was sent, dropped or given up; never rejects.
+   */
+  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<void>;
   /** Resolves once every push queued so far was sent, dropped or given up. */
   idle(): Promise<void>;
 }
@@ -170,7 +173,7 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
   /** Frames fan out in the order they came, whatever each listing of the subscriptions takes. */
   let listing: Promise<void> = Promise.resolve();
 
-  function enqueue(subscription: StoredPushSubscription, payload: PushPayload) {
+  function enqueue(subscription: StoredPushSubscription, payload: PushPayload): Promise<void> {
     const previous = queues.get(subscription.endpoint) ?? Promise.resolve();
     const next = previous.then(async () => {
       try {
@@ -185,21 +188,25 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
       inFlight.delete(next);
       if (queues.get(subscription.endpoint) === next) queues.delete(subscription.endpoint);
     });
+    return next;
   }
 
-  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null) {
-    const listed = listing.then(() => options.subscriptions()).then(
-      (subscriptions) => {
-        for (const subscription of subscriptions) {
-          const payload = payloadFor(subscription);
-          if (payload !== null) enqueue(subscription, payload);
-        }
-      },
-      (error: unknown) => log({ event: "push/list-failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" }),
-    );
+  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<void> {
+    const failed = (event: string) => (error: unknown) => log({ event, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
+    let sending: Promise<void> = Promise.resolve();
+    const listed = listing.then(() => options.subscriptions()).then(async (subscriptions) => {
+      const sends = subscriptions.flatMap((subscription) => {
+        const payload = payloadFor(subscription);
+        return payload === null ? [] : [{ subscription, payload }];
+      });
+      // A failed note is logged and the pushes still go: a device's notification matters more than closing it after a crash.
+      await beforeSend?.(sends.length).catch(failed("push/note-failed"));
+      sending = Promise.all(sends.map(({ subscription, payload }) => enqueue(subscription, payload))).then(() => undefined);
+    }, failed("push/list-failed"));
     listing = listed;
     inFlight.add(listed);
     void listed.finally(() => inFlight.delete(listed));
+    return listed.then(() => sending);
   }
 
   async function idle() {

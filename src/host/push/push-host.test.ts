@@ -1,3 +1,5 @@
+import Database from "better-sqlite3";
+import path from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { api, connect, createSession, createTestHosts, loginCookieName, startTestServer, TEST_STORE } from "../../testing/host/harness";
@@ -7,7 +9,7 @@ import { useTestPostgres } from "../../testing/host/postgres-suite";
 import { createTempDirs } from "../../testing/host/temp-dirs";
 import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
 import type { RunningServer } from "../server";
-import { openStore } from "../store";
+import { DATABASE_FILE, openStore } from "../store";
 import type { Logins } from "../fence/logins";
 import { loginsWithPush, ownerLiveIn } from "./push-host";
 import { loginDigest, type PushService } from "./push-service";
@@ -129,6 +131,57 @@ describe("the host's Web Push", () => {
     await ask(again, sessionId, "Still there?");
     const [push] = await fake.waitFor(device, 1);
     expect(push!.vapidKey).toBe((key as { publicKey: string }).publicKey);
+  });
+});
+
+describe.skipIf(TEST_STORE === "postgres")("Web Push across a single host's crash", () => {
+  it("push-close: a host started on the data of one that was killed closes the notifications of what was pending then, once", { timeout: 60_000 }, async () => {
+    const env = { PARLEY_PUSH_ALLOW_LOOPBACK: "1" };
+    const first = await startHostProcess({ env });
+    const { dataDir } = first;
+    let again: Awaited<ReturnType<typeof startHostProcess>> | null = null;
+    const device = fake.device();
+    const open = () => {
+      const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
+      try {
+        return db.prepare("SELECT rpc_id AS rpcId, session_id AS sessionId FROM push_open ORDER BY rpc_id").all();
+      } finally {
+        db.close();
+      }
+    };
+    const askIn = async (url: string, sessionId: string, question: string) => {
+      const body = { questions: [{ id: "ship", question, options: [{ label: "Yes" }, { label: "No" }] }] };
+      expect((await api(url, `/api/sessions/${sessionId}/messages`, { json: { text: `/ask ${JSON.stringify(body)}` } })).status).toBe(202);
+    };
+    try {
+      expect((await api(first.url, "/api/push/subscriptions", { json: device.subscription })).status).toBe(201);
+      const [left, answered] = [await createSession(first.url), await createSession(first.url)];
+      await askIn(first.url, left, "Left waiting?");
+      const [leftPush] = await fake.waitFor(device, 1);
+      await askIn(first.url, answered, "Answered?");
+      const [, answeredPush] = await fake.waitFor(device, 2);
+      const answer = { type: "answer", rpcId: answeredPush!.payload.rpcId, sessionId: answered, answers: [{ id: "ship", selected: ["Yes"] }] };
+      expect((await api(first.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
+      await fake.waitFor(device, 3);
+      // The answered one's close push went out, so only the one left waiting is still open.
+      await expect.poll(open).toEqual([{ rpcId: leftPush!.payload.rpcId, sessionId: left }]);
+      await first.kill("SIGKILL");
+      again = await startHostProcess({ env, dataDir });
+      const pushes = await fake.waitFor(device, 4);
+      expect(pushes[3]!.payload).toEqual({ v: 1, kind: "resolved", rpcId: leftPush!.payload.rpcId, sessionId: left, outcome: "aborted", pending: 0 });
+      await expect.poll(open).toEqual([]);
+      await again.kill("SIGTERM");
+      expect(fake.received.map((push) => [push.payload.kind, push.payload.rpcId, push.payload.outcome ?? null])).toEqual([
+        ["request", leftPush!.payload.rpcId, null],
+        ["request", answeredPush!.payload.rpcId, null],
+        ["resolved", answeredPush!.payload.rpcId, "answered"],
+        ["resolved", leftPush!.payload.rpcId, "aborted"],
+      ]);
+    } finally {
+      await first.kill("SIGKILL");
+      await again?.kill("SIGKILL");
+      removeDataDir(dataDir);
+    }
   });
 });
 

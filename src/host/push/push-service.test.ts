@@ -137,6 +137,46 @@ describe("push service against a push service that decrypts what a phone would g
     expect(pushes[1]!.headers.topic).toBe(pushes[0]!.headers.topic);
   });
 
+  it("push-close: keeps a request pushed to a device as open until its close push went out, and writes nothing for one no device got", async () => {
+    const writes: string[] = [];
+    const open = store.openRequests!;
+    store = { ...store, openRequests: { ...open, add: (request) => (writes.push(`add ${request.rpcId}`), open.add(request)), remove: (rpcId) => (writes.push(`remove ${rpcId}`), open.remove(rpcId)) } };
+    await start();
+    service.onFrame(requested("rpc-unseen"));
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-unseen", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(await open.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1" }]);
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(await open.list()).toEqual([]);
+    expect(writes).toEqual(["add rpc-1", "remove rpc-1"]);
+    expect(fake.received.map((push) => [push.payload.kind, push.payload.rpcId])).toEqual([
+      ["request", "rpc-1"],
+      ["resolved", "rpc-1"],
+    ]);
+  });
+
+  it("push-close: at start, closes what the store kept open (its host died with them pending); a failed note still lets the push go", async () => {
+    const device = fake.device();
+    await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
+    await store.openRequests!.add({ rpcId: "rpc-left", sessionId: "s2" });
+    store = { ...store, openRequests: { ...store.openRequests!, add: () => Promise.reject(new Error("disk full")) } };
+    await start();
+    await service.idle();
+    expect(await store.openRequests!.list()).toEqual([]);
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(fake.received.map((push) => push.payload)).toEqual([
+      { v: 1, kind: "resolved", rpcId: "rpc-left", sessionId: "s2", outcome: "aborted", pending: 0 },
+      expect.objectContaining({ kind: "request", rpcId: "rpc-1", pending: 1 }),
+    ]);
+    expect(logs.filter((entry) => entry.event === "push/note-failed")).toEqual([{ event: "push/note-failed", error: "disk full" }]);
+  });
+
   it("push-close: sends no close push to a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
     await start({ takesSilentPushes: (endpoint) => endpoint !== quiet.subscription.endpoint });
     const quiet = fake.device();

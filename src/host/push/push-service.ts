@@ -5,7 +5,7 @@ import type { DownFrame, QuestionRequestedFrame } from "../../protocol/schemas";
 import { readCookie } from "../fence/fence";
 import { sendJson, type Route } from "../http/http";
 import type { Logger } from "../log";
-import { requestPayload, resolvedPayload } from "./payload";
+import { requestPayload, resolvedPayload, type ResolvedPush } from "./payload";
 import { takesSilentPushes } from "../../protocol/push-services";
 import { abortableSleep, createPushDelivery, type PushRetry } from "./push-delivery";
 import type { PushStore, VapidKeys } from "./push-store";
@@ -103,7 +103,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     maxSubscriptions,
     now,
   });
-  const { fanOut, idle } = createPushDelivery({
+  const { fanOut, idle: delivered } = createPushDelivery({
     store,
     log,
     keys,
@@ -118,6 +118,35 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     subscriptions: subscriptions.live,
   });
   let closing: Promise<void> | null = null;
+  const openRequests = store.openRequests;
+  /** The requests noted in `openRequests`, so a resolve of one never noted (no device got it) writes nothing. */
+  const noted = new Set<string>();
+  const noteFailed = (error: unknown) => log({ event: "push/note-failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
+
+  /** Close pushes sent whose request is still to be forgotten as open: `idle()` waits for them too. */
+  const forgetting = new Set<Promise<unknown>>();
+
+  /** Sends a request's close pushes, then forgets it was open. */
+  function close(rpcId: string, payload: ResolvedPush) {
+    const forgotten = fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null)).then(() => {
+      if (noted.delete(rpcId)) return openRequests?.remove(rpcId).catch(noteFailed);
+    });
+    forgetting.add(forgotten);
+    void forgotten.finally(() => forgetting.delete(forgotten));
+  }
+
+  async function idle() {
+    do {
+      await delivered();
+      await Promise.allSettled([...forgetting]);
+    } while (forgetting.size > 0);
+  }
+
+  // What a single host pushed before it last stopped and never closed ended with it: its close pushes go now.
+  for (const request of (await openRequests?.list().catch((error: unknown) => (noteFailed(error), []))) ?? []) {
+    noted.add(request.rpcId);
+    close(request.rpcId, { v: 1, kind: "resolved", rpcId: request.rpcId, sessionId: request.sessionId, outcome: "aborted", pending: 0 });
+  }
 
   return {
     publicKey: keys.publicKey,
@@ -128,11 +157,18 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         pending.set(frame.rpcId, frame);
         if (known || source !== "here") return;
         const count = pending.size;
-        fanOut((subscription) => requestPayload(frame, count, subscription.hideText));
+        const { rpcId, sessionId } = frame;
+        void fanOut(
+          (subscription) => requestPayload(frame, count, subscription.hideText),
+          async (devices) => {
+            if (devices === 0 || openRequests === undefined) return;
+            noted.add(rpcId);
+            await openRequests.add({ rpcId, sessionId });
+          },
+        );
       } else if (frame.type === "question/resolved") {
         if (!pending.delete(frame.rpcId) || source !== "here") return;
-        const payload = resolvedPayload(frame, pending.size);
-        fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null));
+        close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
     },
     routes: () => [

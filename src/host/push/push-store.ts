@@ -19,6 +19,23 @@ export interface StoredPushSubscription {
   createdAt: number;
 }
 
+/** A request whose notification a device may still show: its request push went out and its close push has not yet. */
+export interface OpenRequest {
+  rpcId: string;
+  sessionId: string;
+}
+
+/**
+ * The requests a single host pushed and has not closed yet, kept across a crash: its pending table is in memory, so
+ * whatever was pending when it died ended with it, and the next start sends their close pushes (docs/protocol.md,
+ * push-close). A cluster keeps none: its questions outlive their host, and the host that adopts one closes it.
+ */
+export interface OpenRequests {
+  add(request: OpenRequest): Promise<void>;
+  remove(rpcId: string): Promise<void>;
+  list(): Promise<OpenRequest[]>;
+}
+
 /** Where the push service keeps its keys and subscriptions; its own tables, never another part's. */
 export interface PushStore {
   /** The stored keys, or `make()`'s stored first: when several hosts start at once, every one gets the pair the first stored. */
@@ -33,6 +50,8 @@ export interface PushStore {
   moveOwner(from: string, to: string): Promise<number>;
   /** Lets go of what the store opened for itself (a connection); the push service calls it as it closes. */
   close(): Promise<void>;
+  /** A single host's open requests; absent in a cluster's store. */
+  openRequests?: OpenRequests;
 }
 
 /** A store in memory, for tests and hosts with `:memory:` storage. */
@@ -64,6 +83,20 @@ export function memoryPushStore(): PushStore {
       return count;
     },
     close: async () => undefined,
+    openRequests: memoryOpenRequests(),
+  };
+}
+
+function memoryOpenRequests(): OpenRequests {
+  const open = new Map<string, OpenRequest>();
+  return {
+    async add(request) {
+      open.set(request.rpcId, { ...request });
+    },
+    async remove(rpcId) {
+      open.delete(rpcId);
+    },
+    list: async () => [...open.values()].map((request) => ({ ...request })),
   };
 }
 
@@ -86,6 +119,7 @@ export function sqlitePushStore(db: Database.Database): PushStore {
       label TEXT, hide_text INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS push_subscriptions_owner ON push_subscriptions (owner);
+    CREATE TABLE IF NOT EXISTS push_open (rpc_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, opened_at INTEGER NOT NULL);
   `);
   const insertKeys = db.prepare("INSERT OR IGNORE INTO push_keys (id, public_key, private_key) VALUES (1, ?, ?)");
   const selectKeys = db.prepare<[], { publicKey: string; privateKey: string }>("SELECT public_key AS publicKey, private_key AS privateKey FROM push_keys WHERE id = 1");
@@ -96,6 +130,9 @@ export function sqlitePushStore(db: Database.Database): PushStore {
   const remove = db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ?");
   const removeOwner = db.prepare("DELETE FROM push_subscriptions WHERE owner = ?");
   const move = db.prepare("UPDATE push_subscriptions SET owner = ? WHERE owner = ?");
+  const addOpen = db.prepare("INSERT OR REPLACE INTO push_open (rpc_id, session_id, opened_at) VALUES (?, ?, ?)");
+  const removeOpen = db.prepare("DELETE FROM push_open WHERE rpc_id = ?");
+  const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId FROM push_open ORDER BY opened_at, rpc_id");
   return {
     async keys(make) {
       const existing = selectKeys.get();
@@ -113,6 +150,15 @@ export function sqlitePushStore(db: Database.Database): PushStore {
     deleteOwner: async (owner) => removeOwner.run(owner).changes,
     moveOwner: async (from, to) => move.run(to, from).changes,
     close: async () => undefined,
+    openRequests: {
+      async add(request) {
+        addOpen.run(request.rpcId, request.sessionId, Date.now());
+      },
+      async remove(rpcId) {
+        removeOpen.run(rpcId);
+      },
+      list: async () => listOpen.all().map((row) => ({ ...row })),
+    },
   };
 }
 
