@@ -242,6 +242,37 @@ test("a request for the chat on screen shows no notification, except on a device
   expect(await pushed("rpc-watched-apple", true)).toEqual(["Ship it?"]);
 });
 
+test("a window that learns what is pending closes the notifications of requests that ended without a close push, and only those shown before it knew", async () => {
+  const { host, context } = await setUp();
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  await openControlled(home, host.url);
+  const live = await ask(sessionId, "Still waiting?");
+  /** Shows a request's notification as the worker would, shown `ago` ms before now. */
+  const show = (rpcId: string, ago: number) =>
+    home.evaluate(
+      async ({ rpcId, sessionId, ago }) => {
+        const registration = await navigator.serviceWorker.ready;
+        await registration.showNotification("Your agent: Question", { tag: rpcId, body: rpcId, data: { rpcId, sessionId, actions: [] }, timestamp: Date.now() - ago } as NotificationOptions);
+      },
+      { rpcId, sessionId, ago },
+    );
+  const shownTags = () => home.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => shown.tag).sort());
+  // A host that died (or Apple's push service, which gets no close push) left one whose request ended; one for a request
+  // still pending; one shown just now, whose request may have been asked after the window's news.
+  await show("rpc-ended", 60_000);
+  await show(live.rpcId, 60_000);
+  await show("rpc-just-asked", 0);
+  await expect.poll(shownTags).toEqual(["rpc-ended", "rpc-just-asked", live.rpcId].sort());
+  // The window opens again: once its socket's replay is in, it tells the worker what is pending.
+  await home.reload();
+  await expect.poll(shownTags).toEqual(["rpc-just-asked", live.rpcId].sort());
+  // Answered elsewhere with no device subscribed, so no close push comes: the window's news of the resolve closes it.
+  const answered = await fetch(`${host.url}/api/respond`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ type: "answer", rpcId: live.rpcId, sessionId, answers: [{ id: "ship", selected: ["Yes"] }] }) });
+  expect(await answered.json()).toEqual({ accepted: true });
+  await expect.poll(shownTags).toEqual(["rpc-just-asked"]);
+});
+
 test("with a token, an action answers with this device's login; an action on a request answered elsewhere opens the app at its chat instead", async () => {
   const { host, context } = await setUp(TOKEN);
   const sessionId = await createSession(host.url);

@@ -4,6 +4,7 @@ import { muxUrl, type MuxConnection, type MuxOptions } from "../client/mux";
 import { createSessionEngine } from "../client/session-engine";
 import { NEW_CHAT_DRAFT } from "../features/chat/composer";
 import { chatCopy } from "../features/chat/copy";
+import { tellWorkerPending } from "../features/push/tell-worker";
 import { describeFailure } from "../features/chat/failure";
 import { retireDraft, settleResponse } from "../features/question/retired-drafts";
 import { useCopy } from "../i18n/i18n";
@@ -45,6 +46,8 @@ export function useSessionEngine(options: {
             return setLoadProblem(event);
           case "synced":
             return setSynced(true);
+          case "pending-known":
+            return tellWorkerPending(event.rpcIds);
           case "hidden-sessions":
             return setHiddenSessions(event.sessionIds);
           case "requests-left":

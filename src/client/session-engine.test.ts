@@ -361,7 +361,7 @@ describe("createSessionEngine", () => {
     ]);
   });
 
-  it("reports synced, and the requests that left while this tab kept drafts for them", () => {
+  it("reports synced, every request pending once the replay is in and after each resolve, and the requests that left while this tab kept drafts for them", () => {
     const { api } = fakeApi({});
     const { engine, link, events, store } = engineWith(api, { retireDraft: (rpcId) => rpcId === "r1" });
     engine.start();
@@ -370,7 +370,13 @@ describe("createSessionEngine", () => {
     link.frame({ type: "synced" });
     link.frame({ type: "question/resolved", rpcId: "r2", sessionId: "s-1", outcome: "answered" });
     link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "cancelled" });
-    expect(events).toEqual([{ type: "synced" }, { type: "requests-left", retired: [{ request: request("r1"), reason: "dismissed-elsewhere" }] }]);
+    expect(events).toEqual([
+      { type: "synced" },
+      { type: "pending-known", rpcIds: ["r1", "r2"] },
+      { type: "pending-known", rpcIds: ["r1"] },
+      { type: "requests-left", retired: [{ request: request("r1"), reason: "dismissed-elsewhere" }] },
+      { type: "pending-known", rpcIds: [] },
+    ]);
     expect(store.getState().retired).toEqual({ "s-1": [{ request: request("r1"), reason: "dismissed-elsewhere" }] });
   });
 
@@ -414,7 +420,7 @@ describe("createSessionEngine", () => {
       { request: request("r1"), reason: "answered-elsewhere" },
       { request: request("r4"), reason: "stopped" },
     ];
-    expect(events).toEqual(retired.map((entry) => ({ type: "requests-left", retired: [entry] })));
+    expect(events.filter((event) => event.type !== "pending-known")).toEqual(retired.map((entry) => ({ type: "requests-left", retired: [entry] })));
     expect(store.getState().retired).toEqual({ "s-1": retired });
     expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r3"), confirmed: true }] });
   });
@@ -540,6 +546,7 @@ describe("createSessionEngine", () => {
     link.frame({ type: "synced" });
     unsubscribe();
     link.frame({ type: "synced" });
-    expect([events, late]).toEqual([[{ type: "synced" }, { type: "synced" }], [{ type: "synced" }]]);
+    const synced = [{ type: "synced" }, { type: "pending-known", rpcIds: [] }];
+    expect([events, late]).toEqual([[...synced, ...synced], synced]);
   });
 });

@@ -28,7 +28,9 @@ export type SessionEngineEvent =
   /** The sessions hidden by a delete that can still be undone. */
   | { type: "hidden-sessions"; sessionIds: ReadonlySet<string> }
   /** The host's replay of pending requests is in, after a socket opened. */
-  | { type: "synced" };
+  | { type: "synced" }
+  /** The store holds every request pending on the host, these: after its replay, and after each resolve. */
+  | { type: "pending-known"; rpcIds: readonly string[] };
 
 export type SessionEngineListener = (event: SessionEngineEvent) => void;
 
@@ -236,6 +238,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     if (retired.length > 0) emit({ type: "requests-left", retired });
     if (frame.type === "hello") void rebaseline().then(emit);
     if (frame.type === "synced") emit({ type: "synced" });
+    if (frame.type === "synced" || frame.type === "question/resolved") emit({ type: "pending-known", rpcIds: [...pendingRpcIds(store.getState())] });
     if (frame.type === "session/deleted" && frame.sessionId === active) emit({ type: "navigate", sessionId: null });
   }
 

@@ -19,6 +19,8 @@ interface PushEvent extends ExtendableEvent {
 interface ShownNotification {
   tag: string;
   data: unknown;
+  /** When it was shown, in ms since the epoch. */
+  timestamp: number;
   close(): void;
 }
 interface NotificationEvent extends ExtendableEvent {
@@ -90,11 +92,36 @@ scope.addEventListener("activate", (event: ExtendableEvent) => {
 /** The chat each window said it shows (`parley/showing`), by the window's id; lost when the worker stops, as it may at any time. */
 const shownChats = new Map<string, string | null>();
 
+/**
+ * How much older than a window's news of the pending requests a notification must be for that news to close it: a request
+ * asked just after the host's replay can have its push outrun the window's socket, and its notification must stay.
+ */
+const PUSH_OUTRUNS_SOCKET_MS = 5000;
+
+/**
+ * A window of the app knows every request pending on the host (its socket's replay is in, or a request was resolved since):
+ * the notification of any other request, shown before, is stale (its close push never came: the host died, or the device
+ * is on Apple's push service, which gets none) and closes; the badge shows the window's count (docs/protocol.md, push-close).
+ */
+async function closeAllBut(pending: ReadonlySet<string>, knownAt: number): Promise<void> {
+  for (const notification of await scope.registration.getNotifications()) {
+    const rpcId = (notification.data as { rpcId?: unknown } | null)?.rpcId;
+    if (typeof rpcId === "string" && !pending.has(rpcId) && notification.timestamp < knownAt - PUSH_OUTRUNS_SOCKET_MS) notification.close();
+  }
+  await setBadge(pending.size);
+}
+
 scope.addEventListener("message", (event: MessageEvent) => {
-  const data = event.data as { type?: unknown; sessionId?: unknown } | null;
+  const data = event.data as { type?: unknown; sessionId?: unknown; rpcIds?: unknown; at?: unknown } | null;
   if (data?.type === "skip-waiting") void scope.skipWaiting();
-  const source = event.source as { id?: unknown } | null;
+  const source = event.source as { id?: unknown; url?: unknown } | null;
   if (data?.type === "parley/showing" && typeof source?.id === "string") shownChats.set(source.id, typeof data.sessionId === "string" ? data.sessionId : null);
+  // Only the app's own windows know the host's requests: the designers' `/demo` shows made-up ones.
+  const fromApp = typeof source?.url === "string" && isAppWindow(source as WindowClient);
+  const { rpcIds, at } = data ?? {};
+  if (data?.type === "parley/pending" && fromApp && Array.isArray(rpcIds) && rpcIds.every((id) => typeof id === "string") && typeof at === "number") {
+    keepAlive(event as unknown as ExtendableEvent, closeAllBut(new Set(rpcIds), at));
+  }
 });
 
 async function fromShell(request: Request): Promise<Response> {
