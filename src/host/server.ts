@@ -239,7 +239,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const chat = createChat({
     store,
     // A session an outside caller opened (`/mcp`) has no agent of Parley's: its prompts are refused.
-    agents: { forSession: (session) => (session.agent?.kind === "acp-agent" ? acpAgents.forSession(session) : session.agent ? null : parleyAgent) },
+    agents: { forSession: (session) => (session.agent?.kind === "acp-agent" ? acpAgents.forSession(session) : session.agent ? null : parleyAgent), forget: (sessionId) => acpAgents.forget(sessionId) },
     tools: door,
     interaction: userInteraction,
     broadcast: bus.publish,

@@ -44,6 +44,8 @@ export interface AcpAgentsOptions {
 export interface AcpAgents {
   /** The agent of a chat backed by an ACP agent; null for any other chat. */
   forSession(session: StoredSession): Agent | null;
+  /** A deleted chat's agent session, if this host holds one, is closed in its process (what the agent sends for it is refused). */
+  forget(sessionId: string): void;
   /** One status per configured agent, in config order: `GET /api/agents`. */
   statuses(): AcpAgentStatus[];
   /** Starts every enabled agent in the background, so a wrong config shows at once. */
@@ -299,14 +301,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         await entry.process.setMode(entry.acpSessionId, mode);
         writeSession(log, entry, { mode });
       },
-      forget(sessionId) {
-        wantedModes.delete(sessionId);
-        const entry = bindings.get(sessionId);
-        if (!entry) return;
-        // The agent's process keeps running for other chats; it holds this chat's session no more.
-        bindings.delete(sessionId);
-        entry.process.closeSession(entry.acpSessionId);
-      },
     };
   }
 
@@ -314,6 +308,14 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     forSession(session) {
       if (session.agent?.kind !== "acp-agent") return null;
       return agentFor(session, session.agent);
+    },
+    forget(sessionId) {
+      wantedModes.delete(sessionId);
+      const entry = bindings.get(sessionId);
+      if (!entry) return;
+      // The agent's process keeps running for other chats; it holds this chat's session no more.
+      bindings.delete(sessionId);
+      entry.process.closeSession(entry.acpSessionId);
     },
     statuses: () => [...processes.values()].map((process) => process.status()),
     startAll() {

@@ -66,4 +66,27 @@ describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postg
     expect(taken.sessions.map((data) => data.resumed ?? "new")).toEqual(["new", "restored"]);
     expect(taken.sessions[1]!.host).not.toBe(taken.sessions[0]!.host);
   });
+
+  it("[cluster-delete] a chat deleted through another host lets go of its agent session on the host that holds it: what the agent asks for it later is cancelled, never asked", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const workspace = temp.make();
+    const agents = agentsConfig(workspace, temp.make());
+    const a = await hosts.startSynced({ databaseUrl, agents });
+    const b = await hosts.startSynced({ databaseUrl, agents });
+    const newChat = async () => ((await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } })).body as { session: { id: string } }).session.id;
+    const gone = await newChat();
+    await say(a, [a, b], gone, "hello");
+    const rows = ((await api(a.server.url, `/api/sessions/${gone}`)).body as { messages: Message[] }).messages;
+    const acpSessionId = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.acpSessionId] : []))[0];
+    expect(acpSessionId).toMatch(/^test-session-/);
+    const mark = a.client.frames.length;
+    expect((await api(b.server.url, `/api/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
+    await a.client.waitFor((frame, index) => index >= mark && frame.type === "session/deleted" && frame.sessionId === gone);
+    const other = await newChat();
+    const marks = [a.client.frames.length, b.client.frames.length];
+    await say(a, [a, b], other, `/permission-for ${acpSessionId}`);
+    const otherRows = ((await api(a.server.url, `/api/sessions/${other}`)).body as { messages: Message[] }).messages;
+    expect(otherRows.filter((row) => row.role === "assistant").map((row) => row.text)).toEqual([`permission for ${acpSessionId}: {"outcome":{"outcome":"cancelled"}}`]);
+    expect([a, b].flatMap((host, index) => host.client.frames.slice(marks[index]).filter((frame) => frame.type === "question/requested"))).toEqual([]);
+  });
 });

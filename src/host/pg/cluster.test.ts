@@ -230,6 +230,31 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres (in one p
     expect([stopped.status, stopped.body, resolved.outcome]).toEqual([202, { aborted: true }, "aborted"]);
   });
 
+  it("[cluster-delete] deletes through B a chat whose turn waits on A: A stops it, its question resolves aborted everywhere, and nothing of it follows or is replayed", async () => {
+    const [a, b] = await hosts(2);
+    const watcher = await connect(b!.url);
+    cleanup.sockets.push(watcher);
+    const sessionId = await createSession(a!.url);
+    await api(a!.url, `/api/sessions/${sessionId}/messages`, { json: { text: ask("gone") } });
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
+    await watcher.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "waiting");
+    const from = watcher.frames.length;
+    expect((await api(b!.url, `/api/sessions/${sessionId}`, { method: "DELETE" })).status).toBe(204);
+    await watcher.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId);
+    // A frame of a chat made after it marks the end of what the delete caused.
+    const next = await createSession(a!.url);
+    await watcher.waitFor((frame) => frame.type === "session/upserted" && frame.session.id === next);
+    const after = watcher.frames.slice(from).filter((frame) => !(frame.type === "session/upserted" && frame.session.id === next));
+    expect(after).toEqual([
+      { type: "session/deleted", sessionId },
+      { type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "aborted" },
+    ]);
+    const fresh = await connect(a!.url);
+    cleanup.sockets.push(fresh);
+    await fresh.waitFor((frame) => frame.type === "synced");
+    expect(fresh.frames.map((frame) => frame.type)).toEqual(["hello", "synced"]);
+  });
+
   it("[cluster-lease] a host that lost its database closes its sockets, refuses new ones and answers 503 until it is back", { timeout: 60_000 }, async () => {
     const [a] = await hosts(1);
     const sessionId = await createSession(a!.url);

@@ -58,6 +58,11 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
   cluster.onStop((sessionId) => {
     chat.abort(sessionId).catch((error: unknown) => log({ event: "cluster/stop-failed", sessionId, error: error instanceof Error ? error.message : String(error) }));
   });
+  // A chat another host deleted: what of it runs here stops, and its agent session here is let go (docs/protocol.md, cluster-delete).
+  cluster.onFrame((frame, owner) => {
+    if (frame.type !== "session/deleted" || owner === cluster.instance) return;
+    chat.deletedElsewhere(frame.sessionId).catch((error: unknown) => log({ event: "cluster/delete-failed", sessionId: frame.sessionId, error: error instanceof Error ? error.message : String(error) }));
+  });
   return {
     ...chat,
     /** One turn per session cluster-wide: the `turns` row is taken first (docs/protocol.md, cluster-turns). */

@@ -17,8 +17,6 @@ export interface Agent {
   prompt(turn: AgentTurn, report: AgentReport): Promise<TurnEnd>;
   /** The human chose another mode for the chat (an ACP agent's modes); agents without modes leave it out. */
   setMode?(sessionId: string, mode: string): Promise<void>;
-  /** The chat was deleted (its turn already stopped): the agent lets go of what it kept for it; agents keeping nothing leave it out. */
-  forget?(sessionId: string): void;
 }
 
 export interface AgentTurn {
@@ -55,4 +53,9 @@ export interface AgentReport {
 /** Which agent runs a session's turns; null for a session an outside caller drives (`/mcp`), whose prompts are refused. */
 export interface AgentDirectory {
   forSession(session: StoredSession): Agent | null;
+  /**
+   * The chat was deleted, on this host or another (its turn here already stopped): every agent lets go of what it kept for
+   * it. The directory answers for its agents, since a chat deleted elsewhere has no row left to name its kind.
+   */
+  forget?(sessionId: string): void;
 }

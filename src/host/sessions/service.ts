@@ -65,6 +65,11 @@ export interface Chat {
   /** Aborts the session's running turn and outside tool calls; null when the session does not exist. */
   abort(sessionId: string): Promise<boolean | null>;
   deleteSession(id: string): Promise<boolean>;
+  /**
+   * Another host of the cluster deleted the chat: its turn and outside tool calls here stop (their questions resolve
+   * `aborted`), no frame of it follows, and its agent lets go of it.
+   */
+  deletedElsewhere(id: string): Promise<void>;
   /** Re-broadcasts the session when its computed state changed. */
   refresh(sessionId: string): Promise<void>;
   /** Aborts every turn and waits for them to end. */
@@ -106,6 +111,26 @@ function framesOf(send: (frame: DownFrame) => void) {
   };
 }
 
+/** How a chat still titled automatically (the human has not renamed it) takes its title from its agent. */
+function agentTitles(store: Store, write: ReturnType<typeof sessionWrites>["write"]) {
+  return {
+    /** After the first question or plan its agent asks. */
+    async fromCall(sessionId: string, name: string, args: unknown) {
+      const row = await store.getSession(sessionId);
+      const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
+      if (!row || title === null) return;
+      await write(sessionId, { title, autoTitle: false }, { autoTitle: true });
+    },
+    /** As its agent named it. */
+    async fromAgent(sessionId: string, title: string) {
+      const row = await store.getSession(sessionId);
+      const cleaned = cleanTitle(title).slice(0, 200);
+      if (!row?.autoTitle || cleaned === "" || cleaned === row.title) return;
+      await write(sessionId, { title: cleaned }, { autoTitle: true });
+    },
+  };
+}
+
 export function createChat(options: ChatOptions): Chat {
   const { store, log } = options;
   const lastState = new Map<string, SessionState>();
@@ -116,8 +141,9 @@ export function createChat(options: ChatOptions): Chat {
   const { inOrder, write, touch } = sessionWrites(store, publishSession, (id) => lastRow?.get(id));
   const frames = framesOf(options.broadcast);
   const transcript = createTranscript({ store, broadcast: frames.broadcast, log });
-  const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titleFromCall });
-  const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch, retitle: titleFromAgent });
+  const titles = agentTitles(store, write);
+  const toolCalls = createToolCalls({ store, transcript, tools: options.tools, log, retitle: titles.fromCall });
+  const runs = createRuns({ store, log, transcript, toolCalls, interaction: options.interaction, touch, retitle: titles.fromAgent });
 
   const now = () => new Date().toISOString();
   const stateOf = (id: string): SessionState => (options.pendingCount(id) > 0 ? "waiting" : runs.running(id) ? "running" : (options.remoteState?.(id) ?? "idle"));
@@ -128,22 +154,6 @@ export function createChat(options: ChatOptions): Chat {
     lastState.set(row.id, session.state);
     lastRow?.set(row.id, row);
     frames.broadcast({ type: "session/upserted", session });
-  }
-
-  /** Names a chat still titled automatically after the first question or plan its agent asks. */
-  async function titleFromCall(sessionId: string, name: string, args: unknown) {
-    const row = await store.getSession(sessionId);
-    const title = row?.autoTitle ? titleFromToolArgs(name, args) : null;
-    if (!row || title === null) return;
-    await write(sessionId, { title, autoTitle: false }, { autoTitle: true });
-  }
-
-  /** Titles a chat as its agent named it while the title is still automatic (the human has not renamed it). */
-  async function titleFromAgent(sessionId: string, title: string) {
-    const row = await store.getSession(sessionId);
-    const cleaned = cleanTitle(title).slice(0, 200);
-    if (!row?.autoTitle || cleaned === "" || cleaned === row.title) return;
-    await write(sessionId, { title: cleaned }, { autoTitle: true });
   }
 
   return {
@@ -259,8 +269,16 @@ export function createChat(options: ChatOptions): Chat {
       if (!deleted) return false;
       // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
       // turn or question is left on a chat that is gone, and no frame of it follows session/deleted.
-      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forSession(row)?.forget?.(id)));
+      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forget?.(id)));
       return true;
+    },
+
+    async deletedElsewhere(id) {
+      transcript.forget(id);
+      lastState.delete(id);
+      lastRow?.delete(id);
+      frames.silence(id);
+      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forget?.(id)));
     },
 
     turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],
