@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { BlockList, isIP } from "node:net";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
 import webpush from "web-push";
+import { namesNoPushService, type Lookup } from "./push-address";
 import type { Logger } from "../log";
 import type { PushPayload } from "./payload";
 import type { PushStore, StoredPushSubscription, VapidKeys } from "./push-store";
@@ -20,32 +22,14 @@ export type SendOutcome = "sent" | "gone" | "refused" | "gave-up" | "skipped";
 const TTL_SECONDS = 24 * 60 * 60;
 const LOOPBACK_HOST = "127.0.0.1";
 
-/** This machine's addresses however written: loopback and "this host" in IPv4, IPv6 and IPv4 mapped into IPv6. */
-const LOCAL_ADDRESSES = new BlockList();
-LOCAL_ADDRESSES.addSubnet("127.0.0.0", 8, "ipv4");
-LOCAL_ADDRESSES.addSubnet("0.0.0.0", 8, "ipv4");
-LOCAL_ADDRESSES.addAddress("::1", "ipv6");
-LOCAL_ADDRESSES.addAddress("::", "ipv6");
-LOCAL_ADDRESSES.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
-LOCAL_ADDRESSES.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
-
-/** Whether a URL's host names this machine: `localhost` and its subdomains (with or without the final dot), or a local address. */
-function namesThisMachine(hostname: string): boolean {
-  const host = hostname.replace(/\.+$/, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  const address = host.startsWith("[") ? host.slice(1, -1) : host;
-  const family = isIP(address);
-  return family !== 0 && LOCAL_ADDRESSES.check(address, family === 6 ? "ipv6" : "ipv4");
-}
-
-/** Whether the host may send to this endpoint: `https` only, except `http`/`https` on 127.0.0.1 when loopback is allowed. */
+/** Whether the host may send to this endpoint: `https` to a push service's name or public address only, except `http`/`https` on 127.0.0.1 when loopback is allowed. */
 export function endpointAllowed(endpoint: string, allowLoopback: boolean): boolean {
   if (!URL.canParse(endpoint)) return false;
   const url = new URL(endpoint);
   if (url.username !== "" || url.password !== "") return false;
   const loopback = url.hostname === LOOPBACK_HOST;
   if (loopback) return allowLoopback && (url.protocol === "https:" || url.protocol === "http:");
-  return url.protocol === "https:" && !namesThisMachine(url.hostname);
+  return url.protocol === "https:" && !namesNoPushService(url.hostname);
 }
 
 /** A `Retry-After` in milliseconds (seconds or an HTTP date), or null when absent or unreadable. */
@@ -94,6 +78,8 @@ export interface PushDeliveryOptions {
   isPending(rpcId: string): boolean;
   /** The subscriptions a frame's pushes go to, listed once per frame. */
   subscriptions(): Promise<StoredPushSubscription[]>;
+  /** Resolves a push service's name; fails one that resolves to an address no push service has (`publicOnlyLookup`). */
+  lookup: Lookup;
 }
 
 /**
@@ -120,17 +106,16 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
     let status: number;
     let wait: number | null = null;
     try {
-      const response = await fetch(details.endpoint, {
-        method: "POST",
-        headers: details.headers as Record<string, string>,
-        body: new Uint8Array(details.body),
-        redirect: "manual",
-        signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.stopping]),
-      });
-      await response.arrayBuffer();
+      const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.stopping]);
+      const response = await post(details.endpoint, details.headers as Record<string, string>, details.body, signal, options.lookup);
       status = response.status;
-      wait = retryAfterMs(response.headers.get("retry-after"), options.now());
-    } catch {
+      wait = retryAfterMs(firstHeader(response.headers["retry-after"]), options.now());
+    } catch (error) {
+      // A name that resolves to this machine or its network is no push service: nothing is sent, and it is not retried.
+      if ((error as { code?: unknown }).code === "ENOTPUBLIC") {
+        log({ event: "push/address-refused" });
+        return "refused";
+      }
       status = 0;
     }
     if (status >= 200 && status < 300) return "sent";
@@ -150,6 +135,23 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
     }
     await options.sleep(delay, options.stopping);
   }
+}
+
+const firstHeader = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+/** POSTs one push and reads its answer's status and headers; a redirect is an answer like any other, never followed. */
+function post(endpoint: string, headers: Record<string, string>, body: Buffer, signal: AbortSignal, lookup: Lookup): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(endpoint);
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const request = send(url, { method: "POST", headers: { ...headers, "Content-Length": String(body.length) }, signal, lookup }, (response) => {
+      response.on("error", reject);
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      response.resume();
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 /** The pushes on their way to the devices. */

@@ -11,6 +11,7 @@ import { parseRequestTarget } from "../fence/request-target";
 import { MAX_PAYLOAD_BYTES, type RequestPush } from "./payload";
 import { createPushService, endpointAllowed, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
 import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
+import { publicOnlyLookup, type Lookup } from "./push-address";
 import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
 
 const COOKIE = "parley_login_1";
@@ -332,10 +333,48 @@ describe("subscriptions", () => {
     // With loopback allowed (tests) only 127.0.0.1 itself is taken, which the URL parser makes of the two numbers.
     expect(local.filter((endpoint) => endpointAllowed(endpoint, true))).toEqual(["https://2130706433/push", "https://0x7f.1/push"]);
     expect(["https://[2001:db8::1]/push", "https://[::ffff:8.8.8.8]/push", "https://push.example./x"].map((endpoint) => endpointAllowed(endpoint, false))).toEqual([true, true, true]);
+    // This machine's networks, where no push service is: private, shared, link-local (a cloud's metadata), multicast.
+    const near = ["https://10.1.2.3/push", "https://172.16.0.1/push", "https://192.168.1.1/push", "https://100.64.0.1/push", "https://169.254.169.254/latest", "https://224.0.0.1/push", "https://[fd12::1]/push", "https://[fe80::1]/push", "https://[::ffff:10.0.0.1]/push"];
+    expect(near.filter((endpoint) => endpointAllowed(endpoint, false) || endpointAllowed(endpoint, true))).toEqual([]);
     await start({ allowLoopback: false });
     const refused = await call("POST", "/api/push/subscriptions", fake.device().subscription);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_BODY");
+  });
+
+  it("push-endpoint: sends nothing to a name that resolves to this machine or its network, and does not retry it", async () => {
+    const resolved: Record<string, string[]> = { "push.example.test": ["127.0.0.1"], "mixed.example.test": ["8.8.8.8", "10.0.0.7"] };
+    const lookup: Lookup = (hostname, options, callback) => {
+      const addresses = (resolved[hostname] ?? []).map((address) => ({ address, family: 4 }));
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, 4);
+    };
+    await start({ allowLoopback: false, lookup });
+    for (const host of Object.keys(resolved)) {
+      const device = fake.device();
+      await subscribe(device, { endpoint: device.subscription.endpoint.replace(/^http:\/\/127\.0\.0\.1:\d+/, `https://${host}`) });
+    }
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect([fake.received, sleeps, logs.filter((entry) => entry.event !== "push/subscribed")]).toEqual([[], [], [{ event: "push/address-refused" }, { event: "push/address-refused" }]]);
+    // Both stay listed: a name's addresses may change, and the next push looks it up again.
+    const listed = (await (await call("GET", "/api/push/subscriptions")).json()) as { subscriptions: unknown[] };
+    expect(listed.subscriptions).toHaveLength(2);
+  });
+
+  it("push-endpoint: a lookup of a push service's name fails when any address it gives is not public, with one address or all", () => {
+    const answering = (addresses: string[]): Lookup => (_hostname, options, callback) =>
+      options.all ? callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) : callback(null, addresses[0]!, 4);
+    const outcome = (addresses: string[], all: boolean) => {
+      let result: string | null = null;
+      publicOnlyLookup(answering(addresses))("push.example.test", { all }, (error) => (result = error ? `${(error as { code?: string }).code}: ${error.message}` : "ok"));
+      return result;
+    };
+    expect(outcome(["142.250.74.10"], false)).toBe("ok");
+    expect(outcome(["142.250.74.10", "2a00:1450::1"], true)).toBe("ok");
+    expect(outcome(["127.0.0.1"], false)).toBe("ENOTPUBLIC: push.example.test resolves to 127.0.0.1, which is no push service's address");
+    expect(outcome(["142.250.74.10", "::1"], true)).toBe("ENOTPUBLIC: push.example.test resolves to ::1, which is no push service's address");
+    expect(outcome(["169.254.169.254"], true)).toBe("ENOTPUBLIC: push.example.test resolves to 169.254.169.254, which is no push service's address");
   });
 
   it("push-subscribe: refuses a body that is not a PushSubscription", async () => {

@@ -10,6 +10,7 @@ import { takesSilentPushes } from "../../protocol/push-services";
 import { abortableSleep, createPushDelivery, type PushRetry } from "./push-delivery";
 import type { PushStore, VapidKeys } from "./push-store";
 import { createPushSubscriptions } from "./push-subscriptions";
+import { publicOnlyLookup, type Lookup } from "./push-address";
 
 export { endpointAllowed, retryAfterMs, type PushRetry, type SendOutcome } from "./push-delivery";
 export { SubscriptionBody } from "./push-subscriptions";
@@ -34,6 +35,8 @@ export interface PushServiceOptions {
   closeGraceMs?: number;
   /** Whether a device's push service lets a push end without a notification (default: every one but Apple's); one that does not gets no close push. */
   takesSilentPushes?(endpoint: string): boolean;
+  /** Resolves push services' names (tests give their own); default `dns.lookup`, failing a name that resolves to an address no push service has. */
+  lookup?: Lookup;
   /** Waits between retries (tests record them instead of waiting). */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
   now?(): number;
@@ -116,6 +119,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     stopping: stopping.signal,
     isPending: (rpcId) => pending.has(rpcId),
     subscriptions: subscriptions.live,
+    lookup: publicOnlyLookup(options.lookup),
   });
   let closing: Promise<void> | null = null;
   const openRequests = store.openRequests;
