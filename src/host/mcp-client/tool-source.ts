@@ -5,6 +5,7 @@ import { APPROVAL_ID, readApprovalAnswer } from "../../protocol/approval";
 import { deniedMessage, DISMISSED_APPROVAL_MESSAGE } from "../../protocol/tool-messages";
 import type { GivenAnswer } from "../pending/pending-table";
 import type { Logger } from "../log";
+import { StorageError } from "../storage-error";
 import type { Store } from "../store";
 import { McpCallError, type McpTools, type OfferedTool } from "./manager";
 import { askApproval, UserInteractionError, type UserInteraction } from "../pending/user-interaction";
@@ -179,7 +180,10 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
             await update({ ...mcp, approval: "denied", ...(decision.reason ? { reason: decision.reason } : {}) });
             return errorOutcome(deniedError(decision.reason));
           }
-          if (decision.kind === "allow-for-chat") await grants.add(sessionId, server, tool);
+          // The human's allow stands for this call though its grant could not be kept: the chat's next call asks again.
+          if (decision.kind === "allow-for-chat") {
+            await grants.add(sessionId, server, tool).catch((error: unknown) => log({ event: "mcp/grant-failed", sessionId, server, tool, code: error instanceof StorageError ? error.code : "INTERNAL" }));
+          }
           mcp = { ...mcp, approval: decision.kind === "allow-once" ? "allowed-once" : "allowed-for-chat" };
         } catch (error) {
           if (!(error instanceof UserInteractionError)) throw error;

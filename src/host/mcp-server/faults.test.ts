@@ -2,7 +2,9 @@ import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame } from "../../protocol/schemas";
 import { api } from "../../testing/host/harness";
+import { createFaultyStore } from "../../testing/host/faulty-store";
 import { createFrontDoor, nextQuestion, resolvedFrame } from "../../testing/host/mcp-front-door";
+import { openStore } from "../store";
 
 const TOKEN = "mcp-token-0123456789abcdef";
 const door = createFrontDoor({ name: "fault-agent" });
@@ -221,3 +223,24 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     expect(await pendingOnHost(server.url)).toEqual([]);
   });
 });
+
+describe("an answer the host accepted reaches the outside agent though storage fails after it", { timeout: 60_000 }, () => {
+  it("[storage-errors] the call's end and the chat's stamp fail to write: the agent still gets the answer, and the row is written once the disk is back", async () => {
+    const faulty = createFaultyStore(openStore(":memory:"));
+    const { server, socket } = await door.start({ store: faulty.store });
+    const { client } = await mcpClient(server.url);
+    const call = client.callTool({ name: "ask_user_question", arguments: ASK });
+    const asked = await nextQuestion(socket);
+    // The answer's own write (write 0) lands; everything after it fails.
+    faulty.failFrom(1, "STORAGE_FULL");
+    const answers = [{ id: "ok", selected: ["Yes"] }];
+    expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId: asked.sessionId, answers } })).body).toEqual({ accepted: true });
+    const result = await call;
+    expect([result.isError ?? false, result.content]).toEqual([false, [{ type: "text", text: JSON.stringify({ answers }) }]]);
+    expect(faulty.failures).toBeGreaterThan(0);
+    faulty.heal();
+    const toolRow = async () => (await faulty.store.listMessages(asked.sessionId)).find((row) => row.role === "tool")?.tool;
+    await expect.poll(async () => [(await toolRow())?.status, (await toolRow())?.result], { timeout: 20_000 }).toEqual(["ok", JSON.stringify({ answers })]);
+  });
+});
+

@@ -145,7 +145,8 @@ export function createRuns(options: RunsOptions): Runs {
       const calls = outside.get(sessionId) ?? new Set<Run>();
       calls.add(run);
       outside.set(sessionId, calls);
-      const running = toolCalls.run(sessionId, randomUUID(), modelCall, controller.signal, { ...(context.onRequested ? { onRequested: context.onRequested } : {}), ...(context.origin ? { origin: context.origin } : {}) });
+      const extras = { outcomeOverStorage: true, ...(context.onRequested ? { onRequested: context.onRequested } : {}), ...(context.origin ? { origin: context.origin } : {}) };
+      const running = toolCalls.run(sessionId, randomUUID(), modelCall, controller.signal, extras);
       run.done = running.then(
         () => undefined,
         () => undefined,
@@ -156,7 +157,8 @@ export function createRuns(options: RunsOptions): Runs {
         context.signal.removeEventListener("abort", onAbort);
         calls.delete(run);
         if (calls.size === 0) outside.delete(sessionId);
-        await options.touch(sessionId);
+        // The call's outcome goes to its caller whether or not the chat's stamp is written; the tabs get its state either way.
+        await options.touch(sessionId).catch((error: unknown) => log({ event: "tool/touch-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" }));
       }
     },
 

@@ -4,6 +4,7 @@ import { createMcpToolSource } from "../mcp-client/tool-source";
 import type { OfferedTool } from "../mcp-client/manager";
 import { createPendingTable } from "../pending/pending-table";
 import { createUserInteraction } from "../pending/user-interaction";
+import { StorageError } from "../storage-error";
 import { openStore, type StoredMessage } from "../store";
 import { createToolDoor } from "../tools/registry";
 import { createToolCalls } from "./tool-calls";
@@ -15,7 +16,7 @@ const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "
 type Written = [string, string | undefined, boolean, string | undefined];
 
 /** An MCP call of `write` run as a transcript row on an in-memory store, its approval answered with `decision`; every write of its row, in order. */
-async function writesOfAnsweredCall(decision: ApprovalDecision | "dismiss"): Promise<Written[]> {
+async function writesOfAnsweredCall(decision: ApprovalDecision | "dismiss", grantAdd: () => Promise<void> = async () => undefined): Promise<Written[]> {
   const store = openStore(":memory:");
   const writes: Written[] = [];
   const note = (message: StoredMessage) => void writes.push([message.tool!.status, message.tool!.error?.code, message.interrupted === true, message.tool!.mcp?.approval]);
@@ -31,7 +32,7 @@ async function writesOfAnsweredCall(decision: ApprovalDecision | "dismiss"): Pro
   const source = createMcpToolSource({
     mcpTools: { tools: () => [write], call: async () => ({ content: [{ type: "text", text: "written" }] }) },
     interaction,
-    grants: { has: async () => false, add: async () => undefined },
+    grants: { has: async () => false, add: grantAdd },
     putMedia: async () => "media",
     log: () => undefined,
   });
@@ -59,6 +60,19 @@ describe("an approval's answer stays its call's row until the call's end writes 
       ["running", undefined, false, "asking"],
       ["error", "TOOL_DENIED", true, "denied"],
       ["error", "TOOL_DENIED", false, "denied"],
+    ]);
+  });
+
+  it("an allow for the chat whose grant could not be written still allows this call: the row never goes back to asking", async () => {
+    const full = async () => {
+      throw new StorageError("STORAGE_FULL", "the disk is full", null);
+    };
+    expect(await writesOfAnsweredCall({ kind: "allow-for-chat" }, full)).toEqual([
+      ["running", undefined, false, undefined],
+      ["running", undefined, false, "asking"],
+      ["running", undefined, false, "allowed-for-chat"],
+      ["running", undefined, false, "allowed-for-chat"],
+      ["ok", undefined, false, "allowed-for-chat"],
     ]);
   });
 

@@ -24,6 +24,12 @@ export interface ToolCallsOptions {
 export interface CallExtras {
   onRequested?(rpcId: string): void;
   origin?: QuestionOrigin;
+  /**
+   * The caller gets the call's outcome even when the write of its end fails (the row is written again later): an outside
+   * agent is never told a call failed whose answer the human gave and the host accepted. Parley's own turn leaves it out,
+   * and reports the failure as its `[storage-errors]` row.
+   */
+  outcomeOverStorage?: boolean;
 }
 
 /** Tool calls as transcript rows: recorded running, run through the tool door, ended with their outcome; answers written as they are accepted. */
@@ -79,7 +85,12 @@ export function createToolCalls(options: ToolCallsOptions): ToolCalls {
       const status: ToolStatus = outcome.isError ? (signal.aborted ? "stopped" : "error") : "ok";
       const ended: ToolCall = { ...row.tool!, ...patch, status, result: outcome.text, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.outcome ? { outcome: outcome.outcome } : {}) };
       finished = { ...row, tool: ended };
-      await transcript.record(finished, false);
+      try {
+        await transcript.record(finished, false);
+      } catch (error) {
+        if (!extras.outcomeOverStorage) throw error;
+        log({ event: "tool/close-failed", sessionId, code: error instanceof StorageError ? error.code : "INTERNAL" });
+      }
       log({ event: "tool/finished", sessionId, tool: call.name, callId: call.callId, status, code: outcome.error?.code });
       return outcome;
     } catch (error) {
