@@ -13,6 +13,7 @@ export type McpServerState = McpServerHealth["state"];
 /** A call of one of the server's tools while it runs: the chat it runs for, and its stop. */
 export interface InFlight {
   sessionId: string;
+  /** Aborted when the call is stopped and when it ends, however it ends: a form the server asked for it is then over. */
   signal: AbortSignal;
 }
 

@@ -30,9 +30,9 @@ function serverConfig(transport: Transport, name = "notes", extra: Partial<McpSe
   return { ...server, ...extra } as McpServerConfig;
 }
 
-function start(servers: McpServerConfig[], ask: (ask: AskRequest) => Promise<AskResult> = () => Promise.reject(new Error("no ask expected"))) {
+function start(servers: McpServerConfig[], ask: (ask: AskRequest) => Promise<AskResult> = () => Promise.reject(new Error("no ask expected")), callTimeoutMs?: number) {
   const logs: LogEntry[] = [];
-  const tools = createMcpTools({ file: null, servers }, { log: (entry) => logs.push(entry), ask, retry: FAST_RETRY, random: () => 0.5 });
+  const tools = createMcpTools({ file: null, servers }, { log: (entry) => logs.push(entry), ask, retry: FAST_RETRY, random: () => 0.5, ...(callTimeoutMs ? { callTimeoutMs } : {}) });
   open.push(tools);
   return { tools, logs };
 }
@@ -238,14 +238,17 @@ const ANSWERED: { kind: string; answers: AskResult["answers"]; content: Record<s
 describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeout: 90_000 }, (transport) => {
   it.each(ANSWERED)("answers the $kind form with content typed per the schema [elicitation-content]", async ({ kind, answers, content }) => {
     const asked: AskRequest[] = [];
+    /** Whether each ask's signal was aborted as it was asked (it is once its call is over). */
+    const abortedWhenAsked: (boolean | undefined)[] = [];
     const { tools, logs } = start([serverConfig(transport)], async (ask) => {
       asked.push(ask);
+      abortedWhenAsked.push(ask.signal?.aborted);
       return { answers };
     });
     await ready(tools);
     const result = await tools.call(`mcp__notes__ask_${kind}`, {}, context("session-7"));
     expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content });
-    expect(asked.map(({ origin, sessionId, signal }) => ({ origin, sessionId, aborted: signal?.aborted }))).toEqual([{ origin: { kind: "mcp-server", name: "notes" }, sessionId: "session-7", aborted: false }]);
+    expect(asked.map(({ origin, sessionId }, index) => ({ origin, sessionId, aborted: abortedWhenAsked[index] }))).toEqual([{ origin: { kind: "mcp-server", name: "notes" }, sessionId: "session-7", aborted: false }]);
     expect([asked[0]!.rule, judgeAnswerRule(asked[0]!.rule!, asked[0]!.questions, answers)]).toEqual([{ kind: "elicitation-schema", requestedSchema: expect.any(Object) as object }, null]);
     expect(logs.filter((entry) => entry.event.startsWith("mcp/elicitation"))).toEqual([
       { event: "mcp/elicitation-requested", server: "notes", sessionId: "session-7", questions: answers.length },
@@ -300,6 +303,27 @@ describe.each<Transport>(["stdio", "http"])("MCP elicitations over %s", { timeou
     await until(tools, () => logs.some((entry) => entry.event === "mcp/elicitation-answered" && entry.action === "cancel"));
     expect(logs.filter((entry) => entry.event === "mcp/elicitation-answered")).toEqual([
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-1", action: "decline", code: "ASK_CANCELLED" },
+      { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-1", action: "cancel", code: "ASK_ABORTED" },
+    ]);
+  });
+
+  it("ends a form whose call is over (it timed out): the question is no longer asked, and the server gets cancel [elicitation-outcomes]", async () => {
+    let asking = () => undefined as void;
+    const asked = new Promise<void>((resolve) => (asking = resolve));
+    const { tools, logs } = start(
+      [serverConfig(transport)],
+      (ask) => {
+        asking();
+        return new Promise((_resolve, reject) => ask.signal!.addEventListener("abort", () => reject(new UserInteractionError("ASK_ABORTED", "aborted"))));
+      },
+      4000,
+    );
+    await ready(tools);
+    const call = tools.call("mcp__notes__ask_enum", {}, context());
+    await asked;
+    await expect(call).rejects.toBeInstanceOf(McpCallError);
+    await until(tools, () => logs.some((entry) => entry.event === "mcp/elicitation-answered"));
+    expect(logs.filter((entry) => entry.event === "mcp/elicitation-answered")).toEqual([
       { event: "mcp/elicitation-answered", server: "notes", sessionId: "session-1", action: "cancel", code: "ASK_ABORTED" },
     ]);
   });

@@ -195,7 +195,8 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
       if (!tool || !connection) throw new McpCallError("UNKNOWN_TOOL", `no MCP server offers the tool ${name}`);
       const client = connection.client;
       if (connection.state !== "ready" || !client) throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} is not ready`);
-      const flight: InFlight = { sessionId: context.sessionId, signal: context.signal };
+      const ended = new AbortController();
+      const flight: InFlight = { sessionId: context.sessionId, signal: AbortSignal.any([context.signal, ended.signal]) };
       connection.inFlight.add(flight);
       const calling = client.callTool({ name: tool.tool, arguments: args }, CallToolResultSchema, { signal: context.signal, timeout: callTimeoutMs });
       const forget = () => void pendingCalls.delete(calling);
@@ -209,6 +210,8 @@ export function createMcpTools(config: McpConfig, options: McpToolsOptions): Mcp
         throw new McpCallError("TOOL_FAILED", `the MCP server ${tool.server} failed the call of ${tool.tool}: ${message(error)}`);
       } finally {
         connection.inFlight.delete(flight);
+        // A form still open for this call (its server answered without waiting, or the call timed out) ends with it.
+        ended.abort();
       }
     },
 
