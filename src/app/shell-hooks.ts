@@ -49,7 +49,8 @@ export function useDrawer(toggleRef: RefObject<HTMLButtonElement | null>, closeR
     open,
     setOpen: setOpenState,
     onKeyDown(event: ReactKeyboardEvent) {
-      if (event.key !== "Escape" || !open) return;
+      // An Escape that closes an IME's candidates (in the search field, say) is the IME's: Safari sends it as 229.
+      if (event.key !== "Escape" || !open || event.nativeEvent.isComposing || event.keyCode === 229) return;
       event.preventDefault();
       setOpenState(false);
     },

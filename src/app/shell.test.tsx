@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Api } from "../client/api";
 import type { MuxConnection, MuxOptions } from "../client/mux";
@@ -64,6 +64,19 @@ describe("the app shell", () => {
     await user.click(close);
     expect(toggle).toHaveAttribute("aria-expanded", "false");
     expect(toggle).toHaveFocus();
+  });
+
+  it("keeps the phone drawer open on an Escape that closes an IME's candidates, and closes it on the next", async () => {
+    const user = userEvent.setup();
+    renderApp();
+    const toggle = screen.getByRole("button", { name: "Sessions" });
+    await user.click(toggle);
+    const close = screen.getByRole("button", { name: "Close the chat list" });
+    fireEvent.keyDown(close, { key: "Escape", keyCode: 229 });
+    fireEvent.keyDown(close, { key: "Escape", isComposing: true });
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    fireEvent.keyDown(close, { key: "Escape", keyCode: 27 });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
   });
 
   it("shows the demo model's starters, /tool for the ready MCP server, and the / menu's commands", async () => {

@@ -35,6 +35,19 @@ describe("createImeGuard", () => {
   });
 });
 
+describe("createImeGuard's isImeEscape", () => {
+  it("blocks an Escape with key code 229, as Safari sends the one that closes the candidates after compositionend, and a plain Escape only as isImeKey does", () => {
+    const ticks = manualTicks();
+    const guard = createImeGuard(ticks.schedule);
+    expect([guard.isImeEscape({ isComposing: false, keyCode: 229 }), guard.isImeEscape({ isComposing: false, keyCode: 27 })]).toEqual([true, false]);
+    guard.onCompositionStart();
+    guard.onCompositionEnd();
+    expect(guard.isImeEscape({ isComposing: false, keyCode: 27 })).toBe(true);
+    ticks.flush();
+    expect(guard.isImeEscape({ isComposing: false, keyCode: 27 })).toBe(false);
+  });
+});
+
 describe("isLineBreakInput", () => {
   it("takes insertLineBreak and insertParagraph outside composition as Enter", () => {
     expect(isLineBreakInput({ inputType: "insertLineBreak", isComposing: false })).toBe(true);

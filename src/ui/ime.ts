@@ -10,13 +10,14 @@ export type ScheduleTick = (callback: () => void) => void;
  * Tracks composition on one element tree so a key that only confirms an IME candidate
  * is never taken as a command. It reads real composition state only: the composition
  * events and `isComposing`. `keyCode` 229 alone proves nothing, since Android keyboards
- * such as Gboard send it for most keys outside any composition. Safari fires
- * `compositionend` before the confirming Enter's `keydown`, so a key in the same tick
- * as `compositionend` is ignored too.
+ * such as Gboard send it for most keys outside any composition (an Escape is the one
+ * exception, see `isImeEscape`). Safari fires `compositionend` before the confirming
+ * Enter's `keydown`, so a key in the same tick as `compositionend` is ignored too.
  */
 export function createImeGuard(scheduleTick: ScheduleTick = (callback) => setTimeout(callback, 0)) {
   let composing = false;
   let endedThisTick = false;
+  const isImeKey = (event: ImeKeyEvent): boolean => composing || endedThisTick || event.isComposing === true;
   return {
     onCompositionStart(): void {
       composing = true;
@@ -28,8 +29,14 @@ export function createImeGuard(scheduleTick: ScheduleTick = (callback) => setTim
         endedThisTick = false;
       });
     },
-    isImeKey(event: ImeKeyEvent): boolean {
-      return composing || endedThisTick || event.isComposing === true;
+    isImeKey,
+    /**
+     * An Escape that only closes the IME's candidates: one `isImeKey` blocks, or one with `keyCode` 229, the IME's
+     * own, which Safari sends after `compositionend` and not composing. No on-screen keyboard has an Escape key, so
+     * here 229 never stands for a plain key as it does for Gboard's.
+     */
+    isImeEscape(event: ImeKeyEvent): boolean {
+      return isImeKey(event) || event.keyCode === 229;
     },
   };
 }

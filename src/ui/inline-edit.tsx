@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { createImeGuard } from "./ime";
 
 export interface InlineEditProps {
   initial: string;
@@ -12,13 +13,17 @@ export interface InlineEditProps {
   className?: string;
 }
 
-/** A one-line text field that edits a value in place: Enter or leaving saves, Escape cancels; an unchanged or blank value just closes. */
+/**
+ * A one-line text field that edits a value in place: Enter or leaving saves, Escape cancels; an unchanged or blank value
+ * just closes. IME-safe: the Enter that confirms a candidate and the Escape that closes them are the IME's.
+ */
 export function InlineEdit({ initial, label, onSave, onDone, describe, maxLength, className }: InlineEditProps) {
   const [value, setValue] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
   const settled = useRef(false);
+  const [imeGuard] = useState(createImeGuard);
 
   useEffect(() => {
     ref.current?.focus();
@@ -59,17 +64,18 @@ export function InlineEdit({ initial, label, onSave, onDone, describe, maxLength
         disabled={saving}
         onChange={(event) => setValue(event.target.value)}
         onKeyDown={(event) => {
-          if (event.nativeEvent.isComposing) return;
-          if (event.key === "Enter") {
+          if (event.key === "Enter" && !imeGuard.isImeKey(event.nativeEvent)) {
             event.preventDefault();
             void save();
-          } else if (event.key === "Escape") {
+          } else if (event.key === "Escape" && !imeGuard.isImeEscape(event.nativeEvent)) {
             event.preventDefault();
             event.stopPropagation();
             settled.current = true;
             onDone();
           }
         }}
+        onCompositionStart={imeGuard.onCompositionStart}
+        onCompositionEnd={imeGuard.onCompositionEnd}
         onBlur={() => {
           if (!error) void save();
         }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
 import { Composer } from "./composer";
@@ -68,6 +68,19 @@ describe("the composer's / menu", () => {
     await user.click(screen.getByRole("option", { name: /\/tool/ }));
     expect(input).toHaveValue("/tool ");
     expect(input).toHaveFocus();
+  });
+
+  it("stays open on an Escape that closes an IME's candidates, as Safari sends it after compositionend, and closes on the next", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    fireEvent.compositionStart(input);
+    fireEvent.compositionEnd(input);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fireEvent.keyDown(input, { key: "Escape", keyCode: 229 });
+    expect(screen.getByRole("listbox", { name: "Commands" })).toBeVisible();
+    fireEvent.keyDown(input, { key: "Escape", keyCode: 27 });
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
   });
 
   it("offers commands given as data, such as an agent's own", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { act, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Message, Session } from "../../protocol/schemas";
 import { SessionStoreProvider } from "../../store/react";
@@ -103,6 +103,23 @@ describe("TurnBar", () => {
     const { calls } = setup([user("u1", "hi")], "waiting", true);
     await u.keyboard("{Escape}");
     expect(calls).toEqual([]);
+  });
+
+  it("keeps running on an Escape that closes an IME's candidates in the composer, as Safari sends it after compositionend", async () => {
+    const { calls } = setup([user("u1", "hi")], "running");
+    const composer = document.body.appendChild(document.createElement("textarea"));
+    composer.focus();
+    fireEvent.compositionStart(composer);
+    fireEvent.compositionEnd(composer);
+    fireEvent.keyDown(composer, { key: "Escape", keyCode: 229 });
+    // In the same tick as compositionend even a plain Escape is the IME's; its key code 229 alone says so at any time.
+    fireEvent.keyDown(composer, { key: "Escape", keyCode: 27 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(composer, { key: "Escape", keyCode: 229 });
+    expect(calls).toEqual([]);
+    fireEvent.keyDown(composer, { key: "Escape", keyCode: 27 });
+    expect(calls).toEqual(["stop s-1"]);
+    composer.remove();
   });
 
   it("offers Retry after a failed reply and sends the last user message again", async () => {

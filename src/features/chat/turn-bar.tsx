@@ -6,6 +6,7 @@ import type { SessionData } from "../../store/state";
 import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
 import { useFocusHandoff } from "../../ui/focus-handoff";
+import { createImeGuard, type ImeGuard } from "../../ui/ime";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
 import { chatCopy } from "./copy";
@@ -24,9 +25,9 @@ export interface TurnBarProps {
   onFocusLost?: () => void;
 }
 
-/** Whether a key press belongs to something else: an IME, a handler that took it, or an open dialog. */
-function isTakenKey(event: KeyboardEvent): boolean {
-  return event.defaultPrevented || event.isComposing || document.querySelector("dialog[open]") !== null;
+/** Whether a key press belongs to something else: an IME (`imeGuard` watches the whole page), a handler that took it, or an open dialog. */
+function isTakenKey(event: KeyboardEvent, imeGuard: ImeGuard): boolean {
+  return event.defaultPrevented || imeGuard.isImeEscape(event) || document.querySelector("dialog[open]") !== null;
 }
 
 const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted", "stopped-at-tool"]);
@@ -59,13 +60,21 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
 
   useEffect(() => {
     if (!running || slotTakenOver) return;
+    // The composer's IME too: the Escape that closes its candidates must not stop the turn.
+    const imeGuard = createImeGuard();
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || isTakenKey(event)) return;
+      if (event.key !== "Escape" || isTakenKey(event, imeGuard)) return;
       event.preventDefault();
       stopRef.current?.click();
     };
+    document.addEventListener("compositionstart", imeGuard.onCompositionStart);
+    document.addEventListener("compositionend", imeGuard.onCompositionEnd);
     document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("compositionstart", imeGuard.onCompositionStart);
+      document.removeEventListener("compositionend", imeGuard.onCompositionEnd);
+      document.removeEventListener("keydown", onKeyDown);
+    };
   }, [running, slotTakenOver]);
 
   const stop = async () => {

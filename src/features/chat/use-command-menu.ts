@@ -32,7 +32,7 @@ export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: C
 
   /** The `/` menu's keys: arrows move, Enter or Tab completes, Escape closes it for what is typed. */
   const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (offered.length === 0 || imeGuard.isImeKey(event.nativeEvent)) return false;
+    if (offered.length === 0 || imeGuard.isImeKey(event.nativeEvent) || (event.key === "Escape" && imeGuard.isImeEscape(event.nativeEvent))) return false;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActiveCommand((active + step + offered.length) % offered.length);

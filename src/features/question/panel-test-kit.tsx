@@ -30,6 +30,19 @@ export function renderPanel(request: PendingRequest, respond: RespondMock = acce
   return { respond, view, user: userEvent.setup() };
 }
 
+/**
+ * Does what Chromium does and jsdom does not: a focused control that becomes disabled drops focus to the body.
+ * Returns the stop.
+ */
+export function dropFocusFromDisabled(): () => void {
+  const observer = new MutationObserver(() => {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active.matches(":disabled")) active.blur();
+  });
+  observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["disabled"] });
+  return () => observer.disconnect();
+}
+
 /** The review step's rows as text: the list items that carry a Change button. */
 export function reviewItems(): (string | null)[] {
   return screen

@@ -233,6 +233,18 @@ describe("rule question-defaults", () => {
     ]);
   });
 
+  it("moves on with Enter on a question before the last, as its Next button does, though the defaults complete every question", async () => {
+    const request = requestOf(
+      { id: "tags", question: "Tags?", multiSelect: true, options: [{ label: "a" }, { label: "b" }, { label: "c" }], defaults: { selected: ["c", "a"] } },
+      { id: "port", question: "Port?", input: { kind: "integer" }, defaults: { custom: "8080" } },
+    );
+    const { user, respond } = renderPanel(request);
+    screen.getByRole("checkbox", { name: "a" }).focus();
+    await user.keyboard("{Enter}");
+    expect(heading()).toBe("Port?");
+    expect(respond).not.toHaveBeenCalled();
+  });
+
   it("lets a saved draft win over the defaults", () => {
     sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [["plan", { selected: ["Free"], custom: "", skipped: false }]], index: 0, collapsed: false }));
     renderPanel(requestOf(plan));

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { deleteDraft } from "./draft-storage";
-import { acceptingRespond, installTestClock, answerBody, expectAnswered, renderPanel as renderRequest, type RespondMock } from "./panel-test-kit";
+import { acceptingRespond, dropFocusFromDisabled, installTestClock, answerBody, expectAnswered, renderPanel as renderRequest, type RespondMock } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
 import { resetTypingActivity } from "./typing-activity";
 
@@ -54,6 +54,19 @@ describe("collapsing", () => {
     await user.click(screen.getByRole("button", { name: "Previous question" }));
     expect(screen.getByRole("radio", { name: "npm" })).toBeChecked();
     expect(respond).not.toHaveBeenCalled();
+  });
+
+  it("stays open on an Escape that closes an IME's candidates in its answer field, as Safari sends it after compositionend", async () => {
+    const { user } = renderPanel();
+    await user.click(screen.getByRole("radio", { name: "npm" }));
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    fireEvent.compositionStart(field);
+    fireEvent.compositionEnd(field);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fireEvent.keyDown(field, { key: "Escape", keyCode: 229 });
+    expect(screen.getByRole("textbox", { name: "Type your answer" })).toBeInTheDocument();
+    fireEvent.keyDown(field, { key: "Escape", keyCode: 27 });
+    expect(screen.queryByRole("textbox", { name: "Type your answer" })).not.toBeInTheDocument();
   });
 
   it("counts a skip as done but not answered: the bar tells all answered from answered and skipped", async () => {
@@ -153,6 +166,43 @@ describe("responding", () => {
     await user.click(screen.getByRole("button", { name: "Submit" }));
     const body = answerBody([{ id: "pkg", selected: ["npm"] }]);
     expect(respond.mock.calls).toEqual([[body], [body]]);
+  });
+
+  it("gives focus back to the control it was sent from when the send fails, so Enter and the number keys work again", async () => {
+    const stopDropping = dropFocusFromDisabled();
+    try {
+      const respond = vi
+        .fn<(body: RespondRequest) => Promise<Receipt>>()
+        .mockRejectedValueOnce(new TypeError("Failed to fetch"))
+        .mockResolvedValueOnce({ accepted: true });
+      renderPanel(respond, { ...batch, questions: [batch.questions[0]!] });
+      const npm = screen.getByRole("radio", { name: "npm" });
+      npm.focus();
+      fireEvent.keyDown(npm, { key: "Enter" });
+      await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Failed to fetch"));
+      await waitFor(() => expect(npm).toHaveFocus());
+      fireEvent.keyDown(document.activeElement!, { key: "2", code: "Digit2" });
+      const body = answerBody([{ id: "pkg", selected: ["npm"] }]);
+      await waitFor(() => expect(respond.mock.calls).toEqual([[body], [body]]));
+    } finally {
+      stopDropping();
+    }
+  });
+
+  it("puts focus in the step when the control the failed send came from is gone", async () => {
+    const stopDropping = dropFocusFromDisabled();
+    try {
+      const respond = vi.fn(async (): Promise<Receipt> => ({ accepted: false, reason: "not-pending", detail: "gone" }));
+      const { user } = renderPanel(respond);
+      await user.click(screen.getByRole("radio", { name: "npm" }));
+      await user.click(screen.getByRole("button", { name: "Dismiss all questions" }));
+      await user.click(screen.getByRole("button", { name: "Discard" }));
+      await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent(/rejected: not-pending/));
+      // Focus comes back in the render after the one that freed the controls.
+      await waitFor(() => expect(screen.getByRole("textbox", { name: "Type your answer" })).toHaveFocus());
+    } finally {
+      stopDropping();
+    }
   });
 
   it("disables every control while a cancel is in flight", async () => {
@@ -562,6 +612,27 @@ describe("a panel that takes over from the one before it", () => {
     clock.set(40_300);
     fireEvent.keyDown(field, { key: "Enter" });
     await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "why", selected: [], custom: "re" }], "r2")]]));
+  });
+
+  it("takes no key in its first 300 ms after the one it replaces was answered here, though that send disabled the focused control", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const stopDropping = dropFocusFromDisabled();
+    const respond = acceptingRespond();
+    const view = render(<QuestionPanel key="r1" request={single("r1", "First?")} position={{ index: 0, count: 2 }} respond={respond} />);
+    fireEvent.keyDown(screen.getByRole("radio", { name: "Yes" }), { key: "Enter" });
+    await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["Yes"] }], "r1")]]));
+    expect(screen.getByRole("radio", { name: "Yes" })).toBeDisabled();
+    clock.set(50_000);
+    // The first request is resolved; the next one's panel replaces it, and the second press of the Enter arrives.
+    view.rerender(<QuestionPanel key="r2" request={single("r2", "Second?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const yes = screen.getByRole("radio", { name: "Yes" });
+    expect(yes).toHaveFocus();
+    clock.set(50_200);
+    fireEvent.keyDown(yes, { key: "Enter" });
+    fireEvent.keyDown(yes, { key: "1", code: "Digit1" });
+    await act(async () => undefined);
+    expect(respond).toHaveBeenCalledTimes(1);
+    stopDropping();
   });
 
   it("never lets a held Enter press a button: only its first press does", () => {

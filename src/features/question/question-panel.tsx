@@ -12,7 +12,7 @@ import { PanelHeader } from "./panel-header";
 import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
-import { focusStep, isPanelEscape, usePanelKeyGuard } from "./step-keys";
+import { focusStep, isPanelEscape, usePanelKeyGuard, useSendFocus } from "./step-keys";
 import { focusInPanel } from "./typing-activity";
 import { usePanelAttention } from "./use-panel-attention";
 import { usePanelDraft } from "./use-panel-draft";
@@ -58,12 +58,14 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
     if (review) document.getElementById(headingId)?.focus();
     else if (root && !focusStep(root)) document.getElementById(headingId)?.focus();
   };
+  const sendFocus = useSendFocus(rootRef, headingId, focusPanel);
   const { busy, status, setStatus, confirming, answer, cancel, chatAboutIt, dismiss, keepAnswering } = usePanelResponse({
     request,
     state,
     respond,
     planChat,
     focusPanel,
+    sendFocus,
   });
   const [imeGuard] = useState(createImeGuard);
   const { questions } = request;
@@ -89,11 +91,12 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
 
   const isImeKey = (event: KeyboardEvent) =>
     imeGuard.isImeKey({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode });
+  const isImeEscape = (event: KeyboardEvent) => imeGuard.isImeEscape({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode });
   // Read as it first renders, while the panel it replaces (if any) is still on the page with the focus.
   const [takesOver] = useState(() => takeFocus && focusInPanel());
   const keyGuard = usePanelKeyGuard(rootRef, takesOver, isImeKey);
   const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (!isPanelEscape(event, isImeKey(event), state.collapsed, disabled)) return;
+    if (!isPanelEscape(event, isImeEscape(event), state.collapsed, disabled)) return;
     event.preventDefault();
     if (confirming) keepAnswering();
     else collapse();

@@ -339,17 +339,22 @@ describe("submitting the batch", () => {
     expect(respond).not.toHaveBeenCalled();
   });
 
-  it("submits with Enter once every question is answered or skipped", async () => {
+  it("takes Enter as the primary button once every question is answered or skipped: Next before the last, the review on it", async () => {
     const { user, respond } = renderPanel();
     await user.click(screen.getByRole("radio", { name: "npm" }));
     await user.click(screen.getByRole("button", { name: "Skip this question" }));
     await user.click(screen.getByRole("checkbox", { name: "Search" }));
     await user.click(screen.getByRole("button", { name: "Previous question" }));
     await user.click(screen.getByRole("button", { name: "Previous question" }));
-    screen.getByRole("heading", { name: "Which package manager?" }).focus();
-    await user.keyboard("{Enter}");
-    expect(respond).not.toHaveBeenCalled();
-    expect(heading()).toBe("Review your answers");
+    for (const [from, to] of [
+      ["Which package manager?", "What should the project be called?"],
+      ["What should the project be called?", "Which features?"],
+      ["Which features?", "Review your answers"],
+    ]) {
+      screen.getByRole("heading", { name: from }).focus();
+      await user.keyboard("{Enter}");
+      expect([heading(), respond.mock.calls.length]).toEqual([to, 0]);
+    }
     await user.click(screen.getByRole("button", { name: "Submit" }));
     expectAnswered(respond, [
       { id: "pkg", selected: ["npm"] },

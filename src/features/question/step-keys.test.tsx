@@ -1,3 +1,4 @@
+import { renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createStepGuard,
@@ -11,6 +12,7 @@ import {
   readStepKey,
   revealStep,
   stepPart,
+  useSendFocus,
 } from "./step-keys";
 
 afterEach(() => {
@@ -185,6 +187,50 @@ describe("rule step-guard", () => {
 
   it("reads a pointer click's position and none for a click made by a key", () => {
     expect([pointOf({ detail: 1, clientX: 3, clientY: 4 }), pointOf({ detail: 0, clientX: 3, clientY: 4 })]).toEqual([{ x: 3, y: 4 }, null]);
+  });
+});
+
+describe("rule send-focus", () => {
+  function sendFocusIn(root: HTMLElement) {
+    const focusPanel = vi.fn();
+    const { result } = renderHook(() => useSendFocus({ current: root }, "q-heading", focusPanel));
+    return { focus: result.current, focusPanel };
+  }
+
+  it("waits on the heading while a send is out, and goes back to the control it left when the send fails", () => {
+    const root = mount('<h2 id="q-heading" tabindex="-1">Q</h2><button role="radio">a</button>');
+    const radio = root.querySelector("button")!;
+    radio.focus();
+    const { focus, focusPanel } = sendFocusIn(root);
+    focus.hold();
+    expect(document.activeElement?.id).toBe("q-heading");
+    focus.restore();
+    expect([document.activeElement, focusPanel.mock.calls.length]).toEqual([radio, 0]);
+  });
+
+  it("puts focus in the step when that control is gone, and leaves focus the user moved elsewhere", () => {
+    const root = mount('<h2 id="q-heading" tabindex="-1">Q</h2><button>Discard</button>');
+    const outside = mount("<input>").querySelector("input")!;
+    root.querySelector("button")!.focus();
+    const { focus, focusPanel } = sendFocusIn(root);
+    focus.hold();
+    root.querySelector("button")!.remove();
+    focus.restore();
+    expect(focusPanel).toHaveBeenCalledTimes(1);
+    focus.hold();
+    outside.focus();
+    focus.restore();
+    expect([document.activeElement, focusPanel.mock.calls.length]).toEqual([outside, 1]);
+  });
+
+  it("takes no focus from outside the panel", () => {
+    const root = mount('<h2 id="q-heading" tabindex="-1">Q</h2>');
+    const outside = mount("<input>").querySelector("input")!;
+    outside.focus();
+    const { focus, focusPanel } = sendFocusIn(root);
+    focus.hold();
+    focus.restore();
+    expect([document.activeElement, focusPanel.mock.calls.length]).toEqual([outside, 0]);
   });
 });
 

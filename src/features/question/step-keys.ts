@@ -303,3 +303,43 @@ export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOv
 }
 
 export type StepGuard = ReturnType<typeof createStepGuard>;
+
+// ── Rule send-focus: focus waits on the heading while a response is sent ────────────────────────
+
+/** Where focus waits while a send has the panel's controls disabled, and where it goes when the send fails. */
+export interface SendFocus {
+  /** As a send starts, before its controls are disabled. */
+  hold(): void;
+  /** Once a send that failed has enabled the controls again. */
+  restore(): void;
+}
+
+const isNowhere = (element: Element | null) => element === null || element === document.body;
+
+/**
+ * A focused control that is disabled drops focus to the body (Chromium), where Enter and the number keys reach
+ * nothing, and the next request's panel, not finding focus in the one it replaces, would arm no arrival guard: the
+ * double press that answered here would answer it too. So focus in the panel (or on no element) waits on its
+ * heading, which is never disabled, and a send that fails gives it back to the control it left, else to the step
+ * (`focusPanel`). Focus the user moved elsewhere meanwhile stays there.
+ */
+export function useSendFocus(rootRef: RefObject<HTMLElement | null>, headingId: string, focusPanel: () => void): SendFocus {
+  const heldRef = useRef<{ from: HTMLElement | null } | null>(null);
+  return {
+    hold() {
+      const active = document.activeElement;
+      const inPanel = active instanceof HTMLElement && rootRef.current?.contains(active) === true;
+      if (!inPanel && !isNowhere(active)) return;
+      heldRef.current = { from: inPanel ? active : null };
+      document.getElementById(headingId)?.focus({ preventScroll: true });
+    },
+    restore() {
+      const held = heldRef.current;
+      heldRef.current = null;
+      const active = document.activeElement;
+      if (held === null || !(isNowhere(active) || active?.id === headingId)) return;
+      held.from?.focus({ preventScroll: true });
+      if (held.from === null || document.activeElement !== held.from) focusPanel();
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { hasAnyDraft, type DraftState } from "./draft";
+import type { SendFocus } from "./step-keys";
 import { useRespond } from "./use-respond";
 
 /** Chat about it stops the session's turn first, so the agent does not carry on alone, then hands the note to the composer. */
@@ -18,15 +19,17 @@ interface PanelResponseOptions {
   planChat: PlanChat | undefined;
   /** Puts focus back where the user answers (the step's control, else its heading) when they keep answering. */
   focusPanel: () => void;
+  /** Keeps focus in the panel while a response is sent (rule send-focus). */
+  sendFocus: SendFocus;
 }
 
 /**
  * The ways the panel ends its request: an answer, a cancel, Chat about it on a plan review, and
  * Dismiss, which asks first (`confirming`) when it would throw a draft away.
  */
-export function usePanelResponse({ request, state, respond, planChat, focusPanel }: PanelResponseOptions) {
+export function usePanelResponse({ request, state, respond, planChat, focusPanel, sendFocus }: PanelResponseOptions) {
   const { rpcId, sessionId, questions } = request;
-  const { busy, status, setStatus, send: sendResponse } = useRespond(respond);
+  const { busy, status, setStatus, send: sendResponse } = useRespond(respond, sendFocus);
   const [confirming, setConfirming] = useState(false);
 
   const send = (body: RespondRequest) => {

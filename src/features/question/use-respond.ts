@@ -1,7 +1,8 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Receipt, RespondRequest } from "../../protocol/schemas";
 import { forgetResponding, leftWhileSending, noteResponding } from "./retired-drafts";
 import type { PanelStatus } from "./status-line";
+import type { SendFocus } from "./step-keys";
 
 /** What the panel is waiting for: nothing, an answer's receipt, or a cancel's. */
 export type Busy = null | "answer" | "cancel";
@@ -16,12 +17,23 @@ export interface SendSteps {
 
 /**
  * Sends a response and tracks it. An accepted receipt keeps the panel busy until the parent
- * unmounts it on `question/resolved`; a rejection or a network error frees it again.
+ * unmounts it on `question/resolved`; a rejection or a network error frees it again. `focus`
+ * keeps focus in the panel while it is busy and gives it back once it is freed (rule send-focus).
  */
-export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) {
+export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>, focus?: SendFocus) {
   const [busy, setBusy] = useState<Busy>(null);
   const [status, setStatus] = useState<PanelStatus>(null);
+  const focusRef = useRef(focus);
+  useEffect(() => {
+    focusRef.current = focus;
+  });
+  // Counts the sends that failed: after the render that freed the controls again, they can take focus back.
+  const [failures, setFailures] = useState(0);
+  useEffect(() => {
+    if (failures > 0) focusRef.current?.restore();
+  }, [failures]);
   const send = async (body: RespondRequest, steps: SendSteps = {}) => {
+    focus?.hold();
     setBusy(body.type);
     setStatus(body.type === "cancel" ? { kind: "cancelling" } : null);
     try {
@@ -45,6 +57,7 @@ export function useRespond(respond: (body: RespondRequest) => Promise<Receipt>) 
     }
     forgetResponding(body.rpcId);
     setBusy(null);
+    setFailures((count) => count + 1);
   };
   return { busy, status, setStatus, send };
 }

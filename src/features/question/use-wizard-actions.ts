@@ -1,7 +1,7 @@
 import { useState, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, QuestionItem } from "../../protocol/schemas";
 import { buildAnswers } from "./batch";
-import { chooseOption, draftOf, firstIncomplete, goToQuestion, isComplete, skipQuestion, toggleOption, type DraftState } from "./draft";
+import { chooseOption, draftOf, goToQuestion, isComplete, skipQuestion, toggleOption, type DraftState } from "./draft";
 import { firstUnsendable, type FieldProblem } from "./field-rules";
 import type { PickSource } from "./option-list";
 import { needsReview, reviewIndex } from "./step-state";
@@ -101,8 +101,8 @@ export function useWizardActions(options: WizardActionsOptions) {
     if (key.kind === "enter") {
       event.preventDefault();
       if (!key.inText && stepGuard.blocks(null)) return;
-      if (!key.inText && firstIncomplete(questions, state) === -1) finish(state);
-      else primary();
+      // Only what the primary button does, however much is filled in: before the last question that is Next, never a send.
+      primary();
       return;
     }
     const option = question.options?.[key.number - 1];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { planReviewQuestions } from "../../protocol/plan-review";
 import type { PendingRequest, Session } from "../../protocol/schemas";
@@ -195,6 +195,21 @@ describe("Sidebar", () => {
     expect(await screen.findByText("No chat matches “zzz”.")).toBeInTheDocument();
     await user.keyboard("{Escape}");
     expect(chatTitles()).toEqual(["Budget plan", "Holiday"]);
+  });
+
+  it("keeps the query on the Escape that closes an IME's candidates, and clears it on the next Escape", async () => {
+    renderSidebar([session("a", "Budget plan", "2026-11-30T08:00:00.000Z"), session("b", "Holiday", "2026-11-30T07:00:00.000Z")], { onSearch: async () => ({ sessions: [], next: null }) });
+    const box = screen.getByRole("searchbox", { name: "Search chats" });
+    fireEvent.compositionStart(box);
+    fireEvent.change(box, { target: { value: "bud" } });
+    fireEvent.compositionEnd(box);
+    // Safari sends it after compositionend, not composing, with key code 229.
+    fireEvent.keyDown(box, { key: "Escape", keyCode: 229 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(box, { key: "Escape", keyCode: 229 });
+    expect(box).toHaveValue("bud");
+    fireEvent.keyDown(box, { key: "Escape", keyCode: 27 });
+    expect(box).toHaveValue("");
   });
 
   it("keeps the host's matches listed while the next keystroke's search loads, and forgets them once the search is cleared", async () => {

@@ -7,6 +7,7 @@ import { useSessionStore } from "../../store/react";
 import { selectHasMoreSessions, selectPendingRequests, selectSessions } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
 import { Button } from "../../ui/button";
+import { createImeGuard } from "../../ui/ime";
 import { LabelledSelect } from "../../ui/labelled-select";
 import { sessionsCopy } from "./copy";
 import { SessionListItem, type SessionItemActions } from "./session-list-item";
@@ -227,6 +228,36 @@ function useNewChat(activeSessionId: string | null, agents: AgentsList | null | 
   return { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting };
 }
 
+/** The search field: Escape clears it, unless that Escape only closed an IME's candidates. */
+function SearchBox({ value, onChange }: { value: string; onChange: (query: string) => void }) {
+  const t = useCopy(sessionsCopy);
+  const searchId = useId();
+  const [imeGuard] = useState(createImeGuard);
+  return (
+    <div className="sidebar__search">
+      <label htmlFor={searchId} className="ui-visually-hidden">
+        {t("searchLabel")}
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        className="ui-field sidebar__search-input"
+        placeholder={t("searchPlaceholder")}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && value !== "" && !imeGuard.isImeEscape(event.nativeEvent)) {
+            event.preventDefault();
+            onChange("");
+          }
+        }}
+        onCompositionStart={imeGuard.onCompositionStart}
+        onCompositionEnd={imeGuard.onCompositionEnd}
+      />
+    </div>
+  );
+}
+
 /** The session list: `New chat`, search, chats waiting for an answer pinned on top, then Today, Yesterday and Earlier, and the language switch. */
 export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat, onLoadMore, onSearch, onRename, onDelete, listFailed = false, hiddenSessionIds = NONE_HIDDEN, footer, now = readClock, onClose, closeRef, agents, agentsKnown, onNewAgentChat, onRefreshAgents }: SidebarProps) {
   const t = useCopy(sessionsCopy);
@@ -238,7 +269,6 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const [typed, setQuery] = useState("");
   // The box shows each key at once; the list follows in a render React may interrupt, so a long list never holds a keystroke back.
   const query = useDeferredValue(typed);
-  const searchId = useId();
   const { result, shown: found, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
   const waitingIds = useSessionStore(selectWaitingIds);
@@ -306,27 +336,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
           </Suspense>
         )}
       </div>
-      {onSearch && (
-        <div className="sidebar__search">
-          <label htmlFor={searchId} className="ui-visually-hidden">
-            {t("searchLabel")}
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="ui-field sidebar__search-input"
-            placeholder={t("searchPlaceholder")}
-            value={typed}
-            onChange={(event) => setQuery(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Escape" && typed !== "") {
-                event.preventDefault();
-                setQuery("");
-              }
-            }}
-          />
-        </div>
-      )}
+      {onSearch && <SearchBox value={typed} onChange={setQuery} />}
       <p role="status" className="sidebar__status">
         {status}
       </p>
