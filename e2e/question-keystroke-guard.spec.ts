@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { pauseClock } from "./clock";
 import { startHost, type TestHost } from "./host";
@@ -106,6 +108,37 @@ test("a double tap answers one question: the new step ignores taps for its first
   await expect(page.getByRole("radio", { name: "No" })).not.toBeChecked();
   expect(sent).toEqual([]);
   void sessionId;
+});
+
+test("a double Enter answers one request: the request after the one answered here ignores keys for its first 300 ms, though the send took the focused control away", async ({ page }) => {
+  await page.clock.install();
+  const sent = recordResponds(page);
+  // An outside agent asks two questions at once in its chat: the panel shows one, then the other.
+  const client = new Client({ name: "double-enter", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", host.url)));
+  try {
+    const ask = (question: string) => client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "pick", question, options: [{ label: "Alpha" }, { label: "Beta" }] }] } });
+    const calls = [ask("First of two?"), ask("Second of two?")];
+    let sessionId: string | undefined;
+    await expect.poll(async () => (sessionId = ((await (await page.request.get(`${host.url}/api/sessions`)).json()) as { sessions: { id: string; title: string }[] }).sessions.find((session) => session.title.startsWith("double-enter"))?.id)).toBeTruthy();
+    await page.goto(`${host.url}/#session=${sessionId}`);
+    await expect(page.getByRole("region", { name: "First of two?" })).toBeVisible();
+    await page.keyboard.press("Alt+KeyQ");
+    await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
+    // Stopped, so the second Enter is within 300 ms of the next panel's arrival however slow the machine is.
+    await pauseClock(page);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("region", { name: "Second of two?" })).toBeVisible();
+    await page.keyboard.press("Enter");
+    await page.clock.runFor(400);
+    await page.keyboard.press("2");
+    await expect(page.getByRole("region", { name: "Second of two?" })).toHaveCount(0);
+    const results = await Promise.all(calls);
+    expect(results.map((result) => (result.content as { text: string }[])[0]!.text)).toEqual([JSON.stringify({ answers: [{ id: "pick", selected: ["Alpha"] }] }), JSON.stringify({ answers: [{ id: "pick", selected: ["Beta"] }] })]);
+    expect(sent.map((request) => (request.postDataJSON() as { answers: unknown }).answers)).toEqual([[{ id: "pick", selected: ["Alpha"] }], [{ id: "pick", selected: ["Beta"] }]]);
+  } finally {
+    await client.close();
+  }
 });
 
 test("each step opens at its top with the question's heading in view", async ({ page }) => {
