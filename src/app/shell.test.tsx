@@ -74,7 +74,12 @@ describe("the app shell", () => {
     const close = screen.getByRole("button", { name: "Close the chat list" });
     fireEvent.keyDown(close, { key: "Escape", keyCode: 229 });
     fireEvent.keyDown(close, { key: "Escape", isComposing: true });
+    // Safari's Escape right after the composition ended, in the same tick.
+    fireEvent.compositionStart(close);
+    fireEvent.compositionEnd(close);
+    fireEvent.keyDown(close, { key: "Escape", keyCode: 27 });
     expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await new Promise((resolve) => setTimeout(resolve, 0));
     fireEvent.keyDown(close, { key: "Escape", keyCode: 27 });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
   });

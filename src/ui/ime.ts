@@ -43,6 +43,23 @@ export function createImeGuard(scheduleTick: ScheduleTick = (callback) => setTim
 
 export type ImeGuard = ReturnType<typeof createImeGuard>;
 
+/**
+ * A guard fed by every composition on the page, for a key listener that is not on the field composing (a document's
+ * Escape, a drawer's): `stop` lets go of the page.
+ */
+export function watchPageIme(): { guard: ImeGuard; stop(): void } {
+  const guard = createImeGuard();
+  document.addEventListener("compositionstart", guard.onCompositionStart);
+  document.addEventListener("compositionend", guard.onCompositionEnd);
+  return {
+    guard,
+    stop() {
+      document.removeEventListener("compositionstart", guard.onCompositionStart);
+      document.removeEventListener("compositionend", guard.onCompositionEnd);
+    },
+  };
+}
+
 /** The parts of an input event `isLineBreakInput` reads. */
 export interface LineBreakInputEvent {
   inputType: string;

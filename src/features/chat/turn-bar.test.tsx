@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Message, Session } from "../../protocol/schemas";
@@ -108,6 +108,7 @@ describe("TurnBar", () => {
   it("keeps running on an Escape that closes an IME's candidates in the composer, as Safari sends it after compositionend", async () => {
     const { calls } = setup([user("u1", "hi")], "running");
     const composer = document.body.appendChild(document.createElement("textarea"));
+    onTestFinished(() => composer.remove());
     composer.focus();
     fireEvent.compositionStart(composer);
     fireEvent.compositionEnd(composer);
@@ -119,7 +120,6 @@ describe("TurnBar", () => {
     expect(calls).toEqual([]);
     fireEvent.keyDown(composer, { key: "Escape", keyCode: 27 });
     expect(calls).toEqual(["stop s-1"]);
-    composer.remove();
   });
 
   it("offers Retry after a failed reply and sends the last user message again", async () => {

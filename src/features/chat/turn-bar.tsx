@@ -6,7 +6,7 @@ import type { SessionData } from "../../store/state";
 import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
 import { useFocusHandoff } from "../../ui/focus-handoff";
-import { createImeGuard, type ImeGuard } from "../../ui/ime";
+import { watchPageIme, type ImeGuard } from "../../ui/ime";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
 import { chatCopy } from "./copy";
@@ -61,18 +61,15 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
   useEffect(() => {
     if (!running || slotTakenOver) return;
     // The composer's IME too: the Escape that closes its candidates must not stop the turn.
-    const imeGuard = createImeGuard();
+    const ime = watchPageIme();
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || isTakenKey(event, imeGuard)) return;
+      if (event.key !== "Escape" || isTakenKey(event, ime.guard)) return;
       event.preventDefault();
       stopRef.current?.click();
     };
-    document.addEventListener("compositionstart", imeGuard.onCompositionStart);
-    document.addEventListener("compositionend", imeGuard.onCompositionEnd);
     document.addEventListener("keydown", onKeyDown);
     return () => {
-      document.removeEventListener("compositionstart", imeGuard.onCompositionStart);
-      document.removeEventListener("compositionend", imeGuard.onCompositionEnd);
+      ime.stop();
       document.removeEventListener("keydown", onKeyDown);
     };
   }, [running, slotTakenOver]);

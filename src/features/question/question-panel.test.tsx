@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { deleteDraft } from "./draft-storage";
@@ -616,7 +616,7 @@ describe("a panel that takes over from the one before it", () => {
 
   it("takes no key in its first 300 ms after the one it replaces was answered here, though that send disabled the focused control", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const stopDropping = dropFocusFromDisabled();
+    onTestFinished(dropFocusFromDisabled());
     const respond = acceptingRespond();
     const view = render(<QuestionPanel key="r1" request={single("r1", "First?")} position={{ index: 0, count: 2 }} respond={respond} />);
     fireEvent.keyDown(screen.getByRole("radio", { name: "Yes" }), { key: "Enter" });
@@ -632,7 +632,6 @@ describe("a panel that takes over from the one before it", () => {
     fireEvent.keyDown(yes, { key: "1", code: "Digit1" });
     await act(async () => undefined);
     expect(respond).toHaveBeenCalledTimes(1);
-    stopDropping();
   });
 
   it("never lets a held Enter press a button: only its first press does", () => {

@@ -194,7 +194,9 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
           return errorOutcome({ name: error.name, code: error.code, message: error.message });
         }
       }
-      await update(mcp);
+      // The call runs as allowed though its row's write failed (storage down): the row is written again later, and a human's
+      // allow is never turned into a failed call by the disk.
+      await update(mcp).catch((error: unknown) => log({ event: "mcp/approval-write-failed", sessionId, server, tool, code: error instanceof StorageError ? error.code : "INTERNAL" }));
       let result: CallToolResult;
       try {
         result = await mcpTools.call(name, args, { sessionId, signal });

@@ -20,13 +20,17 @@ for (const [network, prefix] of [
   ["224.0.0.0", 3],
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, "ipv4");
+  // The same addresses mapped into IPv6, and reached through the well-known NAT64 prefix (a public IPv4 address stays reachable through it).
   NOT_PUBLIC.addSubnet(`::ffff:${network}`, 96 + prefix, "ipv6");
+  NOT_PUBLIC.addSubnet(`64:ff9b::${network}`, 96 + prefix, "ipv6");
 }
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  // Unspecified, loopback and IPv4-compatible (deprecated) in one.
+  ["::", 96],
+  ["64:ff9b:1::", 48],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, "ipv6");

@@ -159,9 +159,10 @@ export interface PushDelivery {
   /**
    * Sends one frame's push to every subscription: `payloadFor` gives each device its payload, or null when that device
    * gets none of this frame. `beforeSend`, when given, is awaited with the number of devices the frame goes to before any
-   * of them is sent to. Resolves once every one of this frame's pushes was sent, dropped or given up; never rejects.
+   * of them is sent to. Resolves once every one of this frame's pushes was sent, dropped or given up, with how each
+   * ended; never rejects.
    */
-  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<void>;
+  fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<SendOutcome[]>;
   /** Resolves once every push queued so far was sent, dropped or given up. */
   idle(): Promise<void>;
 }
@@ -170,18 +171,19 @@ export interface PushDelivery {
 export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
   const { log } = options;
   /** One queue per device, so a resolve push never overtakes its request push. */
-  const queues = new Map<string, Promise<void>>();
-  const inFlight = new Set<Promise<void>>();
+  const queues = new Map<string, Promise<SendOutcome>>();
+  const inFlight = new Set<Promise<unknown>>();
   /** Frames fan out in the order they came, whatever each listing of the subscriptions takes. */
   let listing: Promise<void> = Promise.resolve();
 
-  function enqueue(subscription: StoredPushSubscription, payload: PushPayload): Promise<void> {
-    const previous = queues.get(subscription.endpoint) ?? Promise.resolve();
-    const next = previous.then(async () => {
+  function enqueue(subscription: StoredPushSubscription, payload: PushPayload): Promise<SendOutcome> {
+    const previous = queues.get(subscription.endpoint) ?? Promise.resolve<SendOutcome>("sent");
+    const next = previous.then(async (): Promise<SendOutcome> => {
       try {
-        await deliver(options, subscription, payload);
+        return await deliver(options, subscription, payload);
       } catch (error) {
         log({ event: "push/failed", error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
+        return "gave-up";
       }
     });
     queues.set(subscription.endpoint, next);
@@ -193,9 +195,9 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
     return next;
   }
 
-  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<void> {
+  function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<SendOutcome[]> {
     const failed = (event: string) => (error: unknown) => log({ event, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
-    let sending: Promise<void> = Promise.resolve();
+    let sending: Promise<SendOutcome[]> = Promise.resolve([]);
     const listed = listing.then(() => options.subscriptions()).then(async (subscriptions) => {
       const sends = subscriptions.flatMap((subscription) => {
         const payload = payloadFor(subscription);
@@ -203,7 +205,7 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
       });
       // A failed note is logged and the pushes still go: a device's notification matters more than closing it after a crash.
       await beforeSend?.(sends.length).catch(failed("push/note-failed"));
-      sending = Promise.all(sends.map(({ subscription, payload }) => enqueue(subscription, payload))).then(() => undefined);
+      sending = Promise.all(sends.map(({ subscription, payload }) => enqueue(subscription, payload)));
     }, failed("push/list-failed"));
     listing = listed;
     inFlight.add(listed);

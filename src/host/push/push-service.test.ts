@@ -161,6 +161,30 @@ describe("push service against a push service that decrypts what a phone would g
     ]);
   });
 
+  it("push-close: keeps a request noted while its close push was given up, and closes it at the next start", async () => {
+    await start({ retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 10 } });
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    // The push service is down through the close push's every attempt.
+    fake.answer(device, { status: 503 }, { status: 503 });
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1" }]);
+    await service.close();
+    const again = await createPushService({ store, log: (entry) => logs.push(entry), allowLoopback: true, ownerOf: loginOwner(() => COOKIE), sleep: async () => undefined });
+    await again.idle();
+    expect(await store.openRequests!.list()).toEqual([]);
+    await again.close();
+    expect(fake.received.map((push) => [push.status, push.payload.kind, push.payload.outcome ?? null])).toEqual([
+      [201, "request", null],
+      [503, "resolved", "answered"],
+      [503, "resolved", "answered"],
+      [201, "resolved", "aborted"],
+    ]);
+  });
+
   it("push-close: at start, closes what the store kept open (its host died with them pending); a failed note still lets the push go", async () => {
     const device = fake.device();
     await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
@@ -332,9 +356,9 @@ describe("subscriptions", () => {
     expect(local.filter((endpoint) => endpointAllowed(endpoint, false))).toEqual([]);
     // With loopback allowed (tests) only 127.0.0.1 itself is taken, which the URL parser makes of the two numbers.
     expect(local.filter((endpoint) => endpointAllowed(endpoint, true))).toEqual(["https://2130706433/push", "https://0x7f.1/push"]);
-    expect(["https://[2001:db8::1]/push", "https://[::ffff:8.8.8.8]/push", "https://push.example./x"].map((endpoint) => endpointAllowed(endpoint, false))).toEqual([true, true, true]);
+    expect(["https://[2001:db8::1]/push", "https://[::ffff:8.8.8.8]/push", "https://[64:ff9b::808:808]/push", "https://push.example./x"].map((endpoint) => endpointAllowed(endpoint, false))).toEqual([true, true, true, true]);
     // This machine's networks, where no push service is: private, shared, link-local (a cloud's metadata), multicast.
-    const near = ["https://10.1.2.3/push", "https://172.16.0.1/push", "https://192.168.1.1/push", "https://100.64.0.1/push", "https://169.254.169.254/latest", "https://224.0.0.1/push", "https://[fd12::1]/push", "https://[fe80::1]/push", "https://[::ffff:10.0.0.1]/push"];
+    const near = ["https://10.1.2.3/push", "https://172.16.0.1/push", "https://192.168.1.1/push", "https://100.64.0.1/push", "https://169.254.169.254/latest", "https://224.0.0.1/push", "https://[fd12::1]/push", "https://[fe80::1]/push", "https://[::ffff:10.0.0.1]/push", "https://[64:ff9b::a00:7]/push", "https://[64:ff9b:1::1]/push", "https://[fec0::1]/push", "https://[::a00:1]/push"];
     expect(near.filter((endpoint) => endpointAllowed(endpoint, false) || endpointAllowed(endpoint, true))).toEqual([]);
     await start({ allowLoopback: false });
     const refused = await call("POST", "/api/push/subscriptions", fake.device().subscription);
@@ -344,10 +368,11 @@ describe("subscriptions", () => {
 
   it("push-endpoint: sends nothing to a name that resolves to this machine or its network, and does not retry it", async () => {
     const resolved: Record<string, string[]> = { "push.example.test": ["127.0.0.1"], "mixed.example.test": ["8.8.8.8", "10.0.0.7"] };
+    // Asked for one address (a Node without happy eyeballs), it answers the last, so no test ever connects to 8.8.8.8.
     const lookup: Lookup = (hostname, options, callback) => {
       const addresses = (resolved[hostname] ?? []).map((address) => ({ address, family: 4 }));
       if (options.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, 4);
+      else callback(null, addresses.at(-1)!.address, 4);
     };
     await start({ allowLoopback: false, lookup });
     for (const host of Object.keys(resolved)) {

@@ -130,10 +130,11 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   /** Close pushes sent whose request is still to be forgotten as open: `idle()` waits for them too. */
   const forgetting = new Set<Promise<unknown>>();
 
-  /** Sends a request's close pushes, then forgets it was open. */
+  /** Sends a request's close pushes, then forgets it was open; one that was given up (shutdown, a push service down) stays noted for the next start. */
   function close(rpcId: string, payload: ResolvedPush) {
-    const forgotten = fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null)).then(() => {
-      if (noted.delete(rpcId)) return openRequests?.remove(rpcId).catch(noteFailed);
+    const forgotten = fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null)).then((outcomes) => {
+      if (!noted.delete(rpcId) || outcomes.includes("gave-up")) return;
+      return openRequests?.remove(rpcId).catch(noteFailed);
     });
     forgetting.add(forgotten);
     void forgotten.finally(() => forgetting.delete(forgotten));

@@ -16,10 +16,14 @@ const write: OfferedTool = { name: "mcp__notes__write", server: "notes", tool: "
 type Written = [string, string | undefined, boolean, string | undefined];
 
 /** An MCP call of `write` run as a transcript row on an in-memory store, its approval answered with `decision`; every write of its row, in order. */
-async function writesOfAnsweredCall(decision: ApprovalDecision | "dismiss", grantAdd: () => Promise<void> = async () => undefined): Promise<Written[]> {
+/** `failing`: the 0-based numbers of the row writes that fail, as a full disk fails them. */
+async function writesOfAnsweredCall(decision: ApprovalDecision | "dismiss", grantAdd: () => Promise<void> = async () => undefined, failing: number[] = []): Promise<Written[]> {
   const store = openStore(":memory:");
   const writes: Written[] = [];
-  const note = (message: StoredMessage) => void writes.push([message.tool!.status, message.tool!.error?.code, message.interrupted === true, message.tool!.mcp?.approval]);
+  const note = (message: StoredMessage) => {
+    writes.push([message.tool!.status, message.tool!.error?.code, message.interrupted === true, message.tool!.mcp?.approval]);
+    if (failing.includes(writes.length - 1)) throw new StorageError("STORAGE_FULL", "the disk is full", null);
+  };
   const insertMessage = store.insertMessage.bind(store);
   const updateMessage = store.updateMessage.bind(store);
   store.insertMessage = async (message) => (note(message), insertMessage(message));
@@ -63,11 +67,12 @@ describe("an approval's answer stays its call's row until the call's end writes 
     ]);
   });
 
-  it("an allow for the chat whose grant could not be written still allows this call: the row never goes back to asking", async () => {
+  it("an allow for the chat whose grant and row could not be written still allows this call: the row never goes back to asking", async () => {
     const full = async () => {
       throw new StorageError("STORAGE_FULL", "the disk is full", null);
     };
-    expect(await writesOfAnsweredCall({ kind: "allow-for-chat" }, full)).toEqual([
+    // The grant fails, and so does the row's write of the allow (write 3): the call still runs to its result.
+    expect(await writesOfAnsweredCall({ kind: "allow-for-chat" }, full, [3])).toEqual([
       ["running", undefined, false, undefined],
       ["running", undefined, false, "asking"],
       ["running", undefined, false, "allowed-for-chat"],
