@@ -103,7 +103,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
 
   return (
     <SessionStoreProvider store={store}>
-      <div className="shell" data-drawer={drawer.open ? "open" : "closed"} onKeyDown={drawer.onKeyDown}>
+      <div className="shell" data-drawer={drawer.open ? "open" : "closed"} onKeyDown={drawer.onKeyDown} onCompositionStart={drawer.onCompositionStart} onCompositionEnd={drawer.onCompositionEnd}>
         <a href="#message-box" className="shell__skip" onClick={skipToMessage}>
           {t("skipToMessage")}
         </a>

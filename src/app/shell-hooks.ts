@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { loadApprovalCards } from "../features/approval/approval-entry";
-import { createImeGuard, watchPageIme } from "../ui/ime";
+import { createImeGuard } from "../ui/ime";
 import { isTypingTarget } from "../ui/typing-target";
 import { loadQuestionPanel } from "./question-entry";
 
@@ -40,17 +40,8 @@ export function useHelpShortcut(): [boolean, (open: boolean) => void] {
 export function useDrawer(toggleRef: RefObject<HTMLButtonElement | null>, closeRef: RefObject<HTMLButtonElement | null>) {
   const [open, setOpenState] = useState(false);
   const shown = useRef(false);
-  /** The page's compositions while the drawer is open: the Escape that closes an IME's candidates (in its search) is the IME's. */
-  const ime = useRef<ReturnType<typeof watchPageIme> | null>(null);
-  useEffect(() => {
-    if (!open) return;
-    const watching = watchPageIme();
-    ime.current = watching;
-    return () => {
-      watching.stop();
-      ime.current = null;
-    };
-  }, [open]);
+  /** The shell's compositions: the Escape that closes an IME's candidates (in the drawer's search, say) is the IME's. */
+  const [imeGuard] = useState(createImeGuard);
   useEffect(() => {
     if (shown.current === open) return;
     shown.current = open;
@@ -61,11 +52,11 @@ export function useDrawer(toggleRef: RefObject<HTMLButtonElement | null>, closeR
     open,
     setOpen: setOpenState,
     onKeyDown(event: ReactKeyboardEvent) {
-      if (event.key !== "Escape" || !open) return;
-      const key = { isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode };
-      if (ime.current ? ime.current.guard.isImeEscape(key) : createImeGuard().isImeEscape(key)) return;
+      if (event.key !== "Escape" || !open || imeGuard.isImeEscape(event.nativeEvent)) return;
       event.preventDefault();
       setOpenState(false);
     },
+    onCompositionStart: imeGuard.onCompositionStart,
+    onCompositionEnd: imeGuard.onCompositionEnd,
   };
 }

@@ -156,6 +156,17 @@ export function createChat(options: ChatOptions): Chat {
     frames.broadcast({ type: "session/upserted", session });
   }
 
+  /** What this host keeps of a deleted chat goes, and none of its frames goes out until what of it runs here stopped. */
+  function forgetDeleted(id: string) {
+    transcript.forget(id);
+    lastState.delete(id);
+    lastRow?.delete(id);
+    frames.silence(id);
+  }
+
+  /** Stops what of a deleted chat runs here; then its frames may go again (none will) and its agent lets go of it. */
+  const stopDeleted = (id: string) => runs.abort(id).finally(() => (frames.speak(id), options.agents.forget?.(id)));
+
   return {
     async listSessions(page) {
       const rows = await store.listSessions(page);
@@ -259,26 +270,20 @@ export function createChat(options: ChatOptions): Chat {
       // After the session's writes already made, so no frame of one follows `session/deleted`.
       const deleted = await inOrder(id, async () => {
         if (!(await store.deleteSession(id))) return false;
-        transcript.forget(id);
-        lastState.delete(id);
-        lastRow?.delete(id);
         options.broadcast({ type: "session/deleted", sessionId: id });
-        frames.silence(id);
+        forgetDeleted(id);
         return true;
       });
       if (!deleted) return false;
       // A post queued before the delete, while the first abort ran, started a turn on the chat: it is stopped too, so no
       // turn or question is left on a chat that is gone, and no frame of it follows session/deleted.
-      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forget?.(id)));
+      await stopDeleted(id);
       return true;
     },
 
     async deletedElsewhere(id) {
-      transcript.forget(id);
-      lastState.delete(id);
-      lastRow?.delete(id);
-      frames.silence(id);
-      await runs.abort(id).finally(() => (frames.speak(id), options.agents.forget?.(id)));
+      forgetDeleted(id);
+      await stopDeleted(id);
     },
 
     turnSessions: () => [...new Set([...runs.turnSessions(), ...posting])],
