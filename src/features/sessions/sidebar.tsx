@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import type { AgentsList } from "../../client/agents-api";
 import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
@@ -152,7 +152,8 @@ function useSearch(query: string, onSearch: SidebarProps["onSearch"]) {
       setState({ query: trimmed, status: "loading", sessions: [], next: null, error: null });
       onSearch(trimmed).then(
         (page) => {
-          if (live) setState({ query: trimmed, status: "done", sessions: page.sessions, next: page.next, error: null });
+          // A page of results renders in a transition, so a key typed meanwhile interrupts it instead of waiting for it.
+          if (live) startTransition(() => setState({ query: trimmed, status: "done", sessions: page.sessions, next: page.next, error: null }));
         },
         (error: unknown) => {
           if (live) setState({ query: trimmed, status: "failed", sessions: [], next: null, error: errorText(error) });
@@ -228,11 +229,19 @@ function useNewChat(activeSessionId: string | null, agents: AgentsList | null | 
   return { picking, setPicking, offersAgents, newChatRef, closePicker, press, waiting };
 }
 
-/** The search field: Escape clears it, unless that Escape only closed an IME's candidates. */
-function SearchBox({ value, onChange }: { value: string; onChange: (query: string) => void }) {
+/**
+ * The search field: Escape clears it, unless that Escape only closed an IME's candidates. It keeps what is typed itself and
+ * hands it on in a transition, so a key renders the field alone and the list follows in a render a next key interrupts.
+ */
+function SearchBox({ onChange }: { onChange: (query: string) => void }) {
   const t = useCopy(sessionsCopy);
   const searchId = useId();
   const [imeGuard] = useState(createImeGuard);
+  const [value, setValue] = useState("");
+  const change = (next: string) => {
+    setValue(next);
+    startTransition(() => onChange(next));
+  };
   return (
     <div className="sidebar__search">
       <label htmlFor={searchId} className="ui-visually-hidden">
@@ -244,11 +253,11 @@ function SearchBox({ value, onChange }: { value: string; onChange: (query: strin
         className="ui-field sidebar__search-input"
         placeholder={t("searchPlaceholder")}
         value={value}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => change(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === "Escape" && value !== "" && !imeGuard.isImeEscape(event.nativeEvent)) {
             event.preventDefault();
-            onChange("");
+            change("");
           }
         }}
         onCompositionStart={imeGuard.onCompositionStart}
@@ -266,9 +275,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const all = useSessionStore(selectSessions);
   const hasMore = useSessionStore(selectHasMoreSessions);
   const listRef = useRef<HTMLUListElement>(null);
-  const [typed, setQuery] = useState("");
-  // The box shows each key at once; the list follows in a render React may interrupt, so a long list never holds a keystroke back.
-  const query = useDeferredValue(typed);
+  const [query, setQuery] = useState("");
   const { result, shown: found, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
   const waitingIds = useSessionStore(selectWaitingIds);
@@ -336,7 +343,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
           </Suspense>
         )}
       </div>
-      {onSearch && <SearchBox value={typed} onChange={setQuery} />}
+      {onSearch && <SearchBox onChange={setQuery} />}
       <p role="status" className="sidebar__status">
         {status}
       </p>
