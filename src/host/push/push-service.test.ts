@@ -9,7 +9,7 @@ import { dispatch, HttpError, sendError } from "../http/http";
 import type { LogEntry } from "../log";
 import { parseRequestTarget } from "../fence/request-target";
 import { MAX_PAYLOAD_BYTES, type RequestPush } from "./payload";
-import { createPushService, endpointAllowed, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
+import { createPushService, endpointAllowed, OPEN_NOTE_MAX_AGE_MS, loginDigest, loginOwner, retryAfterMs, type PushService, type PushServiceOptions } from "./push-service";
 import { memoryPushStore, sqlitePushStore, type PushStore } from "./push-store";
 import { publicOnlyLookup, type Lookup } from "./push-address";
 import { startFakePushService, type FakeDevice, type FakePushService } from "../../testing/push/fake-push-service";
@@ -142,7 +142,7 @@ describe("push service against a push service that decrypts what a phone would g
     const writes: string[] = [];
     const open = store.openRequests!;
     store = { ...store, openRequests: { ...open, add: (request) => (writes.push(`add ${request.rpcId}`), open.add(request)), remove: (rpcId) => (writes.push(`remove ${rpcId}`), open.remove(rpcId)) } };
-    await start();
+    await start({ now: () => 1_800_000_000_000 });
     service.onFrame(requested("rpc-unseen"));
     service.onFrame({ type: "question/resolved", rpcId: "rpc-unseen", sessionId: "s1", outcome: "answered" });
     await service.idle();
@@ -150,7 +150,7 @@ describe("push service against a push service that decrypts what a phone would g
     await subscribe(device);
     service.onFrame(requested("rpc-1"));
     await service.idle();
-    expect(await open.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1" }]);
+    expect(await open.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000 }]);
     service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
     await service.idle();
     expect(await open.list()).toEqual([]);
@@ -162,7 +162,7 @@ describe("push service against a push service that decrypts what a phone would g
   });
 
   it("push-close: keeps a request noted while its close push was given up, and closes it at the next start", async () => {
-    await start({ retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 10 } });
+    await start({ retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 10 }, now: () => 1_800_000_000_000 });
     const device = fake.device();
     await subscribe(device);
     service.onFrame(requested("rpc-1"));
@@ -171,7 +171,7 @@ describe("push service against a push service that decrypts what a phone would g
     fake.answer(device, { status: 503 }, { status: 503 });
     service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
     await service.idle();
-    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1" }]);
+    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000 }]);
     await service.close();
     const again = await createPushService({ store, log: (entry) => logs.push(entry), allowLoopback: true, ownerOf: loginOwner(() => COOKIE), sleep: async () => undefined });
     await again.idle();
@@ -188,7 +188,7 @@ describe("push service against a push service that decrypts what a phone would g
   it("push-close: at start, closes what the store kept open (its host died with them pending); a failed note still lets the push go", async () => {
     const device = fake.device();
     await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
-    await store.openRequests!.add({ rpcId: "rpc-left", sessionId: "s2" });
+    await store.openRequests!.add({ rpcId: "rpc-left", sessionId: "s2", openedAt: Date.now() - 60_000 });
     store = { ...store, openRequests: { ...store.openRequests!, add: () => Promise.reject(new Error("disk full")) } };
     await start();
     await service.idle();
@@ -200,6 +200,19 @@ describe("push service against a push service that decrypts what a phone would g
       expect.objectContaining({ kind: "request", rpcId: "rpc-1", pending: 1 }),
     ]);
     expect(logs.filter((entry) => entry.event === "push/note-failed")).toEqual([{ event: "push/note-failed", error: "disk full" }]);
+  });
+
+  it("push-close: lets go at start of a note older than a week (its close push was given up at every start), closing the newer ones", async () => {
+    const NOW = 1_800_000_000_000;
+    const device = fake.device();
+    await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
+    await store.openRequests!.add({ rpcId: "rpc-old", sessionId: "s1", openedAt: NOW - OPEN_NOTE_MAX_AGE_MS - 1 });
+    await store.openRequests!.add({ rpcId: "rpc-week", sessionId: "s2", openedAt: NOW - OPEN_NOTE_MAX_AGE_MS });
+    await start({ now: () => NOW });
+    await service.idle();
+    expect(await store.openRequests!.list()).toEqual([]);
+    expect(fake.received.map((push) => push.payload)).toEqual([{ v: 1, kind: "resolved", rpcId: "rpc-week", sessionId: "s2", outcome: "aborted", pending: 0 }]);
+    expect(logs.filter((entry) => entry.event === "push/close-abandoned")).toEqual([{ event: "push/close-abandoned", rpcId: "rpc-old", openedAt: new Date(NOW - OPEN_NOTE_MAX_AGE_MS - 1).toISOString() }]);
   });
 
   it("push-close: sends no close push to a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {

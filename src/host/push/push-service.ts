@@ -82,6 +82,9 @@ export function loginOwner(cookieName: () => string | null): (request: IncomingM
   };
 }
 
+/** How long a request's note may wait for its close push across starts before it is let go (`push/close-abandoned`). */
+export const OPEN_NOTE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Makes or loads the VAPID keys, then sends a push per pending request to every subscribed device and closes it when resolved. */
 export async function createPushService(options: PushServiceOptions): Promise<PushService> {
   const { store, log } = options;
@@ -147,8 +150,15 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     } while (forgetting.size > 0);
   }
 
-  // What a single host pushed before it last stopped and never closed ended with it: its close pushes go now.
+  // What a single host pushed before it last stopped and never closed ended with it: its close pushes go now. A note
+  // whose close push has been given up at every start for a week is let go: the app's next open on that device closes
+  // the notification (a window tells the worker what is pending), so the retries stay bounded.
   for (const request of (await openRequests?.list().catch((error: unknown) => (noteFailed(error), []))) ?? []) {
+    if (now() - request.openedAt > OPEN_NOTE_MAX_AGE_MS) {
+      log({ event: "push/close-abandoned", rpcId: request.rpcId, openedAt: new Date(request.openedAt).toISOString() });
+      await openRequests!.remove(request.rpcId).catch(noteFailed);
+      continue;
+    }
     noted.add(request.rpcId);
     close(request.rpcId, { v: 1, kind: "resolved", rpcId: request.rpcId, sessionId: request.sessionId, outcome: "aborted", pending: 0 });
   }
@@ -168,7 +178,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
           async (devices) => {
             if (devices === 0 || openRequests === undefined) return;
             noted.add(rpcId);
-            await openRequests.add({ rpcId, sessionId });
+            await openRequests.add({ rpcId, sessionId, openedAt: now() });
           },
         );
       } else if (frame.type === "question/resolved") {

@@ -23,6 +23,8 @@ export interface StoredPushSubscription {
 export interface OpenRequest {
   rpcId: string;
   sessionId: string;
+  /** When its request push went, in epoch milliseconds. */
+  openedAt: number;
 }
 
 /**
@@ -132,7 +134,7 @@ export function sqlitePushStore(db: Database.Database): PushStore {
   const move = db.prepare("UPDATE push_subscriptions SET owner = ? WHERE owner = ?");
   const addOpen = db.prepare("INSERT OR REPLACE INTO push_open (rpc_id, session_id, opened_at) VALUES (?, ?, ?)");
   const removeOpen = db.prepare("DELETE FROM push_open WHERE rpc_id = ?");
-  const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId FROM push_open ORDER BY opened_at, rpc_id");
+  const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId, opened_at AS openedAt FROM push_open ORDER BY opened_at, rpc_id");
   return {
     async keys(make) {
       const existing = selectKeys.get();
@@ -152,7 +154,7 @@ export function sqlitePushStore(db: Database.Database): PushStore {
     close: async () => undefined,
     openRequests: {
       async add(request) {
-        addOpen.run(request.rpcId, request.sessionId, Date.now());
+        addOpen.run(request.rpcId, request.sessionId, request.openedAt);
       },
       async remove(rpcId) {
         removeOpen.run(rpcId);
