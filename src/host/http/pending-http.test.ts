@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { connect as connectSocket } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { LogEntry } from "../log";
 import type { Message, QuestionRequestedFrame, QuestionResolvedFrame } from "../../protocol/schemas";
 import { api, connect, createSession, createTestHosts, startTestServer, type FrameClient } from "../../testing/host/harness";
 
@@ -174,5 +176,21 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("logs a client that goes away mid-body as gone, not as a host failure, and the question stays pending", async () => {
+    const logs: LogEntry[] = [];
+    const { server, client } = await hosts.startSynced({ log: (entry) => void logs.push(entry) });
+    const id = await createSession(server.url);
+    const requested = await askAndWait(server.url, client, id);
+    const { port } = new URL(server.url);
+    const socket = connectSocket(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const body = JSON.stringify({ type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["x"] }] });
+    socket.write(`POST /api/respond HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
+    socket.destroy();
+    await vi.waitFor(() => expect(logs.filter((entry) => entry.event === "http/client-gone")).toEqual([{ event: "http/client-gone", path: "/api/respond" }]));
+    expect(logs.filter((entry) => entry.event === "http/failed")).toEqual([]);
+    expect(await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["y"] }] })).toEqual({ accepted: true });
   });
 });

@@ -70,6 +70,12 @@ export function createRequestHandler(options: RequestHandlerOptions): (request: 
         response.destroy();
         return;
       }
+      // The client went away while sending its body: nothing failed here and nothing is left to answer.
+      if (request.destroyed && !request.complete) {
+        log({ event: "http/client-gone", path: pathname });
+        response.destroy();
+        return;
+      }
       if (error instanceof StorageError) {
         log({ event: "http/storage-failed", path: pathname, code: error.code });
         return sendError(response, storageStatus(error.code), error.code, error.message);
