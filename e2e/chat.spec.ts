@@ -56,6 +56,11 @@ test("the sidebar badges a session while a question or a plan review is pending"
   await send(page, `/ask ${JSON.stringify({ questions: [{ id: "go", question: "Go ahead?", options: [{ label: "Yes" }, { label: "No" }] }] })}`);
   const current = page.getByRole("navigation", { name: "Chats" }).locator("[aria-current=page]");
   await expect(current).toContainText("Waiting for answer");
+  // The badge goes under the title, so a badged row's title keeps the row's width and the row stays within 44 px.
+  const title = current.locator(".session-item__title");
+  await expect(title).toHaveText("Go ahead?");
+  await page.evaluate(() => document.fonts.ready);
+  expect(await title.evaluate((element) => ({ cut: element.scrollWidth > element.clientWidth, row: element.closest("li")!.getBoundingClientRect().height <= 44 }))).toEqual({ cut: false, row: true });
   // The panel arrived while the composer had focus, so it is passive; Alt+Q turns to it, as a user would.
   await expect(page.getByRole("region", { name: "Go ahead?" })).toBeVisible();
   await page.keyboard.press("Alt+KeyQ");

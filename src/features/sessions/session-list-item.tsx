@@ -21,8 +21,9 @@ export interface SessionItemActions {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One session in the sidebar, on one line: its title, an agent badge when an outside agent asks
- * through it (an ACP agent by its title, `agentTitle`), a badge while something is pending, when it last changed, and Rename / Delete behind "…".
+ * One session in the sidebar: its title, an agent badge when an outside agent asks through it (an ACP agent by its title,
+ * `agentTitle`), a badge while something is pending (the badges on a line under the title, so the title keeps the row's
+ * width), when it last changed, and Rename / Delete behind "…".
  */
 export const SessionListItem = memo(function SessionListItem({
   session,
@@ -55,7 +56,7 @@ export const SessionListItem = memo(function SessionListItem({
         />
       ) : (
         <a
-          className="session-item__link"
+          className={badge || session.agent ? "session-item__link session-item__link--tagged" : "session-item__link"}
           href={href}
           aria-current={active ? "page" : undefined}
           onClick={(event) => {
