@@ -158,6 +158,7 @@ try {
     const sidebar = await sidebarMetrics(distDir);
     Object.assign(metrics, sidebar.metrics);
     Object.assign(notes, sidebar.notes);
+    Object.assign(spreads, sidebar.spreads);
   }
 
   if (runs("stream")) {
