@@ -150,7 +150,7 @@ describe("push service against a push service that decrypts what a phone would g
     await subscribe(device);
     service.onFrame(requested("rpc-1"));
     await service.idle();
-    expect(await open.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000 }]);
+    expect(await open.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000, givenUpAt: null }]);
     service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
     await service.idle();
     expect(await open.list()).toEqual([]);
@@ -171,7 +171,7 @@ describe("push service against a push service that decrypts what a phone would g
     fake.answer(device, { status: 503 }, { status: 503 });
     service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
     await service.idle();
-    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000 }]);
+    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000, givenUpAt: 1_800_000_000_000 }]);
     await service.close();
     const again = await createPushService({ store, log: (entry) => logs.push(entry), allowLoopback: true, ownerOf: loginOwner(() => COOKIE), sleep: async () => undefined });
     await again.idle();
@@ -202,17 +202,35 @@ describe("push service against a push service that decrypts what a phone would g
     expect(logs.filter((entry) => entry.event === "push/note-failed")).toEqual([{ event: "push/note-failed", error: "disk full" }]);
   });
 
-  it("push-close: lets go at start of a note older than a week (its close push was given up at every start), closing the newer ones", async () => {
+  it("push-close: lets go at start of a note whose close push was first given up over a week ago; a long-pending request's is still sent", async () => {
     const NOW = 1_800_000_000_000;
     const device = fake.device();
     await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
-    await store.openRequests!.add({ rpcId: "rpc-old", sessionId: "s1", openedAt: NOW - OPEN_NOTE_MAX_AGE_MS - 1 });
-    await store.openRequests!.add({ rpcId: "rpc-week", sessionId: "s2", openedAt: NOW - OPEN_NOTE_MAX_AGE_MS });
+    const open = store.openRequests!;
+    await open.add({ rpcId: "rpc-old", sessionId: "s1", openedAt: NOW - 2 * OPEN_NOTE_MAX_AGE_MS });
+    await open.gaveUp("rpc-old", NOW - OPEN_NOTE_MAX_AGE_MS - 1);
+    await open.gaveUp("rpc-old", NOW);
+    await open.add({ rpcId: "rpc-week", sessionId: "s2", openedAt: NOW - 2 * OPEN_NOTE_MAX_AGE_MS });
+    await open.gaveUp("rpc-week", NOW - OPEN_NOTE_MAX_AGE_MS);
+    // Pending for a month when its host died: its close push was never tried.
+    await open.add({ rpcId: "rpc-long", sessionId: "s3", openedAt: NOW - 4 * OPEN_NOTE_MAX_AGE_MS });
     await start({ now: () => NOW });
     await service.idle();
-    expect(await store.openRequests!.list()).toEqual([]);
-    expect(fake.received.map((push) => push.payload)).toEqual([{ v: 1, kind: "resolved", rpcId: "rpc-week", sessionId: "s2", outcome: "aborted", pending: 0 }]);
-    expect(logs.filter((entry) => entry.event === "push/close-abandoned")).toEqual([{ event: "push/close-abandoned", rpcId: "rpc-old", openedAt: new Date(NOW - OPEN_NOTE_MAX_AGE_MS - 1).toISOString() }]);
+    expect(await open.list()).toEqual([]);
+    expect(fake.received.map((push) => push.payload.rpcId).sort()).toEqual(["rpc-long", "rpc-week"]);
+    expect(fake.received.map((push) => push.payload.outcome)).toEqual(["aborted", "aborted"]);
+    expect(logs.filter((entry) => entry.event === "push/close-abandoned")).toEqual([{ event: "push/close-abandoned", rpcId: "rpc-old", givenUpAt: new Date(NOW - OPEN_NOTE_MAX_AGE_MS - 1).toISOString() }]);
+  });
+
+  it("push-close: a file whose push_open has no given_up_at gets it, its notes as never given up, and the first give-up is kept", async () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE push_open (rpc_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, opened_at INTEGER NOT NULL)");
+    db.prepare("INSERT INTO push_open VALUES (?, ?, ?)").run("rpc-before", "s1", 1_700_000_000_000);
+    const open = sqlitePushStore(db).openRequests!;
+    expect(await open.list()).toEqual([{ rpcId: "rpc-before", sessionId: "s1", openedAt: 1_700_000_000_000, givenUpAt: null }]);
+    await open.gaveUp("rpc-before", 1_700_000_000_500);
+    await open.gaveUp("rpc-before", 1_700_000_000_900);
+    expect(await sqlitePushStore(db).openRequests!.list()).toEqual([{ rpcId: "rpc-before", sessionId: "s1", openedAt: 1_700_000_000_000, givenUpAt: 1_700_000_000_500 }]);
   });
 
   it("push-close: sends no close push to a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {

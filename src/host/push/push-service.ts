@@ -82,7 +82,7 @@ export function loginOwner(cookieName: () => string | null): (request: IncomingM
   };
 }
 
-/** How long a request's note may wait for its close push across starts before it is let go (`push/close-abandoned`). */
+/** How long after its close push was first given up a request's note is retried at each start before it is let go (`push/close-abandoned`). */
 export const OPEN_NOTE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Makes or loads the VAPID keys, then sends a push per pending request to every subscribed device and closes it when resolved. */
@@ -136,7 +136,8 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   /** Sends a request's close pushes, then forgets it was open; one that was given up (shutdown, a push service down) stays noted for the next start. */
   function close(rpcId: string, payload: ResolvedPush) {
     const forgotten = fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null)).then((outcomes) => {
-      if (!noted.delete(rpcId) || outcomes.includes("gave-up")) return;
+      if (!noted.delete(rpcId)) return;
+      if (outcomes.includes("gave-up")) return openRequests?.gaveUp(rpcId, now()).catch(noteFailed);
       return openRequests?.remove(rpcId).catch(noteFailed);
     });
     forgetting.add(forgotten);
@@ -151,11 +152,11 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   }
 
   // What a single host pushed before it last stopped and never closed ended with it: its close pushes go now. A note
-  // whose close push has been given up at every start for a week is let go: the app's next open on that device closes
-  // the notification (a window tells the worker what is pending), so the retries stay bounded.
+  // whose close push was first given up more than a week ago is let go: the app's next open on that device closes the
+  // notification (a window tells the worker what is pending), so the retries stay bounded.
   for (const request of (await openRequests?.list().catch((error: unknown) => (noteFailed(error), []))) ?? []) {
-    if (now() - request.openedAt > OPEN_NOTE_MAX_AGE_MS) {
-      log({ event: "push/close-abandoned", rpcId: request.rpcId, openedAt: new Date(request.openedAt).toISOString() });
+    if (request.givenUpAt !== null && now() - request.givenUpAt > OPEN_NOTE_MAX_AGE_MS) {
+      log({ event: "push/close-abandoned", rpcId: request.rpcId, givenUpAt: new Date(request.givenUpAt).toISOString() });
       await openRequests!.remove(request.rpcId).catch(noteFailed);
       continue;
     }

@@ -25,6 +25,8 @@ export interface OpenRequest {
   sessionId: string;
   /** When its request push went, in epoch milliseconds. */
   openedAt: number;
+  /** When a close push of it was first given up, in epoch milliseconds; null while none was. */
+  givenUpAt: number | null;
 }
 
 /**
@@ -33,8 +35,10 @@ export interface OpenRequest {
  * push-close). A cluster keeps none: its questions outlive their host, and the host that adopts one closes it.
  */
 export interface OpenRequests {
-  add(request: OpenRequest): Promise<void>;
+  add(request: Omit<OpenRequest, "givenUpAt">): Promise<void>;
   remove(rpcId: string): Promise<void>;
+  /** Notes that a close push of `rpcId` was given up at `at`, unless one was before. */
+  gaveUp(rpcId: string, at: number): Promise<void>;
   list(): Promise<OpenRequest[]>;
 }
 
@@ -93,10 +97,14 @@ function memoryOpenRequests(): OpenRequests {
   const open = new Map<string, OpenRequest>();
   return {
     async add(request) {
-      open.set(request.rpcId, { ...request });
+      open.set(request.rpcId, { ...request, givenUpAt: null });
     },
     async remove(rpcId) {
       open.delete(rpcId);
+    },
+    async gaveUp(rpcId, at) {
+      const request = open.get(rpcId);
+      if (request && request.givenUpAt === null) request.givenUpAt = at;
     },
     list: async () => [...open.values()].map((request) => ({ ...request })),
   };
@@ -121,8 +129,11 @@ export function sqlitePushStore(db: Database.Database): PushStore {
       label TEXT, hide_text INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS push_subscriptions_owner ON push_subscriptions (owner);
-    CREATE TABLE IF NOT EXISTS push_open (rpc_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, opened_at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS push_open (rpc_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, opened_at INTEGER NOT NULL, given_up_at INTEGER);
   `);
+  // A file from before `given_up_at` gets the column (its notes count as never given up).
+  const columns = db.prepare<[], { name: string }>("PRAGMA table_info(push_open)").all();
+  if (!columns.some((column) => column.name === "given_up_at")) db.exec("ALTER TABLE push_open ADD COLUMN given_up_at INTEGER");
   const insertKeys = db.prepare("INSERT OR IGNORE INTO push_keys (id, public_key, private_key) VALUES (1, ?, ?)");
   const selectKeys = db.prepare<[], { publicKey: string; privateKey: string }>("SELECT public_key AS publicKey, private_key AS privateKey FROM push_keys WHERE id = 1");
   const list = db.prepare<[], SubscriptionRow>("SELECT endpoint, p256dh, auth, owner, label, hide_text, created_at FROM push_subscriptions ORDER BY created_at, endpoint");
@@ -134,7 +145,8 @@ export function sqlitePushStore(db: Database.Database): PushStore {
   const move = db.prepare("UPDATE push_subscriptions SET owner = ? WHERE owner = ?");
   const addOpen = db.prepare("INSERT OR REPLACE INTO push_open (rpc_id, session_id, opened_at) VALUES (?, ?, ?)");
   const removeOpen = db.prepare("DELETE FROM push_open WHERE rpc_id = ?");
-  const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId, opened_at AS openedAt FROM push_open ORDER BY opened_at, rpc_id");
+  const gaveUpOpen = db.prepare("UPDATE push_open SET given_up_at = ? WHERE rpc_id = ? AND given_up_at IS NULL");
+  const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId, opened_at AS openedAt, given_up_at AS givenUpAt FROM push_open ORDER BY opened_at, rpc_id");
   return {
     async keys(make) {
       const existing = selectKeys.get();
@@ -158,6 +170,9 @@ export function sqlitePushStore(db: Database.Database): PushStore {
       },
       async remove(rpcId) {
         removeOpen.run(rpcId);
+      },
+      async gaveUp(rpcId, at) {
+        gaveUpOpen.run(at, rpcId);
       },
       list: async () => listOpen.all().map((row) => ({ ...row })),
     },
