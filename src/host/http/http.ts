@@ -48,13 +48,23 @@ function isJsonType(request: IncomingMessage): boolean {
 
 const tooLarge = () => new HttpError(413, "PAYLOAD_TOO_LARGE", `request bodies are limited to ${LIMITS.httpBodyBytes} bytes`);
 
-/** A request's body bytes, or a 413 HttpError past the host's body limit (declared or streamed). */
+/** The client went away before its request's body was all read: nothing is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super("the client went away before its request's body was read");
+    this.name = "ClientGoneError";
+  }
+}
+
+/** A request's body bytes, a 413 HttpError past the host's body limit (declared or streamed), or a ClientGoneError. */
 export function readBody(request: IncomingMessage): Promise<Buffer> {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > LIMITS.httpBodyBytes) {
     request.resume();
     return Promise.reject(tooLarge());
   }
+  // A request aborted before this read began emits nothing more (Node emits its error only to listeners already there).
+  if (request.destroyed && !request.complete) return Promise.reject(new ClientGoneError());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -63,7 +73,10 @@ export function readBody(request: IncomingMessage): Promise<Buffer> {
       if (size <= LIMITS.httpBodyBytes) chunks.push(chunk);
     });
     request.on("end", () => (size > LIMITS.httpBodyBytes ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
-    request.on("error", reject);
+    request.on("error", () => reject(new ClientGoneError()));
+    request.on("close", () => {
+      if (!request.complete) reject(new ClientGoneError());
+    });
   });
 }
 

@@ -187,8 +187,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
     const socket = connectSocket(Number(port), "127.0.0.1");
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
     const body = JSON.stringify({ type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["x"] }] });
-    socket.write(`POST /api/respond HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
-    socket.destroy();
+    socket.write(`POST /api/respond HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`, () => socket.destroy());
     await vi.waitFor(() => expect(logs.filter((entry) => entry.event === "http/client-gone")).toEqual([{ event: "http/client-gone", path: "/api/respond" }]));
     expect(logs.filter((entry) => entry.event === "http/failed")).toEqual([]);
     expect(await respond(server.url, { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "a", selected: ["y"] }] })).toEqual({ accepted: true });

@@ -4,7 +4,7 @@ import { checkFence, hasManyHosts, hostAllowed, type FenceOptions } from "../fen
 import { parseRequestTarget, type RequestTarget } from "../fence/request-target";
 import type { Logger } from "../log";
 import { StorageError, storageStatus } from "../storage-error";
-import { dispatch, HttpError, refuse, sendError, type Route } from "./http";
+import { ClientGoneError, dispatch, HttpError, refuse, sendError, type Route } from "./http";
 import { handleLoginLink } from "./login-routes";
 
 export interface RequestHandlerOptions {
@@ -71,7 +71,7 @@ export function createRequestHandler(options: RequestHandlerOptions): (request: 
         return;
       }
       // The client went away while sending its body: nothing failed here and nothing is left to answer.
-      if (request.destroyed && !request.complete) {
+      if (error instanceof ClientGoneError) {
         log({ event: "http/client-gone", path: pathname });
         response.destroy();
         return;
