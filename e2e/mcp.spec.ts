@@ -79,6 +79,46 @@ test("an MCP client's question is answered in the panel and the agent receives e
   }
 });
 
+test("an outside agent's waiting chat keeps its whole title on one line and both badges on the next, within 44 px, on a desktop and in the phone drawer", async ({ page }) => {
+  const client = await agent("Gemini CLI");
+  try {
+    const call = client.callTool({ name: "ask_user_question", arguments: { questions: [{ id: "go", question: "Go on?", options: [{ label: "Yes" }, { label: "No" }] }] } });
+    await expect.poll(() => agentSessionId(page, /^Gemini CLI · /).catch(() => null)).not.toBeNull();
+    const sessionId = await agentSessionId(page, /^Gemini CLI · /);
+    // A right-to-left title keeps its place at the row's start when its badges go under it.
+    const renamed = await page.request.patch(`${host.url}/api/sessions/${sessionId}`, { data: { title: "שלום" } });
+    expect(renamed.ok()).toBe(true);
+    const measure = async () => {
+      const row = page.getByRole("navigation", { name: "Chats" }).getByRole("link", { name: "שלום MCP agent Waiting for answer" });
+      await expect(row).toBeVisible();
+      await page.evaluate(() => document.fonts.ready);
+      return row.evaluate((link) => {
+        const box = (selector: string) => link.querySelector(selector)!.getBoundingClientRect();
+        const [title, agentBadge, waiting, whole] = [box(".session-item__title"), box(".session-item__agent"), box(".session-item__badge"), link.getBoundingClientRect()];
+        const titleSpan = link.querySelector(".session-item__title")!;
+        return {
+          titleCut: titleSpan.scrollWidth > titleSpan.clientWidth,
+          titleAtStart: Math.abs(title.left - agentBadge.left) < 1,
+          badgesOnOneLine: Math.abs(agentBadge.top - waiting.top) < 1,
+          badgesUnderTitle: agentBadge.top >= title.bottom - 1,
+          rowWithin36To44: whole.height >= 36 && link.closest("li")!.getBoundingClientRect().height <= 44,
+        };
+      });
+    };
+    const expected = { titleCut: false, titleAtStart: true, badgesOnOneLine: true, badgesUnderTitle: true, rowWithin36To44: true };
+    await page.goto(`${host.url}/#session=${sessionId}`);
+    expect(await measure()).toEqual(expected);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.getByRole("button", { name: "Sessions" }).click();
+    expect(await measure()).toEqual(expected);
+    await page.getByRole("button", { name: "Close the chat list" }).click();
+    await page.getByRole("region", { name: "Go on?" }).getByRole("radio", { name: "Yes" }).click();
+    expect(await call).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"go","selected":["Yes"]}]}' }] });
+  } finally {
+    await client.close();
+  }
+});
+
 test("Stop in the agent's chat aborts its pending call: the panel goes and the row reads interrupted", async ({ page }) => {
   const client = await agent("Codex CLI");
   try {

@@ -52,7 +52,8 @@ export function useDrawer(toggleRef: RefObject<HTMLButtonElement | null>, closeR
     open,
     setOpen: setOpenState,
     onKeyDown(event: ReactKeyboardEvent) {
-      if (event.key !== "Escape" || !open || imeGuard.isImeEscape(event.nativeEvent)) return;
+      // An Escape something inside used (the search clearing itself, a rename cancelled) is not the drawer's.
+      if (event.key !== "Escape" || !open || event.defaultPrevented || imeGuard.isImeEscape(event.nativeEvent)) return;
       event.preventDefault();
       setOpenState(false);
     },

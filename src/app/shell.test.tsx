@@ -84,6 +84,20 @@ describe("the app shell", () => {
     expect(toggle).toHaveAttribute("aria-expanded", "false");
   });
 
+  it("lets an Escape the drawer's search used to clear itself leave the drawer open; the next Escape closes it", async () => {
+    const user = userEvent.setup();
+    renderApp();
+    const toggle = screen.getByRole("button", { name: "Sessions" });
+    await user.click(toggle);
+    const search = screen.getByRole("searchbox", { name: "Search chats" });
+    await user.type(search, "budget");
+    await user.keyboard("{Escape}");
+    expect(search).toHaveValue("");
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await user.keyboard("{Escape}");
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+  });
+
   it("shows the demo model's starters, /tool for the ready MCP server, and the / menu's commands", async () => {
     const user = userEvent.setup();
     renderApp();

@@ -71,7 +71,7 @@ describe("a chat story in the preview frame", BUSY, () => {
     await waitFor(() => expect([...chats().querySelectorAll("[data-group]")].map((group) => group.getAttribute("data-group"))).toEqual(["waiting", "today", "yesterday", "earlier"]));
     const waiting = within(chats()).getByRole("list", { name: "Waiting for you" });
     // Both were asked as the story opened: which of them is newer depends on the millisecond each was asked in.
-    await waitFor(() => expect(within(waiting).getAllByRole("link").map((link) => link.textContent).sort()).toEqual(["Move sessions to PostgreSQLPlan awaiting review", "Release checklist for 2.4Waiting for answer"]));
+    await waitFor(() => expect(within(waiting).getAllByRole("link").map((link) => link.textContent).sort()).toEqual(["Move sessions to PostgreSQL Plan awaiting review", "Release checklist for 2.4 Waiting for answer"]));
     expect(await screen.findByText(/^Done\. The settings page now has/)).toBeInTheDocument();
   });
 

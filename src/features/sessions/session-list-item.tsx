@@ -68,15 +68,19 @@ export const SessionListItem = memo(function SessionListItem({
           <span className="session-item__title" dir="auto">
             {title}
           </span>
-          {session.agent && (
-            <>
-              {" "}
-              <span className="session-item__agent" dir="auto">
-                {session.agent.kind === "acp-agent" ? (agentTitle ?? session.agent.name) : t("agentBadge")}
-              </span>
-            </>
+          {/* Spaces between the parts, so the link's name reads as words wherever its layout is not known. */}
+          {(session.agent || badge) && " "}
+          {(session.agent || badge) && (
+            <span className="session-item__tags">
+              {session.agent && (
+                <span className="session-item__agent" dir="auto">
+                  {session.agent.kind === "acp-agent" ? (agentTitle ?? session.agent.name) : t("agentBadge")}
+                </span>
+              )}
+              {session.agent && badge && " "}
+              {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
+            </span>
           )}
-          {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
         </a>
       )}
       {!editing && <RelativeTime iso={session.updatedAt} className="session-item__time" />}

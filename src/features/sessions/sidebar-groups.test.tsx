@@ -62,7 +62,7 @@ describe("the sidebar's groups", () => {
     const { store } = renderSidebar([session("a", 0, 14), session("b", 3, 9)]);
     act(() => store.getState().applyFrame({ type: "question/requested", ...question("r1", "b") }));
     expect(groups()).toEqual([
-      ["Waiting for you", ["Chat bWaiting for answer"]],
+      ["Waiting for you", ["Chat b Waiting for answer"]],
       ["Today", ["Chat a"]],
     ]);
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "r1", sessionId: "b", outcome: "answered" }));

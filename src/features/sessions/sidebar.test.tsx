@@ -67,7 +67,7 @@ describe("Sidebar", () => {
   it("badges a session Waiting for answer while a question is pending, until it is resolved", () => {
     const { store } = setup();
     act(() => store.getState().applyFrame({ type: "question/requested", ...question("r1", "new") }));
-    expect(link(/Newer chat/)).toHaveTextContent("Newer chatWaiting for answer");
+    expect(link(/Newer chat/)).toHaveTextContent("Newer chat Waiting for answer");
     expect(link(/Older chat/)).toHaveTextContent(/^Older chat$/);
     act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "r1", sessionId: "new", outcome: "answered" }));
     expect(link(/Newer chat/)).toHaveTextContent(/^Newer chat$/);
@@ -76,7 +76,7 @@ describe("Sidebar", () => {
   it("badges a session Plan awaiting review while a plan review is pending", () => {
     const { store } = setup();
     act(() => store.getState().applyFrame({ type: "question/requested", ...planReview("p1", "old") }));
-    expect(link(/Older chat/)).toHaveTextContent("Older chatPlan awaiting review");
+    expect(link(/Older chat/)).toHaveTextContent("Older chat Plan awaiting review");
   });
 
   it("selects a session on click and starts a new chat with the New chat button", async () => {
@@ -194,6 +194,7 @@ describe("Sidebar", () => {
     act(() => answer({ sessions: [], next: null }));
     expect(await screen.findByText("No chat matches “zzz”.")).toBeInTheDocument();
     await user.keyboard("{Escape}");
+    expect(screen.getByRole("searchbox", { name: "Search chats" })).toHaveValue("");
     expect(chatTitles()).toEqual(["Budget plan", "Holiday"]);
   });
 
@@ -208,8 +209,10 @@ describe("Sidebar", () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     fireEvent.keyDown(box, { key: "Escape", keyCode: 229 });
     expect(box).toHaveValue("bud");
+    await vi.waitFor(() => expect(chatTitles()).toEqual(["Budget plan"]));
     fireEvent.keyDown(box, { key: "Escape", keyCode: 27 });
     expect(box).toHaveValue("");
+    await vi.waitFor(() => expect(chatTitles()).toEqual(["Budget plan", "Holiday"]));
   });
 
   it("keeps the host's matches listed while the next keystroke's search loads, and forgets them once the search is cleared", async () => {

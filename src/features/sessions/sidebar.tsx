@@ -242,6 +242,8 @@ function SearchBox({ onChange }: { onChange: (query: string) => void }) {
     setValue(next);
     startTransition(() => onChange(next));
   };
+  // The list filters by what the box hands on: a box that goes takes its search with it.
+  useEffect(() => () => onChange(""), [onChange]);
   return (
     <div className="sidebar__search">
       <label htmlFor={searchId} className="ui-visually-hidden">
