@@ -36,6 +36,15 @@ function renderApp() {
   act(() => opened.at(-1)!.onFrame({ type: "hello", protocol: 2, hostId: "h" }));
 }
 
+/** The app with its phone drawer opened by its Sessions toggle. */
+async function openDrawer() {
+  const user = userEvent.setup();
+  renderApp();
+  const toggle = screen.getByRole("button", { name: "Sessions" });
+  await user.click(toggle);
+  return { user, toggle };
+}
+
 afterEach(() => {
   cleanup();
   window.location.hash = "";
@@ -54,10 +63,7 @@ describe("the app shell", () => {
   });
 
   it("closes the phone drawer with its Close button and returns focus to the toggle", async () => {
-    const user = userEvent.setup();
-    renderApp();
-    const toggle = screen.getByRole("button", { name: "Sessions" });
-    await user.click(toggle);
+    const { user, toggle } = await openDrawer();
     expect(toggle).toHaveAttribute("aria-expanded", "true");
     const close = screen.getByRole("button", { name: "Close the chat list" });
     expect(close).toHaveFocus();
@@ -67,10 +73,7 @@ describe("the app shell", () => {
   });
 
   it("keeps the phone drawer open on an Escape that closes an IME's candidates, and closes it on the next", async () => {
-    const user = userEvent.setup();
-    renderApp();
-    const toggle = screen.getByRole("button", { name: "Sessions" });
-    await user.click(toggle);
+    const { toggle } = await openDrawer();
     const close = screen.getByRole("button", { name: "Close the chat list" });
     fireEvent.keyDown(close, { key: "Escape", keyCode: 229 });
     fireEvent.keyDown(close, { key: "Escape", isComposing: true });
@@ -85,10 +88,7 @@ describe("the app shell", () => {
   });
 
   it("lets an Escape the drawer's search used to clear itself leave the drawer open; the next Escape closes it", async () => {
-    const user = userEvent.setup();
-    renderApp();
-    const toggle = screen.getByRole("button", { name: "Sessions" });
-    await user.click(toggle);
+    const { user, toggle } = await openDrawer();
     const search = screen.getByRole("searchbox", { name: "Search chats" });
     await user.type(search, "budget");
     await user.keyboard("{Escape}");

@@ -38,6 +38,7 @@ export const SessionListItem = memo(function SessionListItem({
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
   const title = session.title.trim() || t("untitled");
+  const tagged = Boolean(session.agent || badge);
   const actions: RowMenuItem[] = [
     ...(onRename ? [{ label: t("rename"), name: t("renameChat", { title }), onChoose: () => setEditing(true) }] : []),
     ...(onDelete ? [{ label: t("delete"), name: t("deleteChat", { title }), onChoose: () => onDelete(session.id) }] : []),
@@ -56,7 +57,7 @@ export const SessionListItem = memo(function SessionListItem({
         />
       ) : (
         <a
-          className={badge || session.agent ? "session-item__link session-item__link--tagged" : "session-item__link"}
+          className={tagged ? "session-item__link session-item__link--tagged" : "session-item__link"}
           href={href}
           aria-current={active ? "page" : undefined}
           onClick={(event) => {
@@ -69,8 +70,8 @@ export const SessionListItem = memo(function SessionListItem({
             {title}
           </span>
           {/* Spaces between the parts, so the link's name reads as words wherever its layout is not known. */}
-          {(session.agent || badge) && " "}
-          {(session.agent || badge) && (
+          {tagged && " "}
+          {tagged && (
             <span className="session-item__tags">
               {session.agent && (
                 <span className="session-item__agent" dir="auto">
