@@ -337,7 +337,7 @@ describe("mux downlink", () => {
   });
 
   // One host's frames: in a cluster (the suite on Postgres) every frame reaches the sockets through the database instead.
-  it.skipIf(TEST_STORE === "postgres")("sends a question and its chat's new state in one write to each tab, and its resolution and the state after it in one more", async () => {
+  it.skipIf(TEST_STORE === "postgres")("sends a chat's new state and its question (last) in one write to each tab, and the question's resolution and the state after it in one more", async () => {
     const server = await start();
     const sessionId = await createSession(server.url);
     const tabs = [await open(server.url), await open(server.url)];
@@ -360,8 +360,8 @@ describe("mux downlink", () => {
         tab.frames.slice(from).map((frame) => (frame.type === "session/upserted" ? `state ${frame.session.state}` : frame.type));
       const start = tabs.map((tab) => tab.frames.length);
       await expect.poll(() => tabs.map((tab, index) => states(tab, start[index]!))).toEqual([
-        ["question/requested", "state waiting"],
-        ["question/requested", "state waiting"],
+        ["state waiting", "question/requested"],
+        ["state waiting", "question/requested"],
       ]);
       expect(writes).toEqual(["_writev", "_writev"]);
       stop.abort();

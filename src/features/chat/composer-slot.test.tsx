@@ -77,6 +77,31 @@ describe("ComposerSlot", () => {
     expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("I have 3 cats");
   });
 
+  it("renders the entry once while its choice holds: the composer's focus leaving and a parent's render leave it alone", async () => {
+    const user = userEvent.setup();
+    const renders: string[] = [];
+    function Counted({ match }: SlotComponentProps<string>) {
+      renders.push(match);
+      return <button type="button">{match}</button>;
+    }
+    const store = createSessionStore();
+    const entries = [defineSlotEntry({ key: "counted", priority: 1, select: ({ state }) => (state.hostId === "on" ? "counted entry" : null), Component: Counted })];
+    const tree = () => (
+      <SessionStoreProvider store={store}>
+        <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+      </SessionStoreProvider>
+    );
+    const { rerender } = render(tree());
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "typing");
+    act(() => store.setState({ hostId: "on" }));
+    expect(renders).toEqual(["counted entry"]);
+    await user.click(screen.getByRole("button", { name: "counted entry" }));
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
+    rerender(tree());
+    expect(screen.getByRole("button", { name: "counted entry" })).toHaveFocus();
+    expect(renders).toEqual(["counted entry"]);
+  });
+
   it("hides a shown composer only once the press that moved focus away is released, so nothing shifts under the pointer", async () => {
     const user = userEvent.setup();
     const { setHost } = setup();

@@ -78,10 +78,12 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
     event.stopPropagation();
   };
   const restoredHint = restored !== null && !restored.touched && choice === null;
-
-  return (
-    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"}>
-      {choice && sessionId !== null && (
+  // The same element while the choice holds: the slot's own state (the composer's focus, a restored draft) and a parent's
+  // render (the session's new state) never render the entry again, so a question's panel renders once as it arrives.
+  const takeover = useMemo(
+    () =>
+      choice &&
+      sessionId !== null && (
         <ErrorBoundary
           key={`${choice.entry.key}\u0000${sessionId}`}
           resetKey={choice.match}
@@ -89,7 +91,13 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
         >
           <choice.entry.Component match={choice.match} sessionId={sessionId} />
         </ErrorBoundary>
-      )}
+      ),
+    [choice, sessionId, t],
+  );
+
+  return (
+    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"}>
+      {takeover}
       {/* A composer being typed in when an entry takes over stays shown until focus leaves it, so no keystroke lands in a hidden field. */}
       <div
         className="composer-slot__composer"

@@ -18,9 +18,12 @@ import { usePanelAttention } from "./use-panel-attention";
 import { usePanelDraft } from "./use-panel-draft";
 import { usePanelResponse, type PlanChat } from "./use-panel-response";
 import { useSheetHeight } from "./use-sheet-height";
-import { useVisualViewport } from "./use-visual-viewport";
+import { useVisualViewport, watchVisualViewport } from "./use-visual-viewport";
 import "../../ui/composer-card.css";
 import "./question-panel.css";
+
+// Measured now, as the panel's code loads (the app loads it while idle), not as the first question arrives.
+watchVisualViewport();
 
 /** In the panel's bundle, which is loaded by the time a request can retire: a host that just went away cannot serve a chunk. */
 export { RetiredNotice } from "./retired-notice";

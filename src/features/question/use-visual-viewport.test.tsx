@@ -1,12 +1,21 @@
 import { render } from "@testing-library/react";
 import { useRef } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { useVisualViewport } from "./use-visual-viewport";
+import { useVisualViewport, watchVisualViewport } from "./use-visual-viewport";
 
 class FakeVisualViewport extends EventTarget {
-  height = 640;
+  private shownHeight = 640;
   offsetTop = 0;
   listeners = 0;
+  /** How often the height was read: each read brings a real page's layout up to date. */
+  reads = 0;
+  get height() {
+    this.reads++;
+    return this.shownHeight;
+  }
+  set height(value: number) {
+    this.shownHeight = value;
+  }
   override addEventListener(...args: Parameters<EventTarget["addEventListener"]>) {
     this.listeners++;
     super.addEventListener(...args);
@@ -17,11 +26,13 @@ class FakeVisualViewport extends EventTarget {
   }
 }
 
-function Sheet() {
+function Sheet({ testId = "sheet" }: { testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useVisualViewport(ref);
-  return <div ref={ref} data-testid="sheet" />;
+  return <div ref={ref} data-testid={testId} />;
 }
+
+const variables = (element: HTMLElement) => [element.style.getPropertyValue("--vvh"), element.style.getPropertyValue("--vv-bottom")];
 
 const originalViewport = Object.getOwnPropertyDescriptor(window, "visualViewport");
 const originalInnerHeight = window.innerHeight;
@@ -51,8 +62,34 @@ describe("useVisualViewport", () => {
     viewport.dispatchEvent(new Event("scroll"));
     expect(sheet.style.getPropertyValue("--vv-bottom")).toBe("200px");
 
-    expect(viewport.listeners).toBe(2);
     unmount();
+    expect(variables(sheet)).toEqual(["", ""]);
+    viewport.height = 500;
+    viewport.dispatchEvent(new Event("resize"));
+    expect(variables(sheet)).toEqual(["", ""]);
+  });
+
+  it("gives a sheet that mounts later the last measure without reading the viewport again, and follows a new viewport object", () => {
+    const viewport = new FakeVisualViewport();
+    Object.defineProperty(window, "visualViewport", { configurable: true, value: viewport });
+    Object.defineProperty(window, "innerHeight", { configurable: true, value: 700 });
+    expect(watchVisualViewport()).toBe(viewport);
+    viewport.height = 400;
+    viewport.dispatchEvent(new Event("resize"));
+    const reads = viewport.reads;
+    const { getByTestId } = render(<Sheet testId="late" />);
+    expect(variables(getByTestId("late"))).toEqual(["400px", "300px"]);
+    expect(viewport.reads).toBe(reads);
+    // One set of listeners however many sheets and calls.
+    watchVisualViewport();
+    expect(viewport.listeners).toBe(2);
+
+    const next = new FakeVisualViewport();
+    next.height = 600;
+    Object.defineProperty(window, "visualViewport", { configurable: true, value: next });
+    expect(watchVisualViewport()).toBe(next);
     expect(viewport.listeners).toBe(0);
+    expect(next.listeners).toBe(2);
+    expect(variables(getByTestId("late"))).toEqual(["600px", "100px"]);
   });
 });

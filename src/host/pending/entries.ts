@@ -64,10 +64,11 @@ export function createEntries(broadcast: (frame: DownFrame) => void, log: Logger
       entry.signal?.addEventListener("abort", entry.onAbort, { once: true });
       held?.();
       log({ event: "question/requested", rpcId, sessionId, questions: frame.questions.length });
-      // The question and the session's change (its state, published by a listener) leave in one write, the question first.
+      // The session's change (its state, published by a listener) and the question leave in one write, the question last:
+      // a tab holds a session's row until its next paint but applies a question at once, so both render together.
       burst(() => {
-        broadcast(frame);
         changed(sessionId);
+        broadcast(frame);
       });
     },
     claim(rpcId, outcome) {

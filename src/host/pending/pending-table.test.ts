@@ -65,7 +65,7 @@ describe("pending table", () => {
     const rpcId = table.replay()[0]!.rpcId;
     expect(await table.respond({ type: "answer", rpcId, sessionId: "s1", answers: [{ id: "pkg", selected: ["npm"] }] })).toEqual({ accepted: true });
     expect(await result).toEqual({ value: { answers: [{ id: "pkg", selected: ["npm"] }] } });
-    expect(events).toEqual(["burst", "question/requested in 1", "changed s1 in 1", "burst", "question/resolved in 1", "changed s1 in 1"]);
+    expect(events).toEqual(["burst", "changed s1 in 1", "question/requested in 1", "burst", "question/resolved in 1", "changed s1 in 1"]);
   });
 
   it("rejects a question without a session with ASK_MISSING_SESSION", async () => {
