@@ -77,6 +77,33 @@ test("the sidebar badges a session while a question or a plan review is pending"
   await expect(page.getByRole("button", { name: /Plan review\s*approved/ })).toBeVisible();
 });
 
+test("a badged row gives its title the row's width, its badge whole, and its time the end of the badges' line", async ({ page }) => {
+  await page.goto(host.url);
+  const question = "Which deployment target should staging use from now on?";
+  await send(page, `/ask ${JSON.stringify({ questions: [{ id: "target", question, options: [{ label: "Fly" }, { label: "Render" }] }] })}`);
+  const current = page.getByRole("navigation", { name: "Chats" }).locator("[aria-current=page]");
+  await expect(current).toContainText("Waiting for answer");
+  // The time is read from after the link, as on every row; the one on the badges' line is only shown.
+  await expect(current).toHaveAccessibleName(`${question} Waiting for answer`);
+  await page.evaluate(() => document.fonts.ready);
+  const layout = await current.evaluate((link) => {
+    const badge = link.querySelector<HTMLElement>(".session-item__badge")!;
+    const title = link.querySelector(".session-item__title")!.getBoundingClientRect();
+    const row = link.closest("li")!;
+    // The time a sighted user sees: the row's one time element that has a size.
+    const time = [...row.querySelectorAll("time")].find((element) => element.getBoundingClientRect().width > 1)!;
+    const linkEnd = link.getBoundingClientRect().right - parseFloat(getComputedStyle(link).paddingRight);
+    return {
+      badgeCut: badge.scrollWidth > badge.clientWidth,
+      timeInTheRowsLink: link.contains(time),
+      timeUnderTitle: time.getBoundingClientRect().top >= title.bottom - 1,
+      titleToTheLinksEnd: title.right >= linkEnd - 1,
+      rowWithin44: row.getBoundingClientRect().height <= 44,
+    };
+  });
+  expect(layout).toEqual({ badgeCut: false, timeInTheRowsLink: true, timeUnderTitle: true, titleToTheLinksEnd: true, rowWithin44: true });
+});
+
 test("the chat page has no axe violations, in light and dark", async ({ page }) => {
   await page.goto(host.url);
   await send(page, "/echo **bold** and a [link](https://example.com)");

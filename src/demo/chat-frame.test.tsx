@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LocaleProvider } from "../i18n/i18n";
 import { CHAT_STORIES } from "./stories/chat";
 import { StoryFrame } from "./story-frame";
+import { readText } from "../testing/read-text";
 
 function openFrame(address: string, locale: "en" | "zh-CN" = "en") {
   window.history.replaceState(null, "", address);
@@ -71,7 +72,7 @@ describe("a chat story in the preview frame", BUSY, () => {
     await waitFor(() => expect([...chats().querySelectorAll("[data-group]")].map((group) => group.getAttribute("data-group"))).toEqual(["waiting", "today", "yesterday", "earlier"]));
     const waiting = within(chats()).getByRole("list", { name: "Waiting for you" });
     // Both were asked as the story opened: which of them is newer depends on the millisecond each was asked in.
-    await waitFor(() => expect(within(waiting).getAllByRole("link").map((link) => link.textContent).sort()).toEqual(["Move sessions to PostgreSQL Plan awaiting review", "Release checklist for 2.4 Waiting for answer"]));
+    await waitFor(() => expect(within(waiting).getAllByRole("link").map(readText).sort()).toEqual(["Move sessions to PostgreSQL Plan awaiting review", "Release checklist for 2.4 Waiting for answer"]));
     expect(await screen.findByText(/^Done\. The settings page now has/)).toBeInTheDocument();
   });
 

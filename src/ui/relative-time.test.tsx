@@ -33,6 +33,20 @@ describe("RelativeTime", () => {
     expect(screen.getByText("5分钟前")).toBeInTheDocument();
   });
 
+  it("says it in the locale's short form when narrow (now, under a minute), with the same absolute time on hover", () => {
+    const iso = new Date(Date.now() - 3 * 60 * MINUTE - 1000).toISOString();
+    const recent = new Date(Date.now() - 20_000).toISOString();
+    render(
+      <>
+        <RelativeTime iso={iso} narrow />
+        <RelativeTime iso={recent} narrow />
+      </>,
+    );
+    const time = screen.getByText("3h ago");
+    expect(time).toHaveAttribute("title", new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(Date.parse(iso)));
+    expect(screen.getByText("now")).toHaveAttribute("datetime", recent);
+  });
+
   it("renders nothing for a missing or unreadable time", () => {
     const { container } = render(
       <>

@@ -62,16 +62,21 @@ function perLocale<Formatter>(make: (locale: string) => Formatter): (locale: str
 }
 
 const relativeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }));
+const narrowFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "narrow" }));
 const absoluteFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }));
 
-/** An ISO instant as "5 minutes ago" in the UI language, the full date and time on hover; nothing for a missing or bad value. */
-export const RelativeTime = memo(function RelativeTime({ iso, className }: { iso: string; className?: string }) {
+/**
+ * An ISO instant as "5 minutes ago" in the UI language ("5m ago" when `narrow`, for a short line), the full date and time
+ * on hover; nothing for a missing or bad value.
+ */
+export const RelativeTime = memo(function RelativeTime({ iso, className, narrow = false }: { iso: string; className?: string; narrow?: boolean }) {
   const { locale } = useLocale();
   const current = useSyncExternalStore(subscribe, readNow, readNow);
   const then = Date.parse(iso);
   if (iso === "" || Number.isNaN(then)) return null;
   const { value, unit } = relativeParts(then, current);
-  const relative = relativeFormat(locale).format(value, unit);
+  // Under a minute, the short form says "now" rather than "this minute".
+  const relative = narrow ? narrowFormat(locale).format(value, value === 0 ? "second" : unit) : relativeFormat(locale).format(value, unit);
   const absolute = absoluteFormat(locale).format(then);
   return (
     <time className={className} dateTime={iso} title={absolute}>

@@ -80,11 +80,16 @@ export const SessionListItem = memo(function SessionListItem({
               )}
               {session.agent && badge && " "}
               {badge && <span className="session-item__badge">{badge === "plan-review" ? t("planBadge") : t("waitingBadge")}</span>}
+              {/* Shown here, at the end of the badges' line, so the title has the row's whole width; read from after the link. */}
+              <span className="session-item__tags-time" aria-hidden="true">
+                <RelativeTime iso={session.updatedAt} className="session-item__time" narrow />
+              </span>
             </span>
           )}
         </a>
       )}
-      {!editing && <RelativeTime iso={session.updatedAt} className="session-item__time" />}
+      {/* In the locale's short form where it shows ("4m ago"), so the row's title keeps most of its width. */}
+      {!editing && (tagged ? <RelativeTime iso={session.updatedAt} className="ui-visually-hidden" /> : <RelativeTime iso={session.updatedAt} className="session-item__time" narrow />)}
       {!editing && actions.length > 0 && <RowMenu title={title} items={actions} />}
     </li>
   );

@@ -6,6 +6,7 @@ import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
 import { Sidebar } from "./sidebar";
+import { readText } from "../../testing/read-text";
 
 const NOW = new Date(2026, 10, 30, 15, 0);
 
@@ -45,7 +46,7 @@ function groups(): [string | null, string[]][] {
   const nav = screen.getByRole("navigation", { name: /Chats|对话/ });
   return within(nav)
     .getAllByRole("heading", { level: 2 })
-    .map((heading) => [heading.textContent, within(screen.getByRole("list", { name: heading.textContent! })).getAllByRole("link").map((link) => link.textContent!)]);
+    .map((heading) => [heading.textContent, within(screen.getByRole("list", { name: heading.textContent! })).getAllByRole("link").map(readText)]);
 }
 
 describe("the sidebar's groups", () => {
