@@ -99,9 +99,11 @@ test("a badged row gives its title the row's width, its badge whole, and its tim
       timeUnderTitle: time.getBoundingClientRect().top >= title.bottom - 1,
       titleToTheLinksEnd: title.right >= linkEnd - 1,
       rowWithin44: row.getBoundingClientRect().height <= 44,
+      // Hidden but read: placed within its row, so it scrolls with the list and never stretches the page.
+      readTimeInItsRow: row.querySelector<HTMLElement>("time.ui-visually-hidden")?.offsetParent === row,
     };
   });
-  expect(layout).toEqual({ badgeCut: false, timeInTheRowsLink: true, timeUnderTitle: true, titleToTheLinksEnd: true, rowWithin44: true });
+  expect(layout).toEqual({ badgeCut: false, timeInTheRowsLink: true, timeUnderTitle: true, titleToTheLinksEnd: true, rowWithin44: true, readTimeInItsRow: true });
 });
 
 test("the chat page has no axe violations, in light and dark", async ({ page }) => {

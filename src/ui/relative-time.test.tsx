@@ -33,7 +33,7 @@ describe("RelativeTime", () => {
     expect(screen.getByText("5分钟前")).toBeInTheDocument();
   });
 
-  it("says it in the locale's short form when narrow (now, under a minute), with the same absolute time on hover", () => {
+  it("shows the locale's short form when narrow (now, under a minute) and keeps the full one for screen readers, with the same absolute time on hover", () => {
     const iso = new Date(Date.now() - 3 * 60 * MINUTE - 1000).toISOString();
     const recent = new Date(Date.now() - 20_000).toISOString();
     render(
@@ -42,9 +42,14 @@ describe("RelativeTime", () => {
         <RelativeTime iso={recent} narrow />
       </>,
     );
-    const time = screen.getByText("3h ago");
+    const time = screen.getByText("3h ago").closest("time")!;
     expect(time).toHaveAttribute("title", new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(Date.parse(iso)));
-    expect(screen.getByText("now")).toHaveAttribute("datetime", recent);
+    // Shown short, read in full.
+    expect(screen.getByText("3h ago")).toHaveAttribute("aria-hidden", "true");
+    expect(time).toHaveTextContent(/^3h ago3 hours ago$/);
+    expect(screen.getByText("3 hours ago")).toHaveClass("ui-visually-hidden");
+    expect(screen.getByText("now").closest("time")).toHaveAttribute("datetime", recent);
+    expect(screen.getByText("now").closest("time")).toHaveTextContent(/^nowthis minute$/);
   });
 
   it("renders nothing for a missing or unreadable time", () => {

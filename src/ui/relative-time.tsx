@@ -1,5 +1,6 @@
 import { memo, useSyncExternalStore } from "react";
 import { useLocale } from "../i18n/i18n";
+import { VisuallyHidden } from "./visually-hidden";
 
 /** How often relative times are brought up to date, in milliseconds. */
 const TICK_MS = 30_000;
@@ -66,8 +67,9 @@ const narrowFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, {
 const absoluteFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }));
 
 /**
- * An ISO instant as "5 minutes ago" in the UI language ("5m ago" when `narrow`, for a short line), the full date and time
- * on hover; nothing for a missing or bad value.
+ * An ISO instant as "5 minutes ago" in the UI language, the full date and time on hover; nothing for a missing or bad
+ * value. When `narrow`, for a short line, it shows the locale's short form ("5m ago") and a screen reader still reads the
+ * full one.
  */
 export const RelativeTime = memo(function RelativeTime({ iso, className, narrow = false }: { iso: string; className?: string; narrow?: boolean }) {
   const { locale } = useLocale();
@@ -75,12 +77,19 @@ export const RelativeTime = memo(function RelativeTime({ iso, className, narrow 
   const then = Date.parse(iso);
   if (iso === "" || Number.isNaN(then)) return null;
   const { value, unit } = relativeParts(then, current);
-  // Under a minute, the short form says "now" rather than "this minute".
-  const relative = narrow ? narrowFormat(locale).format(value, value === 0 ? "second" : unit) : relativeFormat(locale).format(value, unit);
+  const relative = relativeFormat(locale).format(value, unit);
   const absolute = absoluteFormat(locale).format(then);
   return (
     <time className={className} dateTime={iso} title={absolute}>
-      {relative}
+      {narrow ? (
+        <>
+          {/* Under a minute, the short form says "now" rather than "this minute". */}
+          <span aria-hidden="true">{narrowFormat(locale).format(value, value === 0 ? "second" : unit)}</span>
+          <VisuallyHidden>{relative}</VisuallyHidden>
+        </>
+      ) : (
+        relative
+      )}
     </time>
   );
 });

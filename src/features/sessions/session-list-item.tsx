@@ -88,7 +88,7 @@ export const SessionListItem = memo(function SessionListItem({
           )}
         </a>
       )}
-      {/* In the locale's short form where it shows ("4m ago"), so the row's title keeps most of its width. */}
+      {/* Shown in the locale's short form ("4m ago"), so the row's title keeps most of its width; read in full. */}
       {!editing && (tagged ? <RelativeTime iso={session.updatedAt} className="ui-visually-hidden" /> : <RelativeTime iso={session.updatedAt} className="session-item__time" narrow />)}
       {!editing && actions.length > 0 && <RowMenu title={title} items={actions} />}
     </li>
