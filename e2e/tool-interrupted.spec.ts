@@ -29,6 +29,9 @@ test("a question whose host was killed reads interrupted after the restart, with
   const messages = page.getByRole("region", { name: "Messages" });
   await expect(messages.getByRole("button", { name: /Ask question\s*interrupted/ })).toBeVisible({ timeout: 15_000 });
   await expect(messages.getByText("Interrupted: the host running this call stopped before it finished.", { exact: true })).toBeVisible();
+  // Nobody stopped the turn: the host lost it, and the bar says so.
+  await expect(page.locator(".turn-bar")).toHaveAttribute("data-ending", "interrupted");
+  await expect(page.locator(".turn-bar__text")).toHaveText("The reply was cut off.");
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const results = await new AxeBuilder({ page }).analyze();
@@ -36,4 +39,5 @@ test("a question whose host was killed reads interrupted after the restart, with
   }
   await page.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
   await expect(page.getByText("已中断：运行此调用的主机在调用完成前停止了。", { exact: true })).toBeVisible();
+  await expect(page.locator(".turn-bar__text")).toHaveText("回复被中断。");
 });

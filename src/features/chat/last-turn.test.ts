@@ -20,6 +20,7 @@ describe("lastTurn", () => {
     expect(lastTurn([user("u1", "hi"), assistant("a1", "half a rep", { interrupted: true })])?.ending).toBe("interrupted");
     expect(lastTurn([user("u1", "hi"), tool("t1", "stopped")])?.ending).toBe("stopped-at-tool");
     expect(lastTurn([user("u1", "hi"), tool("t1", "error")])?.ending).toBe("stopped-at-tool");
+    expect(lastTurn([user("u1", "hi"), { ...tool("t1", "stopped"), interrupted: true }])?.ending).toBe("interrupted");
     expect(lastTurn([user("u1", "hi"), tool("t1", "ok"), assistant("a1", "done")])?.ending).toBe("replied");
     expect(lastTurn([assistant("a0", "welcome"), user("u1", "again")])).toEqual({ userMessageId: "u1", userText: "again", ending: "no-reply" });
   });

@@ -17,8 +17,9 @@ export function lastTurn(messages: readonly Message[]): { userMessageId: string;
 
 function endingOf(last: Message | undefined): TurnEnding {
   if (!last) return "no-reply";
-  if (last.role === "tool") return last.tool && (last.tool.status === "stopped" || last.tool.status === "error") ? "stopped-at-tool" : "replied";
+  // A row the host lost (a crash or a kill mid-turn) was cut off, whatever its kind: nobody stopped it.
   if (last.interrupted) return "interrupted";
+  if (last.role === "tool") return last.tool && (last.tool.status === "stopped" || last.tool.status === "error") ? "stopped-at-tool" : "replied";
   if (last.failure) return "failed";
   return "replied";
 }
