@@ -56,8 +56,8 @@ test("New chat picks the test agent in a workspace: a refused folder is named be
   const dialog = page.getByRole("dialog", { name: "New chat" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();
-  await expect(dialog.getByRole("radio", { name: /Broken Agent/ })).toBeDisabled();
-  await expect(dialog.getByText(/could not start/)).toBeVisible();
+  await expect(dialog.getByRole("radio", { name: /Broken Agent/ })).toBeEnabled();
+  await expect(dialog.getByText(/^stopped with an error, a new chat starts it again: cannot start /)).toBeVisible();
 
   await dialog.getByRole("radio", { name: /Test Agent/ }).check();
   const field = dialog.getByRole("textbox", { name: "Workspace folder" });
@@ -128,4 +128,43 @@ test("the folder is remembered for the agent; Escape closes New chat's choice an
   await expect(dialog).toHaveCount(0);
   await expect(page).not.toHaveURL(/#session=/);
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+});
+
+test("an agent that crashed, or never started, can still be picked: the new chat's first message starts it again, or fails saying why", async ({ page }) => {
+  await page.goto(host.url);
+  const newChat = page.getByRole("button", { name: "New chat", exact: true });
+  const dialog = page.getByRole("dialog", { name: "New chat" });
+  const message = page.getByRole("textbox", { name: "Message" });
+  const startWith = async (agent: RegExp) => {
+    await newChat.click();
+    await dialog.getByRole("radio", { name: agent }).check();
+    await dialog.getByRole("textbox", { name: "Workspace folder" }).fill(workspace);
+    await dialog.getByRole("button", { name: "Start chat" }).click();
+    await expect(dialog).toHaveCount(0);
+  };
+  const send = async (text: string) => {
+    await message.fill(text);
+    await page.getByRole("button", { name: "Send" }).click();
+  };
+
+  await startWith(/Test Agent/);
+  await send("/crash");
+  await expect(page.locator(".turn-bar__text")).toHaveText("The reply failed.", { timeout: 30_000 });
+  await expect(page.getByRole("region", { name: "Messages" })).toContainText("panic: the test agent crashed");
+
+  await newChat.click();
+  const crashed = dialog.getByRole("radio", { name: /Test Agent/ });
+  await expect(crashed).toBeEnabled();
+  await expect(dialog.locator('.new-chat-picker__choice[data-state="failed"]').filter({ hasText: "Test Agent" })).toContainText("stopped with an error, a new chat starts it again: the agent exited with code 3");
+  await page.keyboard.press("Escape");
+  await startWith(/Test Agent/);
+  await send("/stream");
+  await expect(page.getByRole("status").filter({ hasText: `Test Agent in ${workspace}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.locator(".turn-bar")).toHaveCount(0);
+
+  await startWith(/Broken Agent/);
+  await send("hello");
+  await expect(page.locator(".turn-bar__text")).toHaveText("The reply failed.", { timeout: 30_000 });
+  await expect(page.getByRole("region", { name: "Messages" })).toContainText(`cannot start ${path.join(root, "no-such-agent")}`);
 });

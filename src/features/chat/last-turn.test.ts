@@ -21,6 +21,12 @@ describe("lastTurn", () => {
     expect(lastTurn([user("u1", "hi"), tool("t1", "stopped")])?.ending).toBe("stopped-at-tool");
     expect(lastTurn([user("u1", "hi"), tool("t1", "error")])?.ending).toBe("stopped-at-tool");
     expect(lastTurn([user("u1", "hi"), { ...tool("t1", "stopped"), interrupted: true }])?.ending).toBe("interrupted");
+    const agentTool = (status: "error" | "stopped"): Message => {
+      const row = tool("t1", status);
+      return { ...row, tool: { ...row.tool!, acp: { type: "tool", call: { toolCallId: "t1", title: "npm test", kind: "execute" }, status: status === "error" ? "failed" : "in_progress" } } };
+    };
+    expect(lastTurn([user("u1", "hi"), agentTool("error")])?.ending).toBe("replied");
+    expect(lastTurn([user("u1", "hi"), agentTool("stopped")])?.ending).toBe("stopped-at-tool");
     expect(lastTurn([user("u1", "hi"), tool("t1", "ok"), assistant("a1", "done")])?.ending).toBe("replied");
     expect(lastTurn([assistant("a0", "welcome"), user("u1", "again")])).toEqual({ userMessageId: "u1", userText: "again", ending: "no-reply" });
   });

@@ -19,7 +19,8 @@ function endingOf(last: Message | undefined): TurnEnding {
   if (!last) return "no-reply";
   // A row the host lost (a crash or a kill mid-turn) was cut off, whatever its kind: nobody stopped it.
   if (last.interrupted) return "interrupted";
-  if (last.role === "tool") return last.tool && (last.tool.status === "stopped" || last.tool.status === "error") ? "stopped-at-tool" : "replied";
-  if (last.failure) return "failed";
-  return "replied";
+  if (last.role !== "tool" || !last.tool) return last.failure ? "failed" : "replied";
+  if (last.tool.status === "stopped") return "stopped-at-tool";
+  // A coding agent's own tool call that failed ends nothing: the agent reported it and ended its turn itself.
+  return last.tool.status === "error" && last.tool.acp === undefined ? "stopped-at-tool" : "replied";
 }

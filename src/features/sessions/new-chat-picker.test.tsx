@@ -15,6 +15,7 @@ const AGENTS: AgentsList = {
     { name: "qwen", title: "Qwen Code", state: "ready" },
     { name: "claude", title: "Claude Code", state: "starting" },
     { name: "gemini", title: "Gemini CLI", state: "failed", error: "spawn gemini\u202E ENOENT" },
+    { name: "codex", title: "Codex", state: "disabled" },
   ],
   workspaces: ["/srv/code"],
 };
@@ -95,7 +96,7 @@ describe("New chat with ACP agents", () => {
       expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
       settle(AGENTS);
       const dialog = await screen.findByRole("dialog", { name: "New chat" });
-      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIcould not start: spawn gemini⟨U+202E⟩ ENOENT"]);
+      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIstopped with an error, a new chat starts it again: spawn gemini⟨U+202E⟩ ENOENT", "Codexturned off"]);
       expect(onNewChat).not.toHaveBeenCalled();
     });
 
@@ -129,7 +130,7 @@ describe("New chat with ACP agents", () => {
     });
   });
 
-  it("offers the assistant and every agent with its state; a failed agent shows why and cannot be picked", async () => {
+  it("offers the assistant and every agent with its state; a failed agent shows why and can be picked, since a new chat starts it again; a turned-off one cannot", async () => {
     const user = userEvent.setup();
     const { newChat, onRefreshAgents } = setup();
     expect(newChat).toHaveAttribute("aria-expanded", "false");
@@ -142,11 +143,13 @@ describe("New chat with ACP agents", () => {
       "Parley's assistantThe model Parley runs",
       "Qwen Codeready",
       "Claude Codestarting…",
-      "Gemini CLIcould not start: spawn gemini⟨U+202E⟩ ENOENT",
+      "Gemini CLIstopped with an error, a new chat starts it again: spawn gemini⟨U+202E⟩ ENOENT",
+      "Codexturned off",
     ]);
     expect(within(dialog).getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();
     expect(within(dialog).getByRole("radio", { name: /Parley's assistant/ })).toHaveFocus();
-    expect(within(dialog).getByRole("radio", { name: /Gemini CLI/ })).toBeDisabled();
+    expect(within(dialog).getByRole("radio", { name: /Gemini CLI/ })).toBeEnabled();
+    expect(within(dialog).getByRole("radio", { name: /Codex/ })).toBeDisabled();
     expect(within(dialog).getByRole("radio", { name: /Claude Code/ })).toBeEnabled();
   });
 
@@ -227,7 +230,7 @@ describe("New chat with ACP agents", () => {
     await user.click(newChat);
     const dialog = await screen.findByRole("dialog", { name: "新对话" });
     expect(within(dialog).getByRole("radio", { name: /Parley 的助手/ })).toBeChecked();
-    expect(within(dialog).getByText("无法启动：spawn gemini⟨U+202E⟩ ENOENT")).toBeInTheDocument();
+    expect(within(dialog).getByText("因出错而停止，新对话会再次启动它：spawn gemini⟨U+202E⟩ ENOENT")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("radio", { name: /Qwen Code/ }));
     expect(within(dialog).getByRole("textbox", { name: "工作区文件夹" })).toHaveValue("/srv/code");
     expect(within(dialog).getByRole("button", { name: "开始对话" })).toBeEnabled();

@@ -45,11 +45,12 @@ function rememberWorkspace(agent: string, cwd: string) {
   }
 }
 
-const pickable = (agent: AgentInfo) => agent.state !== "failed" && agent.state !== "disabled";
+/** A failed agent can be picked: the chat's first message starts it again (it may have crashed, or been fixed since). */
+const pickable = (agent: AgentInfo) => agent.state !== "disabled";
 
 /**
  * New chat's choice when the host runs ACP agents: Parley's assistant or an agent (its title and state; a failed one shows why
- * and cannot be picked), and for an agent the workspace folder, remembered per agent. Escape or a press outside closes it.
+ * and can still be picked, a turned-off one cannot), and for an agent the workspace folder, remembered per agent. Escape or a press outside closes it.
  */
 export default function NewChatPicker({ agents, onAssistant, onAgent, onClose, anchorRef, onRefresh }: NewChatPickerProps) {
   const t = useCopy(newChatCopy);
