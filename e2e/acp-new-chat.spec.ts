@@ -77,6 +77,7 @@ test("New chat picks the test agent in a workspace: a refused folder is named be
 
   // The agent's session opens with the chat's first prompt: its row, then the modes in the header and the commands in the menu.
   const message = page.getByRole("textbox", { name: "Message" });
+  await expect(message).toHaveAttribute("placeholder", "Message Test Agent (Enter to send, Shift+Enter for a new line)");
   await message.fill("/stream");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Test Agent in ${workspace}` })).toBeVisible({ timeout: 30_000 });

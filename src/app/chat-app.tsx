@@ -162,6 +162,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
             onRename={rename}
             facts={facts}
             commands={acpCommands(acpSession)}
+            agentTitles={agents?.agents}
             headerEnd={
               activeSessionId === null ? null : (
                 <>

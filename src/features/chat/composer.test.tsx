@@ -4,14 +4,14 @@ import { LocaleProvider } from "../../i18n/i18n";
 import userEvent from "@testing-library/user-event";
 import { Composer } from "./composer";
 
-function setup(options: { blockedReason?: string | null; fail?: string } = {}) {
+function setup(options: { blockedReason?: string | null; fail?: string; recipient?: string } = {}) {
   const sent: string[] = [];
   const drafts = new Map<string, string>();
   const onSend = async (text: string) => {
     if (options.fail) throw new Error(options.fail);
     sent.push(text);
   };
-  const view = render(<Composer draftKey="s-1" drafts={drafts} blockedReason={options.blockedReason ?? null} onSend={onSend} />);
+  const view = render(<Composer draftKey="s-1" drafts={drafts} blockedReason={options.blockedReason ?? null} onSend={onSend} {...(options.recipient ? { recipient: options.recipient } : {})} />);
   const input = screen.getByRole("textbox", { name: "Message" });
   return { sent, drafts, input, view, onSend };
 }
@@ -240,6 +240,11 @@ describe("Composer", () => {
     const { input } = setup();
     expect(input).toHaveAttribute("placeholder", "Message Parley (Enter to send, Shift+Enter for a new line)");
     expect(input).toHaveAttribute("enterkeyhint", "send");
+  });
+
+  it("names a coding agent as the one the message goes to", () => {
+    const { input } = setup({ recipient: "Qwen Code" });
+    expect(input).toHaveAttribute("placeholder", "Message Qwen Code (Enter to send, Shift+Enter for a new line)");
   });
 
   it("keeps a draft per key and restores it when its key comes back", async () => {

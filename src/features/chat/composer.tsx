@@ -28,6 +28,8 @@ export interface ComposerProps {
   onPrefillTaken?: () => void;
   /** What the `/` menu offers: the scripted model's commands, and an agent's own; none shows no menu. */
   commands?: readonly ComposerCommand[];
+  /** Who reads what is sent: a coding agent's title, else Parley (the box's placeholder names it). */
+  recipient?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ComposerProps {
  * is cleared the moment a message is sent, so text typed while the request is in flight stays;
  * an Enter on that text sends it as soon as the request is through, unless the text changes first.
  */
-export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken, commands = [] }: ComposerProps) {
+export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: givenInputRef, prefill = null, onPrefillTaken, commands = [], recipient = "Parley" }: ComposerProps) {
   const t = useCopy(chatCopy);
   const touch = useMediaQuery(TOUCH_QUERY);
   const { text, setText } = useDraftText(draftKey, drafts, prefill, onPrefillTaken);
@@ -85,7 +87,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
         ref={inputRef}
         className="composer__input"
         aria-label={t("messageLabel")}
-        placeholder={touch ? t("messagePlaceholderTouch") : t("messagePlaceholder")}
+        placeholder={t(touch ? "messagePlaceholderTouch" : "messagePlaceholder", { name: recipient })}
         enterKeyHint={touch ? "enter" : "send"}
         rows={2}
         value={text}

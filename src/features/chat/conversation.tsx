@@ -44,6 +44,8 @@ export interface ConversationProps {
   onRename?: (sessionId: string, title: string) => Promise<void>;
   /** What the host said about its model and MCP servers, for the first screen and the `/` menu; null until known. */
   facts?: HostFacts | null;
+  /** The host's ACP agents by config name with their titles, for a chat whose agent session has not said its title yet. */
+  agentTitles?: readonly { name: string; title: string }[] | undefined;
   /** Commands besides the demo model's for the `/` menu (an agent's own, from its session). */
   commands?: readonly ComposerCommand[];
   /** False until the host's first replay of pending questions is in: the composer takes focus only then, so it cannot hold a panel back. */
@@ -53,12 +55,13 @@ export interface ConversationProps {
 const NO_COMMANDS: readonly ComposerCommand[] = [];
 
 /** One conversation: header, transcript, turn bar with Stop, and the composer slot. */
-export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename, facts = null, commands = NO_COMMANDS }: ConversationProps) {
+export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, headerStart, headerEnd, fallbackTitle, onRetryConnection, focusReady = true, onRename, facts = null, commands = NO_COMMANDS, agentTitles }: ConversationProps) {
   const t = useCopy(chatCopy);
   const session = useSessionStore(selectSession(sessionId ?? ""));
-  // An ACP agent is named by its title ("Qwen Code") once its session row says it, else by its config name.
+  // An ACP agent is named by its title ("Qwen Code"): its session row's once it says it, else the host's list's, else its config name.
   const agentTitle = useSessionStore(selectAcpSession(sessionId ?? ""))?.title;
-  const agentName = session?.agent ? (agentTitle ?? session.agent.name) : undefined;
+  const listedTitle = agentTitles?.find((entry) => entry.name === session?.agent?.name)?.title;
+  const agentName = session?.agent ? (agentTitle ?? (session.agent.kind === "acp-agent" ? listedTitle : undefined) ?? session.agent.name) : undefined;
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";
   const title = session?.title.trim() || fallbackTitle;
@@ -192,6 +195,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
                 prefill={composerPrefill ?? starterFill}
                 onPrefillTaken={composerPrefill === null ? takeStarter : takePrefill}
                 commands={menuCommands}
+                {...(agentName === undefined ? {} : { recipient: agentName })}
               />
             )
           }

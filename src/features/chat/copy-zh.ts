@@ -3,7 +3,7 @@ import type { ChatKey } from "./copy";
 /** The Chinese of the chat feature (`chatCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const chatCopyZh: Record<ChatKey, string> = {
   messageLabel: "消息",
-  messagePlaceholder: "给 Parley 发消息（Enter 发送，Shift+Enter 换行）",
+  messagePlaceholder: "给 {name} 发消息（Enter 发送，Shift+Enter 换行）",
   send: "发送",
   stop: "停止",
   stopping: "正在停止…",
@@ -63,7 +63,7 @@ export const chatCopyZh: Record<ChatKey, string> = {
   dismissFailed: "忽略失败：{reason}",
   jumpToLatest: "跳到最新",
   jumpToLatestCount: "跳到最新（{count} 条新消息）",
-  messagePlaceholderTouch: "给 Parley 发消息",
+  messagePlaceholderTouch: "给 {name} 发消息",
   retrySend: "重试",
   retryNow: "立即重试",
   failureUnreachable: "无法连接到 Parley 主机，请确认它正在运行。",

@@ -99,7 +99,7 @@ export type ChatKey =
 /** Copy of the chat feature; its Chinese is in `copy-zh.ts`. */
 export const chatCopy = englishFirst<ChatKey>({
   messageLabel: "Message",
-  messagePlaceholder: "Message Parley (Enter to send, Shift+Enter for a new line)",
+  messagePlaceholder: "Message {name} (Enter to send, Shift+Enter for a new line)",
   send: "Send",
   stop: "Stop",
   stopping: "Stopping…",
@@ -159,7 +159,7 @@ export const chatCopy = englishFirst<ChatKey>({
   dismissFailed: "Could not dismiss: {reason}",
   jumpToLatest: "Jump to latest",
   jumpToLatestCount: "Jump to latest ({count} new)",
-  messagePlaceholderTouch: "Message Parley",
+  messagePlaceholderTouch: "Message {name}",
   retrySend: "Retry",
   retryNow: "Retry now",
   failureUnreachable: "Parley's host cannot be reached; check that it is running.",
