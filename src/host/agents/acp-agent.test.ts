@@ -128,6 +128,18 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
   });
 
+  it("a tool call that fails once its turn was stopped is stored stopped, so every tab reads the turn as stopped", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission execute");
+    await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { json: {} })).status).toBe(202);
+    await client.waitIdle(sessionId, from);
+    const calls = (await messages(server.url, sessionId)).filter((row) => row.tool?.acp?.type === "tool");
+    expect(calls.map((row) => [row.tool?.status, row.tool?.acp?.type === "tool" ? row.tool.acp.status : null])).toEqual([["stopped", "failed"]]);
+    expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"cancelled"}}');
+  });
+
   it("sends a deny reason in _meta and, once the turn ended, as the next prompt shown as the user's message", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

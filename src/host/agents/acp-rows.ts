@@ -83,7 +83,7 @@ function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): 
  * One turn's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
  * closes when something else arrives, so the transcript keeps the order the agent spoke in.
  */
-export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>) {
+export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>, stopped: () => boolean = () => false) {
   /** The turn's first failed write: the turn goes on (the tabs have every row), and `close` reports it. */
   let failure: { error: unknown } | null = null;
   const noteFailure = (error: unknown) => {
@@ -137,7 +137,10 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
     const previous = known?.tool?.acp?.type === "tool" ? known.tool.acp : undefined;
     const data: AcpToolRow = { type: "tool", call: merged(previous?.call, update), status: update.status ?? previous?.status ?? "pending" };
     const row: StoredMessage = known ? { ...known } : acpRow(report, sessionId, data, "running", update.toolCallId);
-    row.tool = { ...row.tool!, status: toolStatusOf(data.status), acp: data };
+    const status = toolStatusOf(data.status);
+    // A call that fails once the turn was stopped failed because of the stop (its permission retired, its work cut short):
+    // it reads stopped, so every tab tells the turn was stopped, not that the agent ended it.
+    row.tool = { ...row.tool!, status: status === "error" && stopped() ? "stopped" : status, acp: data };
     tools.set(update.toolCallId, row);
     void writer.write(row, known === undefined);
   }

@@ -82,7 +82,7 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
       // Stop while that row was being written: the abort listener below would never hear it.
       if (signal.aborted) return { reason: "stopped" };
     }
-    const rows = createTurnRows(report, sessionId, entry.tools);
+    const rows = createTurnRows(report, sessionId, entry.tools, () => signal.aborted);
     entry.turn = rows;
     entry.turnSignal = signal;
     const onAbort = () => void entry.process.cancel(entry.acpSessionId);
