@@ -94,6 +94,13 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(run.type === "tool" && run.call.content?.[0]).toMatchObject({ type: "text" });
     expect(run.type === "tool" && run.call.content?.[0]?.type === "text" && run.call.content[0].text).toContain("\u001b[32m");
     expect(replies(rows)).toContain("Here is **the** plan.\n\n");
+    // In the order the agent spoke, stored and as first shown to the tabs: a streamed reply never overtakes a row before it.
+    const label = (row: Message) => (row.role !== "tool" ? `${row.role}: ${row.text ?? ""}` : row.tool?.acp?.type === "tool" ? `tool: ${row.tool.acp.call.title}` : `${row.tool?.acp?.type}`);
+    const spoken = ["user: /stream", "session", "thought", "plan", "assistant: Here is **the** plan.\n\n", "tool: Edit src/b.ts", "tool: npm test", "assistant: done"];
+    expect(rows.map(label)).toEqual(spoken);
+    const shown = client.frames.slice(from).flatMap((frame) => (frame.type === "message/upserted" && frame.message.sessionId === sessionId ? [frame.message] : []));
+    const firstShown = [...new Map(shown.map((row) => [row.id, row] as const)).values()];
+    expect(firstShown.map((row) => rows.findIndex((stored) => stored.id === row.id))).toEqual(rows.map((_, index) => index).filter((index) => firstShown.some((row) => row.id === rows[index]!.id)));
   });
 
   it("titles the chat from the agent's session_info_update while the human has not renamed it, and keeps a rename", async () => {

@@ -61,6 +61,16 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">, onFai
       queued.set(row.id, { row, insert: insert || (earlier?.insert ?? false) });
       return inFlight.get(row.id) ?? drain(row.id);
     },
+    /**
+     * Inserts a row this writer does not coalesce (a streamed reply) in the same order as its own inserts: after every row
+     * inserted before it, and before any inserted after it, so stored and shown rows keep the order the agent spoke in.
+     * Rejects when the write fails.
+     */
+    insert(row: StoredMessage): Promise<void> {
+      const write = inserted.then(() => report.write(row, true));
+      inserted = write.catch(() => undefined);
+      return write;
+    },
     /** Resolves once every row's last version is written (or its write failed). */
     async flush(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
@@ -110,8 +120,9 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
     if (!reply) {
       reply = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
       report.streaming(reply, true);
-      const created = { ...reply };
-      replyWrite = replyWrite.then(() => report.write(created, true).catch(noteFailure));
+      // Queued now, among the turn's other inserts; the reply's later writes wait for it.
+      const insertedReply = writer.insert({ ...reply }).catch(noteFailure);
+      replyWrite = replyWrite.then(() => insertedReply);
     }
     if ((reply.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
     reply.text = (reply.text ?? "") + text;
