@@ -169,3 +169,22 @@ test("an agent that crashed, or never started, can still be picked: the new chat
   await expect(page.locator(".turn-bar__text")).toHaveText("The reply failed.", { timeout: 30_000 });
   await expect(page.getByRole("region", { name: "Messages" })).toContainText(`cannot start ${path.join(root, "no-such-agent")}`);
 });
+
+test("on a 360 px phone an agent chat's header keeps its Mode control inside it while a tall permission card fills the composer slot", async ({ page }) => {
+  const created = await page.request.post(`${host.url}/api/sessions`, { data: { agent: "test", cwd: workspace } });
+  const { session } = (await created.json()) as { session: { id: string } };
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(`${host.url}/#session=${session.id}`);
+  await page.getByRole("textbox", { name: "Message" }).fill("/permission edit");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.locator("[data-approval-card][data-acp]")).toBeVisible({ timeout: 30_000 });
+  const header = page.locator(".conversation__header");
+  const mode = header.getByRole("combobox", { name: "Mode" });
+  await expect(mode).toBeVisible();
+  const [headerBox, modeBox] = [await header.boundingBox(), await mode.boundingBox()];
+  expect(modeBox!.y + modeBox!.height).toBeLessThanOrEqual(headerBox!.y + headerBox!.height);
+  // Nothing of the transcript shows through where the header's controls are.
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest(".conversation__header") !== null, { x: modeBox!.x + modeBox!.width + 4, y: modeBox!.y + modeBox!.height / 2 })).toBe(true);
+  await page.locator("[data-approval-card][data-acp]").locator('[data-action="allow-once"]').click();
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 30_000 });
+});
