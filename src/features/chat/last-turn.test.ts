@@ -29,7 +29,7 @@ describe("lastTurn", () => {
     expect(lastTurn([user("u1", "hi"), agentTool("stopped")])?.ending).toBe("stopped-at-tool");
     const failedSession = tool("s1", "error");
     const sessionRow: Message = { ...failedSession, tool: { ...failedSession.tool!, acp: { type: "session", agent: "qwen", title: "Qwen Code", cwd: "/srv", state: "failed", error: "spawn qwen ENOENT" } } };
-    expect(lastTurn([user("u1", "hi"), sessionRow])?.ending).toBe("stopped-at-tool");
+    expect(lastTurn([user("u1", "hi"), sessionRow])?.ending).toBe("replied");
     expect(lastTurn([user("u1", "hi"), tool("t1", "ok"), assistant("a1", "done")])?.ending).toBe("replied");
     expect(lastTurn([assistant("a0", "welcome"), user("u1", "again")])).toEqual({ userMessageId: "u1", userText: "again", ending: "no-reply" });
   });

@@ -21,7 +21,7 @@ function endingOf(last: Message | undefined): TurnEnding {
   if (last.interrupted) return "interrupted";
   if (last.role !== "tool" || !last.tool) return last.failure ? "failed" : "replied";
   if (last.tool.status === "stopped") return "stopped-at-tool";
-  // A coding agent's own tool call that failed ends nothing: the agent reported it and ended its turn itself (one that
-  // failed because of a Stop is stored stopped). Parley's tool rows and an agent's session row that failed still do.
-  return last.tool.status === "error" && last.tool.acp?.type !== "tool" ? "stopped-at-tool" : "replied";
+  // A coding agent's row that failed ends nothing: the agent ended its turn itself (a call that failed because of a Stop
+  // is stored stopped), and its session row can fail long after its turn (a crash while idle). Parley's tool rows do.
+  return last.tool.status === "error" && last.tool.acp === undefined ? "stopped-at-tool" : "replied";
 }

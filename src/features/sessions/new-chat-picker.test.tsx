@@ -96,7 +96,7 @@ describe("New chat with ACP agents", () => {
       expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
       settle(AGENTS);
       const dialog = await screen.findByRole("dialog", { name: "New chat" });
-      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIfailed: spawn gemini⟨U+202E⟩ ENOENT. A new chat tries to start it again.", "Codexturned off"]);
+      expect(within(dialog).getAllByRole("radio").map((radio) => radio.closest("label")?.textContent)).toEqual(["Parley's assistantThe model Parley runs", "Qwen Codeready", "Claude Codestarting…", "Gemini CLIfailed, a new chat tries to start it again: spawn gemini⟨U+202E⟩ ENOENT", "Codexturned off"]);
       expect(onNewChat).not.toHaveBeenCalled();
     });
 
@@ -143,7 +143,7 @@ describe("New chat with ACP agents", () => {
       "Parley's assistantThe model Parley runs",
       "Qwen Codeready",
       "Claude Codestarting…",
-      "Gemini CLIfailed: spawn gemini⟨U+202E⟩ ENOENT. A new chat tries to start it again.",
+      "Gemini CLIfailed, a new chat tries to start it again: spawn gemini⟨U+202E⟩ ENOENT",
       "Codexturned off",
     ]);
     expect(within(dialog).getByRole("radio", { name: /Parley's assistant/ })).toBeChecked();
@@ -230,7 +230,7 @@ describe("New chat with ACP agents", () => {
     await user.click(newChat);
     const dialog = await screen.findByRole("dialog", { name: "新对话" });
     expect(within(dialog).getByRole("radio", { name: /Parley 的助手/ })).toBeChecked();
-    expect(within(dialog).getByText("出错：spawn gemini⟨U+202E⟩ ENOENT。新对话会尝试再次启动它。")).toBeInTheDocument();
+    expect(within(dialog).getByText("出错，新对话会尝试再次启动它：spawn gemini⟨U+202E⟩ ENOENT")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("radio", { name: /Qwen Code/ }));
     expect(within(dialog).getByRole("textbox", { name: "工作区文件夹" })).toHaveValue("/srv/code");
     expect(within(dialog).getByRole("button", { name: "开始对话" })).toBeEnabled();

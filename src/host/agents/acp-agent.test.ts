@@ -101,6 +101,14 @@ describe("ACP agent chats (acp-agents)", () => {
     const shown = client.frames.slice(from).flatMap((frame) => (frame.type === "message/upserted" && frame.message.sessionId === sessionId ? [frame.message] : []));
     const firstShown = [...new Map(shown.map((row) => [row.id, row] as const)).values()];
     expect(firstShown.map((row) => rows.findIndex((stored) => stored.id === row.id))).toEqual(rows.map((_, index) => index).filter((index) => firstShown.some((row) => row.id === rows[index]!.id)));
+    // A tab is never sent a piece of a reply before the reply's row: its text streams onto what it was shown.
+    const seen = new Set<string>();
+    const early: string[] = [];
+    for (const frame of client.frames.slice(from)) {
+      if (frame.type === "message/upserted") seen.add(frame.message.id);
+      if (frame.type === "message/delta" && !seen.has(frame.messageId)) early.push(frame.text);
+    }
+    expect(early).toEqual([]);
   });
 
   it("titles the chat from the agent's session_info_update while the human has not renamed it, and keeps a rename", async () => {
@@ -181,8 +189,8 @@ describe("ACP agent chats (acp-agents)", () => {
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
     const sessionId = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, sessionId, "/ignore-cancel");
-    // The agent has the prompt: its first words are in.
-    await client.waitFor((frame, index) => index >= from && frame.type === "message/delta" && frame.sessionId === sessionId);
+    // The agent has the prompt: its first words are in (with its reply's row, or streamed onto it).
+    await client.waitFor((frame, index) => index >= from && ((frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.role === "assistant" && frame.message.text !== "") || (frame.type === "message/delta" && frame.sessionId === sessionId)));
     expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
     await client.waitIdle(sessionId, from);
     await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));

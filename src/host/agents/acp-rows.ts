@@ -66,8 +66,8 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">, onFai
      * inserted before it, and before any inserted after it, so stored and shown rows keep the order the agent spoke in.
      * Rejects when the write fails.
      */
-    insert(row: StoredMessage): Promise<void> {
-      const write = inserted.then(() => report.write(row, true));
+    insert(row: () => StoredMessage): Promise<void> {
+      const write = inserted.then(() => report.write(row(), true));
       inserted = write.catch(() => undefined);
       return write;
     },
@@ -102,6 +102,8 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
   const writer = createCoalescingWriter(report, (_row, error) => noteFailure(error));
   const step = report.newId();
   let reply: StoredMessage | null = null;
+  /** Whether the reply row's insert has been shown to the tabs: until then its text goes with the insert, not as deltas. */
+  let replyShown = false;
   let replyWrite: Promise<void> = Promise.resolve();
   let thought: StoredMessage | null = null;
   let plan: StoredMessage | null = null;
@@ -118,15 +120,29 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
     if (text === "") return;
     thought = null;
     if (!reply) {
-      reply = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
-      report.streaming(reply, true);
-      // Queued now, among the turn's other inserts; the reply's later writes wait for it.
-      const insertedReply = writer.insert({ ...reply }).catch(noteFailure);
+      const row: StoredMessage = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
+      reply = row;
+      replyShown = false;
+      report.streaming(row, true);
+      // Queued now, among the turn's other inserts, and written with the text it has by then; what streamed in while it
+      // was written follows as one delta. The tabs never get a delta of a row they have not been shown.
+      let shownChars = 0;
+      const insertedReply = writer
+        .insert(() => {
+          shownChars = (row.text ?? "").length;
+          return { ...row };
+        })
+        .catch(noteFailure)
+        .finally(() => {
+          const rest = (row.text ?? "").slice(shownChars);
+          if (reply === row) replyShown = true;
+          if (rest !== "") report.delta(row, rest);
+        });
       replyWrite = replyWrite.then(() => insertedReply);
     }
     if ((reply.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
     reply.text = (reply.text ?? "") + text;
-    report.delta(reply, text);
+    if (replyShown) report.delta(reply, text);
   }
 
   function appendThought(text: string) {
@@ -148,10 +164,11 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
     const previous = known?.tool?.acp?.type === "tool" ? known.tool.acp : undefined;
     const data: AcpToolRow = { type: "tool", call: merged(previous?.call, update), status: update.status ?? previous?.status ?? "pending" };
     const row: StoredMessage = known ? { ...known } : acpRow(report, sessionId, data, "running", update.toolCallId);
-    const status = toolStatusOf(data.status);
     // A call that fails once the turn was stopped failed because of the stop (its permission retired, its work cut short):
-    // it reads stopped, so every tab tells the turn was stopped, not that the agent ended it.
-    row.tool = { ...row.tool!, status: status === "error" && stopped() ? "stopped" : status, acp: data };
+    // it reads stopped, so every tab tells the turn was stopped, not that the agent ended it. An update without a status
+    // keeps the row's.
+    const status = update.status === "failed" && stopped() ? "stopped" : update.status || !known?.tool ? toolStatusOf(data.status) : known.tool.status;
+    row.tool = { ...row.tool!, status, acp: data };
     tools.set(update.toolCallId, row);
     void writer.write(row, known === undefined);
   }
