@@ -289,7 +289,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
           return failTurn(log, report, sessionId, error);
         }
         entry.report = report;
-        if (signal.aborted) return { reason: "stopped" };
         return runTurn(log, entry, sessionId, text, signal, report);
       },
       async setMode(sessionId, mode) {

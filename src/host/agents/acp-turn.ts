@@ -68,10 +68,13 @@ export async function failTurn(log: Logger, report: AgentReport, sessionId: stri
 /** One prompt through the chat's session; the deny reasons the turn collected follow as the next prompts, shown as the user's. */
 export async function runTurn(log: Logger, entry: Binding, sessionId: string, text: string, signal: AbortSignal, report: AgentReport): Promise<TurnEnd> {
   try {
+    if (signal.aborted) return { reason: "stopped" };
     return await runPrompts(log, entry, sessionId, text, signal, report);
   } finally {
     // Deny reasons of a turn that failed or stopped go with it, not into the next one.
     entry.reasons = [];
+    // What the turn changed in the chat's session row (ready, its mode, commands, usage) is stored before it ends.
+    await entry.writer.flush();
   }
 }
 
