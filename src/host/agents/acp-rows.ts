@@ -93,7 +93,7 @@ function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): 
  * One turn's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
  * closes when something else arrives, so the transcript keeps the order the agent spoke in.
  */
-export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>, stopped: () => boolean = () => false) {
+export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>, stopped: () => boolean) {
   /** The turn's first failed write: the turn goes on (the tabs have every row), and `close` reports it. */
   let failure: { error: unknown } | null = null;
   const noteFailure = (error: unknown) => {
@@ -101,48 +101,51 @@ export function createTurnRows(report: AgentReport, sessionId: string, tools: Ma
   };
   const writer = createCoalescingWriter(report, (_row, error) => noteFailure(error));
   const step = report.newId();
-  let reply: StoredMessage | null = null;
-  /** Whether the reply row's insert has been shown to the tabs: until then its text goes with the insert, not as deltas. */
-  let replyShown = false;
+  /** The open reply row, and whether its insert has been shown to the tabs: until then its text goes with the insert, not as deltas. */
+  let reply: { row: StoredMessage; shown: boolean } | null = null;
   let replyWrite: Promise<void> = Promise.resolve();
   let thought: StoredMessage | null = null;
   let plan: StoredMessage | null = null;
 
   function closeReply() {
     if (!reply) return;
-    const final: StoredMessage = { ...reply, streaming: false };
-    report.streaming(reply, false);
+    const final: StoredMessage = { ...reply.row, streaming: false };
+    report.streaming(reply.row, false);
     reply = null;
     replyWrite = replyWrite.then(() => report.write(final, false).catch(noteFailure));
+  }
+
+  /** Opens a reply row, queued among the turn's other inserts. */
+  function openReply(): { row: StoredMessage; shown: boolean } {
+    const row: StoredMessage = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
+    const opened = { row, shown: false };
+    report.streaming(row, true);
+    // Written with the text it has when its turn in the chain comes; what streamed in while it was written follows as one
+    // delta. The tabs never get a delta of a row they have not been shown.
+    let shownChars = 0;
+    const inserted = writer
+      .insert(() => {
+        shownChars = (row.text ?? "").length;
+        return { ...row };
+      })
+      .catch(noteFailure)
+      .finally(() => {
+        opened.shown = true;
+        const rest = (row.text ?? "").slice(shownChars);
+        if (rest !== "") report.delta(row, rest);
+      });
+    replyWrite = replyWrite.then(() => inserted);
+    return opened;
   }
 
   function appendReply(text: string) {
     if (text === "") return;
     thought = null;
-    if (!reply) {
-      const row: StoredMessage = { id: report.newId(), sessionId, role: "assistant", createdAt: new Date().toISOString(), text: "", step, streaming: true };
-      reply = row;
-      replyShown = false;
-      report.streaming(row, true);
-      // Queued now, among the turn's other inserts, and written with the text it has by then; what streamed in while it
-      // was written follows as one delta. The tabs never get a delta of a row they have not been shown.
-      let shownChars = 0;
-      const insertedReply = writer
-        .insert(() => {
-          shownChars = (row.text ?? "").length;
-          return { ...row };
-        })
-        .catch(noteFailure)
-        .finally(() => {
-          const rest = (row.text ?? "").slice(shownChars);
-          if (reply === row) replyShown = true;
-          if (rest !== "") report.delta(row, rest);
-        });
-      replyWrite = replyWrite.then(() => insertedReply);
-    }
-    if ((reply.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
-    reply.text = (reply.text ?? "") + text;
-    if (replyShown) report.delta(reply, text);
+    reply ??= openReply();
+    const { row } = reply;
+    if ((row.text ?? "").length >= ACP_ROW_TEXT_CHARS) return;
+    row.text = (row.text ?? "") + text;
+    if (reply.shown) report.delta(row, text);
   }
 
   function appendThought(text: string) {
