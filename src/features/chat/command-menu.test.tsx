@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
@@ -68,6 +68,43 @@ describe("the composer's / menu", () => {
     await user.click(screen.getByRole("option", { name: /\/tool/ }));
     expect(input).toHaveValue("/tool ");
     expect(input).toHaveFocus();
+  });
+
+  it("closes when a click outside moves focus elsewhere in the page, keeping the text, and opens again when the box is focused", async () => {
+    const user = userEvent.setup();
+    const sent: string[] = [];
+    render(
+      <>
+        <Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async (text) => void sent.push(text)} commands={COMMANDS} />
+        <button type="button">Elsewhere</button>
+      </>,
+    );
+    const input = screen.getByRole("textbox", { name: "Message" });
+    await user.type(input, "/p");
+    expect(screen.getAllByRole("option").map((option) => option.textContent)).toEqual(["/plan <markdown>Present a plan"]);
+    // The page keeps the window's focus (jsdom has no window focus of its own to tell).
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    await user.click(screen.getByRole("button", { name: "Elsewhere" }));
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    expect(input).toHaveValue("/p");
+    expect(input).not.toHaveAttribute("aria-controls");
+    await user.click(input);
+    expect(screen.getAllByRole("option").map((option) => option.textContent)).toEqual(["/plan <markdown>Present a plan"]);
+    expect(sent).toEqual([]);
+    vi.restoreAllMocks();
+  });
+
+  it("stays open while the window loses focus to another app, for the return", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    try {
+      fireEvent.blur(input);
+    } finally {
+      hasFocus.mockRestore();
+    }
+    expect(screen.getAllByRole("option")).toHaveLength(4);
   });
 
   it("stays open on an Escape that closes an IME's candidates, as Safari sends it after compositionend, and closes on the next", async () => {

@@ -60,7 +60,7 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
     keepDraft(drafts, draftKey, next);
   };
 
-  const { menuId, offered, active, optionId, choose, onMenuKey } = useCommandMenu({ text, commands, imeGuard, update, inputRef });
+  const { menuId, offered, active, optionId, choose, onMenuKey, onMenuBlur, onMenuFocus } = useCommandMenu({ text, commands, imeGuard, update, inputRef });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (onMenuKey(event)) return;
@@ -93,6 +93,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
         value={text}
         onChange={(event) => update(event.target.value)}
         onKeyDown={onKeyDown}
+        onBlur={onMenuBlur}
+        onFocus={onMenuFocus}
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
         aria-describedby={described}

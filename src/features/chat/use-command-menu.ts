@@ -14,7 +14,8 @@ export interface CommandMenuOptions {
 
 /**
  * The composer's `/` menu: the commands that match what is typed, which one is active, and the
- * keys that drive it. Escape closes it until the text changes.
+ * keys that drive it. Escape, or focus leaving the box for elsewhere in the page (a click outside), closes it until the
+ * text changes or the box is focused again.
  */
 export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: CommandMenuOptions) {
   const menuId = useId();
@@ -46,5 +47,11 @@ export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: C
     return true;
   };
 
-  return { menuId, offered, active, optionId, choose, onMenuKey };
+  /** Focus left the box: for another part of the page, the menu closes; for another window, it stays for the return. */
+  const onMenuBlur = () => {
+    if (offered.length > 0 && document.hasFocus()) setMenuClosedAt(text);
+  };
+  const onMenuFocus = () => setMenuClosedAt(null);
+
+  return { menuId, offered, active, optionId, choose, onMenuKey, onMenuBlur, onMenuFocus };
 }
