@@ -29,10 +29,23 @@ function floodPage(target: string): string {
   </script>`;
 }
 
+/**
+ * Another port of this machine: a page that writes made-up values under the host's login cookie name, for every path the
+ * app's requests take (browsers keep cookies apart by path, not by port, and send the longer paths first).
+ */
+function cookiePage(target: string): string {
+  const name = `parley_login_${new URL(target).port}`;
+  const paths = ["/", "/api", "/api/", "/api/sessions", "/api/mux", "/api/health", "/api/respond"];
+  return `<!doctype html><title>elsewhere</title><script>
+    for (const path of ${JSON.stringify(paths)}) document.cookie = ${JSON.stringify(name)} + "=made-up; path=" + path + "; max-age=3600";
+    document.title = "written";
+  </script>`;
+}
+
 test.beforeAll(async () => {
   attacker = createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(floodPage(host.url));
+    response.end(request.url === "/cookies" ? cookiePage(host.url) : floodPage(host.url));
   });
   await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
   attackerPort = (attacker.address() as AddressInfo).port;
@@ -129,4 +142,25 @@ test("fence-brake: while a program on this machine keeps guessing tokens and is 
     clearInterval(guessing);
     await guesser.dispose();
   }
+});
+
+test("fence-brake: a page on another port that writes made-up logins under the owner's cookie name does not lock the owner out", async ({ context, page }) => {
+  await logInAndChat(page);
+  const other = await context.newPage();
+  await other.goto(`http://127.0.0.1:${attackerPort}/cookies`);
+  await expect(other).toHaveTitle("written");
+  const name = `parley_login_${new URL(host.url).port}`;
+  const cookies = await context.cookies(`${host.url}/api/sessions`);
+  // The owner's own login (HttpOnly, Path=/) is kept beside the made-up ones the page could add.
+  expect(cookies.filter((cookie) => cookie.name === name).map((cookie) => [cookie.path, cookie.value === "made-up", cookie.httpOnly]).sort()).toEqual([
+    ["/", false, true],
+    ["/api", true, false],
+    ["/api/", true, false],
+    ["/api/sessions", true, false],
+  ]);
+  await ownerKeepsWorking(page);
+  // Past the brake's budget of 20: were each request counted as a wrong login, the owner would be refused by now.
+  const statuses = [];
+  for (let attempt = 0; attempt < 25; attempt++) statuses.push((await page.request.get(`${host.url}/api/sessions`)).status());
+  expect(new Set(statuses)).toEqual(new Set([200]));
 });

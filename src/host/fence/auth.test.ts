@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { createAuth, type Auth } from "./auth";
+import { createAuth, MAX_LOGIN_COOKIES, type Auth } from "./auth";
 import { readCookie } from "./fence";
 import { createLogins, LOGIN_ROTATE_MS } from "./logins";
 import { createRouteLimiter } from "./rate-limit";
@@ -77,6 +77,29 @@ describe("createAuth [fence-brake]", () => {
     const own: Record<string, string>[] = [{ "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }, { "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate" }, {}, { "sec-fetch-site": "none" }];
     expect(own.map((headers) => statusOf(auth.checkLink(request(headers), "wrong")))).toEqual([401, 401, 401, 429]);
     expect(statusOf(auth.checkLink(request(followed), TOKEN))).toBe("ok");
+  });
+});
+
+describe("createAuth: cookies another page added under the login's name [fence-brake]", () => {
+  it("lets the owner's live login in past made-up ones sent before it, unbraked, and the rest of the request reads the live one", async () => {
+    const auth = setup();
+    const live = (await loginCookie(auth)).slice(COOKIE.length + 1);
+    await spendBudget(auth);
+    const extra = Array.from({ length: MAX_LOGIN_COOKIES + 4 }, (_, index) => `${COOKIE}=made-up-${index}`);
+    const carrying = request({ cookie: `theme=dark; ${extra.join("; ")}; ${COOKIE}=${live}` });
+    expect(await auth.authenticate(carrying)).toEqual({ ok: true });
+    expect([readCookie(carrying, COOKIE), readCookie(carrying, "theme")]).toEqual([live, "dark"]);
+    expect(await auth.logout(carrying)).toBe(true);
+    expect(await auth.authenticate(request({ cookie: `${COOKIE}=made-up-0; ${COOKIE}=${live}` }))).toMatchObject({ ok: false, status: 429 });
+  });
+
+  it("counts a request whose every login is made up once, and skips a value that is not percent-encoding", async () => {
+    const auth = setup();
+    const live = (await loginCookie(auth)).slice(COOKIE.length + 1);
+    const statuses = [];
+    for (let attempt = 0; attempt < 4; attempt++) statuses.push(statusOf(await auth.authenticate(request({ cookie: `${COOKIE}=a; ${COOKIE}=b; ${COOKIE}=c` }))));
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect(await auth.authenticate(request({ cookie: `${COOKIE}=%E0%A4%A; ${COOKIE}=${live}` }))).toEqual({ ok: true });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { bearerToken, readCookie, fromAnotherOrigin, replaceCookie, tokenMatches, type FenceVerdict } from "./fence";
+import { bearerToken, readCookie, readCookies, fromAnotherOrigin, replaceCookie, tokenMatches, type FenceVerdict } from "./fence";
 import { loginCookieName, LOGIN_TTL_MS, type Logins } from "./logins";
 import type { RouteLimiter } from "./rate-limit";
 
@@ -34,6 +34,12 @@ export interface Auth {
 
 const UNAUTHORIZED = { ok: false, status: 401, code: "UNAUTHORIZED" } as const;
 
+/**
+ * At most this many of a request's login cookies are checked, the last ones sent: the host's own (`Path=/`) is sent
+ * after any with a longer path, so cookies another page added cannot push it out.
+ */
+export const MAX_LOGIN_COOKIES = 16;
+
 export function createAuth(options: AuthOptions): Auth {
   const cookieName = options.cookieName ?? loginCookieName(options.port);
   const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
@@ -50,14 +56,21 @@ export function createAuth(options: AuthOptions): Auth {
     cookieName,
     async authenticate(request, rotate = true) {
       const bearer = bearerToken(request);
-      const login = readCookie(request, cookieName);
-      if (bearer === null && login === null) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
+      const logins = [...new Set(readCookies(request, cookieName))].slice(-MAX_LOGIN_COOKIES);
+      if (bearer === null && logins.length === 0) return { ...UNAUTHORIZED, message: `a valid token is required (Authorization: Bearer <token>, or open the login link)` };
       if (bearer !== null) return tokenMatches(bearer, options.token) ? { ok: true } : failed(request, "the bearer token is not valid");
-      const check = await options.logins.check(login!, rotate);
-      if (!check.ok) return failed(request, "the login has expired or was revoked: open the login link again");
-      if (check.replacement === null) return { ok: true };
-      replaceCookie(request, cookieName, check.replacement);
-      return { ok: true, setCookie: loginCookie(check.replacement) };
+      // Any live login lets the request in, whatever else is sent under its name; the rest of the request reads that one.
+      for (const login of logins) {
+        const check = await options.logins.check(login, rotate);
+        if (!check.ok) continue;
+        if (check.replacement === null) {
+          if (logins.length > 1) replaceCookie(request, cookieName, login);
+          return { ok: true };
+        }
+        replaceCookie(request, cookieName, check.replacement);
+        return { ok: true, setCookie: loginCookie(check.replacement) };
+      }
+      return failed(request, "the login has expired or was revoked: open the login link again");
     },
     checkLink(request, offered) {
       if (tokenMatches(offered, options.token)) return { ok: true };

@@ -58,21 +58,30 @@ export function replaceCookie(request: IncomingMessage, name: string, value: str
   request.headers.cookie = [...kept.map((part) => part.trim()), `${name}=${encodeURIComponent(value)}`].join("; ");
 }
 
-export function readCookie(request: IncomingMessage, name: string): string | null {
+/**
+ * Every value of the cookie `name` the request carries, in the order sent; a value that is not valid percent-encoding is
+ * left out. A request can carry several: browsers keep cookies apart by path but not by port, so a page on another port of
+ * the same machine can add its own under the login's name (with a longer path, which browsers send first).
+ */
+export function readCookies(request: IncomingMessage, name: string): string[] {
   const header = request.headers.cookie;
-  if (!header) return null;
+  if (!header) return [];
+  const values: string[] = [];
   for (const part of header.split(";")) {
     const index = part.indexOf("=");
-    if (index === -1) continue;
-    if (part.slice(0, index).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(index + 1).trim());
-      } catch {
-        return null;
-      }
+    if (index === -1 || part.slice(0, index).trim() !== name) continue;
+    try {
+      values.push(decodeURIComponent(part.slice(index + 1).trim()));
+    } catch {
+      // Not a value this host could have set.
     }
   }
-  return null;
+  return values;
+}
+
+/** The first value of the cookie `name` the request carries (after the fence, the login it was let in with). */
+export function readCookie(request: IncomingMessage, name: string): string | null {
+  return readCookies(request, name)[0] ?? null;
 }
 
 export function tokenMatches(candidate: string | null, token: string): boolean {
