@@ -11,6 +11,8 @@ export interface TestHost {
   dataDir: string;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends the process `signal` without waiting (SIGSTOP freezes it: it takes connections and answers none; SIGCONT thaws it). */
+  signal(signal: NodeJS.Signals): void;
   /** Stops and starts again on the same data dir and port. */
   restart(): Promise<void>;
   /** Stops and removes the data dir. */
@@ -28,6 +30,9 @@ export async function startHost(env: NodeJS.ProcessEnv = {}): Promise<TestHost> 
     dataDir,
     async stop() {
       await running.kill("SIGTERM");
+    },
+    signal(signal) {
+      running.child.kill(signal);
     },
     async restart() {
       await host.stop();

@@ -320,19 +320,20 @@ test("when the browser replaces this device's subscription, the worker gives the
   await openControlled(home, host.url);
   const worker = await runningWorker(home);
   /** Dispatches the change in the worker and waits for the work it kept the worker alive for. */
-  const change = (to: string) =>
+  /** `from` null: the event leaves the old subscription out, as older Firefox does. */
+  const change = (to: string, from: string | null = old) =>
     worker.evaluate(
       async ({ from, to, keys }) => {
         let work: unknown = null;
         const event = Object.assign(new Event("pushsubscriptionchange"), {
-          oldSubscription: { endpoint: from },
+          ...(from === null ? {} : { oldSubscription: { endpoint: from } }),
           newSubscription: { endpoint: to, toJSON: () => ({ endpoint: to, expirationTime: null, keys }) },
           waitUntil: (promise: Promise<unknown>) => void (work = promise),
         });
         self.dispatchEvent(event);
         await work;
       },
-      { from: old, to, keys },
+      { from, to, keys },
     );
   const listed = async () => ((await (await fetch(`${host.url}/api/push/subscriptions`)).json()) as { subscriptions: { endpoint: string; label: string; hideText: boolean }[] }).subscriptions;
   // A new subscription the host refuses (not https) replaces nothing: the old one stays listed.
@@ -345,6 +346,37 @@ test("when the browser replaces this device's subscription, the worker gives the
       { endpoint: laptop, label: "Linux · Firefox", hideText: false },
       { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
     ]);
+  // Which one it replaced is not said: the new one is taken hiding the question's text, and nothing is removed.
+  const unsaid = "https://push.example.net/unsaid";
+  await change(unsaid, null);
+  await expect
+    .poll(async () => (await listed()).map(({ endpoint, label, hideText }) => ({ endpoint, label, hideText })))
+    .toEqual([
+      { endpoint: laptop, label: "Linux · Firefox", hideText: false },
+      { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
+      { endpoint: unsaid, label: null, hideText: true },
+    ]);
+});
+
+test("an action whose answer the host does not send back in time (a frozen host) opens the app at the request's chat while the browser still lets it", async () => {
+  const { host, context } = await setUp();
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  const { cdp, registrationId } = await openControlled(home, host.url);
+  const asked = await ask(sessionId, "Ship the frozen build?");
+  await deliverShown(cdp, registrationId, requestPayload(asked, 1, false), home);
+  expect(new URL(home.url()).hash).toBe("");
+  host.signal("SIGSTOP");
+  try {
+    const tapped = Date.now();
+    await click(home, asked.rpcId, "a0");
+    await expect.poll(() => new URL(home.url()).hash, { timeout: 20_000 }).toBe(`#session=${sessionId}`);
+    // Opened by the answer's time limit (6 s), inside the 10 s a worker may open a window after a tap.
+    expect(Date.now() - tapped).toBeGreaterThanOrEqual(5_000);
+  } finally {
+    host.signal("SIGCONT");
+  }
+  await expect(home.getByRole("heading", { level: 1 })).toBeVisible();
 });
 
 /** Whether the element's centre is the element itself (or inside it) to a tap: nothing is laid over it. */

@@ -31,9 +31,10 @@ interface DeviceSubscription {
   endpoint: string;
   toJSON(): unknown;
 }
+/** Older Firefox sends it with neither subscription (undefined), the spec with either one null. */
 interface PushSubscriptionChangeEvent extends ExtendableEvent {
-  oldSubscription: { endpoint: string } | null;
-  newSubscription: DeviceSubscription | null;
+  oldSubscription?: { endpoint: string } | null;
+  newSubscription?: DeviceSubscription | null;
 }
 interface WindowClient {
   id: string;
@@ -257,6 +258,12 @@ async function openAt(sessionId: string, rpcId: string): Promise<void> {
   await scope.clients.openWindow(sessionUrl(sessionId));
 }
 
+/**
+ * How long an action's answer may take before the app is opened at the request instead: a worker may open or focus a window
+ * only for a while after the tap (10 s in Chromium), so a host that does not answer (asleep, unreachable) must not use it up.
+ */
+const ANSWER_TIMEOUT_MS = 6000;
+
 async function answer(data: { rpcId: string; sessionId: string }, action: PushAction): Promise<boolean> {
   try {
     const response = await fetch("/api/respond", {
@@ -264,6 +271,7 @@ async function answer(data: { rpcId: string; sessionId: string }, action: PushAc
       credentials: "include",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ type: "answer", rpcId: data.rpcId, sessionId: data.sessionId, answers: action.answers }),
+      signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
     });
     if (!response.ok) return false;
     return ((await response.json()) as { accepted?: unknown }).accepted === true;
@@ -291,23 +299,24 @@ const JSON_HEADERS = { "Content-Type": "application/json" };
 /**
  * The browser replaced this device's subscription (Firefox does when one expires): the host gets the new one with the old
  * one's label and text setting, and forgets the old one. A device whose old subscription the host no longer lists had
- * notifications turned off or removed, and stays so.
+ * notifications turned off or removed, and stays so. When the browser does not say which subscription it replaced (older
+ * Firefox), the new one hides the question's text, so no text the human chose to hide shows on the lock screen.
  */
 async function resubscribe(event: PushSubscriptionChangeEvent): Promise<void> {
-  const old = event.oldSubscription;
+  const old = event.oldSubscription ?? null;
   const listing = await fetch("/api/push/subscriptions", { credentials: "include" });
   if (!listing.ok) return;
   const devices = ((await listing.json()) as { subscriptions: { endpoint: string; label: string | null; hideText: boolean }[] }).subscriptions;
   const before = old === null ? undefined : devices.find((device) => device.endpoint === old.endpoint);
   if (old !== null && before === undefined) return;
-  let next = event.newSubscription;
+  let next = event.newSubscription ?? null;
   if (next === null) {
     const key = await fetch("/api/push/key", { credentials: "include" });
     if (!key.ok) return;
     const { publicKey } = (await key.json()) as { publicKey: string };
     next = await scope.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
   }
-  const body = { ...(next.toJSON() as object), label: before?.label ?? null, hideText: before?.hideText ?? false };
+  const body = { ...(next.toJSON() as object), label: before?.label ?? null, hideText: before?.hideText ?? true };
   const posted = await fetch("/api/push/subscriptions", { method: "POST", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify(body) });
   // Not taken: the old one stays listed, so the device's settings show it and nothing is removed that was not replaced.
   if (!posted.ok) return;
