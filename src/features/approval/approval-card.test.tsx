@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { act, render, screen } from "@testing-library/react";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { resetTypingActivity } from "../../ui/typing-activity";
 import { approvalQuestions } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { createQuestionEntry, loadQuestionPanel } from "../../app/question-entry";
@@ -40,6 +41,9 @@ function setup(receipts: Receipt[] = [], locale: "en" | "zh-CN" = "en") {
   );
   return { store, posted };
 }
+
+// A keystroke an earlier test typed must not count as typing now.
+beforeEach(() => resetTypingActivity());
 
 beforeAll(async () => {
   await loadQuestionPanel();
@@ -146,6 +150,31 @@ describe("the approval card in the composer slot", () => {
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a2") }));
     await screen.findByRole("heading", { name: "Allow files to run write_file?" });
     expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+    windowFocus.mockRestore();
+  });
+
+  it("takes over from an empty composer nobody is typing in, as a question panel does, hiding it", async () => {
+    const user = userEvent.setup();
+    const { store } = setup();
+    const windowFocus = vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    expect(await screen.findByRole("heading", { name: "Allow files to run write_file?" })).toHaveFocus();
+    expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
+    windowFocus.mockRestore();
+  });
+
+  it("arriving while the user is away, takes the focus once they are back", async () => {
+    const user = userEvent.setup();
+    const { store } = setup();
+    const windowFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    const heading = await screen.findByRole("heading", { name: "Allow files to run write_file?" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+    windowFocus.mockReturnValue(true);
+    await waitFor(() => expect(heading).toHaveFocus());
     windowFocus.mockRestore();
   });
 

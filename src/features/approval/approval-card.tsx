@@ -3,6 +3,8 @@ import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { afterPress } from "../../ui/press-activity";
+import { isTypingElsewhere, whenTypingStops } from "../../ui/typing-activity";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -46,10 +48,41 @@ function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[
   });
 }
 
-/** Only when nothing holds focus: a composer still focused stays shown until focus leaves it (composer-slot), so the card never takes a keystroke meant for it. */
 function canTakeFocus(): boolean {
-  const active = document.activeElement;
-  return document.visibilityState === "visible" && document.hasFocus() && (active === null || active === document.body);
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+/**
+ * Focuses the card's heading as a question panel takes over: at once when the user is here and not typing (an emptied,
+ * idle composer is not typing), else once they are back and have stopped, never mid-press. A composer being typed in
+ * keeps the focus and stays shown (composer-slot), so the card never takes a keystroke meant for it. Returns a cancel.
+ */
+function takeFocusWhenFree(card: () => HTMLElement | null, heading: () => HTMLElement | null): () => void {
+  const take = () => {
+    if (!card()?.contains(document.activeElement)) heading()?.focus();
+  };
+  if (canTakeFocus() && !isTypingElsewhere()) {
+    take();
+    return () => undefined;
+  }
+  let live = true;
+  let stop: (() => void) | null = null;
+  const wait = () => {
+    stop = whenTypingStops(
+      () =>
+        afterPress(() => {
+          if (!live) return;
+          if (isTypingElsewhere() || !canTakeFocus()) wait();
+          else take();
+        }),
+      canTakeFocus,
+    );
+  };
+  wait();
+  return () => {
+    live = false;
+    stop?.();
+  };
 }
 
 /**
@@ -64,6 +97,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const headingId = useId();
   const reasonId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const cardRef = useRef<HTMLElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState("");
   const [stage, setStage] = useState<CardStage>("choosing");
@@ -73,7 +107,11 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const pendingCount = useSessionStore((state) => selectPendingRequests(request.sessionId)(state).length);
 
   useEffect(() => {
-    if (autoFocus && canTakeFocus()) headingRef.current?.focus();
+    if (!autoFocus) return;
+    return takeFocusWhenFree(
+      () => cardRef.current,
+      () => headingRef.current,
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the card first shows
   }, []);
   useEffect(() => {
@@ -115,7 +153,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   );
 
   return (
-    <section role="region" className="composer-card composer-card--sheet approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+    <section ref={cardRef} role="region" className="composer-card composer-card--sheet approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         {destructive && <span className="approval-card__destructive">{t("destructiveBadge")}</span>}

@@ -6,7 +6,7 @@ import type { PendingRequest, QuestionOrigin } from "../../protocol/schemas";
 import { acceptingRespond } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
 import { RetiredNotice } from "./retired-notice";
-import { resetTypingActivity } from "./typing-activity";
+import { resetTypingActivity } from "../../ui/typing-activity";
 
 afterEach(() => {
   resetTypingActivity();

@@ -7,7 +7,7 @@ import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/sch
 import { deleteDraft } from "./draft-storage";
 import { acceptingRespond, dropFocusFromDisabled, installTestClock, answerBody, expectAnswered, renderPanel as renderRequest, type RespondMock } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
-import { resetTypingActivity } from "./typing-activity";
+import { resetTypingActivity } from "../../ui/typing-activity";
 
 const clock = installTestClock();
 
@@ -271,6 +271,41 @@ describe("focus", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(false);
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
     expect(document.body).toHaveFocus();
+  });
+
+  describe("arriving while the user is away", () => {
+    beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] }));
+    afterEach(() => vi.useRealTimers());
+
+    it("takes over once they are back, from the empty composer that kept the focus, and not before", async () => {
+      const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+      const composer = document.createElement("textarea");
+      composer.setAttribute("aria-label", "Message");
+      document.body.append(composer);
+      composer.focus();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      await act(() => vi.advanceTimersByTimeAsync(2_000));
+      expect(composer).toHaveFocus();
+      expect(screen.getByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
+      hasFocus.mockReturnValue(true);
+      await act(() => vi.advanceTimersByTimeAsync(250));
+      expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+      expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+    });
+
+    it("stays passive once they are back if the composer holds a draft", async () => {
+      const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+      const composer = document.createElement("textarea");
+      composer.setAttribute("aria-label", "Message");
+      composer.value = "half a thought";
+      document.body.append(composer);
+      composer.focus();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      hasFocus.mockReturnValue(true);
+      await act(() => vi.advanceTimersByTimeAsync(2_000));
+      expect(composer).toHaveFocus();
+      expect(screen.getByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
+    });
   });
 
   it("does not take focus under StrictMode's repeated effects when the tab is not focused", () => {

@@ -13,7 +13,7 @@ import { PlanReviewCard } from "./plan-review-card";
 import { toPlanReview } from "../../protocol/plan-review";
 import { QuestionWizard } from "./question-wizard";
 import { focusStep, isPanelEscape, usePanelKeyGuard, useSendFocus } from "./step-keys";
-import { focusInPanel } from "./typing-activity";
+import { focusInPanel } from "../../ui/typing-activity";
 import { usePanelAttention } from "./use-panel-attention";
 import { usePanelDraft } from "./use-panel-draft";
 import { usePanelResponse, type PlanChat } from "./use-panel-response";

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { afterPress } from "../../ui/press-activity";
 import { useAnswerShortcut } from "./step-keys";
-import { isTypingElsewhere, whenTypingStops } from "./typing-activity";
+import { isTypingElsewhere, whenTypingStops } from "../../ui/typing-activity";
 
 /**
- * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere
- * starts `passive`: it takes no focus and announces itself, until a click, Tab or Alt+Q, or until
- * the typing stops (the composer is emptied by sending, or 1.5 s pass with no keystroke).
+ * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere, or while the tab is
+ * hidden or its window has not the focus, starts `passive`: it takes no focus and announces itself, until a click, Tab or
+ * Alt+Q, or until the user is back and not typing (the composer is emptied by sending, or 1.5 s pass with no keystroke).
  */
 export type Attention = "engaged" | "passive";
 
@@ -30,8 +30,9 @@ interface PanelAttentionOptions {
  * first control when it mounts.
  */
 export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }: PanelAttentionOptions) {
-  const [arrival] = useState(() => ({ typing: isTypingElsewhere() }));
-  const [attention, setAttention] = useState<Attention>(arrival.typing ? "passive" : "engaged");
+  // A panel that arrives while the user is away waits for them: on their return it takes over as it would have at once.
+  const [arrival] = useState(() => ({ typing: isTypingElsewhere(), away: autoFocus && !canTakeFocus() }));
+  const [attention, setAttention] = useState<Attention>(arrival.typing || arrival.away ? "passive" : "engaged");
   const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus() && !arrival.typing);
 
   const expand = () => {

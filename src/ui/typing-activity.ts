@@ -1,11 +1,12 @@
-import { documentWatcher } from "../../ui/document-watcher";
+import { documentWatcher } from "./document-watcher";
 
 /** How long after a keystroke in a text field elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;
 /** How often a passive panel looks again whether the user stopped typing. */
 const TYPING_POLL_MS = 200;
 
-const PANEL_SELECTOR = "[data-question-panel]";
+/** What takes over the composer slot (a question panel, an approval card): a field inside it is not "elsewhere". */
+const PANEL_SELECTOR = "[data-question-panel], [data-approval-card]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
 
 let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
