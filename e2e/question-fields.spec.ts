@@ -99,6 +99,10 @@ test("numbers: an out-of-range count is refused, the default is pre-filled, and 
   const field = count.getByRole("textbox", { name: "Type your answer" });
   await expect(field).toHaveValue("3");
   await expect(field).toHaveAttribute("inputmode", "numeric");
+  // The default is selected as the step takes the focus, so a number typed replaces it rather than adding to it.
+  await expect(field).toBeFocused();
+  await page.keyboard.type("5");
+  await expect(field).toHaveValue("5");
   await field.fill("11");
   await expect(field).toHaveAccessibleDescription("Enter 10 or less.");
   await field.fill("4.5");

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
@@ -42,6 +42,39 @@ function typeIntoOutsideField() {
   fireEvent.keyDown(outside, { key: "a", code: "KeyA" });
   fireEvent.change(outside, { target: { value: "a draft" } });
 }
+
+describe("a form step whose field holds the server's default", () => {
+  it("opens by Enter with the default selected, so the number typed replaces it and is what is sent", async () => {
+    const user = userEvent.setup();
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    const request: PendingRequest = {
+      ...form(WALK),
+      questions: [
+        { id: "traveller", question: "Traveller", input: { kind: "text", minLength: 2 } },
+        { id: "nights", question: "Nights", input: { kind: "integer", minimum: 1, maximum: 30 }, defaults: { custom: "3" } },
+      ],
+    };
+    render(<QuestionPanel request={request} position={{ index: 0, count: 1 }} respond={respond} />);
+    await user.keyboard("Ada Lovelace{Enter}");
+    const nights = await screen.findByRole("textbox", { name: "Type your answer" });
+    await waitFor(() => expect(nights).toHaveFocus());
+    expect(nights).toHaveValue("3");
+    await user.keyboard("5");
+    expect(nights).toHaveValue("5");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(respond).toHaveBeenCalled());
+    expect(respond.mock.calls[0]![0]).toEqual({
+      type: "answer",
+      rpcId: "rpc-form",
+      sessionId: "session-1",
+      answers: [
+        { id: "traveller", selected: [], custom: "Ada Lovelace" },
+        { id: "nights", selected: [], custom: "5" },
+      ],
+    });
+  });
+});
 
 describe("who is asking, said once and right", () => {
   it("names the MCP server in the arrival line only, then in the header once the user turns to the panel", async () => {

@@ -20,10 +20,12 @@ interface CustomAnswerFieldProps {
   input?: AnswerInput | undefined;
   /** Set while the text breaks `input`; names the line that says why. */
   problemId?: string | undefined;
+  /** The field holds the question's default, untouched: focusing the step selects it, so what is typed replaces it. */
+  prefilled?: boolean;
 }
 
 /** The free-text answer: a line under options, a textarea for an optionless plain-text question, a typed field for `input`. */
-export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak, input, problemId }: CustomAnswerFieldProps) {
+export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak, input, problemId, prefilled = false }: CustomAnswerFieldProps) {
   const kind = fieldInput(input);
   const t = useCopy(questionCopy);
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
@@ -54,6 +56,7 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
   const shared = {
     className: "composer-card__field question-panel__custom",
     ...stepPart("custom"),
+    "data-prefilled": prefilled ? "" : undefined,
     "aria-label": t("customLabel"),
     placeholder: t("customPlaceholder"),
     value,

@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from "react";
 import type { AnswerItem, PendingRequest } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import { draftOf, goToQuestion, isComplete, typeCustom, type DraftState } from "./draft";
+import { draftOf, goToQuestion, isComplete, isDefaultDraft, typeCustom, type DraftState } from "./draft";
 import { CustomAnswerField } from "./custom-answer-field";
 import { FieldProblemLine } from "./field-problem";
 import { draftProblem, firstUnsendable } from "./field-rules";
@@ -156,6 +156,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
           multiline={!hasOptions && (question.input === undefined || question.input.kind === "text")}
           input={question.input}
           problemId={problem?.kind === "input" ? problemId : undefined}
+          prefilled={draft.custom !== "" && question.defaults?.custom === draft.custom && isDefaultDraft(question, draft)}
           enterKeyHint={isLast && !needsReview(questions, state) ? "done" : "next"}
           value={draft.custom}
           disabled={disabled}
