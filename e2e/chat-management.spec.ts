@@ -159,6 +159,13 @@ async function stopAndRetry(page: Page, url: string) {
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("region", { name: "Messages" }).locator(".message--user")).toHaveCount(2);
 
+  // A click on the dimmed page around it closes it too.
+  await page.keyboard.press("?");
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("region", { name: "Messages" }).locator(".message--user")).toHaveCount(2);
+
   await page.getByRole("combobox", { name: "Language" }).selectOption("zh-CN");
   await page.getByRole("button", { name: "键盘快捷键" }).click();
   await expect(page.getByRole("dialog", { name: "键盘快捷键" })).toContainText("将面板折叠为一行");

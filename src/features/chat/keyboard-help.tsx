@@ -69,7 +69,19 @@ export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => 
   }, [open]);
 
   return (
-    <dialog ref={ref} className="keyboard-help" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="keyboard-help"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={onClose}
+      onClick={(event) => {
+        // A click on the dimmed page around it lands on the dialog itself, outside its box: it closes, as Escape does.
+        if (event.target !== event.currentTarget) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom) onClose();
+      }}
+    >
       <div className="keyboard-help__head">
         <h2 id={titleId}>{t("shortcutsTitle")}</h2>
         <Button variant="ghost" onClick={onClose}>
