@@ -159,6 +159,19 @@ describe("focus while stepping", () => {
     expect(heading()).toBe("Which features?");
     expect(screen.getByRole("checkbox", { name: "Auth" })).toHaveFocus();
   });
+
+  it("moves focus into the step a click on the pager opens, so what is typed next lands there", async () => {
+    const { user } = renderPanel();
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    expect(heading()).toBe("What should the project be called?");
+    const field = screen.getByRole("textbox", { name: "Type your answer" });
+    expect(field).toHaveFocus();
+    await user.keyboard("parley");
+    expect(field).toHaveValue("parley");
+    await user.click(screen.getByRole("button", { name: "Previous question" }));
+    expect(heading()).toBe("Which package manager?");
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+  });
 });
 
 describe("custom answers", () => {

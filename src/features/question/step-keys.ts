@@ -57,11 +57,26 @@ function isPaging(active: Element | null): boolean {
 /**
  * Puts focus on the step's first control: once on mount when `takeFocus` says so, then on
  * each step change while focus is inside the wizard (or was lost to the body), except while
- * the user pages with the pager buttons.
+ * the user pages with the pager buttons from the keyboard (a click on them moves focus on, as every click that opens a
+ * step does, so what is typed next lands in the step).
  */
 export function useStepFocus(rootRef: RefObject<HTMLElement | null>, index: number, takeFocus: boolean): void {
   const [focusOnMount] = useState(takeFocus);
   const shownIndexRef = useRef<number | null>(null);
+  /** Whether the last press in the wizard was a pointer's (a click), not a key's. */
+  const pointerRef = useRef(false);
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const onPointer = () => (pointerRef.current = true);
+    const onKey = () => (pointerRef.current = false);
+    root.addEventListener("pointerdown", onPointer, true);
+    root.addEventListener("keydown", onKey, true);
+    return () => {
+      root.removeEventListener("pointerdown", onPointer, true);
+      root.removeEventListener("keydown", onKey, true);
+    };
+  }, [rootRef]);
   useEffect(() => {
     const shown = shownIndexRef.current;
     shownIndexRef.current = index;
@@ -71,7 +86,7 @@ export function useStepFocus(rootRef: RefObject<HTMLElement | null>, index: numb
       return;
     }
     const active = document.activeElement;
-    if (isPaging(active)) return;
+    if (isPaging(active) && !pointerRef.current) return;
     if (active === document.body || rootRef.current?.contains(active)) focusStep(rootRef.current);
   }, [rootRef, index, focusOnMount]);
 }
