@@ -71,14 +71,17 @@ async function adoptHost(adoption: Adoption, owner: string) {
   const sessions = new Set<string>();
   const resolved = new Map<string, { sessionId: string; outcome: ResolvedOutcome }>();
   const changed: MessageRow[] = [];
-  const answered = await store.query<MessageRow & { rpc_id: string; response: string }>(
-    `SELECT p.rpc_id, p.response, m.id, m.session_id, m.role, m.created_at, m.text, m.tool, m.step, m.raw_args, m.streaming, m.interrupted, m.failure
+  const answered = await store.query<MessageRow & { rpc_id: string; response: string; state: "answered" | "cancelled" }>(
+    `SELECT p.rpc_id, p.response, p.state, m.id, m.session_id, m.role, m.created_at, m.text, m.tool, m.step, m.raw_args, m.streaming, m.interrupted, m.failure
      FROM pending p JOIN messages m ON m.id = p.message_id
      WHERE p.owner = $1 AND p.state IN ('answered', 'cancelled') AND p.response IS NOT NULL AND m.tool_status = 'running'`,
     [owner],
     false,
   );
   for (const row of answered.rows) {
+    // Its owner never settled it (its tool row still runs), so no host was told it was answered: every host is now,
+    // including one that never knew the question (a host started since, whose view holds only questions still pending).
+    resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: row.state });
     const settled = settleAnswered(adoption, toMessage(row), row.response);
     if (!settled) continue;
     const updated = await store.query<MessageRow>(

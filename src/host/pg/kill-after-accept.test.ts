@@ -212,4 +212,36 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
     const ended = await watcher.waitFor((frame) => frame.type === "message/upserted" && frame.message.id === replyId && frame.message.interrupted === true, "the reply interrupted");
     expect(ended.type === "message/upserted" && [ended.message.role, ended.message.interrupted]).toEqual(["assistant", true]);
   });
+
+  it("[cluster-adopt] a host that never saw a dead owner's question, answered through another host, adopts it resolved for every host", { timeout: 120_000 }, async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const owner = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
+    const live = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "60" } });
+    hosts.push(owner, live);
+    const watcher = await observe(live.url);
+    const ownerInstance = ((await api(owner.url, "/api/health")).body as { cluster: { instance: string } }).cluster.instance;
+    const created = await api(owner.url, "/api/sessions", { json: {} });
+    const sessionId = (created.body as { session: Session }).session.id;
+    expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: askText("unseen") } })).status).toBe(202);
+    const asked = await watcher.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested" && frame.sessionId === sessionId);
+    // The owner hears nothing more, so it never resolves the question; the answer is accepted through the live host.
+    owner.child.kill("SIGSTOP");
+    const answer = { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "unseen", selected: ["no"] }] };
+    expect((await api(live.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
+    // The live host is frozen while the owner's lease runs out, so a host started now, which loads only questions still
+    // pending and so never knew this one, adopts the owner.
+    live.child.kill("SIGSTOP");
+    await owner.kill("SIGKILL");
+    const adopter = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
+    hosts.push(adopter);
+    await settled(async () => ((await leaseRows(databaseUrl, ownerInstance)) === 0 ? true : undefined), "the owner adopted");
+    live.child.kill("SIGCONT");
+    // Every host: the question resolved answered on its sockets, and no host replays it to a tab that opens now.
+    const resolved = await watcher.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId, "question/resolved on the live host");
+    expect(resolved).toEqual({ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "answered" });
+    for (const host of [live, adopter]) {
+      const fresh = await observe(host.url);
+      expect(fresh.frames.filter((frame) => frame.type === "question/requested").map((frame) => frame.type === "question/requested" && frame.rpcId)).toEqual([]);
+    }
+  });
 });
