@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { AnswerItem, DownFrame, Message, ResolvedOutcome, Session, ToolCall } from "../../protocol/schemas";
 import { answeredRow, stoppedTool } from "../sessions/history";
 import type { GivenAnswer } from "../pending/pending-table";
@@ -53,30 +54,39 @@ function settleAnswered(adoption: Adoption, message: StoredMessage, response: st
   return answered.tool!.status === "running" ? { ...answered, tool: stoppedTool(answered.tool!), interrupted: true } : answered;
 }
 
-/** Removes the lease of every host whose lease expired and adopts each one's work. */
+/** Adopts the work of every host whose lease expired, each in one transaction with the removal of its lease. */
 export async function adoptExpired(adoption: Adoption): Promise<void> {
-  const dead = await adoption.store.query<{ instance: string }>("DELETE FROM hosts WHERE lease_until < now() RETURNING instance", [], false);
+  const dead = await adoption.store.query<{ instance: string }>("SELECT instance FROM hosts WHERE lease_until < now()", [], false);
   for (const { instance: owner } of dead.rows) await adoptHost(adoption, owner);
 }
 
+type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/** What adopting a dead host changed in the database, to be told to every host once it is committed. */
+interface Adopted {
+  resolved: Map<string, { sessionId: string; outcome: ResolvedOutcome }>;
+  rows: MessageRow[];
+  sessions: Set<string>;
+  /** For the log: rows given their claimed answer, tool rows stopped, replies interrupted. */
+  counts: { answered: number; tools: number; replies: number };
+}
+
 /**
- * Takes over one dead host: an answer it had claimed becomes its tool row's result (interrupted: the agent never read it);
- * its other questions resolve aborted, its running tool rows stop interrupted, its streaming rows are interrupted; every
- * question it owned is resolved on every socket, whatever its state; its turns rows go, and each of its sessions is
- * published idle.
+ * A dead host's work, changed in the database: an answer it had claimed becomes its tool row's result (interrupted: the
+ * agent never read it); its other questions resolve aborted, its running tool rows stop interrupted, its streaming rows
+ * are interrupted; its turns rows go. Its pending questions are closed first, so no answer can be claimed for them while
+ * the answers claimed before are read.
  */
-async function adoptHost(adoption: Adoption, owner: string) {
-  const { store, log, instance, view, emit } = adoption;
-  log({ event: "cluster/adopting", owner, instance });
-  const sessions = new Set<string>();
+async function adoptRows(adoption: Adoption, owner: string, query: Query): Promise<Adopted> {
   const resolved = new Map<string, { sessionId: string; outcome: ResolvedOutcome }>();
+  const sessions = new Set<string>();
   const changed: MessageRow[] = [];
-  const answered = await store.query<MessageRow & { rpc_id: string; response: string; state: "answered" | "cancelled" }>(
+  const aborted = await query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner]);
+  const answered = await query<MessageRow & { rpc_id: string; response: string; state: "answered" | "cancelled" }>(
     `SELECT p.rpc_id, p.response, p.state, m.id, m.session_id, m.role, m.created_at, m.text, m.tool, m.step, m.raw_args, m.streaming, m.interrupted, m.failure
      FROM pending p JOIN messages m ON m.id = p.message_id
      WHERE p.owner = $1 AND p.state IN ('answered', 'cancelled') AND p.response IS NOT NULL AND m.tool_status = 'running'`,
     [owner],
-    false,
   );
   for (const row of answered.rows) {
     // Its owner never settled it (its tool row still runs), so no host was told it was answered: every host is now,
@@ -84,59 +94,75 @@ async function adoptHost(adoption: Adoption, owner: string) {
     resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: row.state });
     const settled = settleAnswered(adoption, toMessage(row), row.response);
     if (!settled) continue;
-    const updated = await store.query<MessageRow>(
+    const updated = await query<MessageRow>(
       `UPDATE messages SET tool = $2, tool_status = $3, interrupted = TRUE WHERE id = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
       [settled.id, JSON.stringify(settled.tool), settled.tool!.status],
-      false,
     );
     changed.push(...updated.rows);
   }
-  const aborted = await store.query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner], false);
   const stopped: MessageRow[] = [];
-  const running = await store.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE owner = $1 AND tool_status = 'running'`, [owner], false);
+  const running = await query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE owner = $1 AND tool_status = 'running'`, [owner]);
   for (const row of running.rows) {
     const message = toMessage(row);
     if (!message.tool) continue;
     const tool = stoppedTool(message.tool);
-    const updated = await store.query<MessageRow>(
+    const updated = await query<MessageRow>(
       `UPDATE messages SET tool = $2, tool_status = 'stopped', interrupted = TRUE WHERE id = $1 AND tool_status = 'running' RETURNING ${MESSAGE_COLUMNS}`,
       [message.id, JSON.stringify(tool)],
-      false,
     );
     stopped.push(...updated.rows);
   }
-  const interrupted = await store.query<MessageRow>(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING ${MESSAGE_COLUMNS}`, [owner], false);
-  const turns = await store.query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 RETURNING session_id", [owner], false);
+  const interrupted = await query<MessageRow>(`UPDATE messages SET streaming = FALSE, interrupted = TRUE WHERE owner = $1 AND streaming RETURNING ${MESSAGE_COLUMNS}`, [owner]);
+  const turns = await query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 RETURNING session_id", [owner]);
   for (const row of aborted.rows) resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: "aborted" });
   // Questions the dead host owned that every host still shows, whatever their row says now (an answer it never settled).
-  const shown = view.askedBy(owner);
+  const shown = adoption.view.askedBy(owner).filter(({ frame }) => !resolved.has(frame.rpcId));
   if (shown.length > 0) {
-    const states = await store.query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [shown.map((question) => question.frame.rpcId)], false);
+    const states = await query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [shown.map((question) => question.frame.rpcId)]);
     const known = new Map(states.rows.map((row) => [row.rpc_id, row]));
     for (const { frame } of shown) {
-      if (resolved.has(frame.rpcId)) continue;
       const row = known.get(frame.rpcId);
       const state = row?.state === "answered" || row?.state === "cancelled" ? row.state : "aborted";
       resolved.set(frame.rpcId, { sessionId: row?.session_id ?? frame.sessionId, outcome: state });
     }
   }
+  for (const row of turns.rows) sessions.add(row.session_id);
+  return { resolved, rows: [...changed, ...stopped, ...interrupted.rows], sessions, counts: { answered: changed.length, tools: stopped.length, replies: interrupted.rows.length } };
+}
+
+/**
+ * Takes over one dead host (docs/protocol.md, cluster-adopt): its lease is removed and its work changed in one transaction,
+ * so a failure leaves it to be adopted again, and a host that adopted it meanwhile leaves nothing to do. Once committed,
+ * every question it owned is resolved on every socket, whatever its state, and each of its sessions is published idle.
+ */
+async function adoptHost(adoption: Adoption, owner: string) {
+  const { store, log, instance, view, emit } = adoption;
+  const adopted = await store.transaction(async (client) => {
+    const query: Query = (text, values) => client.query(text, values);
+    // Another host adopted it first, or it renewed its lease since it was listed: nothing of it is this host's to change.
+    const lease = await query("DELETE FROM hosts WHERE instance = $1 AND lease_until < now() RETURNING instance", [owner]);
+    if (lease.rowCount === 0) return null;
+    log({ event: "cluster/adopting", owner, instance });
+    return adoptRows(adoption, owner, query);
+  }, false);
+  if (adopted === null) return;
+  const { resolved, rows, sessions, counts } = adopted;
   for (const [rpcId, { sessionId, outcome }] of resolved) {
     sessions.add(sessionId);
     emit({ type: "question/resolved", rpcId, sessionId, outcome });
   }
-  for (const row of [...changed, ...stopped, ...interrupted.rows]) {
+  for (const row of rows) {
     sessions.add(row.session_id);
     const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
     emit({ type: "message/upserted", message: wire satisfies Message });
   }
-  for (const row of turns.rows) sessions.add(row.session_id);
   for (const sessionId of view.takeBusy(owner)) sessions.add(sessionId);
   if (sessions.size > 0) {
-    const rows = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1)`, [[...sessions]], false);
-    for (const row of rows.rows) {
+    const found = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1)`, [[...sessions]], false);
+    for (const row of found.rows) {
       const { autoTitle: _auto, ...session } = toSession(row);
       emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
     }
   }
-  log({ event: "cluster/adopted", owner, answered: changed.length, questions: resolved.size, tools: stopped.length, replies: interrupted.rows.length, sessions: sessions.size });
+  log({ event: "cluster/adopted", owner, instance, ...counts, questions: resolved.size, sessions: sessions.size });
 }

@@ -10,8 +10,11 @@ export interface Guard {
   /** The last failure, cleared by the next write that succeeds (or any query, after the database was unreachable). */
   readonly trouble: StorageError | null;
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. `writes`
+   * false: not refused while this host may not write its own rows (a live host's adoption of a dead one's).
+   */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>, writes?: boolean): Promise<T>;
   /** Refuses every write from now on; reads still work. */
   refuseWrites(reason: string): void;
   /** Asked before every write: a reason to refuse it now, or null. */
@@ -43,8 +46,8 @@ export function createGuard(pool: pg.Pool, location: string): Guard {
         throw trouble;
       }
     },
-    async transaction(work) {
-      const refused = refusal();
+    async transaction(work, writes = true) {
+      const refused = writes ? refusal() : null;
       if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
       const client = await pool.connect().catch((failure: unknown) => {
         throw (trouble = toPgStorageError(failure, location));

@@ -17,6 +17,8 @@ export interface PgStore extends Store {
   readonly url: string;
   /** Runs a query through the store's guard: failures become StorageErrors and set `trouble`. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[], writes?: boolean): Promise<pg.QueryResult<R>>;
+  /** Runs `work` in one transaction through the store's guard (Guard.transaction). */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>, writes?: boolean): Promise<T>;
   /** Refuses every write from now on (this host's lease is gone); reads still work. */
   refuseWrites(reason: string): void;
   /** Asked before every write: a reason to refuse it now (the lease may have lapsed), or null. */
@@ -128,6 +130,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     pool,
     url: options.url,
     query,
+    transaction: guard.transaction,
     refuseWrites: guard.refuseWrites,
     refuseWritesWhen: guard.refuseWritesWhen,
     get trouble() {
