@@ -14,6 +14,16 @@ function canTakeFocus(): boolean {
   return document.visibilityState === "visible" && document.hasFocus();
 }
 
+/** Whether the user is at this page: its tab shown and its window focused (a frame, as a `/demo` preview is, asks its top page). */
+function userIsHere(): boolean {
+  if (document.visibilityState !== "visible") return false;
+  try {
+    return (window.top ?? window).document.hasFocus();
+  } catch {
+    return document.hasFocus();
+  }
+}
+
 interface PanelAttentionOptions {
   /** Take focus when shown, if the tab is visible and focused and the user is not typing elsewhere. */
   autoFocus: boolean;
@@ -31,7 +41,7 @@ interface PanelAttentionOptions {
  */
 export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }: PanelAttentionOptions) {
   // A panel that arrives while the user is away waits for them: on their return it takes over as it would have at once.
-  const [arrival] = useState(() => ({ typing: isTypingElsewhere(), away: autoFocus && !canTakeFocus() }));
+  const [arrival] = useState(() => ({ typing: isTypingElsewhere(), away: autoFocus && !userIsHere() }));
   const [attention, setAttention] = useState<Attention>(arrival.typing || arrival.away ? "passive" : "engaged");
   const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus() && !arrival.typing);
 
