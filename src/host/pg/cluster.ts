@@ -65,6 +65,8 @@ export interface Cluster extends Claims, Peers, Pick<ClusterView, "pending" | "q
   onPushStale(listener: () => void): void;
   /** This host became unhealthy (disconnected or lost): its sockets should move to a healthy host. */
   onUnhealthy(listener: (state: ClusterState) => void): void;
+  /** Called each time the host is back from an outage, once it reconciled its own work with the database. */
+  onRecovered(listener: () => Promise<void>): void;
   /** Waits until every frame published so far reached the database. */
   flush(): Promise<void>;
   /** Stops renewing, removes this host's lease, stops listening. */
@@ -119,6 +121,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let settler: ((tool: ToolCall, given: GivenAnswer) => AnswerEffect | null) | null = null;
   let ownTurns: () => string[] = () => [];
   const unhealthyListeners = new Set<(state: ClusterState) => void>();
+  const recoveredListeners = new Set<() => Promise<void>>();
 
   const outbox = createOutbox({
     store,
@@ -161,6 +164,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await outbox.idle();
         await reconcile({ store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer: (body) => answerListeners.forEach((listener) => listener(body)) });
         await view.reload();
+        for (const listener of recoveredListeners) await listener();
         state = "ok";
         log({ event: "cluster/state", state, instance });
       }
@@ -232,13 +236,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     onFrame: (callback) => void frameListeners.add(callback),
     onAnswer: (callback) => void answerListeners.add(callback),
-    setOwnTurns(read) {
-      ownTurns = read;
-    },
-    setOwnPending(source) {
-      ownPending = source;
-    },
+    setOwnTurns: (read) => void (ownTurns = read),
+    setOwnPending: (source) => void (ownPending = source),
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
+    onRecovered: (callback) => void recoveredListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),
     async sendStop(sessionId) {
       await notify({ s: instance, stop: sessionId });

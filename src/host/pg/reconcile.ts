@@ -1,6 +1,6 @@
 import type { DownFrame, QuestionRequestedFrame } from "../../protocol/schemas";
 import type { Logger } from "../log";
-import type { PgStore } from "./store";
+import { SELECT_SESSION, toSession, type PgStore, type SessionRow } from "./store";
 
 export interface Reconciliation {
   store: PgStore;
@@ -33,7 +33,18 @@ export async function reconcile(options: Reconciliation): Promise<void> {
   }
   for (const [rpcId, frame] of own) if (!known.has(rpcId)) publish(frame);
   await options.published();
-  // A turn that ended while the database was away could not give its row back.
-  await store.query("DELETE FROM turns WHERE owner = $1 AND NOT (session_id = ANY($2))", [instance, options.ownTurns()], false);
-  options.log({ event: "cluster/reconciled", questions: own.size, rows: rows.rowCount });
+  // A turn that ended while the database was away could not give its row back, nor tell the other hosts its session is
+  // idle: both are done now (a session with a question of this host's waiting stays as its frames said).
+  const freed = await store.query<{ session_id: string }>("DELETE FROM turns WHERE owner = $1 AND NOT (session_id = ANY($2)) RETURNING session_id", [instance, options.ownTurns()], false);
+  const asking = new Set([...own.values()].map((frame) => frame.sessionId));
+  const idle = freed.rows.map((row) => row.session_id).filter((sessionId) => !asking.has(sessionId));
+  if (idle.length > 0) {
+    const sessions = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1)`, [idle], false);
+    for (const row of sessions.rows) {
+      const { autoTitle: _auto, ...session } = toSession(row);
+      publish({ type: "session/upserted", session: { ...session, state: "idle" } });
+    }
+    await options.published();
+  }
+  options.log({ event: "cluster/reconciled", questions: own.size, rows: rows.rowCount, idle: idle.length });
 }

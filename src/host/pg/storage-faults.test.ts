@@ -30,6 +30,8 @@ async function respond(url: string, body: unknown): Promise<{ status: number; bo
 describe.skipIf(postgresBinDir() === null)(`answers while Postgres goes away (PG_FAULT_SEED=${SEED})`, () => {
   let postgres: TestPostgres;
   let host: HostProcess | null = null;
+  /** Hosts a test starts besides `host`. */
+  const extra: HostProcess[] = [];
   const sockets: FrameClient[] = [];
 
   beforeAll(async () => {
@@ -37,8 +39,11 @@ describe.skipIf(postgresBinDir() === null)(`answers while Postgres goes away (PG
   }, 60_000);
   afterEach(async () => {
     await Promise.all(sockets.splice(0).map((socket) => socket.close()));
-    await host?.kill("SIGKILL");
-    if (host) removeDataDir(host.dataDir);
+    for (const started of [host, ...extra.splice(0)]) {
+      if (!started) continue;
+      await started.kill("SIGKILL");
+      removeDataDir(started.dataDir);
+    }
     host = null;
     await postgres.startServer().catch(() => undefined);
   });
@@ -87,6 +92,37 @@ describe.skipIf(postgresBinDir() === null)(`answers while Postgres goes away (PG
     expect(replay.frames.filter((frame) => frame.type === "question/requested").map((frame) => frame.type === "question/requested" && frame.rpcId)).toEqual([asked.rpcId]);
     expect((await respond(started.host.url, answerOf(asked))).body).toEqual({ accepted: true });
     expect(await settledTools(started.host.url, asked.sessionId)).toEqual([["ok", '{"answers":[{"id":"down","selected":["keep"]}]}']]);
+  });
+
+  it("[cluster-outage] a turn that ends on one host while Postgres is away leaves no other host showing its chat running", { timeout: 120_000 }, async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const env = { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "15" };
+    const owner = await startHostProcess({ env });
+    const other = await startHostProcess({ env });
+    extra.push(owner, other);
+    const watcher = await connect(other.url);
+    sockets.push(watcher);
+    await watcher.waitFor((frame) => frame.type === "synced");
+    const created = await api(owner.url, "/api/sessions", { json: {} });
+    const sessionId = (created.body as { session: Session }).session.id;
+    expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/stream 300 one two three four five six seven eight" } })).status).toBe(202);
+    await watcher.waitFor((frame) => frame.type === "message/delta" && frame.sessionId === sessionId, "the reply streaming, seen on the other host");
+    expect(((await api(other.url, `/api/sessions/${sessionId}`)).body as { session: Session }).session.state).toBe("running");
+    await postgres.stopServer();
+    // The turn ends (failed: its reply could not be stored) while the database is away, and its idle state reaches no other host.
+    await until(async () => (owner.logs.some((line) => (line.event === "turn/ended" || line.event === "turn/failed") && line.sessionId === sessionId) ? true : undefined), "the turn's end on its host");
+    await postgres.startServer();
+    for (const host of [owner, other]) await until(async () => ((await api(host.url, "/api/health")).status === 200 ? true : undefined), `${host.url} healthy again`);
+    const state = await until(async () => {
+      const read = ((await api(other.url, `/api/sessions/${sessionId}`)).body as { session: Session }).session.state;
+      return read === "idle" ? read : undefined;
+    }, "the chat idle on the other host");
+    expect(state).toBe("idle");
+    const posted = await until(async () => {
+      const result = await api(other.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo after the outage" } });
+      return result.status === 202 ? result : undefined;
+    }, "the next message taken by the other host");
+    expect(posted.status).toBe(202);
   });
 
   it(`[respond-durable] keeps every answer that got accepted: true when Postgres restarts (fast) at a seeded moment among ${QUESTIONS} answers`, { timeout: 180_000 }, async () => {

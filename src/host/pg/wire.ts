@@ -37,6 +37,14 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
     parts.downlink.broadcast(frame);
   });
   cluster.onUnhealthy((state) => parts.downlink.disconnectAll(state === "lost" ? "this host left the cluster" : "this host lost its database"));
+  // Back from an outage: a turn that ended elsewhere meanwhile may have told no host, so which sessions run elsewhere is
+  // read again from their turns rows (a host back before this one has given its ended turns' rows back by then; one back
+  // after tells every host when it does, in reconcile()).
+  cluster.onRecovered(async () => {
+    const running = new Set(await cluster.turnsElsewhere());
+    for (const [sessionId, state] of states) if (state === "running" && !running.has(sessionId)) states.delete(sessionId);
+    for (const sessionId of running) if (!states.has(sessionId)) states.set(sessionId, "running");
+  });
   return {
     stateOf: (sessionId) => states.get(sessionId),
     async load() {
