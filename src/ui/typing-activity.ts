@@ -50,25 +50,15 @@ function holdsText(element: Element): boolean {
   return (element.textContent ?? "") !== "";
 }
 
-/** Marks the chat's message box: a draft in it counts as typing wherever the focus is. */
-export const COMPOSER_INPUT_ATTRIBUTE = "data-composer-input";
-
-/** Whether the message box is on screen holding a draft (hidden under a takeover, it is not what the user is at). */
-function composerHoldsDraft(): boolean {
-  const composer = document.querySelector(`[${COMPOSER_INPUT_ATTRIBUTE}]`);
-  return composer !== null && holdsText(composer) && composer.closest("[hidden]") === null;
-}
-
 /**
  * Whether the user is busy typing somewhere other than the question panel: focus in a text field
- * outside it that holds text, the message box on screen holding a draft (focused or not), or a keystroke in a text
- * field in the last 1.5 s. An emptied composer is not typing, nor is the Enter that sent its message.
+ * outside it that holds text, or a keystroke in a text field in the last 1.5 s. An emptied
+ * composer is not typing, nor is the Enter that sent its message.
  */
 export function isTypingElsewhere(now: number = performance.now()): boolean {
   if (typeof document === "undefined") return false;
   const active = document.activeElement;
   if (active !== null && isTextField(active) && !isInsidePanel(active) && holdsText(active)) return true;
-  if (composerHoldsDraft()) return true;
   return now - lastKeystrokeAt < TYPING_WINDOW_MS;
 }
 

@@ -86,8 +86,6 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
       <textarea
         ref={inputRef}
         className="composer__input"
-        // A draft here keeps a question that arrives passive, wherever the focus is (ui/typing-activity.ts).
-        data-composer-input=""
         aria-label={t("messageLabel")}
         placeholder={t(touch ? "messagePlaceholderTouch" : "messagePlaceholder", { name: recipient })}
         enterKeyHint={touch ? "enter" : "send"}

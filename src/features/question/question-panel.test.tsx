@@ -403,36 +403,6 @@ describe("arriving while the user types elsewhere", () => {
     expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
   });
 
-  it("waits while the message box holds a draft, though the focus is elsewhere, and takes over once it is sent", async () => {
-    vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const composer = document.createElement("textarea");
-    composer.setAttribute("aria-label", "Message");
-    composer.setAttribute("data-composer-input", "");
-    composer.value = "a draft to finish";
-    const elsewhere = document.createElement("button");
-    elsewhere.textContent = "Elsewhere";
-    document.body.append(composer, elsewhere);
-    elsewhere.focus();
-    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
-    expect(await screen.findByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
-    expect(elsewhere).toHaveFocus();
-    composer.value = "";
-    await waitFor(() => expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus());
-  });
-
-  it("takes over from the panel before it though the message box, hidden under it, holds a draft", () => {
-    vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const slot = document.createElement("div");
-    slot.hidden = true;
-    const composer = document.createElement("textarea");
-    composer.setAttribute("data-composer-input", "");
-    composer.value = "a draft kept under the panel";
-    slot.append(composer);
-    document.body.append(slot);
-    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
-    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
-  });
-
   it("takes over by itself once the composer it waited for is emptied by sending", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
     const outside = typeIntoOutsideField();
