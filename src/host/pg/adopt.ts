@@ -54,10 +54,22 @@ function settleAnswered(adoption: Adoption, message: StoredMessage, response: st
   return answered.tool!.status === "running" ? { ...answered, tool: stoppedTool(answered.tool!), interrupted: true } : answered;
 }
 
-/** Adopts the work of every host whose lease expired, each in one transaction with the removal of its lease. */
+/**
+ * Adopts the work of every host whose lease expired, each in one transaction with the removal of its lease, oldest lease
+ * first; one whose adoption fails is logged and tried again next time, and the others are adopted meanwhile.
+ */
 export async function adoptExpired(adoption: Adoption): Promise<void> {
-  const dead = await adoption.store.query<{ instance: string }>("SELECT instance FROM hosts WHERE lease_until < now()", [], false);
-  for (const { instance: owner } of dead.rows) await adoptHost(adoption, owner);
+  const dead = await adoption.store.query<{ instance: string }>("SELECT instance FROM hosts WHERE lease_until < now() ORDER BY lease_until, instance", [], false);
+  let failure: unknown = null;
+  for (const { instance: owner } of dead.rows) {
+    try {
+      await adoptHost(adoption, owner);
+    } catch (error) {
+      adoption.log({ event: "cluster/adopt-failed", owner, instance: adoption.instance, error: error instanceof Error ? error.message : String(error) });
+      failure ??= error;
+    }
+  }
+  if (failure !== null) throw failure;
 }
 
 type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;

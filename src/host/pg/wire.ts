@@ -26,7 +26,11 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
   const told = new Set<string>();
   let loaded = false;
   parts.bus.subscribe((frame) => cluster.publish(frame));
+  /** Sessions a frame told about while a recovery reads the turns rows; null when none is reading. */
+  let recovering: Set<string> | null = null;
   cluster.onFrame((frame, owner) => {
+    if (recovering && frame.type === "session/upserted") recovering.add(frame.session.id);
+    else if (recovering && frame.type === "session/deleted") recovering.add(frame.sessionId);
     if (!loaded && frame.type === "session/upserted") told.add(frame.session.id);
     else if (!loaded && frame.type === "session/deleted") told.add(frame.sessionId);
     if (frame.type === "session/upserted" && owner !== cluster.instance) {
@@ -41,9 +45,22 @@ export function wireCluster(cluster: Cluster, parts: { bus: FrameBus; downlink: 
   // read again from their turns rows (a host back before this one has given its ended turns' rows back by then; one back
   // after tells every host when it does, in reconcile()).
   cluster.onRecovered(async () => {
-    const running = new Set(await cluster.turnsElsewhere());
-    for (const [sessionId, state] of states) if (state === "running" && !running.has(sessionId)) states.delete(sessionId);
-    for (const sessionId of running) if (!states.has(sessionId)) states.set(sessionId, "running");
+    const toldNow = new Set<string>();
+    recovering = toldNow;
+    let running: string[];
+    try {
+      running = await cluster.turnsElsewhere();
+    } finally {
+      recovering = null;
+    }
+    // What a frame told while the rows were read is newer than them; every other session's state is read again: running
+    // where a turns row of another host says so, waiting where one of its questions does (the view was reloaded).
+    for (const sessionId of [...states.keys()]) if (!toldNow.has(sessionId)) states.delete(sessionId);
+    for (const sessionId of running) if (!toldNow.has(sessionId)) states.set(sessionId, "running");
+    for (const question of cluster.pending()) {
+      const { sessionId } = question.frame;
+      if (question.owner !== cluster.instance && !toldNow.has(sessionId)) states.set(sessionId, "waiting");
+    }
   });
   return {
     stateOf: (sessionId) => states.get(sessionId),
