@@ -346,16 +346,13 @@ test("when the browser replaces this device's subscription, the worker gives the
       { endpoint: laptop, label: "Linux · Firefox", hideText: false },
       { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
     ]);
-  // Which one it replaced is not said: the new one is taken hiding the question's text, and nothing is removed.
-  const unsaid = "https://push.example.net/unsaid";
-  await change(unsaid, null);
-  await expect
-    .poll(async () => (await listed()).map(({ endpoint, label, hideText }) => ({ endpoint, label, hideText })))
-    .toEqual([
-      { endpoint: laptop, label: "Linux · Firefox", hideText: false },
-      { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
-      { endpoint: unsaid, label: null, hideText: true },
-    ]);
+  // Which one it replaced is not said (older Firefox): whether the device was removed cannot be told, so nothing is sent,
+  // and the worker does not fail on the missing subscription.
+  await change("https://push.example.net/unsaid", null);
+  expect((await listed()).map(({ endpoint, label, hideText }) => ({ endpoint, label, hideText }))).toEqual([
+    { endpoint: laptop, label: "Linux · Firefox", hideText: false },
+    { endpoint: replaced, label: "Pixel 8 · Chrome", hideText: true },
+  ]);
 });
 
 test("an action whose answer the host does not send back in time (a frozen host) opens the app at the request's chat while the browser still lets it", async () => {

@@ -300,15 +300,17 @@ const JSON_HEADERS = { "Content-Type": "application/json" };
  * The browser replaced this device's subscription (Firefox does when one expires): the host gets the new one with the old
  * one's label and text setting, and forgets the old one. A device whose old subscription the host no longer lists had
  * notifications turned off or removed, and stays so. When the browser does not say which subscription it replaced (older
- * Firefox), the new one hides the question's text, so no text the human chose to hide shows on the lock screen.
+ * Firefox), nothing is sent: whether the device was removed cannot be told, and the app's device settings offer
+ * notifications again on its next open.
  */
 async function resubscribe(event: PushSubscriptionChangeEvent): Promise<void> {
   const old = event.oldSubscription ?? null;
+  if (old === null) return;
   const listing = await fetch("/api/push/subscriptions", { credentials: "include" });
   if (!listing.ok) return;
   const devices = ((await listing.json()) as { subscriptions: { endpoint: string; label: string | null; hideText: boolean }[] }).subscriptions;
-  const before = old === null ? undefined : devices.find((device) => device.endpoint === old.endpoint);
-  if (old !== null && before === undefined) return;
+  const before = devices.find((device) => device.endpoint === old.endpoint);
+  if (before === undefined) return;
   let next = event.newSubscription ?? null;
   if (next === null) {
     const key = await fetch("/api/push/key", { credentials: "include" });
@@ -316,11 +318,11 @@ async function resubscribe(event: PushSubscriptionChangeEvent): Promise<void> {
     const { publicKey } = (await key.json()) as { publicKey: string };
     next = await scope.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
   }
-  const body = { ...(next.toJSON() as object), label: before?.label ?? null, hideText: before?.hideText ?? true };
+  const body = { ...(next.toJSON() as object), label: before.label, hideText: before.hideText };
   const posted = await fetch("/api/push/subscriptions", { method: "POST", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify(body) });
   // Not taken: the old one stays listed, so the device's settings show it and nothing is removed that was not replaced.
   if (!posted.ok) return;
-  if (old !== null && old.endpoint !== next.endpoint) {
+  if (old.endpoint !== next.endpoint) {
     await fetch("/api/push/subscriptions", { method: "DELETE", credentials: "include", headers: JSON_HEADERS, body: JSON.stringify({ endpoint: old.endpoint }) });
   }
 }
