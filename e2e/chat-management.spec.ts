@@ -159,8 +159,14 @@ async function stopAndRetry(page: Page, url: string) {
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("region", { name: "Messages" }).locator(".message--user")).toHaveCount(2);
 
-  // A click on the dimmed page around it closes it too.
+  // A click on the dimmed page around it closes it too; a drag that selects its text and ends outside it does not.
   await page.keyboard.press("?");
+  await expect(dialog).toBeVisible();
+  const title = (await dialog.getByRole("heading", { name: "Keyboard shortcuts" }).boundingBox())!;
+  await page.mouse.move(title.x + 2, title.y + title.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(5, 5, { steps: 4 });
+  await page.mouse.up();
   await expect(dialog).toBeVisible();
   await page.mouse.click(5, 5);
   await expect(dialog).toBeHidden();

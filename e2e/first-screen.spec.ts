@@ -41,6 +41,17 @@ test("an empty chat with the demo model says so, offers starters and /demo, and 
   await expect(menu.getByRole("option")).toHaveCount(3);
   await expect(page.getByText("↑ ↓ to choose · Enter or Tab to complete · Esc to close")).toBeVisible();
   await expectNoAxeViolations(page);
+  // A click outside the box closes it, the text kept; focusing the box opens it again, and a click on a command completes it.
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(menu).toBeHidden();
+  await expect(composer).toHaveValue("/");
+  await composer.click();
+  await expect(menu.getByRole("option")).toHaveCount(3);
+  await menu.getByRole("option", { name: /^\/plan/ }).click();
+  await expect(composer).toHaveValue("/plan ");
+  await expect(composer).toBeFocused();
+  await expect(menu).toBeHidden();
+  await composer.fill("/");
   await composer.press("e");
   await composer.press("Enter");
   await expect(composer).toHaveValue("/echo ");

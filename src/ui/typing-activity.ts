@@ -5,8 +5,7 @@ export const TYPING_WINDOW_MS = 1500;
 /** How often a passive panel looks again whether the user stopped typing. */
 const TYPING_POLL_MS = 200;
 
-/** What takes over the composer slot (a question panel, an approval card): a field inside it is not "elsewhere". */
-const PANEL_SELECTOR = "[data-question-panel], [data-approval-card]";
+const PANEL_SELECTOR = "[data-question-panel]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
 
 let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
@@ -73,6 +72,21 @@ export function whenTypingStops(onStopped: () => void, ready: () => boolean = ()
     onStopped();
   }, TYPING_POLL_MS);
   return () => clearInterval(timer);
+}
+
+/** Whether this document may take the focus now: its tab shown and it holding the window's focus. */
+export function canTakeFocus(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+/** Whether the user is at this page: its tab shown and its window focused (a frame, as a `/demo` preview is, asks its top page). */
+export function userIsHere(): boolean {
+  if (document.visibilityState !== "visible") return false;
+  try {
+    return window.top!.document.hasFocus();
+  } catch {
+    return document.hasFocus();
+  }
 }
 
 /** Forgets the last keystroke; for tests. */

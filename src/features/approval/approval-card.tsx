@@ -4,7 +4,7 @@ import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../.
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { afterPress } from "../../ui/press-activity";
-import { isTypingElsewhere, whenTypingStops } from "../../ui/typing-activity";
+import { canTakeFocus, isTypingElsewhere, userIsHere, whenTypingStops } from "../../ui/typing-activity";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -48,10 +48,6 @@ function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[
   });
 }
 
-function canTakeFocus(): boolean {
-  return document.visibilityState === "visible" && document.hasFocus();
-}
-
 /**
  * Focuses the card's heading as a question panel takes over: at once when the user is here and not typing (an emptied,
  * idle composer is not typing), else once they are back and have stopped, never mid-press. A composer being typed in
@@ -61,9 +57,10 @@ function takeFocusWhenFree(card: () => HTMLElement | null, heading: () => HTMLEl
   const take = () => {
     if (!card()?.contains(document.activeElement)) heading()?.focus();
   };
-  if (canTakeFocus() && !isTypingElsewhere()) {
-    take();
-    return () => undefined;
+  if (!isTypingElsewhere()) {
+    if (canTakeFocus()) take();
+    // Here but in a frame without the focus (a `/demo` preview): it takes none by itself, as the panel does not.
+    if (canTakeFocus() || userIsHere()) return () => undefined;
   }
   let live = true;
   let stop: (() => void) | null = null;

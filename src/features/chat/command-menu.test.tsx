@@ -94,6 +94,18 @@ describe("the composer's / menu", () => {
     vi.restoreAllMocks();
   });
 
+  it("stays closed after Escape when the box is focused again, until the text changes", async () => {
+    const user = userEvent.setup();
+    const { input } = setup();
+    await user.type(input, "/");
+    await user.keyboard("{Escape}");
+    fireEvent.blur(input);
+    fireEvent.focus(input);
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    await user.type(input, "p");
+    expect(screen.getAllByRole("option").map((option) => option.textContent)).toEqual(["/plan <markdown>Present a plan"]);
+  });
+
   it("stays open while the window loses focus to another app, for the return", async () => {
     const user = userEvent.setup();
     const { input } = setup();

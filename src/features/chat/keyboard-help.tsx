@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, type MouseEvent } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { keyboardHelpCopy, type KeyboardHelpKey } from "./keyboard-help-copy";
@@ -49,11 +49,19 @@ function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly
   );
 }
 
+/** Whether a press or click landed on the dialog itself outside its box: on the dimmed page around it. */
+function outsideBox(event: MouseEvent<HTMLDialogElement>): boolean {
+  if (event.target !== event.currentTarget) return false;
+  const box = event.currentTarget.getBoundingClientRect();
+  return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
+}
+
 /** A modal list of every keyboard shortcut of the chat and the question panel. */
 export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useCopy(keyboardHelpCopy);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const pressedOutside = useRef(false);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -75,11 +83,12 @@ export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => 
       aria-labelledby={titleId}
       onClose={onClose}
       onCancel={onClose}
+      onPointerDown={(event) => (pressedOutside.current = outsideBox(event))}
       onClick={(event) => {
-        // A click on the dimmed page around it lands on the dialog itself, outside its box: it closes, as Escape does.
-        if (event.target !== event.currentTarget) return;
-        const box = event.currentTarget.getBoundingClientRect();
-        if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom) onClose();
+        // A click on the dimmed page around it lands on the dialog itself, outside its box: it closes, as Escape does; a
+        // drag that began inside (selecting its text) and ended outside does not.
+        if (pressedOutside.current && outsideBox(event)) onClose();
+        pressedOutside.current = false;
       }}
     >
       <div className="keyboard-help__head">

@@ -14,15 +14,16 @@ export interface CommandMenuOptions {
 
 /**
  * The composer's `/` menu: the commands that match what is typed, which one is active, and the
- * keys that drive it. Escape, or focus leaving the box for elsewhere in the page (a click outside), closes it until the
- * text changes or the box is focused again.
+ * keys that drive it. Escape closes it until the text changes; focus leaving the box for elsewhere in the page (a click
+ * outside) closes it until the text changes or the box is focused again.
  */
 export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: CommandMenuOptions) {
   const menuId = useId();
-  const [menuClosedAt, setMenuClosedAt] = useState<string | null>(null);
+  /** The text the menu was closed at, and how: Escape keeps it closed until the text changes; a blur, until the box is focused again. */
+  const [closed, setClosed] = useState<{ text: string; by: "escape" | "blur" } | null>(null);
   const [activeCommand, setActiveCommand] = useState(0);
 
-  const offered = menuClosedAt === text ? [] : matchCommands(text, commands);
+  const offered = closed?.text === text ? [] : matchCommands(text, commands);
   const active = Math.min(activeCommand, Math.max(offered.length - 1, 0));
   const optionId = (index: number) => `${menuId}-${index}`;
   const choose = (command: ComposerCommand) => {
@@ -40,7 +41,7 @@ export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: C
     } else if ((event.key === "Enter" && !event.shiftKey) || (event.key === "Tab" && !event.shiftKey)) {
       choose(offered[active]!);
     } else if (event.key === "Escape") {
-      setMenuClosedAt(text);
+      setClosed({ text, by: "escape" });
     } else return false;
     event.preventDefault();
     event.stopPropagation();
@@ -49,9 +50,11 @@ export function useCommandMenu({ text, commands, imeGuard, update, inputRef }: C
 
   /** Focus left the box: for another part of the page, the menu closes; for another window, it stays for the return. */
   const onMenuBlur = () => {
-    if (offered.length > 0 && document.hasFocus()) setMenuClosedAt(text);
+    if (offered.length > 0 && document.hasFocus()) setClosed({ text, by: "blur" });
   };
-  const onMenuFocus = () => setMenuClosedAt(null);
+  const onMenuFocus = () => {
+    if (closed?.by === "blur") setClosed(null);
+  };
 
   return { menuId, offered, active, optionId, choose, onMenuKey, onMenuBlur, onMenuFocus };
 }

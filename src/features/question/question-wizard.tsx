@@ -156,7 +156,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
           multiline={!hasOptions && (question.input === undefined || question.input.kind === "text")}
           input={question.input}
           problemId={problem?.kind === "input" ? problemId : undefined}
-          prefilled={draft.custom !== "" && question.defaults?.custom === draft.custom && isDefaultDraft(question, draft)}
+          prefilled={draft.custom !== "" && isDefaultDraft(question, draft)}
           enterKeyHint={isLast && !needsReview(questions, state) ? "done" : "next"}
           value={draft.custom}
           disabled={disabled}

@@ -34,7 +34,8 @@ const SELECTOR = {
  * Focuses the step's checked radio, else its first radio, checkbox or free-text textarea, else
  * its one-line field (a form step of a text, number or date field), else its heading (a one-line
  * field under options never comes first: the options do); false when the step has none of these.
- * A field that still holds the question's default (`data-prefilled`) has it selected, so what is typed replaces it.
+ * A one-line field that still holds the question's default (`data-prefilled`) has it selected, so what is typed replaces
+ * it (a text area's default, often a paragraph to edit, is not).
  */
 export function focusStep(root: HTMLElement | null): boolean {
   const target =
@@ -43,7 +44,7 @@ export function focusStep(root: HTMLElement | null): boolean {
     root?.querySelector<HTMLElement>(SELECTOR.customField) ??
     root?.querySelector<HTMLElement>(SELECTOR.heading);
   target?.focus({ preventScroll: true });
-  if ((target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) && target.hasAttribute("data-prefilled")) target.select();
+  if (target instanceof HTMLInputElement && target.hasAttribute("data-prefilled")) target.select();
   return target !== null && target !== undefined;
 }
 

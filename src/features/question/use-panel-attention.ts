@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { afterPress } from "../../ui/press-activity";
 import { useAnswerShortcut } from "./step-keys";
-import { isTypingElsewhere, whenTypingStops } from "../../ui/typing-activity";
+import { canTakeFocus, isTypingElsewhere, userIsHere, whenTypingStops } from "../../ui/typing-activity";
 
 /**
  * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere, or while the tab is
@@ -10,19 +10,7 @@ import { isTypingElsewhere, whenTypingStops } from "../../ui/typing-activity";
  */
 export type Attention = "engaged" | "passive";
 
-function canTakeFocus(): boolean {
-  return document.visibilityState === "visible" && document.hasFocus();
-}
 
-/** Whether the user is at this page: its tab shown and its window focused (a frame, as a `/demo` preview is, asks its top page). */
-function userIsHere(): boolean {
-  if (document.visibilityState !== "visible") return false;
-  try {
-    return (window.top ?? window).document.hasFocus();
-  } catch {
-    return document.hasFocus();
-  }
-}
 
 interface PanelAttentionOptions {
   /** Take focus when shown, if the tab is visible and focused and the user is not typing elsewhere. */
