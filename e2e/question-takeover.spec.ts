@@ -91,6 +91,30 @@ test("an Enter right after the answers go never sends the draft the composer giv
   expect(messages).toEqual([]);
 });
 
+test("the draft the composer gives back, sent with the Send button, leaves no line saying it is back", async ({ page }) => {
+  const sessionId = await openNewSession(page);
+  const messages = recordPosts(page, `/api/sessions/${sessionId}/messages`);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  // An echo, so the reply asks nothing and the composer stays in view.
+  await page.keyboard.type("/echo draft text here");
+  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
+  expect(asked.status()).toBe(202);
+  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
+  await page.keyboard.press("Alt+KeyQ");
+  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
+  await page.keyboard.press("1");
+  await expect(page.getByRole("region", { name: "Why?" }).getByRole("textbox", { name: "Type your answer" })).toBeFocused();
+  await page.keyboard.type("x");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Your unsent draft is back." })).toBeVisible();
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect.poll(() => messages.map((request) => (request.postDataJSON() as { text: string }).text)).toEqual(["/echo draft text here"]);
+  await expect(page.getByRole("region", { name: "Messages" }).getByText("draft text here", { exact: true })).toBeVisible();
+  await expect(composer).toHaveValue("");
+  await expect(page.getByText("Your unsent draft is back.")).toHaveCount(0);
+});
+
 test("a pick on a one-question single-select answers it without a Submit click", async ({ page }) => {
   const sessionId = await openNewSession(page);
   const responds = recordPosts(page, "/api/respond");

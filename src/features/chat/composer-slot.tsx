@@ -106,6 +106,8 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
         onFocus={() => setComposerFocused(true)}
         onBlur={onComposerBlur}
         onKeyDownCapture={onComposerKeyDown}
+        // A draft sent with the Send button is no longer a draft given back.
+        onSubmitCapture={() => setRestored(null)}
       >
         {restoredHint && (
           <p className="composer-slot__restored" role="status">
