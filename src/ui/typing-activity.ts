@@ -1,4 +1,5 @@
 import { documentWatcher } from "./document-watcher";
+import { afterPress } from "./press-activity";
 
 /** How long after a keystroke in a text field elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;
@@ -87,6 +88,32 @@ export function userIsHere(): boolean {
   } catch {
     return document.hasFocus();
   }
+}
+
+/**
+ * Calls `take` once the user is no longer typing elsewhere and this document may take the focus, never mid-press (what
+ * takes over moves, and the tap would land elsewhere); a user typing again by the press's end is waited for again.
+ * Returns a cancel. The question panel and the approval card take over the composer slot this way.
+ */
+export function whenFreeToTakeOver(take: () => void): () => void {
+  let live = true;
+  let stop: (() => void) | null = null;
+  const wait = () => {
+    stop = whenTypingStops(
+      () =>
+        afterPress(() => {
+          if (!live) return;
+          if (isTypingElsewhere() || !canTakeFocus()) wait();
+          else take();
+        }),
+      canTakeFocus,
+    );
+  };
+  wait();
+  return () => {
+    live = false;
+    stop?.();
+  };
 }
 
 /** Forgets the last keystroke; for tests. */

@@ -3,8 +3,7 @@ import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
-import { afterPress } from "../../ui/press-activity";
-import { canTakeFocus, isTypingElsewhere, userIsHere, whenTypingStops } from "../../ui/typing-activity";
+import { canTakeFocus, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "../../ui/typing-activity";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -62,24 +61,7 @@ function takeFocusWhenFree(card: () => HTMLElement | null, heading: () => HTMLEl
     // Here but in a frame without the focus (a `/demo` preview): it takes none by itself, as the panel does not.
     if (canTakeFocus() || userIsHere()) return () => undefined;
   }
-  let live = true;
-  let stop: (() => void) | null = null;
-  const wait = () => {
-    stop = whenTypingStops(
-      () =>
-        afterPress(() => {
-          if (!live) return;
-          if (isTypingElsewhere() || !canTakeFocus()) wait();
-          else take();
-        }),
-      canTakeFocus,
-    );
-  };
-  wait();
-  return () => {
-    live = false;
-    stop?.();
-  };
+  return whenFreeToTakeOver(take);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { afterPress } from "../../ui/press-activity";
 import { useAnswerShortcut } from "./step-keys";
-import { canTakeFocus, isTypingElsewhere, userIsHere, whenTypingStops } from "../../ui/typing-activity";
+import { canTakeFocus, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "../../ui/typing-activity";
 
 /**
  * Whether the user has turned to the panel. A panel that arrives while the user types elsewhere, or while the tab is
@@ -58,25 +58,9 @@ export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }
   const waitsForTyping = autoFocus && attention === "passive" && !collapsed;
   useEffect(() => {
     if (!waitsForTyping) return;
-    let live = true;
-    let stop: (() => void) | null = null;
-    const wait = () => {
-      stop = whenTypingStops(
-        () =>
-          afterPress(() => {
-            if (!live || turnedRef.current) return;
-            // The press may have been long, and the user back at typing by its end.
-            if (isTypingElsewhere() || !canTakeFocus()) wait();
-            else engageLatest.current();
-          }),
-        canTakeFocus,
-      );
-    };
-    wait();
-    return () => {
-      live = false;
-      stop?.();
-    };
+    return whenFreeToTakeOver(() => {
+      if (!turnedRef.current) engageLatest.current();
+    });
   }, [waitsForTyping]);
   // The panel's place and the arrival notice change when it is engaged; not mid-press, or the click would miss.
   const turnToPanel = () => {
