@@ -66,6 +66,29 @@ test("a question that arrives while the composer holds text waits, then takes ov
   await expect(composer).toBeHidden();
 });
 
+test("a question that arrives while the composer holds a draft it no longer has focus waits with the composer in view, until Alt+Q", async ({ page }) => {
+  await page.clock.install();
+  const sessionId = await openNewSession(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  await page.keyboard.type("half a thought");
+  await composer.evaluate((field) => field.blur());
+  // Long past the typing window: only the draft the composer holds keeps the question from taking over.
+  await page.clock.runFor(2_000);
+  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
+  expect(asked.status()).toBe(202);
+  const panel = page.getByRole("region", { name: "Alpha or Beta?" });
+  await expect(panel.getByRole("status").first()).toHaveText("Parley's assistant asks 2 questions. Press Alt+Q to answer.");
+  await page.clock.runFor(3_000);
+  await expect(composer).toBeVisible();
+  await expect(composer).toHaveValue("half a thought");
+  await expect(panel.getByRole("radio", { name: "Alpha" })).not.toBeFocused();
+  await expect(panel.getByRole("status").first()).toHaveText("Parley's assistant asks 2 questions. Press Alt+Q to answer.");
+  await page.keyboard.press("Alt+KeyQ");
+  await expect(panel.getByRole("radio", { name: "Alpha" })).toBeFocused();
+  await expect(composer).toBeHidden();
+});
+
 test("an Enter right after the answers go never sends the draft the composer gives back", async ({ page }) => {
   const sessionId = await openNewSession(page);
   const messages = recordPosts(page, `/api/sessions/${sessionId}/messages`);

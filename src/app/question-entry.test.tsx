@@ -38,11 +38,13 @@ describe("the question entry in the composer slot", () => {
 
     act(() => store.getState().applyFrame({ type: "question/requested", ...request("r1", "Ship it?") }));
     expect(await screen.findByRole("region", { name: "Ship it?" })).toBeInTheDocument();
-    expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
-    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("half-typed note");
+    // The draft keeps the panel passive and the composer in view until the user turns to the panel.
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("half-typed note");
 
     // A pick on a lone single-select answers it.
     await user.click(screen.getByRole("radio", { name: "Yes" }));
+    expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("half-typed note");
     expect(posted).toEqual([{ type: "answer", rpcId: "r1", sessionId: "s-1", answers: [{ id: "go", selected: ["Yes"] }] }]);
     expect(screen.getByRole("region", { name: "Ship it?" })).toBeInTheDocument();
     expect(store.getState().pending["s-1"]).toHaveLength(1);

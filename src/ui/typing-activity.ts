@@ -17,7 +17,7 @@ function isInsidePanel(target: EventTarget | null): boolean {
 
 /** Whether focus is in a question panel now: a panel rendered then takes over from one still on screen. */
 export function focusInPanel(): boolean {
-  return typeof document !== "undefined" && isInsidePanel(document.activeElement);
+  return isInsidePanel(document.activeElement);
 }
 
 /** A plain Enter sends what the field holds: it ends the typing, and the field's text (if it stays) still counts. */
@@ -45,20 +45,22 @@ export function isTextField(element: Element | null): boolean {
   return element instanceof HTMLElement && element.isContentEditable;
 }
 
+/** Whether a text field (an input or a textarea by its value, an editable element by its text) holds text. */
 function holdsText(element: Element): boolean {
-  if (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) return element.value !== "";
-  return (element.textContent ?? "") !== "";
+  return ((element as Partial<HTMLInputElement>).value ?? element.textContent) !== "";
 }
+
 
 /**
  * Whether the user is busy typing somewhere other than the question panel: focus in a text field
- * outside it that holds text, or a keystroke in a text field in the last 1.5 s. An emptied
- * composer is not typing, nor is the Enter that sent its message.
+ * outside it that holds text, a message box in view that holds text, or a keystroke in a text field
+ * in the last 1.5 s. An emptied composer is not typing, nor is the Enter that sent its message.
  */
 export function isTypingElsewhere(now: number = performance.now()): boolean {
-  if (typeof document === "undefined") return false;
   const active = document.activeElement;
   if (active !== null && isTextField(active) && !isInsidePanel(active) && holdsText(active)) return true;
+  // The message box marks itself `data-draft` while it holds text; its draft counts while it is in view, focused or not.
+  if (document.querySelector("[data-draft]:not([hidden] *)")) return true;
   return now - lastKeystrokeAt < TYPING_WINDOW_MS;
 }
 

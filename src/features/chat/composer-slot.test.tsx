@@ -49,15 +49,28 @@ describe("ComposerSlot", () => {
     expect(screen.queryByRole("button", { name: "both owns the slot" })).toBeNull();
   });
 
-  it("hides the composer without unmounting it, so its draft survives the takeover", async () => {
+  it("hides an empty composer at once as a takeover arrives", async () => {
+    const user = userEvent.setup();
+    const { setHost } = setup();
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    await user.click(document.body);
+    setHost("high");
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible();
+  });
+
+  it("keeps a composer holding a draft in view beside a takeover until focus turns to it, then hides it without unmounting it", async () => {
     const user = userEvent.setup();
     const { setHost } = setup();
     await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
     await user.click(document.body);
     setHost("high");
-    const hidden = screen.getByRole("textbox", { name: "Message", hidden: true });
-    expect(hidden).not.toBeVisible();
-    expect(hidden).toHaveValue("not finished");
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    await user.click(document.body);
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "high owns the slot" }));
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).toHaveValue("not finished");
     setHost(null);
     expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("not finished");
   });

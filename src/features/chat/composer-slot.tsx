@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
+import { afterPress } from "../../ui/press-activity";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
@@ -33,25 +34,36 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   const composerRef = useRef<HTMLDivElement>(null);
   const previous = useRef({ sessionId, takenOver: choice !== null });
   const [composerFocused, setComposerFocused] = useState(false);
-  const pointerDown = usePointerDown();
+  // A takeover not turned to yet leaves the composer in view while it holds a draft, as its panel stays passive (ui/typing-activity).
+  const [draftKept, setDraftKept] = useState(false);
+  const holdsDraft = () => (composerRef.current?.querySelector("textarea")?.value ?? "") !== "";
   const [restored, setRestored] = useState<RestoredDraft | null>(null);
+  const takenOver = choice !== null;
+  // A press that moves focus changes nothing before it ends: hiding the composer would shift the takeover under the pointer.
   const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
     const still = event.currentTarget;
-    if (still.contains(event.relatedTarget as Node | null) || still.contains(document.activeElement)) return;
-    if (!pointerDown.current) {
-      setComposerFocused(false);
-      return;
-    }
-    // A press moved focus away: hiding now would shift the takeover under the pointer before the click lands.
-    const hideUnlessBack = () => setTimeout(() => setComposerFocused(still.contains(document.activeElement)), 0);
-    window.addEventListener("pointerup", hideUnlessBack, { once: true, capture: true });
+    const to = event.relatedTarget as Node | null;
+    if (still.contains(to) || still.contains(document.activeElement)) return;
+    afterPress(() => {
+      const focused = document.activeElement === document.body ? to : document.activeElement;
+      const back = still.contains(focused);
+      setComposerFocused(back);
+      // Left for anywhere but the takeover: a draft stays in view.
+      if (!back) setDraftKept(holdsDraft() && !slotRef.current?.contains(focused ?? null));
+    });
+  };
+  // Focus turned to the takeover: the composer steps aside.
+  const onSlotFocus = (event: FocusEvent<HTMLDivElement>) => {
+    if (!composerRef.current?.contains(event.target)) afterPress(() => setDraftKept(false));
   };
 
-  useEffect(() => {
-    const takenOver = choice !== null;
+  // Before the paint, so a draft kept in view never flickers out as a takeover arrives.
+  useLayoutEffect(() => {
     const sameSession = previous.current.sessionId === sessionId;
     const returned = previous.current.takenOver && !takenOver && sameSession;
+    const arrived = takenOver && !(previous.current.takenOver && sameSession);
     previous.current = { sessionId, takenOver };
+    if (arrived) setDraftKept(holdsDraft());
     if (!returned) {
       if (takenOver || !sameSession) setRestored(null);
       return;
@@ -61,7 +73,7 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
     const active = document.activeElement;
     if (active && active !== document.body && !slotRef.current?.contains(active)) return;
     field?.focus();
-  }, [choice, sessionId]);
+  }, [takenOver, sessionId]);
 
   // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back.
   const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -96,13 +108,13 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   );
 
   return (
-    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"}>
+    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"} onFocus={onSlotFocus}>
       {takeover}
       {/* A composer being typed in when an entry takes over stays shown until focus leaves it, so no keystroke lands in a hidden field. */}
       <div
         className="composer-slot__composer"
         ref={composerRef}
-        hidden={choice !== null && !composerFocused}
+        hidden={takenOver && !composerFocused && !draftKept}
         onFocus={() => setComposerFocused(true)}
         onBlur={onComposerBlur}
         onKeyDownCapture={onComposerKeyDown}
@@ -118,24 +130,6 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
       </div>
     </div>
   );
-}
-
-/** Whether a pointer is pressed anywhere in the document right now. */
-function usePointerDown(): RefObject<boolean> {
-  const down = useRef(false);
-  useEffect(() => {
-    const press = () => (down.current = true);
-    const release = () => (down.current = false);
-    document.addEventListener("pointerdown", press, true);
-    document.addEventListener("pointerup", release, true);
-    document.addEventListener("pointercancel", release, true);
-    return () => {
-      document.removeEventListener("pointerdown", press, true);
-      document.removeEventListener("pointerup", release, true);
-      document.removeEventListener("pointercancel", release, true);
-    };
-  }, []);
-  return down;
 }
 
 function dismissOf(choice: SlotChoice, sessionId: string): (() => Promise<void>) | undefined {

@@ -86,6 +86,8 @@ export function Composer({ draftKey, drafts, blockedReason, onSend, inputRef: gi
       <textarea
         ref={inputRef}
         className="composer__input"
+        // Its unsent text keeps an arriving question passive while the box is in view (ui/typing-activity).
+        data-draft={text === "" ? undefined : ""}
         aria-label={t("messageLabel")}
         placeholder={t(touch ? "messagePlaceholderTouch" : "messagePlaceholder", { name: recipient })}
         enterKeyHint={touch ? "enter" : "send"}
