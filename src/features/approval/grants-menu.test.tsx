@@ -27,6 +27,7 @@ function setup(grants: Grant[]) {
   render(
     <SessionStoreProvider store={store}>
       <GrantsMenu sessionId="s-1" source={source} />
+      <input aria-label="Elsewhere" />
     </SessionStoreProvider>,
   );
   return { store, revoked };
@@ -73,5 +74,29 @@ describe("GrantsMenu", () => {
     act(() => store.getState().applyFrame({ type: "message/upserted", message: toolRow("allowed-for-chat") }));
     await user.click(screen.getByRole("button", { name: "Allowed tools" }));
     expect(await screen.findByText("No tool is allowed for this chat: every acting call asks first.")).toBeInTheDocument();
+  });
+
+  it("closes on Escape inside it, giving focus back to its button, and closes without taking an Escape once focus has gone elsewhere", async () => {
+    const user = userEvent.setup();
+    const { store } = setup([{ server: "notes", tool: "write_note", grantedAt: "2026-11-30T10:00:00.000Z" }]);
+    act(() => store.getState().applyFrame({ type: "message/upserted", message: toolRow("allowed-for-chat") }));
+    const toggle = screen.getByRole("button", { name: "Allowed tools" });
+    await user.click(toggle);
+    const revoke = await screen.findByRole("button", { name: "Revoke write_note from notes" });
+    act(() => revoke.focus());
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("region", { name: "Tools allowed for this chat" })).toBeNull();
+    expect(toggle).toHaveFocus();
+
+    await user.click(toggle);
+    expect(await screen.findByRole("region", { name: "Tools allowed for this chat" })).toBeInTheDocument();
+    // Focus moved by the keyboard (as a question panel taking over moves it): the menu closes, and the Escape is the field's.
+    const elsewhere = screen.getByRole("textbox", { name: "Elsewhere" });
+    act(() => elsewhere.focus());
+    expect(screen.queryByRole("region", { name: "Tools allowed for this chat" })).toBeNull();
+    const escape = new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true });
+    act(() => void elsewhere.dispatchEvent(escape));
+    expect(escape.defaultPrevented).toBe(false);
+    expect(elsewhere).toHaveFocus();
   });
 });

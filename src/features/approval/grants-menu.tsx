@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Grant } from "../../protocol/schemas";
+import { useOutsideDismiss } from "../../ui/use-outside-dismiss";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { useSessionStore } from "../../store/react";
@@ -33,24 +34,21 @@ export function GrantsMenu({ sessionId, source = (pageGrants ??= createGrantsApi
   const rootRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
+  // Open, it takes an Escape only while focus is in it (or nowhere), and closes once a press or the focus goes elsewhere
+  // in the page (a question panel taking over), so the Escape that follows is for what has the focus.
+  useOutsideDismiss(open, rootRef, setOpen);
   useEffect(() => {
     if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.isComposing) return;
+      if (event.target !== document.body && !rootRef.current?.contains(event.target as Node | null)) return;
       event.preventDefault();
       event.stopPropagation();
       setOpen(false);
       toggleRef.current?.focus();
     };
-    const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node | null)) setOpen(false);
-    };
     document.addEventListener("keydown", onKeyDown, true);
-    document.addEventListener("pointerdown", onPointerDown, true);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown, true);
-      document.removeEventListener("pointerdown", onPointerDown, true);
-    };
+    return () => document.removeEventListener("keydown", onKeyDown, true);
   }, [open]);
 
   useEffect(() => {

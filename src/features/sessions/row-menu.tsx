@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useCopy } from "../../i18n/i18n";
+import { useOutsideDismiss } from "../../ui/use-outside-dismiss";
 import { sessionsCopy } from "./copy";
 
 export interface RowMenuItem {
@@ -12,7 +13,7 @@ export interface RowMenuItem {
 
 /**
  * A chat row's actions behind one "…" button: a menu that opens on its first item, moves with the
- * arrows, Home and End, and closes on Escape, Tab or a press outside; Escape and a choice return
+ * arrows, Home and End, and closes on Escape, Tab, or a press or the focus outside; Escape and a choice return
  * focus to the button.
  */
 export function RowMenu({ title, items }: { title: string; items: readonly RowMenuItem[] }) {
@@ -24,14 +25,9 @@ export function RowMenu({ title, items }: { title: string; items: readonly RowMe
   const menuRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node | null)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown, true);
-    return () => document.removeEventListener("pointerdown", onPointerDown, true);
+    if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
+  useOutsideDismiss(open, rootRef, setOpen);
 
   const close = (refocus: boolean) => {
     setOpen(false);
