@@ -208,6 +208,41 @@ test("a pushed request shows as a notification with its options; an action answe
   await expect(home.getByRole("region", { name: "Ship the third build?" })).toBeVisible();
 });
 
+test("with Notify me and push both on, one device shows one notification for a request, whichever comes first, and its tap opens the chat", async () => {
+  const { host, context } = await setUp();
+  const home = context.pages()[0] ?? (await context.newPage());
+  // The tab goes to the background as a browser hides it: `visibilityState` and a `visibilitychange` event.
+  await home.addInitScript(() => {
+    let hidden = false;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    (window as unknown as { hideTab: () => void }).hideTab = () => {
+      hidden = true;
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+  });
+  const { cdp, registrationId } = await openControlled(home, host.url);
+  await home.getByRole("checkbox", { name: "Notify me" }).check();
+  await home.evaluate(() => (window as unknown as { hideTab: () => void }).hideTab());
+  const session = { id: await createSession(host.url) };
+
+  const request = await ask(session.id, "Ship the build?");
+  // The page's notification, shown through the worker under the request's tag.
+  await expect.poll(() => notifications(home, request.rpcId), { timeout: 20_000 }).toEqual([{ title: "A question is waiting for you", body: "Ship the build?", actions: [] }]);
+  // The push for the same request replaces it: still one.
+  await deliverShown(cdp, registrationId, requestPayload(request, 1, false), home);
+  await expect.poll(() => notifications(home, request.rpcId)).toEqual([{ title: "Your agent: Question", body: "Ship the build?", actions: ["Yes", "No"] }]);
+  expect((await home.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length))).toBe(1);
+
+  const other = { id: await createSession(host.url) };
+  const later = await ask(other.id, "Tag the release?");
+  await expect.poll(() => notifications(home, later.rpcId), { timeout: 20_000 }).toEqual([{ title: "A question is waiting for you", body: "Tag the release?", actions: [] }]);
+  expect(new URL(home.url()).hash).toBe("");
+  await click(home, later.rpcId, "");
+  await expect.poll(() => new URL(home.url()).hash).toBe(`#session=${other.id}`);
+  await expect.poll(() => notifications(home, later.rpcId)).toEqual([]);
+});
+
 test("a request for the chat on screen shows no notification, except on a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
   const { host, context } = await setUp();
   const sessionId = await createSession(host.url);

@@ -124,6 +124,36 @@ describe("useAttention", () => {
     expect(shown[0]!.instance.close).toHaveBeenCalled();
   });
 
+  it("shows the notification through the active service worker under the request's tag, and none when one is shown under it already", async () => {
+    const { shown } = stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    const byWorker: { title: string; options: NotificationOptions }[] = [];
+    const tags: string[] = [];
+    const registration = {
+      active: {},
+      getNotifications: vi.fn(async ({ tag }: { tag: string }) => (tags.includes(tag) ? [{ tag }] : [])),
+      showNotification: vi.fn(async (title: string, options: NotificationOptions) => void byWorker.push({ title, options })),
+    };
+    vi.stubGlobal("navigator", Object.assign(Object.create(navigator) as Navigator, { serviceWorker: { getRegistration: async () => registration } }));
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    view.rerender(inLocale(<Probe requests={[first]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(byWorker).toHaveLength(1));
+    expect(byWorker).toEqual([
+      {
+        title: "A question is waiting for you",
+        options: { body: "Which package manager should the workspace use?\n+1 more", tag: "rpc-1", icon: "/favicon.svg", data: { rpcId: "rpc-1", sessionId: "session-1", actions: [] } },
+      },
+    ]);
+    // A push showed the second request first.
+    tags.push("rpc-2");
+    view.rerender(inLocale(<Probe requests={[first, second]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(registration.getNotifications).toHaveBeenCalledWith({ tag: "rpc-2" }));
+    await act(async () => undefined);
+    expect(byWorker).toHaveLength(1);
+    expect(shown).toEqual([]);
+  });
+
   it("shows a question's hidden characters as markers in its notification, which the system draws as they are", () => {
     vi.useFakeTimers();
     const { shown } = stubNotifications("granted");

@@ -20,6 +20,38 @@ function isHidden(): boolean {
 }
 
 /**
+ * Shows a request's notification through Parley's service worker when one is active, as a push for the request would be:
+ * under the same tag, so on a device with push on too there is one (a push that comes second replaces it; one that came
+ * first is kept), and a tap or a close push is handled by the worker (docs/protocol.md, push). Without a worker, or if it cannot show one, a page
+ * notification whose click runs `onClick`.
+ */
+function notify(title: string, options: NotificationOptions, request: PendingRequest, onClick: () => void): void {
+  const inPage = () => {
+    const notification = new Notification(title, options);
+    notification.onclick = () => {
+      onClick();
+      notification.close();
+    };
+  };
+  const workers = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+  if (!workers) return inPage();
+  // A registration that cannot be read (the page's context refuses workers) leaves the page to show it.
+  void workers.getRegistration().catch(() => undefined).then(async (registration) => {
+    if (registration?.active) {
+      try {
+        // A push for the request came first: it stays, with its answer buttons.
+        if ((await registration.getNotifications({ tag: request.rpcId })).length > 0) return;
+        await registration.showNotification(title, { ...options, data: { rpcId: request.rpcId, sessionId: request.sessionId, actions: [] } });
+        return;
+      } catch (error) {
+        console.warn("the service worker could not show the notification; the page shows it", error);
+      }
+    }
+    inPage();
+  });
+}
+
+/**
  * While the tab is hidden, counts the questions that arrive in the title (`(N)`) and dots
  * the favicon until the tab is seen; when the user opted in, one tab of all open ones shows
  * a desktop notification with the question text (no answer buttons), which brings the tab
@@ -65,17 +97,13 @@ export function useAttention({ requests, onOpenSession }: AttentionOptions): voi
         const { t: translate, onOpenSession: open } = latest.current;
         const first = request.questions[0]!;
         const more = request.questions.length - 1;
-        const notification = new Notification(translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle"), {
-          // The model's words, drawn by the system as they are: hidden characters show as markers.
-          body: showHiddenCharacters(more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question),
-          tag: request.rpcId,
-          icon: "/favicon.svg",
-        });
-        notification.onclick = () => {
+        const title = translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle");
+        // The model's words, drawn by the system as they are: hidden characters show as markers.
+        const body = showHiddenCharacters(more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question);
+        notify(title, { body, tag: request.rpcId, icon: "/favicon.svg" }, request, () => {
           window.focus();
           open(request.sessionId);
-          notification.close();
-        };
+        });
       },
     });
     notifier.current = created;
