@@ -1,5 +1,9 @@
-/** A device's name as the settings list it, from its user agent: "Pixel 8 · Chrome", "iPhone · Safari", "Linux · Firefox". */
-export function deviceLabel(userAgent: string): string {
+/**
+ * A device's name as the settings list it, from its user agent: "Pixel 8 · Chrome", "iPhone · Safari", "Linux · Firefox".
+ * `model` is the phone's model as the browser's client hints tell it, for a user agent that no longer names it (Chrome
+ * on Android says "K").
+ */
+export function deviceLabel(userAgent: string, model?: string): string {
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /Firefox\//.test(userAgent)
@@ -14,11 +18,14 @@ export function deviceLabel(userAgent: string): string {
               ? "Safari"
               : "Browser";
   const android = /Android [^;)]*;\s*([^;)]+?)(?:\s+Build\/[^;)]*)?\)/.exec(userAgent);
-  const model = android?.[1]?.trim();
+  const named = android?.[1]?.trim();
+  const hinted = model?.trim();
   const device =
-    model && model !== "K" && model !== "wv"
-      ? model
-      : /Android/.test(userAgent)
+    named && named !== "K" && named !== "wv"
+      ? named
+      : hinted
+        ? hinted
+        : /Android/.test(userAgent)
         ? "Android"
         : /iPhone/.test(userAgent)
           ? "iPhone"
@@ -33,5 +40,22 @@ export function deviceLabel(userAgent: string): string {
                   : /Linux/.test(userAgent)
                     ? "Linux"
                     : "Device";
-  return `${device} · ${browser}`;
+  // The host keeps labels of up to 100 characters: a long model is cut so the label always fits.
+  return `${device.slice(0, 80)} · ${browser}`;
+}
+
+interface UserAgentData {
+  getHighEntropyValues(hints: string[]): Promise<{ model?: string }>;
+}
+
+/** The device's model from the browser's client hints (Chromium's), or undefined where it offers none or refuses. */
+export async function hintedModel(): Promise<string | undefined> {
+  const data = (navigator as Navigator & { userAgentData?: UserAgentData }).userAgentData;
+  if (!data) return undefined;
+  try {
+    return (await data.getHighEntropyValues(["model"])).model;
+  } catch {
+    // A browser that refuses the hint names no model: the label comes from the user agent alone.
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@ import { createPortal } from "react-dom";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { pushCopy } from "./copy";
-import { deviceLabel } from "./device-label";
+import { deviceLabel, hintedModel } from "./device-label";
 import { OFFER_SLOT_ID } from "./settings-ready";
 import { promptInstall } from "./install-prompt";
 import { offerWanted, PhoneOffer, rememberDismissed } from "./phone-offer";
@@ -77,7 +77,7 @@ async function register(subscription: PushSubscription, hideText: boolean): Prom
     method: "POST",
     credentials: "same-origin",
     headers: JSON_HEADERS,
-    body: JSON.stringify({ ...subscription.toJSON(), label: deviceLabel(navigator.userAgent), hideText }),
+    body: JSON.stringify({ ...subscription.toJSON(), label: deviceLabel(navigator.userAgent, await hintedModel()), hideText }),
   });
   if (!response.ok) throw new HostRefused(response.status);
 }
