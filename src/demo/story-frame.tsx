@@ -185,6 +185,7 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
           <ComposerSlot
             entries={entries}
             sessionId={DEMO_SESSION_ID}
+            drafts={run.drafts}
             composer={
               <Composer
                 draftKey={DEMO_SESSION_ID}

@@ -31,6 +31,10 @@ describe("isTypingElsewhere", () => {
     expect(isTypingElsewhere()).toBe(true);
     box.closest("div")!.hidden = true;
     expect(isTypingElsewhere()).toBe(false);
+    // Told, the page is not read: a takeover's first render after a chat switch.
+    expect(isTypingElsewhere(true)).toBe(true);
+    box.closest("div")!.hidden = false;
+    expect(isTypingElsewhere(false)).toBe(false);
   });
 
   it("does not count an unmarked field's text once focus has left it", () => {
@@ -45,8 +49,8 @@ describe("isTypingElsewhere", () => {
     box.focus();
     fireEvent.keyDown(box, { key: "a" });
     const pressed = performance.now();
-    expect(isTypingElsewhere(pressed)).toBe(true);
-    expect(isTypingElsewhere(pressed + TYPING_WINDOW_MS + 1)).toBe(false);
+    expect(isTypingElsewhere(null, pressed)).toBe(true);
+    expect(isTypingElsewhere(null, pressed + TYPING_WINDOW_MS + 1)).toBe(false);
     fireEvent.keyDown(box, { key: "Enter" });
     expect(isTypingElsewhere()).toBe(false);
   });

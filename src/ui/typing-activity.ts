@@ -53,14 +53,15 @@ function holdsText(element: Element): boolean {
 
 /**
  * Whether the user is busy typing somewhere other than the question panel: focus in a text field
- * outside it that holds text, a message box in view that holds text, or a keystroke in a text field
+ * outside it that holds text, a message box in view that holds text (`draftInView`, when given), or a keystroke in a text field
  * in the last 1.5 s. An emptied composer is not typing, nor is the Enter that sent its message.
  */
-export function isTypingElsewhere(now: number = performance.now()): boolean {
+export function isTypingElsewhere(draftInView: boolean | null = null, now: number = performance.now()): boolean {
   const active = document.activeElement;
   if (active !== null && isTextField(active) && !isInsidePanel(active) && holdsText(active)) return true;
   // The message box marks itself `data-draft` while it holds text; its draft counts while it is in view, focused or not.
-  if (document.querySelector("[data-draft]:not([hidden] *)")) return true;
+  // A takeover's first render is told (`draftInView`): the page then still shows what the last render left.
+  if (draftInView ?? document.querySelector("[data-draft]:not([hidden] *)")) return true;
   return now - lastKeystrokeAt < TYPING_WINDOW_MS;
 }
 

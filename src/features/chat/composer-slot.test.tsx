@@ -1,12 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { useContext, useState } from "react";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { SessionData } from "../../store/state";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
+import { DraftInView } from "../../ui/draft-in-view";
 import { ComposerSlot } from "./composer-slot";
 import { Composer } from "./composer";
 import { defineSlotEntry, type SlotComponentProps } from "./slot-entries";
+
+/** The composer's drafts, as the conversation keeps them; each test starts with none. */
+const drafts = new Map<string, string>();
+afterEach(() => drafts.clear());
 
 function Banner({ match }: SlotComponentProps<string>) {
   return (
@@ -26,7 +32,7 @@ function setup() {
   ];
   render(
     <SessionStoreProvider store={store}>
-      <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+      <ComposerSlot entries={entries} sessionId="s-1" drafts={drafts} composer={<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={async () => undefined} />} />
     </SessionStoreProvider>,
   );
   const setHost = (hostId: string | null) => act(() => store.setState({ hostId }));
@@ -101,7 +107,7 @@ describe("ComposerSlot", () => {
     const entries = [defineSlotEntry({ key: "counted", priority: 1, select: ({ state }) => (state.hostId === "on" ? "counted entry" : null), Component: Counted })];
     const tree = () => (
       <SessionStoreProvider store={store}>
-        <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+        <ComposerSlot entries={entries} sessionId="s-1" drafts={drafts} composer={<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={async () => undefined} />} />
       </SessionStoreProvider>
     );
     const { rerender } = render(tree());
@@ -175,7 +181,7 @@ describe("ComposerSlot", () => {
     try {
       render(
         <SessionStoreProvider store={store}>
-          <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+          <ComposerSlot entries={entries} sessionId="s-1" drafts={drafts} composer={<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={async () => undefined} />} />
         </SessionStoreProvider>,
       );
       await user.type(screen.getByRole("textbox", { name: "Message" }), "kept");
@@ -208,7 +214,7 @@ describe("ComposerSlot", () => {
     try {
       render(
         <SessionStoreProvider store={store}>
-          <ComposerSlot entries={entries} sessionId="s-1" composer={<Composer draftKey="s-1" drafts={new Map()} blockedReason={null} onSend={async () => undefined} />} />
+          <ComposerSlot entries={entries} sessionId="s-1" drafts={drafts} composer={<Composer draftKey="s-1" drafts={drafts} blockedReason={null} onSend={async () => undefined} />} />
         </SessionStoreProvider>,
       );
     } finally {
@@ -216,5 +222,99 @@ describe("ComposerSlot", () => {
     }
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Dismiss" })).toBeNull();
+  });
+});
+
+describe("ComposerSlot and a draft beside a takeover", () => {
+  /** A takeover that notes what the slot told it as it first rendered: whether the box shows a draft beside it. */
+  const told: (boolean | null)[] = [];
+  function Probe({ match }: SlotComponentProps<string>) {
+    const draftInView = useContext(DraftInView);
+    useState(() => told.push(draftInView));
+    return (
+      <section aria-label="takeover">
+        <p>Asked: {match}</p>
+        <button type="button">Answer</button>
+      </section>
+    );
+  }
+  afterEach(() => void (told.length = 0));
+
+  /** Two chats, each with its own pending takeover while `pending` holds its id; `sent` is what the composer sent. */
+  function twoChats(sessionId: string) {
+    const store = createSessionStore();
+    const pending = new Set<string>();
+    const entries = [defineSlotEntry<string>({ key: "ask", priority: 1, select: ({ sessionId: id, state }) => (state.hostId?.split(",").includes(id) ? id : null), Component: Probe })];
+    const sent: string[] = [];
+    const slot = (id: string) => (
+      <SessionStoreProvider store={store}>
+        <ComposerSlot entries={entries} sessionId={id} drafts={drafts} composer={<Composer draftKey={id} drafts={drafts} blockedReason={null} onSend={async (text) => void sent.push(text)} />} />
+        <input aria-label="Elsewhere" />
+      </SessionStoreProvider>
+    );
+    const view = render(slot(sessionId));
+    const ask = (id: string) => {
+      pending.add(id);
+      act(() => store.setState({ hostId: [...pending].join(",") }));
+    };
+    const end = (id: string) => {
+      pending.delete(id);
+      act(() => store.setState({ hostId: [...pending].join(",") || null }));
+    };
+    return { ask, end, sent, show: (id: string) => view.rerender(slot(id)) };
+  }
+
+  it("tells a takeover met on switching chats about that chat's draft, not the draft of the chat left", async () => {
+    drafts.set("b", "half a thought");
+    const chats = twoChats("a");
+    chats.ask("b");
+    chats.show("b");
+    expect(told).toEqual([true]);
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveValue("half a thought");
+    chats.ask("a");
+    chats.show("a");
+    expect(told).toEqual([true, false]);
+    expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible();
+  });
+
+  it("judges each arrival afresh: a draft turned away from once keeps the next takeover beside it", async () => {
+    const user = userEvent.setup();
+    const chats = twoChats("a");
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
+    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
+    chats.ask("a");
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Answer" }));
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
+    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
+    chats.end("a");
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+    chats.ask("a");
+    expect(told).toEqual([true, true]);
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
+  });
+
+  it("steps the box aside after a press in the takeover that moves no focus", async () => {
+    const user = userEvent.setup();
+    const chats = twoChats("a");
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
+    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
+    chats.ask("a");
+    await user.click(screen.getByText("Asked: a"));
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
+  });
+
+  it("gives back no draft that stayed in view: no line says it is back, and Enter sends it", async () => {
+    const user = userEvent.setup();
+    const chats = twoChats("a");
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "still here");
+    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
+    chats.ask("a");
+    chats.end("a");
+    expect(screen.queryByText("Your unsent draft is back.")).toBeNull();
+    expect(screen.getByRole("textbox", { name: "Elsewhere" })).toHaveFocus();
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(chats.sent).toEqual(["still here"]));
   });
 });

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
+import { DraftInView } from "../../ui/draft-in-view";
 import { afterPress } from "../../ui/press-activity";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
@@ -12,6 +13,8 @@ export interface ComposerSlotProps {
   sessionId: string | null;
   /** The normal composer; it stays mounted (hidden) while an entry owns the slot. */
   composer: ReactNode;
+  /** The composer's drafts per session id (the composer keeps them): a chat's draft keeps its takeover passive. */
+  drafts: ReadonlyMap<string, string>;
 }
 
 /** For this long after a takeover ends, an Enter in the composer never sends the draft it gave back. */
@@ -26,19 +29,26 @@ interface RestoredDraft {
 }
 
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
-export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps) {
+export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerSlotProps) {
   const t = useCopy(chatCopy);
   const selector = useMemo(() => createSlotChoiceSelector(entries, sessionId), [entries, sessionId]);
   const choice = useSessionStore(selector);
   const slotRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<HTMLDivElement>(null);
   const previous = useRef({ sessionId, takenOver: choice !== null });
+  const wasHidden = useRef(false);
   const [composerFocused, setComposerFocused] = useState(false);
-  // A takeover not turned to yet leaves the composer in view while it holds a draft, as its panel stays passive (ui/typing-activity).
-  const [draftKept, setDraftKept] = useState(false);
-  const holdsDraft = () => (composerRef.current?.querySelector("textarea")?.value ?? "") !== "";
   const [restored, setRestored] = useState<RestoredDraft | null>(null);
   const takenOver = choice !== null;
+  // A takeover not turned to yet leaves the composer in view while the chat's draft holds text, and its panel or card stays
+  // passive (ui/typing-activity reads the box in view). Decided as the takeover arrives or the chat changes, from the
+  // chat's own draft, in the render that shows it, and handed to the takeover (DraftInView) for its first render.
+  const arrival = `${sessionId ?? ""}\u0000${takenOver}`;
+  const [kept, setKept] = useState({ arrival, draft: false });
+  if (kept.arrival !== arrival) setKept({ arrival, draft: takenOver && (drafts.get(sessionId ?? "") ?? "") !== "" });
+  const draftKept = kept.arrival === arrival ? kept.draft : takenOver && (drafts.get(sessionId ?? "") ?? "") !== "";
+  const keepDraft = (draft: boolean) => setKept((now) => (now.draft === draft ? now : { ...now, draft }));
+  const hidden = takenOver && !composerFocused && !draftKept;
   // A press that moves focus changes nothing before it ends: hiding the composer would shift the takeover under the pointer.
   const onComposerBlur = (event: FocusEvent<HTMLDivElement>) => {
     const still = event.currentTarget;
@@ -49,31 +59,34 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
       const back = still.contains(focused);
       setComposerFocused(back);
       // Left for anywhere but the takeover: a draft stays in view.
-      if (!back) setDraftKept(holdsDraft() && !slotRef.current?.contains(focused ?? null));
+      if (!back) keepDraft((composerRef.current?.querySelector("textarea")?.value ?? "") !== "" && !slotRef.current?.contains(focused ?? null));
     });
   };
-  // Focus turned to the takeover: the composer steps aside.
-  const onSlotFocus = (event: FocusEvent<HTMLDivElement>) => {
-    if (!composerRef.current?.contains(event.target)) afterPress(() => setDraftKept(false));
+  // Turned to the takeover, by focus or by a press in it: the composer steps aside once the press is over.
+  const onTurnToTakeover = (event: { target: EventTarget }) => {
+    if (!composerRef.current?.contains(event.target as Node)) afterPress(() => keepDraft(false));
   };
 
-  // Before the paint, so a draft kept in view never flickers out as a takeover arrives.
   useLayoutEffect(() => {
     const sameSession = previous.current.sessionId === sessionId;
     const returned = previous.current.takenOver && !takenOver && sameSession;
-    const arrived = takenOver && !(previous.current.takenOver && sameSession);
     previous.current = { sessionId, takenOver };
-    if (arrived) setDraftKept(holdsDraft());
     if (!returned) {
       if (takenOver || !sameSession) setRestored(null);
       return;
     }
     const field = composerRef.current?.querySelector<HTMLTextAreaElement | HTMLInputElement>("textarea, input");
+    // Only a draft the takeover had hidden is given back; one that stayed in view never left.
+    if (!wasHidden.current) return;
     setRestored(field && field.value !== "" ? { at: performance.now(), touched: false } : null);
     const active = document.activeElement;
     if (active && active !== document.body && !slotRef.current?.contains(active)) return;
     field?.focus();
   }, [takenOver, sessionId]);
+  // After the effect above, so that one reads whether the composer was hidden before this render.
+  useLayoutEffect(() => {
+    wasHidden.current = hidden;
+  });
 
   // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back.
   const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -108,13 +121,13 @@ export function ComposerSlot({ entries, sessionId, composer }: ComposerSlotProps
   );
 
   return (
-    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"} onFocus={onSlotFocus}>
-      {takeover}
+    <div className="composer-slot" ref={slotRef} data-owner={choice?.entry.key ?? "composer"} onFocus={onTurnToTakeover} onPointerDown={onTurnToTakeover}>
+      <DraftInView.Provider value={draftKept}>{takeover}</DraftInView.Provider>
       {/* A composer being typed in when an entry takes over stays shown until focus leaves it, so no keystroke lands in a hidden field. */}
       <div
         className="composer-slot__composer"
         ref={composerRef}
-        hidden={takenOver && !composerFocused && !draftKept}
+        hidden={hidden}
         onFocus={() => setComposerFocused(true)}
         onBlur={onComposerBlur}
         onKeyDownCapture={onComposerKeyDown}

@@ -180,6 +180,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
         <ComposerSlot
           entries={slotEntries}
           sessionId={sessionId}
+          drafts={drafts}
           composer={
             session?.agent?.kind === "mcp-client" ? (
               <p className="agent-notice" role="note" dir="auto">

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useContext, useEffect, useRef, useState } from "react";
+import { DraftInView } from "../../ui/draft-in-view";
 import { afterPress } from "../../ui/press-activity";
 import { useAnswerShortcut } from "./step-keys";
 import { canTakeFocus, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "../../ui/typing-activity";
@@ -29,7 +30,8 @@ interface PanelAttentionOptions {
  */
 export function usePanelAttention({ autoFocus, collapsed, onExpand, focusPanel }: PanelAttentionOptions) {
   // A panel that arrives while the user is away waits for them: on their return it takes over as it would have at once.
-  const [arrival] = useState(() => ({ typing: isTypingElsewhere(), away: autoFocus && !userIsHere() }));
+  const draftInView = useContext(DraftInView);
+  const [arrival] = useState(() => ({ typing: isTypingElsewhere(draftInView), away: autoFocus && !userIsHere() }));
   const [attention, setAttention] = useState<Attention>(arrival.typing || arrival.away ? "passive" : "engaged");
   const [takeFocus, setTakeFocus] = useState(() => autoFocus && canTakeFocus() && !arrival.typing);
 
