@@ -16,7 +16,7 @@ function isCatalog(value: unknown): value is Catalog {
   return typeof value === "object" && value !== null && "en" in value && "zh-CN" in value;
 }
 
-describe("the first screen's Chinese (app/zh-CN.ts)", () => {
+describe("the Chinese of the first screen and the question panel (app/zh-CN.ts)", () => {
   it("fills every englishFirst catalogue with exactly its English keys, none blank", async () => {
     const modules = englishFirstModules();
     expect(modules).toEqual([
@@ -24,6 +24,7 @@ describe("the first screen's Chinese (app/zh-CN.ts)", () => {
       path.join("features", "attention", "copy.ts"),
       path.join("features", "chat", "copy.ts"),
       path.join("features", "mcp", "copy.ts"),
+      path.join("features", "question", "copy.ts"),
       path.join("features", "sessions", "copy.ts"),
       path.join("ui", "markdown-copy.ts"),
       path.join("ui", "theme-copy.ts"),
