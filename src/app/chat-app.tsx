@@ -65,6 +65,12 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const drawerToggleRef = useRef<HTMLButtonElement>(null);
   const drawerCloseRef = useRef<HTMLButtonElement>(null);
   const drawer = useDrawer(drawerToggleRef, drawerCloseRef);
+  // A chat opened from outside the list (a notification's tap, the address) closes the phone's drawer, as a pick in it does.
+  const [drawerChat, setDrawerChat] = useState(activeSessionId);
+  if (drawerChat !== activeSessionId) {
+    setDrawerChat(activeSessionId);
+    drawer.setOpen(false);
+  }
   const [helpOpen, setHelpOpen] = useHelpShortcut();
   // The shortcuts' dialog loads the first time it is asked for, then stays mounted (closing it gives focus back).
   const [helpAsked, setHelpAsked] = useState(false);

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import type { Api } from "../client/api";
 import type { MuxConnection, MuxOptions } from "../client/mux";
 import { LocaleProvider } from "../i18n/i18n";
+import { openSessionHash } from "../ui/hash-session";
 import { ChatApp } from "./chat-app";
 
 /** An Api for an empty host running the demo model: every other call rejects, so an unexpected one shows. */
@@ -70,6 +71,13 @@ describe("the app shell", () => {
     await user.click(close);
     expect(toggle).toHaveAttribute("aria-expanded", "false");
     expect(toggle).toHaveFocus();
+  });
+
+  it("closes the phone drawer when a chat is opened from outside it, as a notification's tap does through the address", async () => {
+    const { toggle } = await openDrawer();
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    act(() => openSessionHash("s-elsewhere"));
+    await waitFor(() => expect(toggle).toHaveAttribute("aria-expanded", "false"));
   });
 
   it("keeps the phone drawer open on an Escape that closes an IME's candidates, and closes it on the next", async () => {
