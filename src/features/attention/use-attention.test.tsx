@@ -154,6 +154,22 @@ describe("useAttention", () => {
     expect(shown).toEqual([]);
   });
 
+  it("shows the notification from the page where reading the service worker throws (Firefox, for a site it keeps no data for)", async () => {
+    const { shown } = stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    const refusing = Object.create(navigator) as Navigator;
+    Object.defineProperty(refusing, "serviceWorker", {
+      get() {
+        throw new DOMException("The operation is insecure.", "SecurityError");
+      },
+    });
+    vi.stubGlobal("navigator", refusing);
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    view.rerender(inLocale(<Probe requests={[second]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(shown.map(({ title, options }) => ({ title, options }))).toEqual([{ title: "A question is waiting for you", options: { body: "Which database?", tag: "rpc-2", icon: "/favicon.svg" } }]));
+  });
+
   it("shows a question's hidden characters as markers in its notification, which the system draws as they are", () => {
     vi.useFakeTimers();
     const { shown } = stubNotifications("granted");

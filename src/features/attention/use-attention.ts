@@ -33,7 +33,13 @@ function notify(title: string, options: NotificationOptions, request: PendingReq
       notification.close();
     };
   };
-  const workers = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+  let workers: ServiceWorkerContainer | undefined;
+  try {
+    workers = navigator.serviceWorker;
+  } catch {
+    // Firefox throws here for a site it may keep no data for: such a page has no worker, and shows the notification itself.
+    workers = undefined;
+  }
   if (!workers) return inPage();
   // A registration that cannot be read (the page's context refuses workers) leaves the page to show it.
   void workers.getRegistration().catch(() => undefined).then(async (registration) => {
