@@ -43,10 +43,12 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
   // A takeover not turned to yet leaves the composer in view while the chat's draft holds text, and its panel or card stays
   // passive (ui/typing-activity reads the box in view). Decided as the takeover arrives or the chat changes, from the
   // chat's own draft, in the render that shows it, and handed to the takeover (DraftInView) for its first render.
+  const holdsDraft = () => sessionId !== null && (drafts.get(sessionId) ?? "") !== "";
   const arrival = `${sessionId ?? ""}\u0000${takenOver}`;
   const [kept, setKept] = useState({ arrival, draft: false });
-  if (kept.arrival !== arrival) setKept({ arrival, draft: takenOver && (drafts.get(sessionId ?? "") ?? "") !== "" });
-  const draftKept = kept.arrival === arrival ? kept.draft : takenOver && (drafts.get(sessionId ?? "") ?? "") !== "";
+  // React renders again at once, before anything of this render is used.
+  if (kept.arrival !== arrival) setKept({ arrival, draft: takenOver && holdsDraft() });
+  const draftKept = kept.draft;
   const keepDraft = (draft: boolean) => setKept((now) => (now.draft === draft ? now : { ...now, draft }));
   const hidden = takenOver && !composerFocused && !draftKept;
   // A press that moves focus changes nothing before it ends: hiding the composer would shift the takeover under the pointer.
@@ -59,7 +61,7 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
       const back = still.contains(focused);
       setComposerFocused(back);
       // Left for anywhere but the takeover: a draft stays in view.
-      if (!back) keepDraft((composerRef.current?.querySelector("textarea")?.value ?? "") !== "" && !slotRef.current?.contains(focused ?? null));
+      if (!back) keepDraft(holdsDraft() && !slotRef.current?.contains(focused ?? null));
     });
   };
   // Turned to the takeover, by focus or by a press in it: the composer steps aside once the press is over.
