@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { expect, test, type Locator, type Page, type Request } from "@playwright/test";
 import { startHost, type TestHost } from "./host";
 
 let host: TestHost;
@@ -34,6 +34,32 @@ function recordPosts(page: Page, suffix: string): Request[] {
     if (request.method() === "POST" && request.url().endsWith(suffix)) sent.push(request);
   });
   return sent;
+}
+
+/**
+ * Types `draft` in the composer, has the batch asked while it is focused there, turns to the panel with Alt+Q and picks
+ * the first question's first option, which opens the second; returns the composer.
+ */
+async function pickOverDraft(page: Page, sessionId: string, draft: string): Promise<Locator> {
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  await page.keyboard.type(draft);
+  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
+  expect(asked.status()).toBe(202);
+  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
+  await page.keyboard.press("Alt+KeyQ");
+  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
+  await page.keyboard.press("1");
+  await expect(page.getByRole("region", { name: "Why?" }).getByRole("textbox", { name: "Type your answer" })).toBeFocused();
+  return composer;
+}
+
+/** As `pickOverDraft`, then answers the second question with `x` and Enter, which sends the answers. */
+async function answerOverDraft(page: Page, sessionId: string, draft: string): Promise<Locator> {
+  const composer = await pickOverDraft(page, sessionId, draft);
+  await page.keyboard.type("x");
+  await page.keyboard.press("Enter");
+  return composer;
 }
 
 test("a question that answers the message just sent with Enter takes over: the composer hides and the keys go to the panel", async ({ page }) => {
@@ -92,18 +118,7 @@ test("a question that arrives while the composer holds a draft it no longer has 
 test("an Enter right after the answers go never sends the draft the composer gives back", async ({ page }) => {
   const sessionId = await openNewSession(page);
   const messages = recordPosts(page, `/api/sessions/${sessionId}/messages`);
-  const composer = page.getByRole("textbox", { name: "Message" });
-  await composer.click();
-  await page.keyboard.type("draft text here");
-  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
-  expect(asked.status()).toBe(202);
-  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
-  await page.keyboard.press("Alt+KeyQ");
-  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
-  await page.keyboard.press("1");
-  await expect(page.getByRole("region", { name: "Why?" }).getByRole("textbox", { name: "Type your answer" })).toBeFocused();
-  await page.keyboard.type("x");
-  await page.keyboard.press("Enter");
+  const composer = await answerOverDraft(page, sessionId, "draft text here");
   await expect(composer).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Your unsent draft is back." })).toBeVisible();
@@ -117,19 +132,8 @@ test("an Enter right after the answers go never sends the draft the composer giv
 test("the draft the composer gives back, sent with the Send button, leaves no line saying it is back", async ({ page }) => {
   const sessionId = await openNewSession(page);
   const messages = recordPosts(page, `/api/sessions/${sessionId}/messages`);
-  const composer = page.getByRole("textbox", { name: "Message" });
-  await composer.click();
   // An echo, so the reply asks nothing and the composer stays in view.
-  await page.keyboard.type("/echo draft text here");
-  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
-  expect(asked.status()).toBe(202);
-  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
-  await page.keyboard.press("Alt+KeyQ");
-  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
-  await page.keyboard.press("1");
-  await expect(page.getByRole("region", { name: "Why?" }).getByRole("textbox", { name: "Type your answer" })).toBeFocused();
-  await page.keyboard.type("x");
-  await page.keyboard.press("Enter");
+  const composer = await answerOverDraft(page, sessionId, "/echo draft text here");
   await expect(page.getByRole("status").filter({ hasText: "Your unsent draft is back." })).toBeVisible();
   await page.getByRole("button", { name: "Send" }).click();
   await expect.poll(() => messages.map((request) => (request.postDataJSON() as { text: string }).text)).toEqual(["/echo draft text here"]);
@@ -197,15 +201,7 @@ test("the review step with its stepper item, a long plan's More below and a rest
       expect(results.violations.map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }))).toEqual([]);
     }
   };
-  const composer = page.getByRole("textbox", { name: "Message" });
-  await composer.click();
-  await page.keyboard.type("draft text here");
-  const asked = await page.request.post(`${host.url}/api/sessions/${sessionId}/messages`, { data: { text: `/ask ${JSON.stringify(batch)}` } });
-  expect(asked.status()).toBe(202);
-  await expect(page.getByRole("region", { name: "Alpha or Beta?" })).toBeVisible();
-  await page.keyboard.press("Alt+KeyQ");
-  await expect(page.getByRole("radio", { name: "Alpha" })).toBeFocused();
-  await page.keyboard.press("1");
+  const composer = await pickOverDraft(page, sessionId, "draft text here");
   await page.getByRole("button", { name: "Skip this question" }).click();
   await expect(page.getByRole("region", { name: "Review your answers" }).getByRole("button", { name: "Review your answers" })).toHaveAttribute("aria-current", "step");
   await expectAxeClean();

@@ -264,6 +264,16 @@ describe("ComposerSlot and a draft beside a takeover", () => {
     return { ask, end, sent, show: (id: string) => view.rerender(slot(id)) };
   }
 
+  /** Chat `a` with `draft` typed in its box, focus moved to a field elsewhere, then a takeover arriving in it. */
+  async function draftThenAsk(draft: string) {
+    const user = userEvent.setup();
+    const chats = twoChats("a");
+    await user.type(screen.getByRole("textbox", { name: "Message" }), draft);
+    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
+    chats.ask("a");
+    return { user, chats };
+  }
+
   it("tells a takeover met on switching chats about that chat's draft, not the draft of the chat left", async () => {
     drafts.set("b", "half a thought");
     const chats = twoChats("a");
@@ -278,11 +288,7 @@ describe("ComposerSlot and a draft beside a takeover", () => {
   });
 
   it("judges each arrival afresh: a draft turned away from once keeps the next takeover beside it", async () => {
-    const user = userEvent.setup();
-    const chats = twoChats("a");
-    await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
-    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
-    chats.ask("a");
+    const { user, chats } = await draftThenAsk("not finished");
     expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
     await user.click(screen.getByRole("button", { name: "Answer" }));
     await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
@@ -295,21 +301,13 @@ describe("ComposerSlot and a draft beside a takeover", () => {
   });
 
   it("steps the box aside after a press in the takeover that moves no focus", async () => {
-    const user = userEvent.setup();
-    const chats = twoChats("a");
-    await user.type(screen.getByRole("textbox", { name: "Message" }), "not finished");
-    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
-    chats.ask("a");
+    const { user } = await draftThenAsk("not finished");
     await user.click(screen.getByText("Asked: a"));
     await waitFor(() => expect(screen.getByRole("textbox", { name: "Message", hidden: true })).not.toBeVisible());
   });
 
   it("gives back no draft that stayed in view: no line says it is back, and Enter sends it", async () => {
-    const user = userEvent.setup();
-    const chats = twoChats("a");
-    await user.type(screen.getByRole("textbox", { name: "Message" }), "still here");
-    await user.click(screen.getByRole("textbox", { name: "Elsewhere" }));
-    chats.ask("a");
+    const { user, chats } = await draftThenAsk("still here");
     chats.end("a");
     expect(screen.queryByText("Your unsent draft is back.")).toBeNull();
     expect(screen.getByRole("textbox", { name: "Elsewhere" })).toHaveFocus();

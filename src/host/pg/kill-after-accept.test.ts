@@ -72,6 +72,18 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
     return socket;
   }
 
+  /**
+   * A fresh database with two hosts: the owner, with the test's short lease, and a live host whose own lease outlasts the
+   * test (frozen while the owner's runs out, a host started then adopts first); a socket watches the live host.
+   */
+  async function ownerAndLiveHost() {
+    const databaseUrl = await postgres.createDatabase();
+    const owner = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
+    const live = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "60" } });
+    hosts.push(owner, live);
+    return { databaseUrl, owner, live, watcher: await observe(live.url) };
+  }
+
   it(`[cluster-adopt] keeps every accepted answer in the transcript of every live host, once, and leaves no ghost: ${ROUNDS} seeded rounds`, { timeout: 60_000 + ROUNDS * 45_000 }, async () => {
     const next = random(SEED);
     const databaseUrl = await postgres.createDatabase();
@@ -185,12 +197,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
   });
 
   it("[cluster-adopt] a host starting while a live one has not adopted a dead host yet adopts its streaming reply for every host to see", { timeout: 120_000 }, async () => {
-    const databaseUrl = await postgres.createDatabase();
-    const owner = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
-    // A live host whose own lease outlasts the test, frozen while the owner's runs out, so the starting host adopts first.
-    const live = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "60" } });
-    hosts.push(owner, live);
-    const watcher = await observe(live.url);
+    const { databaseUrl, owner, live, watcher } = await ownerAndLiveHost();
     const created = await api(owner.url, "/api/sessions", { json: {} });
     const sessionId = (created.body as { session: Session }).session.id;
     expect((await api(owner.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/stream 10000 first second third" } })).status).toBe(202);
@@ -214,11 +221,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
   });
 
   it("[cluster-adopt] a host that never saw a dead owner's question, answered through another host, adopts it resolved for every host", { timeout: 120_000 }, async () => {
-    const databaseUrl = await postgres.createDatabase();
-    const owner = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: String(LEASE_S) } });
-    const live = await startHostProcess({ env: { PARLEY_DATABASE_URL: databaseUrl, PARLEY_LEASE_S: "60" } });
-    hosts.push(owner, live);
-    const watcher = await observe(live.url);
+    const { databaseUrl, owner, live, watcher } = await ownerAndLiveHost();
     const ownerInstance = ((await api(owner.url, "/api/health")).body as { cluster: { instance: string } }).cluster.instance;
     const created = await api(owner.url, "/api/sessions", { json: {} });
     const sessionId = (created.body as { session: Session }).session.id;
