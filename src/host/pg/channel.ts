@@ -37,17 +37,32 @@ export interface Statement {
 }
 
 /**
- * Notifies the payloads in order, many to a statement. `write`, when given, runs in the first of those statements (a
- * data-modifying WITH): one round trip fewer, and its change and the notifications commit together.
+ * The condition that host `$n`'s lease row is there, taking a key-share lock on it for the statement: an adoption deletes
+ * that row first in its transaction, so a statement that comes while one runs waits for it and then finds no row, and one
+ * that came first is done before the adoption reads the host's rows. (A key-share lock does not hold up a renewal.)
  */
-export async function notifyAll(store: PgStore, payloads: string[], write?: Statement): Promise<void> {
+export const leaseHeld = (n: number) => `EXISTS (SELECT 1 FROM hosts WHERE instance = $${n} FOR KEY SHARE)`;
+
+/**
+ * Notifies the payloads in order, many to a statement. `write`, when given, runs in the first of those statements (a
+ * data-modifying WITH): one round trip fewer, and its change and the notifications commit together. With `leased`, the
+ * notifications go only while that host's lease row is there (see leaseHeld), and it resolves false, having stopped,
+ * when it is not; else true.
+ */
+export async function notifyAll(store: PgStore, payloads: string[], write?: Statement, leased?: string): Promise<boolean> {
   for (let start = 0; start < payloads.length; start += NOTIFY_BATCH) {
     const chunk = payloads.slice(start, start + NOTIFY_BATCH);
     const before = start === 0 && write ? write : null;
+    const values: unknown[] = [...(before?.values ?? []), CHANNEL, ...chunk];
     const from = (before?.values.length ?? 0) + 1;
-    const select = `SELECT ${chunk.map((_, index) => `pg_notify($${from}, $${from + index + 1})`).join(", ")}`;
-    await store.query(before ? `WITH written AS (${before.text}) ${select}` : select, [...(before?.values ?? []), CHANNEL, ...chunk], false);
+    const notes = chunk.map((_, index) => `pg_notify($${from}, $${from + index + 1})`).join(", ");
+    if (leased !== undefined) values.push(leased);
+    // The lock is taken in a subquery: a row it then drops (deleted while it waited) must not have been notified already.
+    const select = leased === undefined ? `SELECT ${notes}` : `SELECT ${notes} FROM (SELECT 1 FROM hosts WHERE instance = $${values.length} FOR KEY SHARE) AS lease`;
+    const sent = await store.query(before ? `WITH written AS (${before.text}) ${select}` : select, values, false);
+    if (leased !== undefined && sent.rowCount === 0) return false;
   }
+  return true;
 }
 
 /** A received payload as its envelope, a large frame read back from its row; null when `instance` (this host) sent it. */

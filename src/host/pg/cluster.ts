@@ -130,6 +130,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     messageOf: (rpcId) => ownPending.messageOf(rpcId),
     ownTurns: () => ownTurns(),
     lost: () => state === "lost",
+    // A host that left the cluster on closing has no lease row either; only a running one was adopted.
+    onAdopted: () => (closed ? undefined : setState("lost")),
     onFailed(error) {
       log({ event: "cluster/publish-failed", error: error instanceof Error ? error.message : String(error) });
       setState("disconnected");

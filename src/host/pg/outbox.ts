@@ -1,6 +1,6 @@
 import type { DownFrame } from "../../protocol/schemas";
 import type { AnswerRule } from "../pending/answer-rule";
-import { notePayload, notifyAll, type Envelope, type Statement } from "./channel";
+import { leaseHeld, notePayload, notifyAll, type Envelope, type Statement } from "./channel";
 import type { PgStore } from "./store";
 
 /** Runs async jobs one after another; a failed job is reported and the next one still runs. */
@@ -24,6 +24,8 @@ export interface OutboxOptions {
   ownTurns(): string[];
   /** This host's lease was adopted: it sends nothing more. */
   lost(): boolean;
+  /** A send found this host's lease row gone (another host adopted its work): nothing of it was written or notified. */
+  onAdopted(): void;
   /** A send failed (the database is unreachable). */
   onFailed(error: unknown): void;
   /** A frame was sent (or its send failed): it goes to this host's own listeners now, in order. */
@@ -48,26 +50,33 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
   let batch: DownFrame[] = [];
 
-  /** What a frame writes before any host hears of it: a question's row with its rule, a resolution's state, an idle session's turn given back. */
+  /**
+   * What a frame writes before any host hears of it: a question's row with its rule, a resolution's state, an idle session's
+   * turn given back. Each is written only while this host's lease row is there (see leaseHeld).
+   */
   function writeOf(frame: DownFrame, rule: AnswerRule | undefined): Statement | null {
     if (frame.type === "question/requested") {
       return {
-        text: "INSERT INTO pending (rpc_id, session_id, owner, frame, rule, message_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (rpc_id) DO NOTHING",
+        text: `INSERT INTO pending (rpc_id, session_id, owner, frame, rule, message_id) SELECT $1, $2, $3, $4, $5, $6 WHERE ${leaseHeld(3)} ON CONFLICT (rpc_id) DO NOTHING`,
         values: [frame.rpcId, frame.sessionId, instance, JSON.stringify(frame), rule ? JSON.stringify(rule) : null, options.messageOf(frame.rpcId) ?? null],
       };
     }
-    if (frame.type === "question/resolved") return { text: "UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", values: [frame.rpcId, frame.outcome] };
+    if (frame.type === "question/resolved") {
+      return { text: `UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending' AND ${leaseHeld(3)}`, values: [frame.rpcId, frame.outcome, instance] };
+    }
     if (frame.type === "session/upserted" && frame.session.state === "idle" && !options.ownTurns().includes(frame.session.id)) {
       // No turn of the session is starting or running here: its row goes before any host sees the session idle,
       // so a message posted anywhere next is taken. (An idle frame of a rename, say, while a turn is starting keeps it.)
-      return { text: "DELETE FROM turns WHERE session_id = $1 AND owner = $2", values: [frame.session.id, instance] };
+      return { text: `DELETE FROM turns WHERE session_id = $1 AND owner = $2 AND ${leaseHeld(2)}`, values: [frame.session.id, instance] };
     }
     return null;
   }
 
   /**
    * Writes the frames' rows in order, then notifies the frames in order, many to a statement; the last write runs in the
-   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip.
+   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip. A host whose
+   * lease row is gone writes and notifies nothing: a host frozen past its lease and adopted meanwhile cannot leave a
+   * question behind that no live host owns.
    */
   async function send(frames: DownFrame[]) {
     if (options.lost()) return;
@@ -82,7 +91,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       notes.push(await notePayload(store, instance, JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope)));
     }
-    await notifyAll(store, notes, held ?? undefined);
+    if (!(await notifyAll(store, notes, held ?? undefined, instance))) options.onAdopted();
   }
 
   return {
