@@ -100,6 +100,8 @@ function settledState(scope: Scope, story: Story): Locator {
       return scope.getByRole("region", { name: "Dismissed in another tab" });
     case "retired-stopped":
       return scope.getByRole("region", { name: "Parley's assistant stopped waiting" });
+    case "retired-host-lost":
+      return scope.getByRole("region", { name: "Host lost: the host that held it stopped, and Parley's assistant no longer waits for these answers" });
     case "retired-away":
       return scope.getByRole("region", { name: "Answered or stopped while this tab was offline" });
     case "network-error":

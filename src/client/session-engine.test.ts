@@ -190,6 +190,9 @@ describe("retireReasonOf", () => {
     expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "answered" })).toBe("answered-elsewhere");
     expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "cancelled" })).toBe("dismissed-elsewhere");
     expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "aborted" })).toBe("stopped");
+    // A cluster's adoption of a dead host: an abort is the host's loss; an answer it had claimed is still another tab's.
+    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "aborted", cause: "host-lost" })).toBe("host-lost");
+    expect(retireReasonOf({ type: "question/resolved", rpcId: "r", sessionId: "s", outcome: "answered", cause: "host-lost" })).toBe("answered-elsewhere");
     expect(retireReasonOf({ type: "synced" })).toBe("resolved-away");
     expect(retireReasonOf({ type: "hello", protocol: 2, hostId: "h" })).toBe("host-restarted");
     expect(retireReasonOf({ type: "session/deleted", sessionId: "s" })).toBeNull();

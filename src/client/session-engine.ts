@@ -93,7 +93,9 @@ export interface SessionEngine {
 export function retireReasonOf(frame: DownFrame): RetireReason | null {
   switch (frame.type) {
     case "question/resolved":
-      return frame.outcome === "answered" ? "answered-elsewhere" : frame.outcome === "cancelled" ? "dismissed-elsewhere" : "stopped";
+      if (frame.outcome === "answered") return "answered-elsewhere";
+      if (frame.outcome === "cancelled") return "dismissed-elsewhere";
+      return frame.cause === "host-lost" ? "host-lost" : "stopped";
     case "synced":
       return "resolved-away";
     case "hello":

@@ -34,6 +34,8 @@ export interface FakeHost {
   resolveElsewhere(rpcId: string, outcome: ResolvedOutcome): void;
   /** The host shuts down (aborting what it holds) and a new host process takes the sockets back. */
   restart(): void;
+  /** In a cluster: the host that held the request died, and this one took its work over (docs/protocol.md, cluster-adopt). */
+  loseHolder(rpcId: string): void;
   /** The sockets drop, the request is settled while they are away, and the same host takes them back. */
   resolveWhileAway(rpcId: string): void;
   /** Closes every socket for good. */
@@ -75,6 +77,10 @@ export function createFakeHost(options: FakeHostOptions): FakeHost {
         hostId = `demo-host-${++hostCounter}`;
         links.comeBack();
       }, RESTART_GAP_MS);
+    },
+    loseHolder(rpcId) {
+      const request = ledger.pending.get(rpcId);
+      if (request) ledger.claim({ rpcId, sessionId: request.sessionId, outcome: "aborted", cause: "host-lost" });
     },
     resolveWhileAway(rpcId) {
       links.goAway();

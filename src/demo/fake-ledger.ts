@@ -6,7 +6,7 @@ import type { DownFrame, Message, PendingRequest, Session } from "../protocol/sc
 const TOOL_NAME = "ask_user_question";
 
 /** A claim of a pending request: an accepted response, or the turn's end aborting it. */
-export type FakeClaim = Extract<ResponseVerdict, { accepted: true }> | { rpcId: string; sessionId: string; outcome: "aborted" };
+export type FakeClaim = Extract<ResponseVerdict, { accepted: true }> | { rpcId: string; sessionId: string; outcome: "aborted"; cause?: "host-lost" };
 
 /**
  * What the fake host holds in memory: sessions, transcripts, the pending table and the tool row of each
@@ -52,7 +52,7 @@ export function createFakeLedger(initial: readonly Session[], rows: readonly Mes
 
   function claim(verdict: FakeClaim) {
     pending.delete(verdict.rpcId);
-    broadcast({ type: "question/resolved", rpcId: verdict.rpcId, sessionId: verdict.sessionId, outcome: verdict.outcome });
+    broadcast({ type: "question/resolved", rpcId: verdict.rpcId, sessionId: verdict.sessionId, outcome: verdict.outcome, ...("cause" in verdict ? { cause: verdict.cause } : {}) });
     upsertSession(verdict.sessionId, "running");
     const row = toolRows.get(verdict.rpcId);
     toolRows.delete(verdict.rpcId);

@@ -92,6 +92,11 @@ describe("StoryFrame", BUSY, () => {
     openFrame("/demo?frame#host-restarted");
     expect(await screen.findByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" }, SHOWN)).toBeInTheDocument();
   });
+
+  it("shows the host-lost notice when the question resolves as a cluster's adoption of its dead host resolves it", async () => {
+    openFrame("/demo?frame#retired-host-lost");
+    expect(await screen.findByRole("region", { name: "Host lost: the host that held it stopped, and Parley's assistant no longer waits for these answers" }, SHOWN)).toBeInTheDocument();
+  });
 });
 
 describe("StoryFrame's host controls", BUSY, () => {

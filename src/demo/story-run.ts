@@ -78,6 +78,8 @@ export function playStory(story: SlotStory, requests: readonly PendingRequest[],
           return host.resolveWhileAway(first.rpcId);
         case "host-restarted":
           return host.restart();
+        case "host-lost":
+          return host.loseHolder(first.rpcId);
         case undefined:
           return;
         default:

@@ -102,6 +102,8 @@ export const QuestionResolvedFrame = z.object({
   rpcId: z.string(),
   sessionId: z.string(),
   outcome: ResolvedOutcome,
+  /** Set when the question resolved because the host that held it died and another host took its work over (a cluster). */
+  cause: z.optional(z.literal("host-lost")),
 });
 /** The replay after `hello` is complete. */
 export const SyncedFrame = z.object({ type: z.literal("synced") });

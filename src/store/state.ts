@@ -15,7 +15,7 @@ export interface ComposerPrefill {
 }
 
 /** Why a request left while this tab still held unsent answers for it. */
-export const RETIRE_REASONS = ["answered-elsewhere", "dismissed-elsewhere", "stopped", "resolved-away", "host-restarted"] as const;
+export const RETIRE_REASONS = ["answered-elsewhere", "dismissed-elsewhere", "stopped", "resolved-away", "host-restarted", "host-lost"] as const;
 export type RetireReason = (typeof RETIRE_REASONS)[number];
 
 /** A request that left the store while this tab held drafts for it; kept so the drafts stay readable until dismissed. */

@@ -84,6 +84,20 @@ export const FAULT_STORIES: SlotStory[] = [
     initialDraft: seed(1, false, [["pkg", { selected: ["pnpm"], custom: "", skipped: false }]]),
   },
   {
+    id: "retired-host-lost",
+    group: "faults",
+    rules: ["cluster-adopt"],
+    title: { en: "Its host died (cluster)", "zh-CN": "其主机已停止（集群）" },
+    description: {
+      en: "In a cluster, the host that held the batch died while it was half answered, and another host took its work over: the agent no longer waits.",
+      "zh-CN": "在集群中，批次答到一半时持有它的主机停止了，另一台主机接管了它的工作：助手不再等待。",
+    },
+    requests: [request("demo-retired-host-lost", [packageManager, browsers])],
+    reply: "accept",
+    retired: "host-lost",
+    initialDraft: seed(1, false, [["pkg", { selected: ["pnpm"], custom: "", skipped: false }]]),
+  },
+  {
     id: "retired-away",
     group: "faults",
     rules: ["mux-replay"],

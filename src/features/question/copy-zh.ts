@@ -61,6 +61,7 @@ export const questionCopyZh: Record<QuestionMessageKey, string> = {
   retiredStopped: "{asker}已停止等待",
   retiredAway: "此标签页离线期间已被回答或停止",
   retiredRestart: "主机已丢失：它已重启，{asker}不再等待这些回答",
+  retiredHostLost: "主机已丢失：持有它的主机已停止，{asker}不再等待这些回答",
   retiredHint: "这些回答没有从此标签页发送。在你关闭此提示或关闭此标签页前，它们会一直保留在这里，重新加载页面也不会丢失。",
   copyAnswers: "复制回答",
   copied: "已复制到剪贴板。",

@@ -60,6 +60,7 @@ export type QuestionMessageKey =
   | "retiredStopped"
   | "retiredAway"
   | "retiredRestart"
+  | "retiredHostLost"
   | "retiredHint"
   | "copyAnswers"
   | "copied"
@@ -165,6 +166,7 @@ export const questionCopy = englishFirst<QuestionMessageKey>({
   retiredStopped: "{asker} stopped waiting",
   retiredAway: "Answered or stopped while this tab was offline",
   retiredRestart: "Host lost: it restarted, and {asker} no longer waits for these answers",
+  retiredHostLost: "Host lost: the host that held it stopped, and {asker} no longer waits for these answers",
   retiredHint: "These answers were not sent from this tab. They stay here, through a reload too, until you dismiss this notice or close the tab.",
   copyAnswers: "Copy answers",
   copied: "Copied to the clipboard.",

@@ -16,6 +16,7 @@ const REASON_KEYS = new Map<RetireReason, QuestionMessageKey>([
   ["stopped", "retiredStopped"],
   ["resolved-away", "retiredAway"],
   ["host-restarted", "retiredRestart"],
+  ["host-lost", "retiredHostLost"],
 ]);
 
 /** One question the user had answered in the draft, with that answer as plain text. */

@@ -70,8 +70,8 @@ describe.skipIf(postgresBinDir() === null)("adoptExpired [cluster-adopt]", () =>
 
     await adoptExpired(adoption(settleAnswer));
     expect(await state()).toEqual({ leases: [], pending: ["answered"], tools: [["ok", true]] });
-    expect(emitted.map((frame) => (frame.type === "message/upserted" ? [frame.type, frame.message.id, frame.message.tool?.status] : frame.type === "question/resolved" ? [frame.type, frame.rpcId, frame.outcome] : frame.type === "session/upserted" ? [frame.type, frame.session.id, frame.session.state] : [frame.type]))).toEqual([
-      ["question/resolved", "r1", "answered"],
+    expect(emitted.map((frame) => (frame.type === "message/upserted" ? [frame.type, frame.message.id, frame.message.tool?.status] : frame.type === "question/resolved" ? [frame.type, frame.rpcId, frame.outcome, frame.cause] : frame.type === "session/upserted" ? [frame.type, frame.session.id, frame.session.state] : [frame.type]))).toEqual([
+      ["question/resolved", "r1", "answered", "host-lost"],
       ["message/upserted", "m1", "ok"],
       ["session/upserted", "s1", "idle"],
     ]);

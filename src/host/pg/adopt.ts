@@ -161,7 +161,7 @@ async function adoptHost(adoption: Adoption, owner: string) {
   const { resolved, rows, sessions, counts } = adopted;
   for (const [rpcId, { sessionId, outcome }] of resolved) {
     sessions.add(sessionId);
-    emit({ type: "question/resolved", rpcId, sessionId, outcome });
+    emit({ type: "question/resolved", rpcId, sessionId, outcome, cause: "host-lost" });
   }
   for (const row of rows) {
     sessions.add(row.session_id);

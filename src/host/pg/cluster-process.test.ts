@@ -172,7 +172,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     for (const watcher of watchers) {
       for (const frame of asked) {
         const resolved = await waitLong(watcher, (seen) => seen.type === "question/resolved" && seen.rpcId === frame.rpcId, ADOPTION_BOUND_MS + 2000);
-        expect(resolved).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
+        expect(resolved).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted", cause: "host-lost" });
       }
     }
     expect(performance.now() - killedAt).toBeLessThan(ADOPTION_BOUND_MS);
@@ -207,7 +207,7 @@ describe.skipIf(postgresBinDir() === null)(`three host processes on one Postgres
     expect((await call(awake!.url, "/api/respond", answer, "127.0.0.1")).body).toEqual({ accepted: false, reason: "not-pending", detail: `question ${asked.rpcId} is not pending (unknown, already answered, cancelled or aborted)` });
     const detail = (await call(awake!.url, `/api/sessions/${sessionId}`, undefined, "127.0.0.1")).body as { messages: { role: string; interrupted?: boolean; tool?: { status: string } }[] };
     expect(detail.messages.filter((message) => message.role === "tool").map((message) => [message.tool?.status, message.interrupted])).toEqual([["stopped", true]]);
-    expect(watcher.frames.filter((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId)).toEqual([{ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "aborted" }]);
+    expect(watcher.frames.filter((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId)).toEqual([{ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "aborted", cause: "host-lost" }]);
   });
 
   it("Postgres restarted under load: hosts reconnect, pending questions survive and are answered through another host", { timeout: 120_000 }, async () => {
