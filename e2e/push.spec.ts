@@ -243,6 +243,63 @@ test("with Notify me and push both on, one device shows one notification for a r
   await expect.poll(() => notifications(home, later.rpcId)).toEqual([]);
 });
 
+test("a push that lands while the tab checks whether one is shown waits for the tab's notification and replaces it, keeping its answer buttons", async () => {
+  const { host, context } = await setUp();
+  const home = context.pages()[0] ?? (await context.newPage());
+  await home.addInitScript(() => {
+    let hidden = false;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    (window as unknown as { hideTab: () => void }).hideTab = () => {
+      hidden = true;
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+  });
+  const { cdp, registrationId } = await openControlled(home, host.url);
+  await home.exposeFunction("deliverPushFor", async (rpcId: string) => {
+    let asked: QuestionRequestedFrame | undefined;
+    await expect.poll(() => (asked = frames.find((frame): frame is QuestionRequestedFrame => frame.type === "question/requested" && frame.rpcId === rpcId))).toBeTruthy();
+    await deliver(cdp, registrationId, requestPayload(asked!, 1, false));
+  });
+  // The tab's first check finds nothing shown; before it shows its own, the push for the same request lands, and the check
+  // returns once that push either waits on the request's notification lock or has shown.
+  await home.evaluate(() => {
+    const show = ServiceWorkerRegistration.prototype.showNotification;
+    ServiceWorkerRegistration.prototype.showNotification = async function (this: ServiceWorkerRegistration, ...args: Parameters<typeof show>) {
+      await show.apply(this, args);
+      (window as unknown as { tabShown: boolean }).tabShown = true;
+    };
+    const read = ServiceWorkerRegistration.prototype.getNotifications;
+    let armed = true;
+    ServiceWorkerRegistration.prototype.getNotifications = async function (this: ServiceWorkerRegistration, filter?: GetNotificationOptions) {
+      const shown = await read.call(this, filter);
+      const tag = filter?.tag;
+      if (!armed || tag === undefined) return shown;
+      armed = false;
+      const deliverPushFor = (window as unknown as { deliverPushFor: (rpcId: string) => Promise<void> }).deliverPushFor;
+      // DevTools drops a delivery at times (see deliverShown): one that neither waits nor shows within 5 s is sent again.
+      for (;;) {
+        await deliverPushFor(tag);
+        for (const until = Date.now() + 5000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+          const { pending = [] } = await navigator.locks.query();
+          if (pending.some((lock) => lock.name === `parley-notification:${tag}`)) return shown;
+          const now = await read.call(this, { tag });
+          if (now.some((notification) => (notification as unknown as { actions: unknown[] }).actions.length > 0)) return shown;
+        }
+      }
+    };
+  });
+  await home.getByRole("checkbox", { name: "Notify me" }).check();
+  await home.evaluate(() => (window as unknown as { hideTab: () => void }).hideTab());
+  const session = { id: await createSession(host.url) };
+
+  const request = await ask(session.id, "Ship the build?");
+  // Once the tab's notification is shown, the push's is what stays.
+  await expect.poll(() => home.evaluate(() => (window as unknown as { tabShown?: boolean }).tabShown === true), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => notifications(home, request.rpcId)).toEqual([{ title: "Your agent: Question", body: "Ship the build?", actions: ["Yes", "No"] }]);
+  expect(await home.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length)).toBe(1);
+});
+
 test("a request for the chat on screen shows no notification, except on a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
   const { host, context } = await setUp();
   const sessionId = await createSession(host.url);

@@ -59,7 +59,7 @@ interface WorkerScope {
     claim(): Promise<void>;
   };
   location: Location;
-  navigator: Navigator & { setAppBadge?(count?: number): Promise<void>; clearAppBadge?(): Promise<void> };
+  navigator: Navigator & { setAppBadge?(count?: number): Promise<void>; clearAppBadge?(): Promise<void>; locks?: { request<T>(name: string, callback: () => Promise<T>): Promise<T> } };
   skipWaiting(): Promise<void>;
   addEventListener(type: string, listener: (event: never) => void): void;
 }
@@ -195,23 +195,38 @@ async function silentAllowed(): Promise<boolean> {
   return subscription === null || takesSilentPushes(subscription.endpoint);
 }
 
+/**
+ * Runs `work` under the Web Lock of request `rpcId`'s notification, the one a tab's `Notify me` takes to check and show
+ * (protocol/notification-lock.ts, whose name this must match: the page's modules stay out of the worker's one script).
+ */
+function underNotificationLock<T>(rpcId: string, work: () => Promise<T>): Promise<T> {
+  const locks = scope.navigator.locks;
+  return locks ? locks.request(`parley-notification:${rpcId}`, work) : work();
+}
+
 async function showRequest(push: RequestPush): Promise<void> {
   await setBadge(push.pending);
   if ((await watchedWindow(push.sessionId)) && (await silentAllowed())) return;
   const actions = push.actions.length <= maxActions() ? push.actions : [];
-  await scope.registration.showNotification(push.title, {
-    body: push.body,
-    tag: push.rpcId,
-    icon: "/icons/icon-192.png",
-    badge: "/icons/maskable-192.png",
-    requireInteraction: true,
-    data: { rpcId: push.rpcId, sessionId: push.sessionId, actions },
-    actions: actions.map((action) => ({ action: action.action, title: action.title })),
-  });
+  // Under the lock a tab's `Notify me` takes to check and show: a tab's notification shown meanwhile is replaced, not the push's.
+  await underNotificationLock(push.rpcId, () =>
+    scope.registration.showNotification(push.title, {
+      body: push.body,
+      tag: push.rpcId,
+      icon: "/icons/icon-192.png",
+      badge: "/icons/maskable-192.png",
+      requireInteraction: true,
+      data: { rpcId: push.rpcId, sessionId: push.sessionId, actions },
+      actions: actions.map((action) => ({ action: action.action, title: action.title })),
+    }),
+  );
 }
 
 async function closeRequest(rpcId: string, pending: number): Promise<void> {
-  for (const notification of await scope.registration.getNotifications({ tag: rpcId })) notification.close();
+  // A tab's notification being shown now is closed too, once it is.
+  await underNotificationLock(rpcId, async () => {
+    for (const notification of await scope.registration.getNotifications({ tag: rpcId })) notification.close();
+  });
   await setBadge(pending);
 }
 

@@ -154,6 +154,66 @@ describe("useAttention", () => {
     expect(shown).toEqual([]);
   });
 
+  it("closes the notification of a request once it is over, whether the tab or a push showed it", async () => {
+    stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    const shownByTag = new Map<string, { tag: string; close: () => void }>();
+    const closed: string[] = [];
+    const registration = {
+      active: {},
+      getNotifications: vi.fn(async ({ tag }: { tag: string }) => [...shownByTag.values()].filter((shown) => shown.tag === tag)),
+      showNotification: vi.fn(async (_title: string, options: NotificationOptions) => {
+        const tag = options.tag!;
+        shownByTag.set(tag, { tag, close: () => void (closed.push(tag), shownByTag.delete(tag)) });
+      }),
+    };
+    vi.stubGlobal("navigator", Object.assign(Object.create(navigator) as Navigator, { serviceWorker: { getRegistration: async () => registration } }));
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    // The second request's notification is a push's, shown before the tab looked.
+    shownByTag.set("rpc-2", { tag: "rpc-2", close: () => void (closed.push("rpc-2"), shownByTag.delete("rpc-2")) });
+    view.rerender(inLocale(<Probe requests={[first, second]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(registration.getNotifications).toHaveBeenCalledWith({ tag: "rpc-2" }));
+    await vi.waitFor(() => expect(registration.showNotification).toHaveBeenCalledTimes(1));
+    view.rerender(inLocale(<Probe requests={[second]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(closed).toEqual(["rpc-1"]));
+    view.rerender(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(closed).toEqual(["rpc-1", "rpc-2"]));
+    expect(shownByTag.size).toBe(0);
+  });
+
+  it("never shows the notification of a request that was over before the worker's registration was read", async () => {
+    stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    let readRegistration = () => undefined as void;
+    const registration = { active: {}, getNotifications: vi.fn(async () => []), showNotification: vi.fn(async () => undefined) };
+    const read = new Promise<typeof registration>((resolve) => (readRegistration = () => resolve(registration)));
+    const getRegistration = vi.fn(() => read);
+    vi.stubGlobal("navigator", Object.assign(Object.create(navigator) as Navigator, { serviceWorker: { getRegistration } }));
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    view.rerender(inLocale(<Probe requests={[first]} onOpenSession={() => undefined} />));
+    await vi.waitFor(() => expect(getRegistration).toHaveBeenCalledTimes(1));
+    view.rerender(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    await act(async () => readRegistration());
+    await vi.waitFor(() => expect(registration.getNotifications).toHaveBeenCalledWith({ tag: "rpc-1" }));
+    expect(registration.showNotification).not.toHaveBeenCalled();
+  });
+
+  it("closes the page's own notification once its request is over", () => {
+    vi.useFakeTimers();
+    const { shown } = stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    view.rerender(inLocale(<Probe requests={[second]} onOpenSession={() => undefined} />));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(shown.map(({ options }) => options?.tag)).toEqual(["rpc-2"]);
+    expect(shown[0]!.instance.close).not.toHaveBeenCalled();
+    view.rerender(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    expect(shown[0]!.instance.close).toHaveBeenCalledTimes(1);
+  });
+
   it("shows the notification from the page where reading the service worker throws (Firefox, for a site it keeps no data for)", async () => {
     const { shown } = stubNotifications("granted");
     localStorage.setItem("parley.notify", "on");
