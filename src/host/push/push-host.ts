@@ -81,8 +81,11 @@ export async function startHostPush(options: HostPushOptions): Promise<PushServi
     ownerLive: ownerLiveIn(options.store, options.token),
     ...(options.subject ? { subject: options.subject } : {}),
   });
-  if (cluster) cluster.onFrame((frame, owner) => push.onFrame(frame, owner === cluster.instance && cluster.state() !== "lost" ? "here" : "elsewhere"));
-  else options.subscribe((frame) => push.onFrame(frame));
+  if (cluster) {
+    cluster.onFrame((frame, owner) => push.onFrame(frame, owner === cluster.instance && cluster.state() !== "lost" ? "here" : "elsewhere"));
+    // Frames missed while the host was cut off would leave the badge counting requests long over.
+    cluster.onRecovered(async () => push.recount(cluster.pending().map((question) => question.frame)));
+  } else options.subscribe((frame) => push.onFrame(frame));
   for (const frame of options.pending()) push.onFrame(frame, "elsewhere");
   return push;
 }

@@ -125,6 +125,24 @@ describe("push service against a push service that decrypts what a phone would g
     });
   });
 
+  it("push-cluster: counts for the badge what is pending as a host reads it again after an outage, not resolves it missed", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-a"), "elsewhere");
+    service.onFrame(requested("rpc-b"), "elsewhere");
+    // Cut off from the database, the host missed rpc-a's resolve and the requests rpc-c and rpc-d.
+    service.recount([requested("rpc-b"), requested("rpc-c"), requested("rpc-d")]);
+    service.onFrame(requested("rpc-1"));
+    const [push] = await fake.waitFor(device, 1);
+    expect([push!.payload.rpcId, push!.payload.pending]).toEqual(["rpc-1", 4]);
+    // A resolve of a request no longer counted sends nothing; one counted closes with the count left.
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-a", sessionId: "s1", outcome: "answered" }, "elsewhere");
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    const pushes = await fake.waitFor(device, 2);
+    expect(pushes[1]!.payload).toEqual({ v: 1, kind: "resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered", pending: 3 });
+  });
+
   it("push-close: closes it with a second push naming the rpcId once resolved, after the first, with the same topic", async () => {
     await start();
     const device = fake.device();

@@ -51,6 +51,11 @@ export interface PushService {
    * for the badge (docs/protocol.md, push-cluster). A request already known sends nothing again; a resolve of an unknown one neither.
    */
   onFrame(frame: DownFrame, source?: FrameSource): void;
+  /**
+   * The requests pending now, as a cluster host reads them again after an outage: the badge counts these from now on, so
+   * a resolve whose frame was missed while the host was cut off stops counting, and a request asked meanwhile starts.
+   */
+  recount(pending: readonly QuestionRequestedFrame[]): void;
   /** `GET /api/push/key`, `GET|POST|DELETE /api/push/subscriptions` (docs/protocol.md, push-*). */
   routes(): Route[];
   /** A login was rotated: its subscriptions follow it to the new digest. */
@@ -186,6 +191,10 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         if (!pending.delete(frame.rpcId) || source !== "here") return;
         close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
+    },
+    recount(now) {
+      pending.clear();
+      for (const frame of now) pending.set(frame.rpcId, frame);
     },
     routes: () => [
       {
