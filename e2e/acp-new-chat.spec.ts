@@ -91,11 +91,16 @@ test("New chat picks the test agent in a workspace: a refused folder is named be
   await expect(page.getByRole("listbox", { name: "Commands" }).getByRole("option")).toHaveText([/^\/init/, /^\/review <what to review>/, "/ship <where>Ship it now"]);
   await message.press("Escape");
 
-  page.once("dialog", (prompt) => {
-    expect(prompt.message()).toBe("In mode Auto, Test Agent acts without asking you first. Switch?");
-    void prompt.accept();
-  });
+  // A mode that never asks is confirmed in the page: Escape keeps the mode, and so does its first button, which has the focus.
   await mode.selectOption("auto");
+  const ask = page.getByRole("alertdialog", { name: "In mode Auto, Test Agent acts without asking you first. Switch?" });
+  await expect(ask.getByRole("button", { name: "Keep Default" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(ask).toBeHidden();
+  await expect(mode).toBeFocused();
+  await expect(mode).toHaveValue("default");
+  await mode.selectOption("auto");
+  await ask.getByRole("button", { name: "Switch to Auto" }).click();
   await expect(mode).toHaveValue("auto");
   await page.reload();
   await expect(page.locator(".conversation__header").getByRole("combobox", { name: "Mode" })).toHaveValue("auto");

@@ -20,6 +20,8 @@ export type AcpMessageKey =
   | "memoryLost"
   | "mode"
   | "modeNeverAsks"
+  | "modeKeep"
+  | "modeSwitch"
   | "modeFailed"
   | "commands"
   | "usage";
@@ -46,6 +48,8 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     memoryLost: "{title} was restarted in a fresh session: its memory of this chat is lost.",
     mode: "Mode",
     modeNeverAsks: "In mode {mode}, {title} acts without asking you first. Switch?",
+    modeKeep: "Keep {mode}",
+    modeSwitch: "Switch to {mode}",
     modeFailed: "The mode could not be changed: {error}",
     commands: "Commands: {names}",
     usage: "Context {used} of {size} tokens",
@@ -70,6 +74,8 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     memoryLost: "{title} 已在新会话中重启：它对此对话的记忆已丢失。",
     mode: "模式",
     modeNeverAsks: "在 {mode} 模式下，{title} 会不经询问直接操作。要切换吗？",
+    modeKeep: "保持 {mode}",
+    modeSwitch: "切换到 {mode}",
     modeFailed: "无法切换模式：{error}",
     commands: "命令：{names}",
     usage: "上下文 {used} / {size} 个词元",

@@ -1,5 +1,6 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useCopy } from "../../i18n/i18n";
+import { Button } from "../../ui/button";
 import { acpCopy, NEVER_ASKING_MODES } from "./acp-copy";
 import type { AcpSessionData } from "./acp-session";
 
@@ -11,17 +12,41 @@ async function requestMode(sessionId: string, mode: string): Promise<void> {
   throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
 }
 
-/** The agent's modes in the chat header: a select showing the current mode that asks before a mode that never asks. */
+/**
+ * The agent's modes in the chat header: a select showing the current mode that asks before a mode that never asks, in a
+ * modal of the page whose first choice keeps the mode (Escape and a click outside keep it too), then gives focus back.
+ */
 export default function AcpModeSelect({ sessionId, data }: { sessionId: string; data: AcpSessionData }) {
   const t = useCopy(acpCopy);
   const selectId = useId();
   const problemId = useId();
+  const askId = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The mode that never asks the user picked, waiting for their word. */
+  const [asking, setAsking] = useState<{ mode: string; name: string } | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const select = useRef<HTMLSelectElement>(null);
+  /** The press began on the dimmed page around the modal (its content sits in a box of its own). */
+  const pressedOutside = useRef(false);
+
+  useEffect(() => {
+    const shown = dialog.current;
+    if (!shown) return;
+    if (asking !== null && !shown.open) {
+      if (typeof shown.showModal === "function") shown.showModal();
+      else shown.setAttribute("open", "");
+    }
+    if (asking === null && shown.open) {
+      if (typeof shown.close === "function") shown.close();
+      else shown.removeAttribute("open");
+      select.current?.focus();
+    }
+  }, [asking]);
+
   if (!data.modes || data.modes.length === 0) return null;
-  const choose = async (mode: string) => {
-    const name = data.modes?.find((offered) => offered.id === mode)?.name ?? mode;
-    if (NEVER_ASKING_MODES.has(mode) && !window.confirm(t("modeNeverAsks", { mode: name, title: data.title }))) return;
+  const nameOf = (mode: string | undefined) => data.modes?.find((offered) => offered.id === mode)?.name ?? mode ?? "";
+  const switchTo = async (mode: string) => {
     setBusy(true);
     setProblem(null);
     try {
@@ -32,16 +57,21 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
       setBusy(false);
     }
   };
+  const choose = (mode: string) => {
+    if (NEVER_ASKING_MODES.has(mode)) setAsking({ mode, name: nameOf(mode) });
+    else void switchTo(mode);
+  };
   return (
     <span className="acp-mode" data-mode={data.mode}>
       <label htmlFor={selectId}>{t("mode")}</label>{" "}
       <select
         id={selectId}
+        ref={select}
         className="acp-mode__select"
         value={data.mode ?? ""}
         disabled={busy || data.state !== "ready"}
         aria-describedby={problem !== null ? problemId : undefined}
-        onChange={(event) => void choose(event.target.value)}
+        onChange={(event) => choose(event.target.value)}
       >
         {data.modes.map((mode) => (
           <option key={mode.id} value={mode.id} title={mode.description}>
@@ -54,6 +84,42 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
           {problem}
         </span>
       )}
+      <dialog
+        ref={dialog}
+        className="acp-mode__ask"
+        role="alertdialog"
+        aria-labelledby={askId}
+        onCancel={(event) => {
+          event.preventDefault();
+          setAsking(null);
+        }}
+        onPointerDown={(event) => (pressedOutside.current = event.target === event.currentTarget)}
+        onClick={(event) => {
+          // A click on the dimmed page keeps the mode, as Escape does; a drag that began inside and ended outside does not.
+          if (pressedOutside.current && event.target === event.currentTarget) setAsking(null);
+          pressedOutside.current = false;
+        }}
+      >
+        {asking && (
+          <div className="acp-mode__ask-box">
+            <p id={askId}>{t("modeNeverAsks", { mode: asking.name, title: data.title })}</p>
+            <div className="acp-mode__ask-actions">
+              <Button variant="primary" autoFocus onClick={() => setAsking(null)}>
+                {t("modeKeep", { mode: nameOf(data.mode) })}
+              </Button>
+              <Button
+                variant="danger"
+                onClick={() => {
+                  setAsking(null);
+                  void switchTo(asking.mode);
+                }}
+              >
+                {t("modeSwitch", { mode: asking.name })}
+              </Button>
+            </div>
+          </div>
+        )}
+      </dialog>
     </span>
   );
 }

@@ -65,26 +65,35 @@ describe("an ACP chat's session in the header and the / menu", () => {
   it("shows the current mode and switches to an asking mode at once", async () => {
     const user = userEvent.setup();
     const fetchMock = mockFetch();
-    const confirm = vi.spyOn(window, "confirm");
     render(<AcpModeSelect sessionId="s1" data={READY} />);
     const select = screen.getByRole("combobox", { name: "Mode" });
     expect(select).toHaveValue("default");
     await user.selectOptions(select, "plan");
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
     expect(fetchMock).toHaveBeenCalledWith("/api/sessions/s1/mode", expect.objectContaining({ method: "POST", body: JSON.stringify({ mode: "plan" }) }));
   });
 
-  it("asks before a mode that never asks, and sends nothing when declined", async () => {
+  it("asks in the page before a mode that never asks, keeping the mode first, and sends nothing when kept", async () => {
     const user = userEvent.setup();
     const fetchMock = mockFetch();
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const confirm = vi.spyOn(window, "confirm");
     render(<AcpModeSelect sessionId="s1" data={READY} />);
-    await user.selectOptions(screen.getByRole("combobox", { name: "Mode" }), "auto");
-    expect(confirm).toHaveBeenCalledWith("In mode Auto, Qwen Code acts without asking you first. Switch?");
+    const select = screen.getByRole("combobox", { name: "Mode" });
+    await user.selectOptions(select, "auto");
+    const ask = screen.getByRole("alertdialog", { name: "In mode Auto, Qwen Code acts without asking you first. Switch?" });
+    expect(within(ask).getAllByRole("button").map((button) => button.textContent)).toEqual(["Keep Default", "Switch to Auto"]);
+    expect(within(ask).getByRole("button", { name: "Keep Default" })).toHaveFocus();
+    expect(select).toHaveValue("default");
+    await user.click(within(ask).getByRole("button", { name: "Keep Default" }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(select).toHaveFocus();
     expect(fetchMock).not.toHaveBeenCalled();
-    await user.selectOptions(screen.getByRole("combobox", { name: "Mode" }), "auto");
+    await user.selectOptions(select, "auto");
+    await user.click(screen.getByRole("button", { name: "Switch to Auto" }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/sessions/s1/mode", expect.objectContaining({ body: JSON.stringify({ mode: "auto" }) })));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(confirm).not.toHaveBeenCalled();
   });
 
   it("says why a mode could not be set, in Chinese too", async () => {
