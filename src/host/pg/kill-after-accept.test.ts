@@ -241,7 +241,7 @@ describe.skipIf(postgresBinDir() === null)(`an owner killed right after an answe
     live.child.kill("SIGCONT");
     // Every host: the question resolved answered on its sockets, and no host replays it to a tab that opens now.
     const resolved = await watcher.waitFor((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId, "question/resolved on the live host");
-    expect(resolved).toEqual({ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "answered" });
+    expect(resolved).toEqual({ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "answered", cause: "host-lost" });
     for (const host of [live, adopter]) {
       const fresh = await observe(host.url);
       expect(fresh.frames.filter((frame) => frame.type === "question/requested").map((frame) => frame.type === "question/requested" && frame.rpcId)).toEqual([]);
