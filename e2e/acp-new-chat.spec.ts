@@ -102,6 +102,7 @@ test("New chat picks the test agent in a workspace: a refused folder is named be
   await mode.selectOption("auto");
   await ask.getByRole("button", { name: "Switch to Auto" }).click();
   await expect(mode).toHaveValue("auto");
+  await expect(mode).toBeFocused();
   await page.reload();
   await expect(page.locator(".conversation__header").getByRole("combobox", { name: "Mode" })).toHaveValue("auto");
 });

@@ -29,6 +29,8 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
   const select = useRef<HTMLSelectElement>(null);
   /** The press began on the dimmed page around the modal (its content sits in a box of its own). */
   const pressedOutside = useRef(false);
+  /** The modal closed: focus goes back to the select once it can take it again (it is disabled while a switch is sent). */
+  const focusBack = useRef(false);
 
   useEffect(() => {
     const shown = dialog.current;
@@ -40,9 +42,15 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
     if (asking === null && shown.open) {
       if (typeof shown.close === "function") shown.close();
       else shown.removeAttribute("open");
-      select.current?.focus();
+      focusBack.current = true;
     }
   }, [asking]);
+
+  useEffect(() => {
+    if (!focusBack.current || !select.current || select.current.disabled) return;
+    focusBack.current = false;
+    select.current.focus();
+  });
 
   if (!data.modes || data.modes.length === 0) return null;
   const nameOf = (mode: string | undefined) => data.modes?.find((offered) => offered.id === mode)?.name ?? mode ?? "";

@@ -93,6 +93,9 @@ describe("an ACP chat's session in the header and the / menu", () => {
     await user.click(screen.getByRole("button", { name: "Switch to Auto" }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/sessions/s1/mode", expect.objectContaining({ body: JSON.stringify({ mode: "auto" }) })));
     expect(fetchMock).toHaveBeenCalledTimes(1);
+    // The select is disabled while the switch is sent, and takes the focus back once it is enabled again.
+    await waitFor(() => expect(select).toBeEnabled());
+    expect(select).toHaveFocus();
     expect(confirm).not.toHaveBeenCalled();
   });
 
