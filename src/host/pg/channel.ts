@@ -43,26 +43,37 @@ export interface Statement {
  */
 export const leaseHeld = (n: number) => `EXISTS (SELECT 1 FROM hosts WHERE instance = $${n} FOR KEY SHARE)`;
 
+/** A payload to notify; `leased`: only while the lease row of the host `notifyAll` names is there (see leaseHeld). */
+export interface Note {
+  payload: string;
+  leased?: boolean;
+}
+
 /**
  * Notifies the payloads in order, many to a statement. `write`, when given, runs in the first of those statements (a
- * data-modifying WITH): one round trip fewer, and its change and the notifications commit together. With `leased`, the
- * notifications go only while that host's lease row is there (see leaseHeld), and it resolves false, having stopped,
- * when it is not; else true.
+ * data-modifying WITH): one round trip fewer, and its change and the notifications commit together. A note marked
+ * `leased` goes only while host `lessee`'s lease row is there (the lock is taken once a statement, in a CTE of its own,
+ * so a row it drops after waiting was never notified); resolves false when one was held back for that, else true.
  */
-export async function notifyAll(store: PgStore, payloads: string[], write?: Statement, leased?: string): Promise<boolean> {
-  for (let start = 0; start < payloads.length; start += NOTIFY_BATCH) {
-    const chunk = payloads.slice(start, start + NOTIFY_BATCH);
+export async function notifyAll(store: PgStore, notes: readonly (string | Note)[], write?: Statement, lessee?: string): Promise<boolean> {
+  let held = true;
+  for (let start = 0; start < notes.length; start += NOTIFY_BATCH) {
+    const chunk = notes.slice(start, start + NOTIFY_BATCH).map((note): Note => (typeof note === "string" ? { payload: note } : note));
     const before = start === 0 && write ? write : null;
-    const values: unknown[] = [...(before?.values ?? []), CHANNEL, ...chunk];
-    const from = (before?.values.length ?? 0) + 1;
-    const notes = chunk.map((_, index) => `pg_notify($${from}, $${from + index + 1})`).join(", ");
-    if (leased !== undefined) values.push(leased);
-    // The lock is taken in a subquery: a row it then drops (deleted while it waited) must not have been notified already.
-    const select = leased === undefined ? `SELECT ${notes}` : `SELECT ${notes} FROM (SELECT 1 FROM hosts WHERE instance = $${values.length} FOR KEY SHARE) AS lease`;
-    const sent = await store.query(before ? `WITH written AS (${before.text}) ${select}` : select, values, false);
-    if (leased !== undefined && sent.rowCount === 0) return false;
+    const values: unknown[] = [...(before?.values ?? []), CHANNEL];
+    const channel = `$${values.length}`;
+    const leased = lessee !== undefined && chunk.some((note) => note.leased);
+    const lease = leased ? `lease AS (SELECT 1 FROM hosts WHERE instance = $${values.push(lessee)} FOR KEY SHARE)` : null;
+    const columns = chunk.map((note) => {
+      const notify = `pg_notify(${channel}, $${values.push(note.payload)})`;
+      return leased && note.leased ? `(SELECT ${notify} FROM lease)` : notify;
+    });
+    if (leased) columns.push("(SELECT count(*) FROM lease)::int AS leased");
+    const ctes = [...(before ? [`written AS (${before.text})`] : []), ...(lease ? [lease] : [])];
+    const sent = await store.query<{ leased?: number }>(`${ctes.length > 0 ? `WITH ${ctes.join(", ")} ` : ""}SELECT ${columns.join(", ")}`, values, false);
+    if (leased && sent.rows[0]?.leased === 0) held = false;
   }
-  return true;
+  return held;
 }
 
 /** A received payload as its envelope, a large frame read back from its row; null when `instance` (this host) sent it. */

@@ -130,8 +130,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     messageOf: (rpcId) => ownPending.messageOf(rpcId),
     ownTurns: () => ownTurns(),
     lost: () => state === "lost",
-    // A host that left the cluster on closing has no lease row either; only a running one was adopted.
-    onAdopted: () => (closed ? undefined : setState("lost")),
+    onAdopted: () => (closed ? undefined : setState("lost")), // a host that left on closing has no lease row either
     onFailed(error) {
       log({ event: "cluster/publish-failed", error: error instanceof Error ? error.message : String(error) });
       setState("disconnected");
@@ -167,6 +166,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await reconcile({ store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer: (body) => answerListeners.forEach((listener) => listener(body)) });
         await view.reload();
         for (const listener of recoveredListeners) await listener();
+        if ((state as ClusterState) === "lost") return; // adopted meanwhile (a question found the lease row gone)
         state = "ok";
         log({ event: "cluster/state", state, instance });
       }
@@ -183,9 +183,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (const listener of frameListeners) listener(frame, owner);
   }
 
-  async function notify(envelope: Envelope) {
-    await notifyAll(store, [await notePayload(store, instance, JSON.stringify(envelope))]);
-  }
+  const notify = async (envelope: Envelope) => void (await notifyAll(store, [await notePayload(store, instance, JSON.stringify(envelope))]));
 
   async function receive(payload: string) {
     const envelope = await openEnvelope(store, instance, payload);

@@ -80,13 +80,14 @@ describe.skipIf(postgresBinDir() === null)("a host's outbox against adoption [cl
     expect({ delivered, lost }).toEqual({ delivered: ["question/requested"], lost: [] });
   });
 
-  it("writes no question row and notifies nothing once another host adopted it (its lease row is gone), and says so", async () => {
+  it("writes and notifies no question once another host adopted it (its lease row is gone), and says so; what ends things still goes", async () => {
     const { heard, outbox, delivered, lost, pendingRows } = await setUp(false);
+    const resolved: DownFrame = { type: "question/resolved", rpcId: "r0", sessionId: "s1", outcome: "answered" };
     outbox.publish(asked("r1"));
-    outbox.publish({ type: "question/resolved", rpcId: "r0", sessionId: "s1", outcome: "answered" });
+    outbox.publish(resolved);
     await outbox.idle();
     expect(await pendingRows()).toEqual([]);
-    expect(await heard.frames()).toEqual([]);
+    expect(await heard.frames()).toEqual([resolved]);
     // Its own tabs still hear of them (they are closed next, as the host stops serving).
     expect({ delivered, lost }).toEqual({ delivered: ["question/requested", "question/resolved"], lost: [1] });
   });

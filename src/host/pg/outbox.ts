@@ -1,6 +1,6 @@
 import type { DownFrame } from "../../protocol/schemas";
 import type { AnswerRule } from "../pending/answer-rule";
-import { leaseHeld, notePayload, notifyAll, type Envelope, type Statement } from "./channel";
+import { leaseHeld, notePayload, notifyAll, type Envelope, type Note, type Statement } from "./channel";
 import type { PgStore } from "./store";
 
 /** Runs async jobs one after another; a failed job is reported and the next one still runs. */
@@ -24,7 +24,7 @@ export interface OutboxOptions {
   ownTurns(): string[];
   /** This host's lease was adopted: it sends nothing more. */
   lost(): boolean;
-  /** A send found this host's lease row gone (another host adopted its work): nothing of it was written or notified. */
+  /** A send found this host's lease row gone (another host adopted its work): the questions it asked were neither written nor notified. */
   onAdopted(): void;
   /** A send failed (the database is unreachable). */
   onFailed(error: unknown): void;
@@ -51,8 +51,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let batch: DownFrame[] = [];
 
   /**
-   * What a frame writes before any host hears of it: a question's row with its rule, a resolution's state, an idle session's
-   * turn given back. Each is written only while this host's lease row is there (see leaseHeld).
+   * What a frame writes before any host hears of it: a question's row with its rule (only while this host's lease row is
+   * there, see leaseHeld), a resolution's state, an idle session's turn given back.
    */
   function writeOf(frame: DownFrame, rule: AnswerRule | undefined): Statement | null {
     if (frame.type === "question/requested") {
@@ -62,25 +62,26 @@ export function createOutbox(options: OutboxOptions): Outbox {
       };
     }
     if (frame.type === "question/resolved") {
-      return { text: `UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending' AND ${leaseHeld(3)}`, values: [frame.rpcId, frame.outcome, instance] };
+      return { text: "UPDATE pending SET state = $2 WHERE rpc_id = $1 AND state = 'pending'", values: [frame.rpcId, frame.outcome] };
     }
     if (frame.type === "session/upserted" && frame.session.state === "idle" && !options.ownTurns().includes(frame.session.id)) {
       // No turn of the session is starting or running here: its row goes before any host sees the session idle,
       // so a message posted anywhere next is taken. (An idle frame of a rename, say, while a turn is starting keeps it.)
-      return { text: `DELETE FROM turns WHERE session_id = $1 AND owner = $2 AND ${leaseHeld(2)}`, values: [frame.session.id, instance] };
+      return { text: "DELETE FROM turns WHERE session_id = $1 AND owner = $2", values: [frame.session.id, instance] };
     }
     return null;
   }
 
   /**
    * Writes the frames' rows in order, then notifies the frames in order, many to a statement; the last write runs in the
-   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip. A host whose
-   * lease row is gone writes and notifies nothing: a host frozen past its lease and adopted meanwhile cannot leave a
-   * question behind that no live host owns.
+   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip. A question
+   * goes only while this host's lease row is there: a host frozen past its lease and adopted meanwhile cannot leave one
+   * behind that no live host owns. What only ends things (a resolution, a session idle), its adoptions' frames included,
+   * still goes, so that no host keeps showing what the database has closed.
    */
   async function send(frames: DownFrame[]) {
     if (options.lost()) return;
-    const notes: string[] = [];
+    const notes: Note[] = [];
     let held: Statement | null = null;
     for (const frame of frames) {
       const rule = frame.type === "question/requested" ? options.ruleOf(frame.rpcId) : undefined;
@@ -89,7 +90,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (held) await store.query(held.text, held.values, false);
         held = write;
       }
-      notes.push(await notePayload(store, instance, JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope)));
+      const payload = await notePayload(store, instance, JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope));
+      notes.push({ payload, leased: frame.type === "question/requested" });
     }
     if (!(await notifyAll(store, notes, held ?? undefined, instance))) options.onAdopted();
   }
