@@ -136,6 +136,8 @@ describe("push service against a push service that decrypts what a phone would g
     service.onFrame(requested("rpc-1"));
     const [push] = await fake.waitFor(device, 1);
     expect([push!.payload.rpcId, push!.payload.pending]).toEqual(["rpc-1", 4]);
+    // A read that missed this host's own rpc-1 (written just after it) keeps it: its close push is still this host's to send.
+    service.recount([requested("rpc-b"), requested("rpc-c"), requested("rpc-d")]);
     // A resolve of a request no longer counted sends nothing; one counted closes with the count left.
     service.onFrame({ type: "question/resolved", rpcId: "rpc-a", sessionId: "s1", outcome: "answered" }, "elsewhere");
     service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });

@@ -54,6 +54,7 @@ export interface PushService {
   /**
    * The requests pending now, as a cluster host reads them again after an outage: the badge counts these from now on, so
    * a resolve whose frame was missed while the host was cut off stops counting, and a request asked meanwhile starts.
+   * This host's own requests still pending here stay, read or not: their pushes and close pushes are this host's to send.
    */
   recount(pending: readonly QuestionRequestedFrame[]): void;
   /** `GET /api/push/key`, `GET|POST|DELETE /api/push/subscriptions` (docs/protocol.md, push-*). */
@@ -105,6 +106,8 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   const stopping = new AbortController();
   /** This host's pending requests, for the badge count and to skip a request push whose request already ended. */
   const pending = new Map<string, QuestionRequestedFrame>();
+  /** Which of them this host asked (it sends their pushes). */
+  const own = new Set<string>();
   const subscriptions = createPushSubscriptions({
     store,
     log,
@@ -177,6 +180,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         const known = pending.has(frame.rpcId);
         pending.set(frame.rpcId, frame);
         if (known || source !== "here") return;
+        own.add(frame.rpcId);
         const count = pending.size;
         const { rpcId, sessionId } = frame;
         void fanOut(
@@ -188,13 +192,15 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
           },
         );
       } else if (frame.type === "question/resolved") {
+        own.delete(frame.rpcId);
         if (!pending.delete(frame.rpcId) || source !== "here") return;
         close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
     },
     recount(now) {
+      const kept = [...own].map((rpcId) => pending.get(rpcId)!);
       pending.clear();
-      for (const frame of now) pending.set(frame.rpcId, frame);
+      for (const frame of [...now, ...kept]) pending.set(frame.rpcId, frame);
     },
     routes: () => [
       {
