@@ -137,6 +137,19 @@ async function click(page: Page, tag: string, action: string) {
   );
 }
 
+/** Lets the test send the page to the background as a browser hides a tab: `visibilityState` and a `visibilitychange` event. */
+async function hideableTab(page: Page) {
+  await page.addInitScript(() => {
+    let hidden = false;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    (window as unknown as { hideTab: () => void }).hideTab = () => {
+      hidden = true;
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+  });
+}
+
 /** This test's host and browser, once `setUp` made them. */
 function current(): { host: TestHost; context: BrowserContext } {
   if (host === null || context === null) throw new Error("setUp() has not run");
@@ -211,16 +224,7 @@ test("a pushed request shows as a notification with its options; an action answe
 test("with Notify me and push both on, one device shows one notification for a request, whichever comes first, and its tap opens the chat", async () => {
   const { host, context } = await setUp();
   const home = context.pages()[0] ?? (await context.newPage());
-  // The tab goes to the background as a browser hides it: `visibilityState` and a `visibilitychange` event.
-  await home.addInitScript(() => {
-    let hidden = false;
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-    (window as unknown as { hideTab: () => void }).hideTab = () => {
-      hidden = true;
-      document.dispatchEvent(new Event("visibilitychange"));
-    };
-  });
+  await hideableTab(home);
   const { cdp, registrationId } = await openControlled(home, host.url);
   await home.getByRole("checkbox", { name: "Notify me" }).check();
   await home.evaluate(() => (window as unknown as { hideTab: () => void }).hideTab());
@@ -246,15 +250,7 @@ test("with Notify me and push both on, one device shows one notification for a r
 test("a push that lands while the tab checks whether one is shown waits for the tab's notification and replaces it, keeping its answer buttons", async () => {
   const { host, context } = await setUp();
   const home = context.pages()[0] ?? (await context.newPage());
-  await home.addInitScript(() => {
-    let hidden = false;
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-    (window as unknown as { hideTab: () => void }).hideTab = () => {
-      hidden = true;
-      document.dispatchEvent(new Event("visibilitychange"));
-    };
-  });
+  await hideableTab(home);
   const { cdp, registrationId } = await openControlled(home, host.url);
   await home.exposeFunction("deliverPushFor", async (rpcId: string) => {
     let asked: QuestionRequestedFrame | undefined;
