@@ -29,7 +29,10 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
   const select = useRef<HTMLSelectElement>(null);
   /** The press began on the dimmed page around the modal (its content sits in a box of its own). */
   const pressedOutside = useRef(false);
-  /** The modal closed: focus goes back to the select once it can take it again (it is disabled while a switch is sent). */
+  /**
+   * The modal closed: focus goes back to the select once it can take it again (it is disabled while a switch is sent),
+   * unless the user put it somewhere meanwhile.
+   */
   const focusBack = useRef(false);
 
   useEffect(() => {
@@ -49,7 +52,8 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
   useEffect(() => {
     if (!focusBack.current || !select.current || select.current.disabled) return;
     focusBack.current = false;
-    select.current.focus();
+    const now = document.activeElement;
+    if (now === null || now === document.body || now === dialog.current) select.current.focus();
   });
 
   if (!data.modes || data.modes.length === 0) return null;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { AcpRowData, Message } from "../../protocol/schemas";
@@ -97,6 +97,27 @@ describe("an ACP chat's session in the header and the / menu", () => {
     await waitFor(() => expect(select).toBeEnabled());
     expect(select).toHaveFocus();
     expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it("leaves the focus where the user put it while a confirmed switch was being sent", async () => {
+    const user = userEvent.setup();
+    let answer = () => undefined as void;
+    const sent = new Promise<Response>((resolve) => (answer = () => resolve(new Response("{}", { status: 202 }))));
+    vi.stubGlobal("fetch", vi.fn(() => sent));
+    render(
+      <>
+        <AcpModeSelect sessionId="s1" data={READY} />
+        <textarea aria-label="Message" />
+      </>,
+    );
+    const select = screen.getByRole("combobox", { name: "Mode" });
+    await user.selectOptions(select, "auto");
+    await user.click(screen.getByRole("button", { name: "Switch to Auto" }));
+    expect(select).toBeDisabled();
+    await user.click(screen.getByRole("textbox", { name: "Message" }));
+    await act(async () => answer());
+    await waitFor(() => expect(select).toBeEnabled());
+    expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
   });
 
   it("says why a mode could not be set, in Chinese too", async () => {
