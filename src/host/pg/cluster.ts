@@ -129,7 +129,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ruleOf: (rpcId) => ownPending.ruleOf(rpcId),
     messageOf: (rpcId) => ownPending.messageOf(rpcId),
     ownTurns: () => ownTurns(),
-    lost: () => state === "lost",
     onAdopted: () => (closed ? undefined : setState("lost")), // a host that left on closing has no lease row either
     onFailed(error) {
       log({ event: "cluster/publish-failed", error: error instanceof Error ? error.message : String(error) });
@@ -151,7 +150,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** Whether the LISTEN connection is up (false until it first is). */
   let listening = () => false;
   // A frame made by this host on another's behalf (adoption) is published like its own.
-  const adopt = async () => (settler ? adoptExpired({ store, log, instance, view, settle: settler, emit: (frame) => publish(frame) }) : undefined);
+  const adopt = async () => (settler ? adoptExpired({ store, log, instance, view, settle: settler, emit: (frame) => publish(frame, true) }) : undefined);
 
   async function renew() {
     if (closed || state === "lost") return;

@@ -60,7 +60,6 @@ describe.skipIf(postgresBinDir() === null)("a host's outbox against adoption [cl
       ruleOf: () => undefined,
       messageOf: () => undefined,
       ownTurns: () => [],
-      lost: () => false,
       onFailed: (error) => {
         throw error;
       },
@@ -80,16 +79,27 @@ describe.skipIf(postgresBinDir() === null)("a host's outbox against adoption [cl
     expect({ delivered, lost }).toEqual({ delivered: ["question/requested"], lost: [] });
   });
 
-  it("writes and notifies no question once another host adopted it (its lease row is gone), and says so; what ends things still goes", async () => {
+  it("once another host adopted it (its lease row is gone) sends nothing of its own, and says so; an adoption it made still goes", async () => {
     const { heard, outbox, delivered, lost, pendingRows } = await setUp(false);
+    const session = { id: "s1", title: "Chat", createdAt: AT, updatedAt: AT, revision: 2 };
+    const waiting: DownFrame = { type: "session/upserted", session: { ...session, state: "waiting" } };
+    const row: DownFrame = { type: "message/upserted", message: { id: "m1", sessionId: "s1", role: "assistant", createdAt: AT, text: "Woke up" } };
     const resolved: DownFrame = { type: "question/resolved", rpcId: "r0", sessionId: "s1", outcome: "answered" };
+    const idle: DownFrame = { type: "session/upserted", session: { ...session, state: "idle" } };
+    // What an adoption of a third host publishes: only ends things, whatever the row.
+    const stopped: DownFrame = { type: "message/upserted", message: { id: "m2", sessionId: "s2", role: "assistant", createdAt: AT, text: "Cut off", interrupted: true } };
+    outbox.publish(waiting);
     outbox.publish(asked("r1"));
+    outbox.publish(row);
     outbox.publish(resolved);
+    outbox.publish(idle);
+    outbox.publish(stopped, true);
     await outbox.idle();
     expect(await pendingRows()).toEqual([]);
-    expect(await heard.frames()).toEqual([resolved]);
-    // Its own tabs still hear of them (they are closed next, as the host stops serving).
-    expect({ delivered, lost }).toEqual({ delivered: ["question/requested", "question/resolved"], lost: [1] });
+    expect(await heard.frames()).toEqual([stopped]);
+    // Its own tabs still hear of them all (they are closed next, as the host stops serving).
+    expect(delivered).toEqual(["session/upserted", "question/requested", "message/upserted", "question/resolved", "session/upserted", "message/upserted"]);
+    expect(lost).toEqual([1]);
   });
 
   it("waits for an adoption under way and then writes nothing, so the adopter cannot miss a question written meanwhile", async () => {

@@ -22,9 +22,7 @@ export interface OutboxOptions {
   messageOf(rpcId: string): string | undefined;
   /** The sessions whose turns start or run on this host now. */
   ownTurns(): string[];
-  /** This host's lease was adopted: it sends nothing more. */
-  lost(): boolean;
-  /** A send found this host's lease row gone (another host adopted its work): the questions it asked were neither written nor notified. */
+  /** A send found this host's lease row gone (another host adopted its work): what it held back is lost with it. */
   onAdopted(): void;
   /** A send failed (the database is unreachable). */
   onFailed(error: unknown): void;
@@ -34,8 +32,11 @@ export interface OutboxOptions {
 
 /** The frames a host publishes. */
 export interface Outbox {
-  /** Sends a frame this host produced to every host, after the one before it. */
-  publish(frame: DownFrame): void;
+  /**
+   * Sends a frame this host produced to every host, after the one before it. `closes`: the frame only ends what another
+   * host held (an adoption's), so it goes whatever this host's own lease.
+   */
+  publish(frame: DownFrame, closes?: boolean): void;
   /** Waits until every frame published so far reached the database. */
   idle(): Promise<void>;
 }
@@ -48,7 +49,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const { store, instance } = options;
   const outgoing = serial(options.onFailed);
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
-  let batch: DownFrame[] = [];
+  let batch: { frame: DownFrame; closes: boolean }[] = [];
+
 
   /**
    * What a frame writes before any host hears of it: a question's row with its rule (only while this host's lease row is
@@ -74,16 +76,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   /**
    * Writes the frames' rows in order, then notifies the frames in order, many to a statement; the last write runs in the
-   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip. A question
-   * goes only while this host's lease row is there: a host frozen past its lease and adopted meanwhile cannot leave one
-   * behind that no live host owns. What only ends things (a resolution, a session idle), its adoptions' frames included,
-   * still goes, so that no host keeps showing what the database has closed.
+   * first notifying statement (every write before it is done by then), so a lone frame takes one round trip. A frame goes
+   * only while this host's lease row is there (a question's row too): a host frozen past its lease and adopted meanwhile
+   * leaves behind no question, running session or row that no live host owns, and does not resolve again what its adopter
+   * resolved. The frames of an adoption it made still go, so that no host keeps showing what the database has closed.
    */
-  async function send(frames: DownFrame[]) {
-    if (options.lost()) return;
+  async function send(entries: { frame: DownFrame; closes: boolean }[]) {
     const notes: Note[] = [];
     let held: Statement | null = null;
-    for (const frame of frames) {
+    for (const entry of entries) {
+      const { frame } = entry;
       const rule = frame.type === "question/requested" ? options.ruleOf(frame.rpcId) : undefined;
       const write = writeOf(frame, rule);
       if (write) {
@@ -91,23 +93,23 @@ export function createOutbox(options: OutboxOptions): Outbox {
         held = write;
       }
       const payload = await notePayload(store, instance, JSON.stringify({ s: instance, f: frame, ...(rule ? { rule } : {}) } satisfies Envelope));
-      notes.push({ payload, leased: frame.type === "question/requested" });
+      notes.push({ payload, leased: !entry.closes });
     }
     if (!(await notifyAll(store, notes, held ?? undefined, instance))) options.onAdopted();
   }
 
   return {
-    publish(frame) {
-      batch.push(frame);
+    publish(frame, closes = false) {
+      batch.push({ frame, closes });
       if (batch.length > 1) return;
       outgoing.push(async () => {
-        const frames = batch;
+        const entries = batch;
         batch = [];
         try {
-          await send(frames);
+          await send(entries);
         } finally {
           // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
-          for (const sent of frames) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
+          for (const { frame: sent } of entries) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
         }
       });
     },
