@@ -108,6 +108,8 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   const pending = new Map<string, QuestionRequestedFrame>();
   /** Which of them this host asked (it sends their pushes). */
   const own = new Set<string>();
+  /** Which of them a recount read before their frame came: that frame is still the request's first here. */
+  const read = new Set<string>();
   const subscriptions = createPushSubscriptions({
     store,
     log,
@@ -177,7 +179,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     onFrame(frame, source = "here") {
       if (stopping.signal.aborted) return;
       if (frame.type === "question/requested") {
-        const known = pending.has(frame.rpcId);
+        const known = pending.has(frame.rpcId) && !read.delete(frame.rpcId);
         pending.set(frame.rpcId, frame);
         if (known || source !== "here") return;
         own.add(frame.rpcId);
@@ -193,14 +195,20 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         );
       } else if (frame.type === "question/resolved") {
         own.delete(frame.rpcId);
+        read.delete(frame.rpcId);
         if (!pending.delete(frame.rpcId) || source !== "here") return;
         close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
     },
     recount(now) {
       const kept = [...own].map((rpcId) => pending.get(rpcId)!);
+      const before = new Set(pending.keys());
       pending.clear();
-      for (const frame of [...now, ...kept]) pending.set(frame.rpcId, frame);
+      read.clear();
+      for (const frame of [...now, ...kept]) {
+        pending.set(frame.rpcId, frame);
+        if (!before.has(frame.rpcId)) read.add(frame.rpcId);
+      }
     },
     routes: () => [
       {
