@@ -29,11 +29,6 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
   const select = useRef<HTMLSelectElement>(null);
   /** The press began on the dimmed page around the modal (its content sits in a box of its own). */
   const pressedOutside = useRef(false);
-  /**
-   * The modal closed: focus goes back to the select once it can take it again (it is disabled while a switch is sent),
-   * unless the user put it somewhere meanwhile.
-   */
-  const focusBack = useRef(false);
 
   useEffect(() => {
     const shown = dialog.current;
@@ -45,16 +40,9 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
     if (asking === null && shown.open) {
       if (typeof shown.close === "function") shown.close();
       else shown.removeAttribute("open");
-      focusBack.current = true;
+      select.current?.focus();
     }
   }, [asking]);
-
-  useEffect(() => {
-    if (!focusBack.current || !select.current || select.current.disabled) return;
-    focusBack.current = false;
-    const now = document.activeElement;
-    if (now === null || now === document.body || now === dialog.current) select.current.focus();
-  });
 
   if (!data.modes || data.modes.length === 0) return null;
   const nameOf = (mode: string | undefined) => data.modes?.find((offered) => offered.id === mode)?.name ?? mode ?? "";
@@ -70,6 +58,8 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
     }
   };
   const choose = (mode: string) => {
+    // While a switch is sent the select keeps the focus (a disabled one would drop it) and takes no other choice.
+    if (busy) return;
     if (NEVER_ASKING_MODES.has(mode)) setAsking({ mode, name: nameOf(mode) });
     else void switchTo(mode);
   };
@@ -81,7 +71,8 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
         ref={select}
         className="acp-mode__select"
         value={data.mode ?? ""}
-        disabled={busy || data.state !== "ready"}
+        disabled={data.state !== "ready"}
+        aria-busy={busy}
         aria-describedby={problem !== null ? problemId : undefined}
         onChange={(event) => choose(event.target.value)}
       >

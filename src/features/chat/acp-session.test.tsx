@@ -93,13 +93,11 @@ describe("an ACP chat's session in the header and the / menu", () => {
     await user.click(screen.getByRole("button", { name: "Switch to Auto" }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/sessions/s1/mode", expect.objectContaining({ body: JSON.stringify({ mode: "auto" }) })));
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    // The select is disabled while the switch is sent, and takes the focus back once it is enabled again.
-    await waitFor(() => expect(select).toBeEnabled());
     expect(select).toHaveFocus();
     expect(confirm).not.toHaveBeenCalled();
   });
 
-  it("leaves the focus where the user put it while a confirmed switch was being sent", async () => {
+  it("gives the select the focus back at once after Switch, and leaves it where the user puts it next", async () => {
     const user = userEvent.setup();
     let answer = () => undefined as void;
     const sent = new Promise<Response>((resolve) => (answer = () => resolve(new Response("{}", { status: 202 }))));
@@ -113,11 +111,15 @@ describe("an ACP chat's session in the header and the / menu", () => {
     const select = screen.getByRole("combobox", { name: "Mode" });
     await user.selectOptions(select, "auto");
     await user.click(screen.getByRole("button", { name: "Switch to Auto" }));
-    expect(select).toBeDisabled();
+    // The select has the focus back at once, and takes no other choice while the switch is sent.
+    expect(select).toHaveFocus();
+    expect(select).toHaveAttribute("aria-busy", "true");
+    await user.selectOptions(select, "plan");
     await user.click(screen.getByRole("textbox", { name: "Message" }));
     await act(async () => answer());
-    await waitFor(() => expect(select).toBeEnabled());
+    await waitFor(() => expect(select).toHaveAttribute("aria-busy", "false"));
     expect(screen.getByRole("textbox", { name: "Message" })).toHaveFocus();
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it("says why a mode could not be set, in Chinese too", async () => {
