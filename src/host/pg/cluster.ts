@@ -149,7 +149,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   /** Whether the LISTEN connection is up (false until it first is). */
   let listening = () => false;
-  // A frame made by this host on another's behalf (adoption) is published like its own.
+  // A frame made by this host on another's behalf (adoption) goes out whatever this host's own lease.
   const adopt = async () => (settler ? adoptExpired({ store, log, instance, view, settle: settler, emit: (frame) => publish(frame, true) }) : undefined);
 
   async function renew() {
@@ -165,7 +165,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await reconcile({ store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer: (body) => answerListeners.forEach((listener) => listener(body)) });
         await view.reload();
         for (const listener of recoveredListeners) await listener();
-        if ((state as ClusterState) === "lost") return; // adopted meanwhile (a question found the lease row gone)
+        if ((state as ClusterState) === "lost") return; // adopted meanwhile (a frame found its lease row gone)
         state = "ok";
         log({ event: "cluster/state", state, instance });
       }

@@ -51,7 +51,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
   let batch: { frame: DownFrame; closes: boolean }[] = [];
 
-
   /**
    * What a frame writes before any host hears of it: a question's row with its rule (only while this host's lease row is
    * there, see leaseHeld), a resolution's state, an idle session's turn given back.
