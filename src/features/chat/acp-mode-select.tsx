@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
+import { useModalDialog } from "../../ui/modal-dialog";
 import { acpCopy, NEVER_ASKING_MODES } from "./acp-copy";
 import type { AcpSessionData } from "./acp-session";
 
@@ -25,24 +26,12 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
   const [busy, setBusy] = useState(false);
   /** The mode that never asks the user picked, waiting for their word. */
   const [asking, setAsking] = useState<{ mode: string; name: string } | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
   const select = useRef<HTMLSelectElement>(null);
-  /** The press began on the dimmed page around the modal (its content sits in a box of its own). */
-  const pressedOutside = useRef(false);
-
-  useEffect(() => {
-    const shown = dialog.current;
-    if (!shown) return;
-    if (asking !== null && !shown.open) {
-      if (typeof shown.showModal === "function") shown.showModal();
-      else shown.setAttribute("open", "");
-    }
-    if (asking === null && shown.open) {
-      if (typeof shown.close === "function") shown.close();
-      else shown.removeAttribute("open");
-      select.current?.focus();
-    }
-  }, [asking]);
+  const dialog = useModalDialog(
+    asking !== null,
+    () => setAsking(null),
+    () => select.current?.focus(),
+  );
 
   if (!data.modes || data.modes.length === 0) return null;
   const nameOf = (mode: string | undefined) => data.modes?.find((offered) => offered.id === mode)?.name ?? mode ?? "";
@@ -88,19 +77,13 @@ export default function AcpModeSelect({ sessionId, data }: { sessionId: string; 
         </span>
       )}
       <dialog
-        ref={dialog}
+        {...dialog}
         className="acp-mode__ask"
         role="alertdialog"
         aria-labelledby={askId}
         onCancel={(event) => {
           event.preventDefault();
           setAsking(null);
-        }}
-        onPointerDown={(event) => (pressedOutside.current = event.target === event.currentTarget)}
-        onClick={(event) => {
-          // A click on the dimmed page keeps the mode, as Escape does; a drag that began inside and ended outside does not.
-          if (pressedOutside.current && event.target === event.currentTarget) setAsking(null);
-          pressedOutside.current = false;
         }}
       >
         {asking && (

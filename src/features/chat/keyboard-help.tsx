@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type MouseEvent } from "react";
+import { useId } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
+import { useModalDialog } from "../../ui/modal-dialog";
 import { keyboardHelpCopy, type KeyboardHelpKey } from "./keyboard-help-copy";
 
 /** One shortcut: the keys as printed, and what they do. */
@@ -49,48 +50,14 @@ function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly
   );
 }
 
-/** Whether a press or click landed on the dialog itself outside its box: on the dimmed page around it. */
-function outsideBox(event: MouseEvent<HTMLDialogElement>): boolean {
-  if (event.target !== event.currentTarget) return false;
-  const box = event.currentTarget.getBoundingClientRect();
-  return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
-}
-
 /** A modal list of every keyboard shortcut of the chat and the question panel. */
 export function KeyboardHelp({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useCopy(keyboardHelpCopy);
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const pressedOutside = useRef(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === "function") dialog.showModal();
-      else dialog.setAttribute("open", "");
-    }
-    if (!open && dialog.open) {
-      if (typeof dialog.close === "function") dialog.close();
-      else dialog.removeAttribute("open");
-    }
-  }, [open]);
+  const dialog = useModalDialog(open, onClose);
 
   return (
-    <dialog
-      ref={ref}
-      className="keyboard-help"
-      aria-labelledby={titleId}
-      onClose={onClose}
-      onCancel={onClose}
-      onPointerDown={(event) => (pressedOutside.current = outsideBox(event))}
-      onClick={(event) => {
-        // A click on the dimmed page around it lands on the dialog itself, outside its box: it closes, as Escape does; a
-        // drag that began inside (selecting its text) and ended outside does not.
-        if (pressedOutside.current && outsideBox(event)) onClose();
-        pressedOutside.current = false;
-      }}
-    >
+    <dialog {...dialog} className="keyboard-help" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
       <div className="keyboard-help__head">
         <h2 id={titleId}>{t("shortcutsTitle")}</h2>
         <Button variant="ghost" onClick={onClose}>
