@@ -5,8 +5,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createChat } from "./sessions/service";
 import { createParleyAgent } from "./agents/parley-agent";
-import type { SessionAgent } from "../protocol/schemas";
-import { createAcpAgents, type AcpAgents } from "./agents/acp-agent";
+import type { DownFrame, SessionAgent } from "../protocol/schemas";
+import { createAcpAgents, ModeRefused, type AcpAgents } from "./agents/acp-agent";
+import { toWire } from "./sessions/transcript";
 import type { AgentsConfig } from "./acp/config";
 import { agentRoutes } from "./http/agent-routes";
 import { judgeAnswerRule } from "./answer-judge";
@@ -113,27 +114,39 @@ export interface RunningServer {
 }
 
 /** The ACP agents of the config (docs/architecture.md, ACP agents), `GET /api/agents` and a chat's mode, and the check of a new ACP chat. */
-function acpParts(options: ServerOptions, store: Store, log: Logger, cluster: Cluster | null) {
+function acpParts(options: ServerOptions, store: Store, log: Logger, cluster: Cluster | null, publish: (frame: DownFrame) => void) {
   const instance = cluster?.instance;
   const config = options.agents ?? { file: null, agents: [], workspaces: [path.resolve(".")] };
   const acpAgents = createAcpAgents({
     config,
     log,
     transcript: (sessionId) => store.listMessages(sessionId),
+    async updateRow(row) {
+      await store.updateMessage(row);
+      publish({ type: "message/upserted", message: toWire(row) });
+    },
     shared: isPgStore(store),
     ...(instance ? { instance } : {}),
     ...(options.agentIdleMs ? { idleMs: options.agentIdleMs } : {}),
     ...(options.agentCancelGraceMs ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
   });
+  const agentHost = cluster ? acpHostOf(store, acpAgents, (other) => cluster.peerUrl(other)) : undefined;
   const acpRoutes = agentRoutes({
     agents: () => acpAgents.statuses(),
+    log,
+    ...(agentHost ? { agentHost } : {}),
     workspaces: config.workspaces,
     async setMode(sessionId, mode) {
       const row = await store.getSession(sessionId);
       if (!row) return "not-found";
       const agent = row.agent?.kind === "acp-agent" ? acpAgents.forSession(row) : null;
       if (!agent?.setMode) return "not-agent";
-      await agent.setMode(sessionId, mode);
+      try {
+        await agent.setMode(sessionId, mode);
+      } catch (error) {
+        if (error instanceof ModeRefused) return error.refusal;
+        throw error;
+      }
       return "ok";
     },
   });
@@ -141,8 +154,7 @@ function acpParts(options: ServerOptions, store: Store, log: Logger, cluster: Cl
     const check = acpAgents.check(name, cwd);
     return check.ok && mode !== undefined ? { ok: true, agent: { ...check.agent, mode } } : check;
   };
-  const agentHost = cluster ? { agentHost: acpHostOf(store, acpAgents, (other) => cluster.peerUrl(other)) } : {};
-  return { acpAgents, acpRoutes, sessionAgent, agentHost };
+  return { acpAgents, acpRoutes, sessionAgent, agentHost: agentHost ? { agentHost } : {} };
 }
 
 /** Where a cluster host passes an ACP chat's prompt: the live host whose process opened the chat's agent session, if not this one. */
@@ -234,7 +246,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tools = createBuiltInTools(userInteraction);
   const mcpTools = createMcpTools(options.mcpServers ?? { file: null, servers: [] }, { log, ask: (request) => userInteraction.ask(request) });
   const door = createToolDoor([tools, createMcpToolSource({ mcpTools, interaction: userInteraction, log, grants: grantBook(store), putMedia: mediaSink(store) })]);
-  const { acpAgents, acpRoutes, sessionAgent, agentHost } = acpParts(options, store, log, cluster);
+  const { acpAgents, acpRoutes, sessionAgent, agentHost } = acpParts(options, store, log, cluster, bus.publish);
   const parleyAgent = createParleyAgent({ model: options.model, tools: door, transcript: (sessionId) => store.listMessages(sessionId), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS, log });
   const chat = createChat({
     store,

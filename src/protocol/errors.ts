@@ -38,6 +38,7 @@ export const HTTP_ERROR_MEANINGS = {
   NOT_FOUND: "no such resource (session, media, path)",
   TURN_RUNNING: "a turn of the chat is starting or running, here or on another host",
   AGENT_SESSION: "the chat belongs to an outside agent: it takes no messages",
+  AGENT_NOT_STARTED: "the ACP chat's agent session has not opened yet (its first message opens it)",
   INVALID_BODY: "the JSON body does not match the route's schema",
   INVALID_JSON: "the body is not JSON",
   UNSUPPORTED_MEDIA_TYPE: "the body is not application/json",

@@ -223,6 +223,7 @@ export const ErrorCode = z.enum([
   "NOT_FOUND",
   "TURN_RUNNING",
   "AGENT_SESSION",
+  "AGENT_NOT_STARTED",
   "INVALID_BODY",
   "INVALID_JSON",
   "UNSUPPORTED_MEDIA_TYPE",

@@ -372,6 +372,78 @@ describe("ACP agent chats (acp-agents)", () => {
   });
 });
 
+describe("a chat's agent session and mode outlive a failed start and a stopped process", () => {
+  const sessionRows = (rows: Message[]) => rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : []));
+  const setMode = async (url: string, sessionId: string, mode: string) => {
+    const { status, body } = await api(url, `/api/sessions/${sessionId}/mode`, { json: { mode } });
+    return { status, body };
+  };
+  /** A host whose agent cannot start: every prompt fails before the agent's session opens. */
+  const startBroken = (workspace: string, dataDir: string) =>
+    hosts.startSynced({ agents: { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: path.join(workspace, "no-such-agent"), args: [], env: {}, disabled: false }] }, dataDir });
+
+  it("a start that fails leaves the agent's session and mode to the next prompt, which resumes it with its memory in that mode", async () => {
+    const stateDir = tempDir();
+    const dataDir = tempDir();
+    const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
+    const sessionId = await newAgentChat(first.server.url, first.workspace);
+    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+    expect(await setMode(first.server.url, sessionId, "auto")).toMatchObject({ status: 202 });
+    await hosts.stop(first.server);
+
+    const broken = await startBroken(first.workspace, dataDir);
+    await broken.client.waitIdle(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
+    const failedRow = sessionRows(await messages(broken.server.url, sessionId)).at(-1);
+    expect(failedRow).toMatchObject({ state: "failed", mode: "auto", modes: [{ id: "default" }, { id: "auto" }] });
+    await hosts.stop(broken.server);
+
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir }), dataDir });
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/permission edit"));
+    const rows = await messages(server.url, sessionId);
+    expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new", row.mode])).toEqual([
+      ["ready", "new", "auto"],
+      ["failed", "new", "auto"],
+      ["ready", "restored", "auto"],
+    ]);
+    expect(replies(rows).filter((text) => text?.startsWith("memory:") === true || text?.startsWith("auto:") === true)).toEqual(['memory: ["remember me"]', "auto: edit done without asking"]);
+  });
+
+  it("a mode set while no process holds the chat's session is written to its row, shown to every tab, and opens the next session after a restart", async () => {
+    const dataDir = tempDir();
+    const first = await startWithAgent({}, dataDir);
+    const sessionId = await newAgentChat(first.server.url, first.workspace);
+    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "hello"));
+    expect(await setMode(first.server.url, sessionId, "auto")).toMatchObject({ status: 202 });
+    await hosts.stop(first.server);
+
+    const second = await hosts.startSynced({ agents: agentsConfig(first.workspace), dataDir });
+    const from = second.client.frames.length;
+    expect(await setMode(second.server.url, sessionId, "default")).toEqual({ status: 202, body: { mode: "default" } });
+    const shown = await second.client.waitFor<Extract<DownFrame, { type: "message/upserted" }>>(
+      (frame, index) => index >= from && frame.type === "message/upserted" && frame.message.tool?.acp?.type === "session",
+    );
+    expect(shown.message.tool?.acp).toMatchObject({ state: "ready", mode: "default" });
+    expect(sessionRows(await messages(second.server.url, sessionId)).map((row) => row.mode)).toEqual(["default"]);
+    expect(await setMode(second.server.url, sessionId, "plan")).toEqual({ status: 400, body: { error: { code: "INVALID_BODY", message: 'the chat\'s agent offers no mode "plan"; it offers default, auto' } } });
+    await hosts.stop(second.server);
+
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace), dataDir });
+    await say(server.url, client, sessionId, "/permission edit");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
+  });
+
+  it("refuses a mode before the chat's first message opened its agent session, with 409 AGENT_NOT_STARTED", async () => {
+    const { server, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    expect(await setMode(server.url, sessionId, "auto")).toEqual({
+      status: 409,
+      body: { error: { code: "AGENT_NOT_STARTED", message: "the chat's agent session opens with its first message: give the mode when creating the chat, or set it after that" } },
+    });
+  });
+});
+
 describe("an agent's modes as the session row keeps them [acp-rows]", () => {
   it("removes bidi controls from names and descriptions, and names a mode left with no name by its id", () => {
     expect(

@@ -26,6 +26,8 @@ export interface AcpAgentsOptions {
   log: Logger;
   /** The session's transcript: where a chat's agent session id and mode are read back after a restart. */
   transcript(sessionId: string): Promise<StoredMessage[]>;
+  /** Writes a changed row of a chat no turn runs (its session row's mode) and shows it to every tab. */
+  updateRow(row: StoredMessage): Promise<void>;
   hostEnv?: NodeJS.ProcessEnv;
   idleMs?: number;
   initializeTimeoutMs?: number;
@@ -38,6 +40,29 @@ export interface AcpAgentsOptions {
   shared?: boolean;
   /** This host's cluster instance, recorded on each session row it opens. */
   instance?: string;
+}
+
+/** Why a chat's mode was not set: its agent session never opened yet, or its agent offers no such mode (those it offers). */
+export class ModeRefused extends Error {
+  override readonly name = "ModeRefused";
+  constructor(readonly refusal: "not-started" | { notOffered: string[] }) {
+    super(refusal === "not-started" ? "the chat's agent session has not opened yet" : `the agent offers only ${refusal.notOffered.join(", ")}`);
+  }
+}
+
+/** Refuses a mode the session row's agent does not offer; a row that lists no modes takes any. */
+function checkOffered(data: SessionData, mode: string): void {
+  if (data.modes && data.modes.length > 0 && !data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
+}
+
+/** The mode of a chat whose session no process holds: its row keeps it, every tab shows it, and the next prompt opens the session so. */
+async function storeMode(options: AcpAgentsOptions, sessionId: string, mode: string): Promise<void> {
+  const latest = latestSessionRow(await options.transcript(sessionId));
+  if (!latest) throw new ModeRefused("not-started");
+  checkOffered(latest.data, mode);
+  if (latest.data.mode === mode) return;
+  const data: SessionData = { ...latest.data, mode };
+  await options.updateRow({ ...latest.row, tool: { ...latest.row.tool!, acp: data } });
 }
 
 /** The configured ACP agents (docs/architecture.md, ACP agents): their processes, their chats' sessions, and the Agent of each chat. */
@@ -200,8 +225,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   const bindings = new Map<string, Binding>();
   /** Bindings being made, so two prompts of one chat never open two agent sessions. */
   const binding = new Map<string, Promise<Binding>>();
-  /** A mode the human chose while the chat had no live session: set when it is opened. */
-  const wantedModes = new Map<string, string>();
 
   /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
   async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
@@ -221,8 +244,11 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     const process = processes.get(agent.name);
     if (!process) throw new AcpAgentError("AGENT_DISABLED", `no agent ${agent.name} is configured`);
     const stored = latest?.data ?? null;
-    const mode = wantedModes.get(session.id) ?? stored?.mode ?? agent.mode;
-    const data: SessionData = { type: "session", agent: agent.name, title: process.config.title, cwd: agent.cwd, state: "starting", ...(options.instance ? { host: options.instance } : {}) };
+    const mode = stored?.mode ?? agent.mode;
+    // The new row starts with what the last one knew of the agent's session: a start that fails or never ends leaves the
+    // session for the next prompt to resume, in its mode, and the mode shown.
+    const kept: Partial<SessionData> = stored ? { ...(stored.acpSessionId ? { acpSessionId: stored.acpSessionId } : {}), ...(stored.modes ? { modes: stored.modes } : {}) } : {};
+    const data: SessionData = { type: "session", agent: agent.name, title: process.config.title, cwd: agent.cwd, state: "starting", ...kept, ...(mode ? { mode } : {}), ...(options.instance ? { host: options.instance } : {}) };
     const holder: { entry: Binding | null } = { entry: null };
     const entry: Binding = {
       process,
@@ -265,7 +291,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     }
     const current = process.modeOf(entry.acpSessionId);
     if (current) writeSession(log, entry, { mode: current });
-    wantedModes.delete(session.id);
     bindings.set(session.id, entry);
     return entry;
   }
@@ -292,13 +317,16 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         return runTurn(log, entry, sessionId, text, signal, report);
       },
       async setMode(sessionId, mode) {
+        // A start under way is waited for, so the mode goes to the session it opens rather than being lost behind it.
+        await binding.get(sessionId)?.catch(() => undefined);
         const entry = bindings.get(sessionId);
-        if (!entry) {
-          wantedModes.set(sessionId, mode);
+        if (entry) {
+          checkOffered(entry.data, mode);
+          await entry.process.setMode(entry.acpSessionId, mode);
+          writeSession(log, entry, { mode });
           return;
         }
-        await entry.process.setMode(entry.acpSessionId, mode);
-        writeSession(log, entry, { mode });
+        await storeMode(options, sessionId, mode);
       },
     };
   }
@@ -309,7 +337,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       return agentFor(session, session.agent);
     },
     forget(sessionId) {
-      wantedModes.delete(sessionId);
       const entry = bindings.get(sessionId);
       if (!entry) return;
       // The agent's process keeps running for other chats; it holds this chat's session no more.

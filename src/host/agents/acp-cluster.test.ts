@@ -67,6 +67,23 @@ describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postg
     expect(taken.sessions[1]!.host).not.toBe(taken.sessions[0]!.host);
   });
 
+  it("[acp-cluster] a mode set through another host reaches the chat's agent session on the host that runs it", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const workspace = temp.make();
+    const agents = agentsConfig(workspace, temp.make());
+    const a = await hosts.startSynced({ databaseUrl, agents });
+    const b = await hosts.startSynced({ databaseUrl, agents });
+    const created = await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } });
+    const sessionId = (created.body as { session: { id: string } }).session.id;
+    await say(a, [a, b], sessionId, "hello");
+    const set = await api(b.server.url, `/api/sessions/${sessionId}/mode`, { json: { mode: "auto" } });
+    expect([set.status, set.body]).toEqual([202, { mode: "auto" }]);
+    await say(b, [a, b], sessionId, "/permission edit");
+    const rows = ((await api(b.server.url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
+    expect(rows.filter((row) => row.role === "assistant").map((row) => row.text)).toEqual(["echo: hello", "auto: edit done without asking"]);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.mode] : []))).toEqual(["auto"]);
+  });
+
   it("[cluster-delete] a chat deleted through another host lets go of its agent session on the host that holds it: what the agent asks for it later is cancelled, never asked", async () => {
     const databaseUrl = await postgres().createDatabase();
     const workspace = temp.make();

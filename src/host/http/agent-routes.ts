@@ -1,4 +1,6 @@
 import { SetModeBody } from "../../protocol/schemas";
+import type { Logger } from "../log";
+import { passToAgentHost, type AgentHostOf } from "./forward";
 import { HttpError, parseBody, readJson, sendJson, type Route } from "./http";
 
 /** What `GET /api/agents` lists of one configured ACP agent (docs/protocol.md, acp-agents). */
@@ -12,12 +14,20 @@ export interface AgentListing {
   loadSession?: boolean;
 }
 
+export type SetModeResult = "ok" | "not-found" | "not-agent" | "not-started" | { notOffered: string[] };
+
 export interface AgentRoutesOptions {
   agents(): AgentListing[];
   /** The folders a chat may run in. */
   workspaces: readonly string[];
-  /** Sets an ACP chat's mode: `not-found` for no such session, `not-agent` for a chat no ACP agent runs. */
-  setMode(sessionId: string, mode: string): Promise<"ok" | "not-found" | "not-agent">;
+  /**
+   * Sets an ACP chat's mode: `not-found` for no such session, `not-agent` for a chat no ACP agent runs, `not-started` for
+   * a chat whose agent session has not opened yet, `not-offered` (with the modes offered) for a mode its agent lacks.
+   */
+  setMode(sessionId: string, mode: string): Promise<SetModeResult>;
+  /** In a cluster: the host that runs the chat's agent session, which takes the mode instead of this one. */
+  agentHost?: AgentHostOf;
+  log?: Logger;
 }
 
 /** `GET /api/agents` and `POST /api/sessions/:id/mode`: the configured ACP agents and a chat's mode. */
@@ -34,12 +44,16 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
     {
       pattern: /^\/api\/sessions\/([^/]+)\/mode$/,
       methods: {
-        async POST({ request, response, params: [id] }) {
-          const body = parseBody(SetModeBody, await readJson(request, false));
-          const result = await options.setMode(id!, body.mode);
-          if (result === "not-found") throw new HttpError(404, "NOT_FOUND", `no session ${id!}`);
+        async POST(context) {
+          const id = context.params[0]!;
+          const body = parseBody(SetModeBody, await readJson(context.request, false));
+          if (await passToAgentHost(options.agentHost, options.log, context, id, "mode", body)) return;
+          const result = await options.setMode(id, body.mode);
+          if (result === "not-found") throw new HttpError(404, "NOT_FOUND", `no session ${id}`);
           if (result === "not-agent") throw new HttpError(409, "AGENT_SESSION", "no ACP agent runs this chat, so it has no modes");
-          sendJson(response, 202, { mode: body.mode });
+          if (result === "not-started") throw new HttpError(409, "AGENT_NOT_STARTED", "the chat's agent session opens with its first message: give the mode when creating the chat, or set it after that");
+          if (result !== "ok") throw new HttpError(400, "INVALID_BODY", `the chat's agent offers no mode ${JSON.stringify(body.mode)}; it offers ${result.notOffered.join(", ")}`);
+          sendJson(context.response, 202, { mode: body.mode });
         },
       },
     },

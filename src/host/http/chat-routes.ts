@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { CreateSessionBody, PostMessageBody, RenameSessionBody, type SessionAgent } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import type { Logger } from "../log";
-import { FORWARDED_HEADER, forwardRequest } from "./forward";
+import { passToAgentHost, type AgentHostOf } from "./forward";
 import { API_HEADERS, HttpError, parseBody, readJson, sendJson, type Route, type RouteContext } from "./http";
 import type { RateLimitedRoute } from "../fence/rate-limit";
 import { parseSessionPage } from "../sessions/session-page";
@@ -14,7 +14,7 @@ export interface ChatRoutesOptions {
   /** The session agent of a chat an ACP agent runs (`{agent, cwd, mode}` in the body), or the rule the request breaks (400). */
   sessionAgent?(name: string, cwd: string | undefined, mode: string | undefined): { ok: true; agent: SessionAgent } | { ok: false; reason: string };
   /** In a cluster: the live host whose process runs the chat's ACP agent session, when it is another host (docs/protocol.md, acp-cluster). */
-  agentHost?(sessionId: string): Promise<URL | null>;
+  agentHost?: AgentHostOf;
   log?: Logger;
 }
 
@@ -37,19 +37,6 @@ export function matchesEtag(header: string | string[] | undefined, etag: string)
 
 /** `/api/sessions…`: the chat list, one chat, its messages and Stop (docs/protocol.md, Uplink). */
 export function chatRoutes({ chat, throttle, sessionAgent, agentHost, log }: ChatRoutesOptions): Route[] {
-  /** Passes a prompt to the host that runs the chat's agent session; false when this host runs it (or that host cannot be reached). */
-  async function passPrompt(context: RouteContext, sessionId: string, body: unknown): Promise<boolean> {
-    if (!agentHost || context.request.headers[FORWARDED_HEADER] !== undefined) return false;
-    const target = await agentHost(sessionId);
-    if (target === null) return false;
-    const failed = await forwardRequest(context.request, context.response, Buffer.from(JSON.stringify(body)), target, `/api/sessions/${encodeURIComponent(sessionId)}/messages`);
-    if (failed === null) return true;
-    // Nothing was sent: this host takes the chat over, resuming the agent's session from what it stored.
-    log?.({ event: "acp/forward-failed", sessionId, target: target.origin, error: failed.message });
-    return false;
-  }
-
-
   return [
     {
       pattern: /^\/api\/sessions$/,
@@ -96,7 +83,7 @@ export function chatRoutes({ chat, throttle, sessionAgent, agentHost, log }: Cha
           const id = context.params[0]!;
           throttle(context, "messages");
           const body = parseBody(PostMessageBody, await readJson(context.request, false));
-          if (await passPrompt(context, id, body)) return;
+          if (await passToAgentHost(agentHost, log, context, id, "messages", body)) return;
           const result = await chat.postMessage(id, body.text);
           if (result.ok) return sendJson(context.response, 202, { message: result.message });
           if (result.reason === "turn-running") throw new HttpError(409, "TURN_RUNNING", "a turn is already running in this session; abort it or wait");

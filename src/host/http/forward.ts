@@ -1,6 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { pipeline } from "node:stream";
+import type { Logger } from "../log";
+import type { RouteContext } from "./http";
 
 /** Set on a request one host passes to another, which then never passes it on again. */
 export const FORWARDED_HEADER = "x-parley-forwarded";
@@ -48,4 +50,22 @@ export function forwardRequest(request: IncomingMessage, response: ServerRespons
     });
     outgoing.end(body ?? undefined);
   });
+}
+
+/** In a cluster: the live host whose process runs an ACP chat's agent session, when it is another host (docs/protocol.md, acp-cluster). */
+export type AgentHostOf = (sessionId: string) => Promise<URL | null>;
+
+/**
+ * Passes a request about an ACP chat (a prompt, a mode) to the host that runs the chat's agent session, `route` being the
+ * path after the chat's. False when this host runs it, or that host could not be reached: nothing was sent, and this host
+ * takes the chat over, resuming the agent's session from what it stored.
+ */
+export async function passToAgentHost(agentHost: AgentHostOf | undefined, log: Logger | undefined, context: RouteContext, sessionId: string, route: "messages" | "mode", body: unknown): Promise<boolean> {
+  if (!agentHost || context.request.headers[FORWARDED_HEADER] !== undefined) return false;
+  const target = await agentHost(sessionId);
+  if (target === null) return false;
+  const failed = await forwardRequest(context.request, context.response, Buffer.from(JSON.stringify(body)), target, `/api/sessions/${encodeURIComponent(sessionId)}/${route}`);
+  if (failed === null) return true;
+  log?.({ event: "acp/forward-failed", sessionId, target: target.origin, route, error: failed.message });
+  return false;
 }
