@@ -5,6 +5,8 @@ import type { SessionEntry } from "./types";
 
 interface OpenRequest {
   sessionId: string;
+  /** The session as this process held it when the request came: a session opened again later is another entry. */
+  session: SessionEntry;
   controller: AbortController;
 }
 
@@ -32,7 +34,7 @@ export class OpenRequests {
     const controller = new AbortController();
     controller.signal.addEventListener("abort", () => session.events.requestCancelled(requestId), { once: true });
     signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-    this.open.set(requestId, { sessionId, controller });
+    this.open.set(requestId, { sessionId, session, controller });
     return controller;
   }
 
@@ -41,10 +43,13 @@ export class OpenRequests {
     if (this.open.get(requestId)?.controller === controller) this.open.delete(requestId);
   }
 
-  /** Aborts every request a session left open (its turn ended or was stopped, or it was closed). */
-  retire(sessionId: string, reason: string) {
+  /**
+   * Aborts every request a session left open (its turn ended or was stopped, or it was closed); with `session`, only those
+   * that came while the process held that entry of it.
+   */
+  retire(sessionId: string, reason: string, session?: SessionEntry) {
     for (const [id, request] of this.open) {
-      if (request.sessionId !== sessionId) continue;
+      if (request.sessionId !== sessionId || (session !== undefined && request.session !== session)) continue;
       this.open.delete(id);
       request.controller.abort(new Error(reason));
     }

@@ -317,7 +317,10 @@ export class AcpAgentProcess {
       return response.stopReason;
     } finally {
       session.busy = false;
-      this.open.retire(sessionId, "the turn ended");
+      // Only what this session entry left open: a prompt that outlived it (Stop's grace ran out, and the chat opened the
+      // session again) leaves the next turn's requests alone.
+      this.open.retire(sessionId, "the turn ended", session);
+      if (this.sessions.get(sessionId) !== session) this.log({ event: "acp/prompt-ended-late", agent: this.config.name, sessionId });
       this.touch();
     }
   }

@@ -201,6 +201,29 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(rows)).toEqual(["working", 'memory: ["/ignore-cancel"]']);
   });
 
+  it("a stopped prompt that ends after the chat opened the session again leaves the next turn's permission request open", async () => {
+    const stateDir = tempDir();
+    const workspace = tempDir();
+    mkdirSync(path.join(workspace, "src"), { recursive: true });
+    const logs: { event: string }[] = [];
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/linger");
+    await client.waitFor((frame, index) => index >= from && ((frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.text === "working") || (frame.type === "message/delta" && frame.sessionId === sessionId)));
+    expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
+    await client.waitIdle(sessionId, from);
+
+    const next = await say(server.url, client, sessionId, "/permission edit");
+    const asked = await client.waitFor<Requested>((frame, index) => index >= next && frame.type === "question/requested");
+    // The lingering prompt ends once that request is on its way.
+    await expect.poll(() => logs.filter((entry) => entry.event === "acp/prompt-ended-late").length, { timeout: 30_000 }).toBe(1);
+    const answered = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Allow") } });
+    expect([answered.status, answered.body]).toEqual([200, { accepted: true }]);
+    await client.waitIdle(sessionId, next);
+    expect(client.frames.slice(next).filter((frame) => frame.type === "question/resolved")).toEqual([{ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "answered" }]);
+    expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
+  });
+
   it("Stop ends a turn whose agent never opens the chat's session, once the grace is over", async () => {
     const workspace = tempDir();
     const logs: { event: string }[] = [];

@@ -34,6 +34,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/permission-for <id>` | session/request_permission for another of its sessions, `<id>` (as an agent working in the background does); replies `permission for <id>: <response JSON>` |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
  * | `/ignore-cancel` | `working`, then nothing, and session/cancel changes nothing: the turn never ends |
+ * | `/linger` | `working`, and session/cancel changes nothing: the turn ends (`end_turn`) only once a later turn of the session sent its permission request |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
  *
@@ -85,6 +86,8 @@ function json(value: unknown): string {
 export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   const loadSession = options.loadSession ?? true;
   const sessions = new Map<string, TestSession>();
+  /** Turns that ignored their cancel (`/linger`), by session id: each ends when the session's next permission request is sent. */
+  const lingering = new Map<string, () => void>();
   let nextSession = 1;
   const writeRaw = options.writeRaw ?? (() => undefined);
   const writeError = options.writeError ?? (() => undefined);
@@ -141,7 +144,11 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       return;
     }
     const request: RequestPermissionRequest = { sessionId: session.id, toolCall, options: [...TEST_PERMISSION_OPTIONS] };
-    const response = await client.request(methods.client.session.requestPermission, request);
+    const asked = client.request(methods.client.session.requestPermission, request);
+    // A turn of the session lingering past its cancel (`/linger`) ends once this request is on its way.
+    lingering.get(session.id)?.();
+    lingering.delete(session.id);
+    const response = await asked;
     const allowed = response.outcome.outcome === "selected" && response.outcome.optionId.startsWith("proceed");
     await update(client, session.id, { sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
     await say(client, session.id, `permission: ${json(response)}`);
@@ -315,6 +322,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       case "/ignore-cancel":
         await say(client, session.id, "working");
         return new Promise<void>(() => undefined);
+      case "/linger":
+        await say(client, session.id, "working");
+        return new Promise<void>((resolve) => lingering.set(session.id, resolve));
       case "/hang":
         return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(new TurnCancelled()), { once: true }));
       case "/title":
