@@ -143,6 +143,18 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
   });
 
+  it("answers a permission request that offers no option cancelled at once: no card the human could not answer", async () => {
+    const logs: { event: string }[] = [];
+    const workspace = tempDir();
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace), log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission-none");
+    await client.waitIdle(sessionId, from);
+    expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
+    expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('permission: {"outcome":{"outcome":"cancelled"}}');
+    expect(logs.filter((entry) => entry.event === "acp/permission-without-options")).toEqual([{ event: "acp/permission-without-options", sessionId }]);
+  });
+
   it("a tool call that fails once its turn was stopped is stored stopped, so every tab reads the turn as stopped", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

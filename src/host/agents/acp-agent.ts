@@ -132,6 +132,11 @@ function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
 }
 
 async function askPermission(log: Logger, entry: Binding, agent: { name: string; title: string }, ask: PermissionAsk): Promise<RequestPermissionResponse> {
+  if (ask.request.options.length === 0) {
+    // Nothing to choose: a card without a choice would hold the chat until Stop.
+    log({ event: "acp/permission-without-options", sessionId: entry.row.sessionId });
+    return abortedResponse().response;
+  }
   const question = permissionQuestion(agent, ask.request);
   const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
   try {

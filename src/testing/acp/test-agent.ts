@@ -34,6 +34,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/permission-for <id>` | session/request_permission for another of its sessions, `<id>` (as an agent working in the background does); replies `permission for <id>: <response JSON>` |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
  * | `/ignore-cancel` | `working`, then nothing, and session/cancel changes nothing: the turn never ends |
+ * | `/permission-none` | session/request_permission offering no option; replies `permission: <response JSON>` |
  * | `/linger` | `working`, and session/cancel changes nothing: the turn ends (`end_turn`) only once a later turn of the session sent its permission request |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
@@ -309,6 +310,11 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
           content: [{ type: "diff", path: file, newText: "x".repeat(size) }],
         });
         return say(client, session.id, `big: ${size}`);
+      }
+      case "/permission-none": {
+        const toolCall = { toolCallId: "none-1", title: "Do something", kind: "other" as const };
+        const response = await client.request(methods.client.session.requestPermission, { sessionId: session.id, toolCall, options: [] });
+        return say(client, session.id, `permission: ${json(response)}`);
       }
       case "/permission-for": {
         const other = argument ?? "";
