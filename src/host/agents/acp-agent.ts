@@ -260,7 +260,6 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       acpSessionId: "",
       row: acpRow(report, session.id, data, "running"),
       data,
-      tools: new Map(),
       turn: null,
       turnSignal: null,
       loading: false,

@@ -90,10 +90,15 @@ function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): 
 }
 
 /**
- * One turn's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
+ * One prompt's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
  * closes when something else arrives, so the transcript keeps the order the agent spoke in.
  */
-export function createTurnRows(report: AgentReport, sessionId: string, tools: Map<string, StoredMessage>, stopped: () => boolean) {
+export function createTurnRows(report: AgentReport, sessionId: string, stopped: () => boolean) {
+  /**
+   * This turn's tool rows by the agent's tool call id, so an update lands in its row. Only this turn's: a chat's calls are
+   * not held for as long as its session lives, and an id an agent uses again in a later turn is a new call.
+   */
+  const tools = new Map<string, StoredMessage>();
   /** The turn's first failed write: the turn goes on (the tabs have every row), and `close` reports it. */
   let failure: { error: unknown } | null = null;
   const noteFailure = (error: unknown) => {

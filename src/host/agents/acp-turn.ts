@@ -16,8 +16,6 @@ export interface Binding {
   /** The chat's latest `acp/session` row, updated in place. */
   row: StoredMessage;
   data: SessionData;
-  /** The tool rows of the chat by the agent's tool call id, so an update lands in its row. */
-  tools: Map<string, StoredMessage>;
   turn: ReturnType<typeof createTurnRows> | null;
   turnSignal: AbortSignal | null;
   /** While session/load replays the agent's history: the transcript has it already. */
@@ -85,7 +83,7 @@ async function runPrompts(log: Logger, entry: Binding, sessionId: string, text: 
       // Stop while that row was being written: the abort listener below would never hear it.
       if (signal.aborted) return { reason: "stopped" };
     }
-    const rows = createTurnRows(report, sessionId, entry.tools, () => signal.aborted);
+    const rows = createTurnRows(report, sessionId, () => signal.aborted);
     entry.turn = rows;
     entry.turnSignal = signal;
     const onAbort = () => void entry.process.cancel(entry.acpSessionId);
