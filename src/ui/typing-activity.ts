@@ -6,7 +6,8 @@ export const TYPING_WINDOW_MS = 1500;
 /** How often a passive panel looks again whether the user stopped typing. */
 const TYPING_POLL_MS = 200;
 
-const PANEL_SELECTOR = "[data-question-panel]";
+/** A card that takes over the composer: a question panel, or an approval card. */
+const PANEL_SELECTOR = "[data-question-panel], [data-approval-card]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
 
 let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
@@ -15,7 +16,7 @@ function isInsidePanel(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
 }
 
-/** Whether focus is in a question panel now: a panel rendered then takes over from one still on screen. */
+/** Whether focus is in a question panel or an approval card now: a card rendered then takes over from one still on screen. */
 export function focusInPanel(): boolean {
   return isInsidePanel(document.activeElement);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
 import { choiceAnswer } from "../../protocol/approval";
@@ -37,6 +37,22 @@ describe("acp-permission: the card of a permission request of an ACP agent", () 
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
     await userEvent.click(screen.getByRole("button", { name: "Always allow" }));
     expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Always allow") });
+  });
+
+  it("holds the focus on its heading while it sends, and the card after it takes no click for its first moments: a double click decides one request", async () => {
+    let now = 10_000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const { rerender } = render(<AcpApprovalCard key="r1" request={request} respond={respond} />);
+    await userEvent.click(screen.getByRole("button", { name: "Allow" }));
+    expect(screen.getByRole("heading", { name: "Qwen Code asks to run: Edit src/app.ts" })).toHaveFocus();
+    rerender(<AcpApprovalCard key="r2" request={{ ...request, rpcId: "r2" }} respond={respond} />);
+    fireEvent.click(screen.getByRole("button", { name: "Allow" }), { detail: 2, clientX: 600, clientY: 500 });
+    expect(respond.mock.calls.map(([body]) => body.rpcId)).toEqual(["r1"]);
+    now += 400;
+    fireEvent.click(screen.getByRole("button", { name: "Allow" }), { detail: 1, clientX: 600, clientY: 500 });
+    await waitFor(() => expect(respond.mock.calls.map(([body]) => body.rpcId)).toEqual(["r1", "r2"]));
+    vi.restoreAllMocks();
   });
 
   it("asks a reject for its optional reason first and sends it with the reject's label", async () => {

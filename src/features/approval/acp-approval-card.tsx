@@ -1,9 +1,10 @@
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { choiceAnswer } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { DiffView } from "../../ui/diff-view";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { useTakeoverCard } from "../../ui/takeover-guard";
 import { acpApprovalCopy } from "./acp-approval-copy";
 import "../../ui/composer-card.css";
 import "./approval.css";
@@ -34,8 +35,11 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
   const busy = status.kind === "sending" || status.kind === "sent";
   // By kind, never by name: a reject option first asks for an optional reason.
   const rejects = new Set(approval.choices.filter((_, index) => approval.choiceKinds?.[index]?.startsWith("reject")));
+  const cardRef = useRef<HTMLElement>(null);
+  const { sendFocus, rootProps } = useTakeoverCard(cardRef, true, headingId);
 
   const send = async (label: string, withReason?: string) => {
+    sendFocus.hold();
     setStatus({ kind: "sending" });
     try {
       const receipt = await respond({ type: "answer", rpcId: request.rpcId, sessionId: request.sessionId, answers: choiceAnswer(label, withReason) });
@@ -45,11 +49,21 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
       setStatus({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
     }
     setRejecting(null);
+    sendFocus.failed();
   };
 
   const parts = call?.content ?? [];
   return (
-    <section role="region" className="composer-card composer-card--sheet approval-card" aria-labelledby={headingId} data-approval-card="" data-acp="" data-busy={busy}>
+    <section
+      ref={cardRef}
+      role="region"
+      className="composer-card composer-card--sheet approval-card"
+      aria-labelledby={headingId}
+      data-approval-card=""
+      data-acp=""
+      data-busy={busy}
+      {...rootProps}
+    >
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         {call?.kind && <span>{t("kind", { kind: call.kind })}</span>}

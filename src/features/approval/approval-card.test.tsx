@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { resetTypingActivity } from "../../ui/typing-activity";
 import { approvalQuestions } from "../../protocol/approval";
@@ -11,6 +11,7 @@ import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
 import { createSessionStore } from "../../store/session-store";
 import { createApprovalEntry, loadApprovalCards } from "./approval-entry";
+import { dropFocusFromDisabled } from "../question/panel-test-kit";
 
 const longText = "line of text ".repeat(400);
 const call: ToolApproval = { server: "files", tool: "write_file", arguments: JSON.stringify({ path: "notes/today.md", text: longText }) };
@@ -225,6 +226,78 @@ describe("the approval card in the composer slot", () => {
     await user.click(screen.getByRole("button", { name: "Deny" }));
     await user.keyboard("{Enter}");
     expect(posted).toEqual([{ type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [], custom: "later" }] }]);
+  });
+
+  it("takes no click for its first moments after it replaced a card that held the focus: a double click decides one request", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup();
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    let now = 10_000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    act(() => {
+      store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") });
+      store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a2") });
+    });
+    await user.click(await screen.findByRole("button", { name: "Allow once" }));
+    await waitFor(() => expect(posted.map((body) => body.rpcId)).toEqual(["a1"]));
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
+    const next = await screen.findByRole("button", { name: "Allow once" });
+    await waitFor(() => expect(next).toBeEnabled());
+    // The double click's second half lands where the first card's button was.
+    fireEvent.click(next, { detail: 2, clientX: 700, clientY: 560 });
+    expect(posted.map((body) => body.rpcId)).toEqual(["a1"]);
+    now += 400;
+    fireEvent.click(next, { detail: 1, clientX: 700, clientY: 560 });
+    await waitFor(() => expect(posted.map((body) => body.rpcId)).toEqual(["a1", "a2"]));
+    vi.restoreAllMocks();
+  });
+
+  it("keeps the focus on its heading while it sends, so the second press of a double Enter does not answer the question after it", async () => {
+    const user = userEvent.setup();
+    const stopDropping = dropFocusFromDisabled();
+    const { store, posted } = setup();
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    vi.spyOn(performance, "now").mockReturnValue(10_000);
+    act(() => {
+      store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") });
+      store.getState().applyFrame({ type: "question/requested", ...questionRequest("q1", "Ship it?") });
+    });
+    (await screen.findByRole("button", { name: "Allow once" })).focus();
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(posted.map((body) => body.rpcId)).toEqual(["a1"]));
+    expect(screen.getByRole("heading", { name: "Allow files to run write_file?" })).toHaveFocus();
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "a1", sessionId: "s-1", outcome: "answered" }));
+    const yes = await screen.findByRole("radio", { name: /^Yes/ });
+    await waitFor(() => expect(yes).toHaveFocus());
+    fireEvent.keyDown(yes, { key: "Enter", code: "Enter" });
+    expect(posted.map((body) => body.rpcId)).toEqual(["a1"]);
+    stopDropping();
+    vi.restoreAllMocks();
+  });
+
+  it("sends no Deny on the Enter that confirms an IME's text, nor on the second press of the Enter that opened the reason", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup();
+    let now = 10_000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1") }));
+    (await screen.findByRole("button", { name: "Deny" })).focus();
+    await user.keyboard("{Enter}");
+    const reason = screen.getByRole("textbox", { name: "Reason for denying (optional)" });
+    expect(reason).toHaveFocus();
+    fireEvent.keyDown(reason, { key: "Enter", code: "Enter" });
+    expect(posted).toEqual([]);
+    now += 400;
+    // Safari: compositionend first, then the confirming Enter, no longer composing, with the IME's keyCode 229.
+    fireEvent.compositionStart(reason);
+    fireEvent.change(reason, { target: { value: "日本" } });
+    fireEvent.compositionEnd(reason);
+    fireEvent.keyDown(reason, { key: "Enter", code: "Enter", keyCode: 229 });
+    expect(posted).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fireEvent.keyDown(reason, { key: "Enter", code: "Enter" });
+    expect(posted).toEqual([{ type: "answer", rpcId: "a1", sessionId: "s-1", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [], custom: "日本" }] }]);
+    vi.restoreAllMocks();
   });
 
   it("marks a tool its server calls destructive and makes Deny the default, last button", async () => {

@@ -4,6 +4,7 @@ import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../.
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { canTakeFocus, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "../../ui/typing-activity";
+import { STEP_GUARD_MS, useTakeoverCard } from "../../ui/takeover-guard";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -84,13 +85,13 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   const { server, tool, arguments: argumentText, destructive = false } = request.approval;
   const busy = status.kind === "sending" || status.kind === "sent";
   const pendingCount = useSessionStore((state) => selectPendingRequests(request.sessionId)(state).length);
+  const { isImeKey, sendFocus, rootProps } = useTakeoverCard(cardRef, autoFocus, headingId);
+  /** When a key opened the reason box: the second press of a double Enter on Deny is not the reason's Enter. */
+  const reasonOpenedByKeyAt = useRef(Number.NEGATIVE_INFINITY);
 
   useEffect(() => {
     if (!autoFocus) return;
-    return takeFocusWhenFree(
-      () => cardRef.current,
-      () => headingRef.current,
-    );
+    return takeFocusWhenFree(() => cardRef.current, () => headingRef.current);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the card first shows
   }, []);
   useEffect(() => {
@@ -98,6 +99,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   }, [stage]);
 
   const decide = async (decision: ApprovalDecision) => {
+    sendFocus.hold();
     setStatus({ kind: "sending", decision: decision.kind });
     try {
       const receipt = await respond({ type: "answer", rpcId: request.rpcId, sessionId: request.sessionId, answers: approvalAnswer(decision) });
@@ -111,6 +113,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
     }
     // Refused or not delivered: every decision is offered again, the typed reason kept.
     setStage("choosing");
+    sendFocus.failed();
   };
 
   const names = new Map([
@@ -125,14 +128,27 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
       className={`composer-card__button ${destructive ? "composer-card__button--primary composer-card__button--danger-primary" : "composer-card__button--danger"}`}
       data-action="deny"
       disabled={busy}
-      onClick={() => setStage("denying")}
+      onClick={(event) => {
+        // Enter or Space (a click without a position) may come twice; a tap or a click does not type into the box.
+        reasonOpenedByKeyAt.current = event.detail === 0 ? performance.now() : Number.NEGATIVE_INFINITY;
+        setStage("denying");
+      }}
     >
       {t("deny")}
     </button>
   );
 
   return (
-    <section ref={cardRef} role="region" className="composer-card composer-card--sheet approval-card" data-destructive={destructive} aria-labelledby={headingId} data-approval-card="" data-busy={busy}>
+    <section
+      ref={cardRef}
+      role="region"
+      className="composer-card composer-card--sheet approval-card"
+      data-destructive={destructive}
+      aria-labelledby={headingId}
+      data-approval-card=""
+      data-busy={busy}
+      {...rootProps}
+    >
       <div className="approval-card__header">
         <span className="approval-card__eyebrow">{t("eyebrow")}</span>
         {destructive && <span className="approval-card__destructive">{t("destructiveBadge")}</span>}
@@ -165,8 +181,10 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
               disabled={busy}
               onChange={(event) => setReason(event.target.value)}
               onKeyDown={(event) => {
-                if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+                if (event.key !== "Enter" || event.shiftKey || isImeKey(event)) return;
                 event.preventDefault();
+                // The second press of the Enter that opened the box sends nothing (a held one's repeats never reach here).
+                if (performance.now() - reasonOpenedByKeyAt.current < STEP_GUARD_MS) return;
                 if (!busy) void decide({ kind: "deny", reason });
               }}
             />

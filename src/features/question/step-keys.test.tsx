@@ -2,18 +2,16 @@ import { renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createStepGuard,
-  isActingKey,
   focusStep,
   isAnswerShortcut,
   isPanelEscape,
   isPickEnter,
-  numberKeyOf,
   pointOf,
   readStepKey,
   revealStep,
   stepPart,
-  useSendFocus,
 } from "./step-keys";
+import { isActingKey, numberKeyOf, useSendFocus } from "../../ui/takeover-guard";
 
 afterEach(() => {
   vi.restoreAllMocks();

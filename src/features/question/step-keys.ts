@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent, type RefObject } from "react";
+import { numberKeyOf, STEP_GUARD_MS } from "../../ui/takeover-guard";
 
 /**
  * The question wizard's keyboard and focus rules, one place for all of them
@@ -133,17 +134,9 @@ export function isPanelEscape(event: Pick<KeyboardEvent, "key">, imeKey: boolean
 
 // ── Rule number-keys: 1…9 choose an option ──────────────────────────────────────────────────────
 
-/** `Digit1`…`Digit9` and `Numpad1`…`Numpad9`: the physical key, so a full-width IME digit still counts. */
-const NUMBER_CODE = /^(?:Digit|Numpad)([1-9])$/;
-
 /** Options past this one show no key hint and have no number key. */
 export const MAX_NUMBER_KEY = 9;
 
-/** The option number a key stands for, 1…9, or null. */
-export function numberKeyOf(event: Pick<KeyboardEvent, "code">): number | null {
-  const match = NUMBER_CODE.exec(event.code);
-  return match ? Number(match[1]) : null;
-}
 
 // ── Rule step-keys: what Enter and the number keys do on a question step ────────────────────────
 
@@ -235,8 +228,6 @@ export function useArrowKeyPressed(): RefObject<boolean> {
 
 // ── Rule step-guard: a double tap answers one question ──────────────────────────────────────────
 
-/** After a single-select choice moves on, the new step ignores choices this long, so a double tap answers one question. */
-export const STEP_GUARD_MS = 300;
 /** A second tap this close to the first counts as the same double tap. */
 export const DOUBLE_TAP_PX = 32;
 
@@ -272,92 +263,5 @@ export function createStepGuard(windowMs: number = STEP_GUARD_MS) {
   };
 }
 
-// ── Rules held-key and arrival-guard: keys and taps meant for something else ─────────────────────
-
-type GuardedKey = Pick<KeyboardEvent, "key" | "code" | "shiftKey"> & { target: EventTarget | null };
-
-/** A key that picks, moves on, sends or presses a button: Enter (not Shift+Enter), or Space or 1…9 outside a text field. */
-export function isActingKey(event: GuardedKey): boolean {
-  if (event.key === "Enter") return !event.shiftKey;
-  const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return false;
-  return event.key === " " || numberKeyOf(event) !== null;
-}
-
-/** Still inside an arrival's window that ends at `until`. */
-const arriving = (until: number) => performance.now() < until;
-
-function swallow(event: Pick<Event, "preventDefault" | "stopPropagation">): void {
-  event.preventDefault();
-  event.stopPropagation();
-}
-
-/**
- * The panel's guard against keys and taps meant for something else. Rule held-key: an acting key's repeats while it is
- * held never act; only a press does. Rule arrival-guard: a panel that took focus from the panel it replaces (that
- * request just left) takes, for its first STEP_GUARD_MS, no acting key, no tap and no line break a phone keyboard
- * sends, since they were meant for the panel that went. Spread the handlers on the panel's root.
- */
-export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOver: boolean, isImeKey: (event: ReactKeyboardEvent) => boolean) {
-  const [until] = useState(() => (takesOver ? performance.now() + STEP_GUARD_MS : Number.NEGATIVE_INFINITY));
-  useEffect(() => {
-    const root = rootRef.current;
-    if (!root || until === Number.NEGATIVE_INFINITY) return;
-    // Native, in the capture phase: a phone keyboard's Enter reaches the answer field as a line break, not a key.
-    const onBeforeInput = (event: InputEvent) => {
-      if ((event.inputType === "insertLineBreak" || event.inputType === "insertParagraph") && arriving(until)) swallow(event);
-    };
-    root.addEventListener("beforeinput", onBeforeInput, true);
-    return () => root.removeEventListener("beforeinput", onBeforeInput, true);
-  }, [rootRef, until]);
-  return {
-    onKeyDownCapture(event: ReactKeyboardEvent) {
-      if (!isImeKey(event) && isActingKey(event) && (event.repeat || arriving(until))) swallow(event);
-    },
-    onClickCapture(event: MouseEvent) {
-      if (arriving(until)) swallow(event);
-    },
-  };
-}
-
 export type StepGuard = ReturnType<typeof createStepGuard>;
 
-// ── Rule send-focus: focus waits on the heading while a response is sent ────────────────────────
-
-/** Where focus waits while a send has the panel's controls disabled, and where it goes when the send fails. */
-export interface SendFocus {
-  /** As a send starts, before its controls are disabled. */
-  hold(): void;
-  /** Once a send that failed has enabled the controls again. */
-  restore(): void;
-}
-
-const isNowhere = (element: Element | null) => element === null || element === document.body;
-
-/**
- * A focused control that is disabled drops focus to the body (Chromium), where Enter and the number keys reach
- * nothing, and the next request's panel, not finding focus in the one it replaces, would arm no arrival guard: the
- * double press that answered here would answer it too. So focus in the panel (or on no element) waits on its
- * heading, which is never disabled, and a send that fails gives it back to the control it left, else to the step
- * (`focusPanel`). Focus the user moved elsewhere meanwhile stays there.
- */
-export function useSendFocus(rootRef: RefObject<HTMLElement | null>, headingId: string, focusPanel: () => void): SendFocus {
-  const heldRef = useRef<{ from: HTMLElement | null } | null>(null);
-  return {
-    hold() {
-      const active = document.activeElement;
-      const inPanel = active instanceof HTMLElement && rootRef.current?.contains(active) === true;
-      if (!inPanel && !isNowhere(active)) return;
-      heldRef.current = { from: inPanel ? active : null };
-      document.getElementById(headingId)?.focus({ preventScroll: true });
-    },
-    restore() {
-      const held = heldRef.current;
-      heldRef.current = null;
-      const active = document.activeElement;
-      if (held === null || !(isNowhere(active) || active?.id === headingId)) return;
-      held.from?.focus({ preventScroll: true });
-      if (held.from === null || document.activeElement !== held.from) focusPanel();
-    },
-  };
-}

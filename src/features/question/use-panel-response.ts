@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { AnswerItem, PendingRequest, Receipt, RespondRequest } from "../../protocol/schemas";
 import { hasAnyDraft, type DraftState } from "./draft";
-import type { SendFocus } from "./step-keys";
+import type { SendFocus } from "../../ui/takeover-guard";
 import { useRespond } from "./use-respond";
 
 /** Chat about it stops the session's turn first, so the agent does not carry on alone, then hands the note to the composer. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Receipt, RespondRequest } from "../../protocol/schemas";
 import { forgetResponding, leftWhileSending, noteResponding } from "./retired-drafts";
 import type { PanelStatus } from "./status-line";
-import type { SendFocus } from "./step-keys";
+import type { SendFocus } from "../../ui/takeover-guard";
 
 /** What the panel is waiting for: nothing, an answer's receipt, or a cancel's. */
 export type Busy = null | "answer" | "cancel";
