@@ -46,6 +46,23 @@ describe("TurnBar", () => {
     expect(calls).toEqual(["stop s-1"]);
   });
 
+  it("leaves an Escape typed in another text field (the chat search, empty or not) to that field, and takes the composer's", async () => {
+    const u = userEvent.setup();
+    const { calls } = setup([user("u1", "hi")], "running");
+    const search = document.body.appendChild(Object.assign(document.createElement("input"), { type: "search" }));
+    const composer = document.body.appendChild(Object.assign(document.createElement("textarea"), { className: "composer__input" }));
+    onTestFinished(() => {
+      search.remove();
+      composer.remove();
+    });
+    search.focus();
+    await u.keyboard("{Escape}{Escape}");
+    expect(calls).toEqual([]);
+    composer.focus();
+    await u.keyboard("{Escape}");
+    expect(calls).toEqual(["stop s-1"]);
+  });
+
   it("while stopping, Stop keeps focus, says it is busy and ignores more presses; Retry likewise while it sends", async () => {
     const u = userEvent.setup();
     const store = createSessionStore();
@@ -107,7 +124,7 @@ describe("TurnBar", () => {
 
   it("keeps running on an Escape that closes an IME's candidates in the composer, as Safari sends it after compositionend", async () => {
     const { calls } = setup([user("u1", "hi")], "running");
-    const composer = document.body.appendChild(document.createElement("textarea"));
+    const composer = document.body.appendChild(Object.assign(document.createElement("textarea"), { className: "composer__input" }));
     onTestFinished(() => composer.remove());
     composer.focus();
     fireEvent.compositionStart(composer);

@@ -7,6 +7,7 @@ import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
 import { useFocusHandoff } from "../../ui/focus-handoff";
 import { watchPageIme, type ImeGuard } from "../../ui/ime";
+import { isTextField } from "../../ui/typing-activity";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
 import { chatCopy } from "./copy";
@@ -25,9 +26,13 @@ export interface TurnBarProps {
   onFocusLost?: () => void;
 }
 
-/** Whether a key press belongs to something else: an IME (`imeGuard` watches the whole page), a handler that took it, or an open dialog. */
+/**
+ * Whether a key press belongs to something else: an IME (`imeGuard` watches the whole page), a handler that took it, an
+ * open dialog, or a text field other than the message box (the chat search, a rename), even where it does nothing.
+ */
 function isTakenKey(event: KeyboardEvent, imeGuard: ImeGuard): boolean {
-  return event.defaultPrevented || imeGuard.isImeEscape(event) || document.querySelector("dialog[open]") !== null;
+  const inOtherField = event.target instanceof Element && isTextField(event.target) && !event.target.classList.contains("composer__input");
+  return event.defaultPrevented || inOtherField || imeGuard.isImeEscape(event) || document.querySelector("dialog[open]") !== null;
 }
 
 const RETRY_ENDINGS: ReadonlySet<TurnEnding> = new Set(["failed", "interrupted", "stopped-at-tool"]);
