@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { render, screen, within } from "@testing-library/react";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createQuestionEntry, loadQuestionPanel } from "../../app/question-entry";
 import type { Session } from "../../protocol/schemas";
 import { LocaleProvider } from "../../i18n/i18n";
 import { SessionStoreProvider } from "../../store/react";
@@ -16,6 +18,10 @@ const AGENT_SESSION: Session = {
   agent: { kind: "mcp-client", name: "Claude Code" },
 };
 const PLAIN_SESSION: Session = { id: "chat-1", title: "Plain chat", createdAt: "2026-11-30T08:00:00.000Z", updatedAt: "2026-11-30T08:00:00.000Z", state: "idle" };
+
+beforeAll(async () => {
+  await loadQuestionPanel();
+});
 
 function renderBoth(locale?: "zh-CN", state: Session["state"] = "idle") {
   const store = createSessionStore();
@@ -61,5 +67,26 @@ describe("a session an outside agent asks through", () => {
   it("names it in Chinese while it works", () => {
     renderBoth("zh-CN", "running");
     expect(screen.getByText("Claude Code 正在处理…")).toBeVisible();
+  });
+
+  it("gives the focus to its notice once a question answered here goes, never to the page's body", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const user = userEvent.setup();
+    const store = createSessionStore();
+    store.getState().loadSessions([AGENT_SESSION]);
+    const entries = [createQuestionEntry(async () => ({ accepted: true }))];
+    render(
+      <SessionStoreProvider store={store}>
+        <Conversation sessionId={AGENT_SESSION.id} slotEntries={entries} drafts={new Map()} onSend={async () => undefined} onStop={async () => undefined} fallbackTitle="New chat" />
+      </SessionStoreProvider>,
+    );
+    act(() => store.getState().applyFrame({ type: "question/requested", rpcId: "q1", sessionId: AGENT_SESSION.id, questions: [{ id: "go", question: "Ship it?", options: [{ label: "Yes" }, { label: "No" }] }], createdAt: "2026-11-30T09:06:00.000Z" }));
+    const yes = await screen.findByRole("radio", { name: /^Yes/ });
+    await waitFor(() => expect(yes).toHaveFocus());
+    await user.keyboard(" ");
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Ship it?" })).toHaveFocus());
+    act(() => store.getState().applyFrame({ type: "question/resolved", rpcId: "q1", sessionId: AGENT_SESSION.id, outcome: "answered" }));
+    await waitFor(() => expect(screen.getByRole("note")).toHaveFocus());
+    vi.restoreAllMocks();
   });
 });

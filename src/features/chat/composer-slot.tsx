@@ -83,7 +83,8 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
     setRestored(field && field.value !== "" ? { at: performance.now(), touched: false } : null);
     const active = document.activeElement;
     if (active && active !== document.body && !slotRef.current?.contains(active)) return;
-    field?.focus();
+    // A composer with nothing to type in (an outside agent's chat shows a notice) takes the focus on what it shows.
+    (field ?? composerRef.current?.querySelector<HTMLElement>('[tabindex="-1"]'))?.focus();
   }, [takenOver, sessionId]);
   // After the effect above, so that one reads whether the composer was hidden before this render.
   useLayoutEffect(() => {

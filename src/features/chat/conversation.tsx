@@ -183,7 +183,8 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
           drafts={drafts}
           composer={
             session?.agent?.kind === "mcp-client" ? (
-              <p className="agent-notice" role="note" dir="auto">
+              // Focusable from script only: where focus lands once a panel answered here goes.
+              <p className="agent-notice" role="note" dir="auto" tabIndex={-1}>
                 {t("agentNotice", { name: session.agent.name })}
               </p>
             ) : (
