@@ -371,6 +371,15 @@ describe("arriving while the user types elsewhere", () => {
     expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
   });
 
+  it("leaves Alt+Q pressed in its own answer field to the field: Option+Q types there and the focus stays", () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+    const field = screen.getAllByRole("textbox")[0]!;
+    field.focus();
+    expect(fireEvent.keyDown(field, { key: "œ", code: "KeyQ", altKey: true })).toBe(true);
+    expect(field).toHaveFocus();
+  });
+
   it("expands a collapsed panel on Alt+Q", () => {
     sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [], index: 0, collapsed: true }));
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);

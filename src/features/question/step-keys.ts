@@ -108,7 +108,7 @@ export function isAnswerShortcut(event: Pick<KeyboardEvent, "altKey" | "ctrlKey"
   return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === "KeyQ" && !event.isComposing;
 }
 
-/** Calls `onShortcut` on Alt+Q / Option+Q anywhere in the document while the panel is mounted. */
+/** Calls `onShortcut` on Alt+Q / Option+Q anywhere in the document but a question panel while the panel is mounted. */
 export function useAnswerShortcut(onShortcut: () => void): void {
   const latest = useRef(onShortcut);
   useEffect(() => {
@@ -116,7 +116,8 @@ export function useAnswerShortcut(onShortcut: () => void): void {
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!isAnswerShortcut(event)) return;
+      // Already in a panel, the key is the field's: Option+Q types œ or « there, and focus stays put.
+      if (!isAnswerShortcut(event) || (event.target instanceof Element && event.target.closest("[data-question-panel]") !== null)) return;
       event.preventDefault();
       latest.current();
     };
