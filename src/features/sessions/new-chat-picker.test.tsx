@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AgentsList } from "../../client/agents-api";
 import { itKeepsCatalogParity } from "../../i18n/catalog-testing";
@@ -222,6 +222,24 @@ describe("New chat with ACP agents", () => {
     await user.click(screen.getByText("Outside"));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(newChat).toHaveAttribute("aria-expanded", "false");
+  });
+
+  it("stays open on the Escape that closes an IME's candidates in the folder field, and closes on the next", async () => {
+    const user = userEvent.setup();
+    const { newChat } = setup();
+    await user.click(newChat);
+    const dialog = await screen.findByRole("dialog", { name: "New chat" });
+    await user.click(screen.getByRole("radio", { name: /Qwen Code/ }));
+    const field = screen.getByRole("textbox");
+    fireEvent.compositionStart(field);
+    fireEvent.keyDown(field, { key: "Escape", isComposing: true });
+    fireEvent.compositionEnd(field);
+    fireEvent.keyDown(field, { key: "Escape", keyCode: 229 });
+    expect(dialog).toBeInTheDocument();
+    fireEvent.keyDown(field, { key: "Escape", keyCode: 27 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fireEvent.keyDown(field, { key: "Escape", keyCode: 27 });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
   it("speaks Chinese", async () => {

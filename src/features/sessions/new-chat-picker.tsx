@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent,
 import type { AgentInfo, AgentsList } from "../../client/agents-api";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
+import { createImeGuard } from "../../ui/ime";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
 import { newChatCopy } from "./new-chat-copy";
 import "./new-chat-picker.css";
@@ -88,8 +89,10 @@ export default function NewChatPicker({ agents, onAssistant, onAgent, onClose, a
     return () => clearInterval(timer);
   }, [anyStarting, onRefresh]);
 
+  const [imeGuard] = useState(createImeGuard);
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key !== "Escape") return;
+    // The Escape that closes an IME's candidates while a folder is typed is the IME's, not the picker's.
+    if (event.key !== "Escape" || imeGuard.isImeEscape({ isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode })) return;
     event.preventDefault();
     event.stopPropagation();
     onClose(true);
@@ -134,7 +137,7 @@ export default function NewChatPicker({ agents, onAssistant, onAgent, onClose, a
   };
 
   return (
-    <form ref={rootRef} className="new-chat-picker" role="dialog" aria-labelledby={titleId} onKeyDown={onKeyDown} onSubmit={(event) => void submit(event)}>
+    <form ref={rootRef} className="new-chat-picker" role="dialog" aria-labelledby={titleId} onKeyDown={onKeyDown} onCompositionStart={imeGuard.onCompositionStart} onCompositionEnd={imeGuard.onCompositionEnd} onSubmit={(event) => void submit(event)}>
       <h2 id={titleId} className="new-chat-picker__title">
         {t("dialogTitle")}
       </h2>
