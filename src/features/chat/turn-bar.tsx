@@ -7,7 +7,6 @@ import type { SessionState } from "../../protocol/schemas";
 import { Button } from "../../ui/button";
 import { useFocusHandoff } from "../../ui/focus-handoff";
 import { watchPageIme, type ImeGuard } from "../../ui/ime";
-import { isTextField } from "../../ui/typing-activity";
 import { describeFailure } from "./failure";
 import { lastTurn, type TurnEnding } from "./last-turn";
 import { chatCopy } from "./copy";
@@ -26,12 +25,15 @@ export interface TurnBarProps {
   onFocusLost?: () => void;
 }
 
+/** Where typing goes, but the message box: an Escape there is the field's. */
+const OTHER_TEXT_FIELDS = "textarea:not(.composer__input),[contenteditable=true],input:not([type=checkbox],[type=radio],[type=range],[type=button],[type=submit])";
+
 /**
  * Whether a key press belongs to something else: an IME (`imeGuard` watches the whole page), a handler that took it, an
  * open dialog, or a text field other than the message box (the chat search, a rename), even where it does nothing.
  */
 function isTakenKey(event: KeyboardEvent, imeGuard: ImeGuard): boolean {
-  const inOtherField = event.target instanceof Element && isTextField(event.target) && !event.target.classList.contains("composer__input");
+  const inOtherField = event.target instanceof Element && event.target.matches(OTHER_TEXT_FIELDS);
   return event.defaultPrevented || inOtherField || imeGuard.isImeEscape(event) || document.querySelector("dialog[open]") !== null;
 }
 
