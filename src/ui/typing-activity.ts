@@ -11,6 +11,8 @@ const PANEL_SELECTOR = "[data-question-panel], [data-approval-card]";
 const NON_TEXT_INPUT_TYPES = new Set(["button", "checkbox", "color", "file", "hidden", "image", "radio", "range", "reset", "submit"]);
 
 let lastKeystrokeAt = Number.NEGATIVE_INFINITY;
+/** When a pointer last pressed into a text field outside the cards: the user turning to type there. */
+let lastFieldPressAt = Number.NEGATIVE_INFINITY;
 
 function isInsidePanel(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest(PANEL_SELECTOR) !== null;
@@ -32,8 +34,14 @@ function recordKeystroke(event: Event): void {
   lastKeystrokeAt = isSendingEnter(event) ? Number.NEGATIVE_INFINITY : performance.now();
 }
 
+function recordFieldPress(event: Event): void {
+  const target = event.target instanceof Element ? event.target : null;
+  if (!isInsidePanel(target) && isTextField(target)) lastFieldPressAt = performance.now();
+}
+
 /** Starts watching keystrokes outside the panel; the module does this when it loads, and it is safe to call again. */
 export const watchTyping = documentWatcher([
+  ["pointerdown", recordFieldPress],
   ["keydown", recordKeystroke],
   ["beforeinput", recordKeystroke],
   ["compositionupdate", recordKeystroke],
@@ -96,21 +104,26 @@ export function userIsHere(): boolean {
 
 /**
  * Calls `take` once the user is no longer typing elsewhere and this document may take the focus, never mid-press (what
- * takes over moves, and the tap would land elsewhere); a user typing again by the press's end is waited for again.
+ * takes over moves, and the tap would land elsewhere); a user typing again by the press's end is waited for again. A
+ * press into a text field while it waits (coming back by clicking into the message box) starts typing there: it waits
+ * the typing window from that press, so the first keys go to the field, not to what takes over.
  * Returns a cancel. The question panel and the approval card take over the composer slot this way.
  */
 export function whenFreeToTakeOver(take: () => void): () => void {
   let live = true;
   let stop: (() => void) | null = null;
+  const since = performance.now();
+  const turnedToType = () => lastFieldPressAt >= since && performance.now() - lastFieldPressAt < TYPING_WINDOW_MS;
+  const free = () => canTakeFocus() && !turnedToType();
   const wait = () => {
     stop = whenTypingStops(
       () =>
         afterPress(() => {
           if (!live) return;
-          if (isTypingElsewhere() || !canTakeFocus()) wait();
+          if (isTypingElsewhere() || !free()) wait();
           else take();
         }),
-      canTakeFocus,
+      free,
     );
   };
   wait();
@@ -123,6 +136,7 @@ export function whenFreeToTakeOver(take: () => void): () => void {
 /** Forgets the last keystroke; for tests. */
 export function resetTypingActivity(): void {
   lastKeystrokeAt = Number.NEGATIVE_INFINITY;
+  lastFieldPressAt = Number.NEGATIVE_INFINITY;
 }
 
 watchTyping();

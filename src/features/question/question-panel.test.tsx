@@ -7,7 +7,7 @@ import type { PendingRequest, Receipt, RespondRequest } from "../../protocol/sch
 import { deleteDraft } from "./draft-storage";
 import { acceptingRespond, dropFocusFromDisabled, installTestClock, answerBody, expectAnswered, renderPanel as renderRequest, type RespondMock } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
-import { resetTypingActivity } from "../../ui/typing-activity";
+import { resetTypingActivity, TYPING_WINDOW_MS } from "../../ui/typing-activity";
 
 const clock = installTestClock();
 
@@ -291,6 +291,30 @@ describe("focus", () => {
       await act(() => vi.advanceTimersByTimeAsync(250));
       expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
       expect(screen.queryByText(/Press Alt\+Q to answer/)).not.toBeInTheDocument();
+    });
+
+    it("coming back by a click into the message box, leaves the first keys to it: takes over only once the typing window after the click is over", async () => {
+      let now = 50_000;
+      vi.spyOn(performance, "now").mockImplementation(() => now);
+      const pass = async (ms: number) => {
+        now += ms;
+        await act(() => vi.advanceTimersByTimeAsync(ms));
+      };
+      const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+      const composer = document.createElement("textarea");
+      composer.setAttribute("aria-label", "Message");
+      document.body.append(composer);
+      composer.focus();
+      render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+      await pass(2_000);
+      hasFocus.mockReturnValue(true);
+      fireEvent.pointerDown(composer, { button: 0 });
+      fireEvent.pointerUp(composer, { button: 0 });
+      await pass(1_000);
+      expect(composer).toHaveFocus();
+      expect(screen.getByText("Parley's assistant asks 3 questions. Press Alt+Q to answer.")).toBeInTheDocument();
+      await pass(TYPING_WINDOW_MS);
+      expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
     });
 
     it("stays passive once they are back if the composer holds a draft", async () => {
