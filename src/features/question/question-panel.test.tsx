@@ -404,10 +404,17 @@ describe("arriving while the user types elsewhere", () => {
     expect(field).toHaveFocus();
   });
 
-  it("expands a collapsed panel on Alt+Q", () => {
+  it("expands a collapsed panel on Alt+Q, from the page or from the collapsed bar itself", () => {
+    sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [], index: 0, collapsed: true }));
+    const { unmount } = render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
+    fireEvent.keyDown(document.body, { key: "q", code: "KeyQ", altKey: true });
+    expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
+    unmount();
     sessionStorage.setItem("parley.question-draft.rpc-1", JSON.stringify({ drafts: [], index: 0, collapsed: true }));
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} autoFocus={false} />);
-    fireEvent.keyDown(document.body, { key: "q", code: "KeyQ", altKey: true });
+    const expandButton = screen.getByRole("button", { name: "Expand the question card" });
+    expandButton.focus();
+    fireEvent.keyDown(expandButton, { key: "q", code: "KeyQ", altKey: true });
     expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
   });
 

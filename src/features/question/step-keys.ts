@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent, type RefObject } from "react";
 import { numberKeyOf, STEP_GUARD_MS } from "../../ui/takeover-guard";
+import { isTextField } from "../../ui/typing-activity";
 
 /**
  * The question wizard's keyboard and focus rules, one place for all of them
@@ -108,7 +109,7 @@ export function isAnswerShortcut(event: Pick<KeyboardEvent, "altKey" | "ctrlKey"
   return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === "KeyQ" && !event.isComposing;
 }
 
-/** Calls `onShortcut` on Alt+Q / Option+Q anywhere in the document but a question panel while the panel is mounted. */
+/** Calls `onShortcut` on Alt+Q / Option+Q anywhere in the document but a question panel's field while the panel is mounted. */
 export function useAnswerShortcut(onShortcut: () => void): void {
   const latest = useRef(onShortcut);
   useEffect(() => {
@@ -116,8 +117,8 @@ export function useAnswerShortcut(onShortcut: () => void): void {
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      // Already in a panel, the key is the field's: Option+Q types œ or « there, and focus stays put.
-      if (!isAnswerShortcut(event) || (event.target instanceof Element && event.target.closest("[data-question-panel]") !== null)) return;
+      // In a panel's own field the key is the field's: Option+Q types œ or « there, and focus stays put.
+      if (!isAnswerShortcut(event) || (event.target instanceof Element && event.target.closest("[data-question-panel]") !== null && isTextField(event.target))) return;
       event.preventDefault();
       latest.current();
     };
