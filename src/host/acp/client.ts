@@ -240,13 +240,16 @@ export class AcpAgentProcess {
     return { sessionId: response.sessionId, modes: session.modes ? { ...session.modes, currentModeId: session.mode ?? session.modes.currentModeId } : null, restored: false };
   }
 
+  /**
+   * Sets the chat's mode, else `default`. A mode the agent does not offer (any more: an upgrade dropped it) falls back to
+   * `default` rather than failing the start, which would fail every later prompt of the chat the same way.
+   */
   private async applyMode(sessionId: string, session: SessionEntry, wanted: string | undefined) {
-    const mode = wanted ?? "default";
-    if (!session.modes || session.mode === mode) return;
-    if (!session.modes.availableModes.some((offered) => offered.id === mode)) {
-      if (wanted !== undefined) throw new AcpAgentError("AGENT_ERROR", `${this.config.title} offers no mode ${JSON.stringify(mode)}`);
-      return;
-    }
+    if (!session.modes) return;
+    const offers = (mode: string) => session.modes!.availableModes.some((offered) => offered.id === mode);
+    if (wanted !== undefined && !offers(wanted)) this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
+    const mode = wanted !== undefined && offers(wanted) ? wanted : "default";
+    if (session.mode === mode || !offers(mode)) return;
     await this.setMode(sessionId, mode);
   }
 

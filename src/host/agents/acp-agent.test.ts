@@ -469,6 +469,15 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
   });
 
+  it("refuses a mode while the chat's agent session never opened (its first start failed), with 409 AGENT_NOT_STARTED", async () => {
+    const workspace = tempDir();
+    const broken = await startBroken(workspace, tempDir());
+    const sessionId = await newAgentChat(broken.server.url, workspace);
+    await broken.client.waitIdle(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
+    expect(sessionRows(await messages(broken.server.url, sessionId)).map((row) => row.state)).toEqual(["failed"]);
+    expect(await setMode(broken.server.url, sessionId, "plan")).toMatchObject({ status: 409, body: { error: { code: "AGENT_NOT_STARTED" } } });
+  });
+
   it("refuses a mode before the chat's first message opened its agent session, with 409 AGENT_NOT_STARTED", async () => {
     const { server, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);

@@ -11,6 +11,7 @@ import { UserInteractionError } from "../pending/user-interaction";
 import type { Agent, AgentReport } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
 import { plainLabel } from "../../protocol/plain-label";
+import { perSession } from "../sessions/session-writes";
 import { ACP_ROW_NAMES, acpRow, createCoalescingWriter } from "./acp-rows";
 import { ABANDONED, errorText, failTurn, runTurn, unlessAbandoned, type Binding, type SessionData } from "./acp-turn";
 
@@ -50,14 +51,17 @@ export class ModeRefused extends Error {
   }
 }
 
-/** Refuses a mode the session row's agent does not offer; a row that lists no modes takes any. */
+/**
+ * Refuses a mode the session row's agent does not offer; a row that lists no modes is of a session never opened yet (its
+ * start failed or goes on), or of an agent that has none.
+ */
 function checkOffered(data: SessionData, mode: string): void {
-  if (data.modes && data.modes.length > 0 && !data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
+  if (!data.modes || data.modes.length === 0) throw new ModeRefused(data.state === "ready" ? { notOffered: [] } : "not-started");
+  if (!data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
 }
 
-/** The mode of a chat whose session no process holds: its row keeps it, every tab shows it, and the next prompt opens the session so. */
-async function storeMode(options: AcpAgentsOptions, sessionId: string, mode: string): Promise<void> {
-  const latest = latestSessionRow(await options.transcript(sessionId));
+/** The mode of a chat whose session no process holds: its latest row keeps it, every tab shows it, and the next prompt opens the session so. */
+async function storeMode(options: AcpAgentsOptions, latest: { row: StoredMessage; data: SessionData } | null, mode: string): Promise<void> {
   if (!latest) throw new ModeRefused("not-started");
   checkOffered(latest.data, mode);
   if (latest.data.mode === mode) return;
@@ -231,17 +235,26 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   /** Bindings being made, so two prompts of one chat never open two agent sessions. */
   const binding = new Map<string, Promise<Binding>>();
 
+  /** Mode changes, one at a time per chat: a prompt waits for them, so the session it opens has the mode (`setMode`). */
+  const modeChanges = perSession();
+
+  /**
+   * The chat's session this host holds and its latest session row (read unless this host alone writes it and holds the
+   * session). A session another host opened since (a cluster) is dropped: this process's memory of it is behind.
+   */
+  async function heldSession(sessionId: string) {
+    const held = bindings.get(sessionId);
+    const latest = held && !options.shared ? null : latestSessionRow(await options.transcript(sessionId));
+    if (!held || !options.shared || latest?.row.id === held.row.id) return { held, latest };
+    log({ event: "acp/session-moved", sessionId });
+    bindings.delete(sessionId);
+    held.process.closeSession(held.acpSessionId);
+    return { held: undefined, latest };
+  }
+
   /** The chat's live session: the one held, else the stored one resumed (session/load, or a fresh one), else a new one. */
   async function bind(session: StoredSession, agent: AcpSessionAgent, report: AgentReport): Promise<Binding> {
-    let held = bindings.get(session.id);
-    const latest = held && !options.shared ? null : latestSessionRow(await options.transcript(session.id));
-    if (held && options.shared && latest?.row.id !== held.row.id) {
-      // Another host opened the chat's agent session since this one did: this process's memory of it is behind.
-      log({ event: "acp/session-moved", sessionId: session.id });
-      bindings.delete(session.id);
-      held.process.closeSession(held.acpSessionId);
-      held = undefined;
-    }
+    const { held, latest } = await heldSession(session.id);
     if (held) {
       held.report = report;
       return held;
@@ -304,6 +317,8 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       async prompt({ sessionId, text, signal }, report) {
         let entry: Binding;
         try {
+          // A mode being set goes first: the session then opens in it. No await between the last look and the binding.
+          for (let change = modeChanges.tail(sessionId); change; change = modeChanges.tail(sessionId)) await change;
           const pending = binding.get(sessionId) ?? bind(session, agent, report);
           binding.set(sessionId, pending);
           // An agent that never opens the session does not keep the turn starting past a Stop and its grace.
@@ -320,18 +335,16 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         entry.report = report;
         return runTurn(log, entry, sessionId, text, signal, report);
       },
-      async setMode(sessionId, mode) {
-        // A start under way is waited for, so the mode goes to the session it opens rather than being lost behind it.
-        await binding.get(sessionId)?.catch(() => undefined);
-        const entry = bindings.get(sessionId);
-        if (entry) {
-          checkOffered(entry.data, mode);
-          await entry.process.setMode(entry.acpSessionId, mode);
-          writeSession(log, entry, { mode });
-          return;
-        }
-        await storeMode(options, sessionId, mode);
-      },
+      setMode: (sessionId, mode) =>
+        modeChanges(sessionId, async () => {
+          // A start under way is waited for, so the mode goes to the session it opens rather than being lost behind it.
+          await binding.get(sessionId)?.catch(() => undefined);
+          const { held, latest } = await heldSession(sessionId);
+          if (!held) return storeMode(options, latest, mode);
+          checkOffered(held.data, mode);
+          await held.process.setMode(held.acpSessionId, mode);
+          writeSession(log, held, { mode });
+        }),
     };
   }
 

@@ -52,7 +52,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
           if (result === "not-found") throw new HttpError(404, "NOT_FOUND", `no session ${id}`);
           if (result === "not-agent") throw new HttpError(409, "AGENT_SESSION", "no ACP agent runs this chat, so it has no modes");
           if (result === "not-started") throw new HttpError(409, "AGENT_NOT_STARTED", "the chat's agent session opens with its first message: give the mode when creating the chat, or set it after that");
-          if (result !== "ok") throw new HttpError(400, "INVALID_BODY", `the chat's agent offers no mode ${JSON.stringify(body.mode)}; it offers ${result.notOffered.join(", ")}`);
+          if (result !== "ok") throw new HttpError(400, "INVALID_BODY", `the chat's agent offers no mode ${JSON.stringify(body.mode)}; it offers ${result.notOffered.join(", ") || "none"}`);
           sendJson(context.response, 202, { mode: body.mode });
         },
       },

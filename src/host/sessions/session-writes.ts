@@ -31,7 +31,8 @@ export function sessionWrites(store: Store, publish: (row: StoredSession) => voi
 
 /**
  * Runs the jobs given for one key one after another (a failed job does not stop the next); other keys' run alongside.
- * `busy(key)` tells whether a job of that key is queued or running.
+ * `busy(key)` tells whether a job of that key is queued or running; `tail(key)` settles (never rejecting) once the jobs
+ * of that key queued so far have.
  */
 export function perSession() {
   const tails = new Map<string, Promise<void>>();
@@ -47,5 +48,5 @@ export function perSession() {
     });
     return ran;
   };
-  return Object.assign(run, { busy: (key: string) => tails.has(key) });
+  return Object.assign(run, { busy: (key: string) => tails.has(key), tail: (key: string) => tails.get(key) });
 }
