@@ -242,12 +242,17 @@ export class AcpAgentProcess {
 
   /**
    * Sets the chat's mode, else `default`. A mode the agent does not offer (any more: an upgrade dropped it) falls back to
-   * `default` rather than failing the start, which would fail every later prompt of the chat the same way.
+   * `default` rather than failing the start, which would fail every later prompt of the chat the same way; an agent with
+   * no `default` either fails the start.
    */
   private async applyMode(sessionId: string, session: SessionEntry, wanted: string | undefined) {
     if (!session.modes) return;
     const offers = (mode: string) => session.modes!.availableModes.some((offered) => offered.id === mode);
-    if (wanted !== undefined && !offers(wanted)) this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
+    if (wanted !== undefined && !offers(wanted)) {
+      // Never left in the agent's own start mode, which may act without asking: with no `default` either, the start fails.
+      if (!offers("default")) throw new AcpAgentError("AGENT_ERROR", `${this.config.title} offers neither mode ${JSON.stringify(wanted)} nor default`);
+      this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
+    }
     const mode = wanted !== undefined && offers(wanted) ? wanted : "default";
     if (session.mode === mode || !offers(mode)) return;
     await this.setMode(sessionId, mode);

@@ -469,6 +469,16 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
   });
 
+  it("tells a mode the live agent refused with 400, naming what it said, and keeps the mode it had", async () => {
+    const { server, client, workspace } = await startWithAgent({ TEST_AGENT_REFUSE_MODE: "1" });
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "hello"));
+    const refused = await setMode(server.url, sessionId, "auto");
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: { code: "INVALID_BODY", message: expect.stringMatching(/^the chat's agent refused the mode "auto": Test Agent answered -32600: .*modes are locked/) } });
+    expect(sessionRows(await messages(server.url, sessionId)).map((row) => row.mode)).toEqual(["default"]);
+  });
+
   it("refuses a mode while the chat's agent session never opened (its first start failed), with 409 AGENT_NOT_STARTED", async () => {
     const workspace = tempDir();
     const broken = await startBroken(workspace, tempDir());

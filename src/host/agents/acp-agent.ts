@@ -43,20 +43,20 @@ export interface AcpAgentsOptions {
   instance?: string;
 }
 
-/** Why a chat's mode was not set: its agent session never opened yet, or its agent offers no such mode (those it offers). */
+/** Why a chat's mode was not set: its agent session never opened yet, its agent offers no such mode (those it offers), or the agent refused it. */
 export class ModeRefused extends Error {
   override readonly name = "ModeRefused";
-  constructor(readonly refusal: "not-started" | { notOffered: string[] }) {
-    super(refusal === "not-started" ? "the chat's agent session has not opened yet" : `the agent offers only ${refusal.notOffered.join(", ")}`);
+  constructor(readonly refusal: "not-started" | { notOffered: string[] } | { agentSaid: string }) {
+    super(refusal === "not-started" ? "the chat's agent session has not opened yet" : "notOffered" in refusal ? `the agent offers only ${refusal.notOffered.join(", ")}` : refusal.agentSaid);
   }
 }
 
 /**
- * Refuses a mode the session row's agent does not offer; a row that lists no modes is of a session never opened yet (its
- * start failed or goes on), or of an agent that has none.
+ * Refuses a mode the session row's agent does not offer; a row that lists no modes is of a session never opened (its first
+ * start failed or goes on: no agent session id yet), or of an agent that has none.
  */
 function checkOffered(data: SessionData, mode: string): void {
-  if (!data.modes || data.modes.length === 0) throw new ModeRefused(data.state === "ready" ? { notOffered: [] } : "not-started");
+  if (!data.modes || data.modes.length === 0) throw new ModeRefused(data.acpSessionId ? { notOffered: [] } : "not-started");
   if (!data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
 }
 
@@ -67,6 +67,20 @@ async function storeMode(options: AcpAgentsOptions, latest: { row: StoredMessage
   if (latest.data.mode === mode) return;
   const data: SessionData = { ...latest.data, mode };
   await options.updateRow({ ...latest.row, tool: { ...latest.row.tool!, acp: data } });
+}
+
+/** Sets the mode of the chat's live session; a process gone meanwhile leaves it to the row, and an agent's refusal is told. */
+async function setLiveMode(options: AcpAgentsOptions, held: Binding, mode: string): Promise<void> {
+  checkOffered(held.data, mode);
+  try {
+    await held.process.setMode(held.acpSessionId, mode);
+  } catch (error) {
+    if (!(error instanceof AcpAgentError)) throw error;
+    if (error.code === "AGENT_ERROR") throw new ModeRefused({ agentSaid: error.message });
+    // The process went meanwhile: the row keeps the mode for the prompt that opens the session again.
+    return storeMode(options, latestSessionRow(await options.transcript(held.row.sessionId)), mode);
+  }
+  writeSession(options.log, held, { mode });
 }
 
 /** The configured ACP agents (docs/architecture.md, ACP agents): their processes, their chats' sessions, and the Agent of each chat. */
@@ -316,17 +330,20 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     return {
       async prompt({ sessionId, text, signal }, report) {
         let entry: Binding;
-        try {
+        const open = async () => {
           // A mode being set goes first: the session then opens in it. No await between the last look and the binding.
           for (let change = modeChanges.tail(sessionId); change; change = modeChanges.tail(sessionId)) await change;
+          // Stopped while it waited: nothing is opened for a turn that is over.
+          if (signal.aborted) return null;
           const pending = binding.get(sessionId) ?? bind(session, agent, report);
           binding.set(sessionId, pending);
-          // An agent that never opens the session does not keep the turn starting past a Stop and its grace.
-          const bound = await unlessAbandoned(pending.finally(() => binding.delete(sessionId)), signal, cancelGraceMs);
-          if (bound === ABANDONED) {
-            log({ event: "acp/cancel-ignored", sessionId, graceMs: cancelGraceMs });
-            return { reason: "stopped" };
-          }
+          return pending.finally(() => binding.delete(sessionId));
+        };
+        try {
+          // An agent that never opens the session (or sets a mode) does not keep the turn starting past a Stop and its grace.
+          const bound = await unlessAbandoned(open(), signal, cancelGraceMs);
+          if (bound === ABANDONED) log({ event: "acp/cancel-ignored", sessionId, graceMs: cancelGraceMs });
+          if (bound === ABANDONED || bound === null) return { reason: "stopped" };
           entry = bound;
         } catch (error) {
           if (signal.aborted) return { reason: "stopped" };
@@ -341,9 +358,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
           await binding.get(sessionId)?.catch(() => undefined);
           const { held, latest } = await heldSession(sessionId);
           if (!held) return storeMode(options, latest, mode);
-          checkOffered(held.data, mode);
-          await held.process.setMode(held.acpSessionId, mode);
-          writeSession(log, held, { mode });
+          await setLiveMode(options, held, mode);
         }),
     };
   }

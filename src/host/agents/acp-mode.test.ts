@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AcpRowData } from "../../protocol/acp-data";
-import { silentLogger } from "../log";
 import type { AgentReport } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
 import { TEST_AGENT_ARGS } from "../../testing/acp/test-agent";
@@ -63,20 +62,22 @@ function reportInto(rows: Map<string, StoredMessage>): AgentReport {
 
 describe("a chat's mode set while its agent session is closed", () => {
   /** A chat whose latest session row (its session closed: no process holds it) says `mode`. */
-  function closedChat(mode: string) {
+  function closedChat(mode: string, options: { env?: Record<string, string>; cancelGraceMs?: number } = {}) {
+    const logs: { event: string }[] = [];
     const workspace = temp.make();
     mkdirSync(path.join(workspace, "src"), { recursive: true });
     const data: SessionRow = { type: "session", agent: "test", title: "Test Agent", cwd: workspace, state: "ready", mode, modes: [{ id: "default", name: "Default" }, { id: "auto", name: "Auto" }] };
     const stored: StoredMessage = { id: "session-row", sessionId: "chat", role: "tool", createdAt: "2026-12-01T10:00:00.000Z", tool: { callId: "c", name: "acp/session", args: {}, status: "ok", acp: data } };
     const transcript = heldTranscript(stored);
     agents = createAcpAgents({
-      config: { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS, env: {}, disabled: false }] },
-      log: silentLogger,
+      config: { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS, env: options.env ?? {}, disabled: false }] },
+      log: (entry) => void logs.push(entry),
+      ...(options.cancelGraceMs ? { cancelGraceMs: options.cancelGraceMs } : {}),
       transcript: () => transcript.read(),
       updateRow: async (row) => void transcript.rows.set(row.id, row),
     });
     const session: StoredSession = { id: "chat", title: "Chat", createdAt: stored.createdAt, updatedAt: stored.createdAt, autoTitle: true, revision: 0, agent: { kind: "acp-agent", name: "test", cwd: workspace } };
-    return { transcript, agent: agents.forSession(session)! };
+    return { transcript, logs, agent: agents.forSession(session)! };
   }
 
   it("reaches the session the next prompt opens, though the prompt came while the mode was still being written", async () => {
@@ -98,11 +99,29 @@ describe("a chat's mode set while its agent session is closed", () => {
   });
 
   it("opens the session in the asking mode when the agent no longer offers the chat's mode, rather than failing every prompt", async () => {
-    const { transcript, agent } = closedChat("plan");
+    const { transcript, agent, logs } = closedChat("plan");
     expect(await agent.prompt({ sessionId: "chat", text: "hello", signal: new AbortController().signal }, reportInto(transcript.rows))).toEqual({ reason: "done" });
     expect(transcript.sessionRows().map((row) => [row.state, row.mode])).toEqual([
       ["ready", "plan"],
       ["ready", "default"],
     ]);
+    expect(logs.filter((entry) => entry.event === "acp/mode-not-offered")).toEqual([{ event: "acp/mode-not-offered", agent: "test", sessionId: expect.any(String), mode: "plan" }]);
+  });
+
+  it("a Stop ends a prompt that waits for a mode change, which waits for a start that never ends", async () => {
+    const { transcript, agent } = closedChat("default", { env: { TEST_AGENT_NO_SESSION: "1" }, cancelGraceMs: 200 });
+    const report = reportInto(transcript.rows);
+    const first = new AbortController();
+    const firstTurn = agent.prompt({ sessionId: "chat", text: "hello", signal: first.signal }, report);
+    await expect.poll(() => transcript.sessionRows().map((row) => row.state)).toEqual(["ready", "starting"]);
+    first.abort();
+    expect(await firstTurn).toEqual({ reason: "stopped" });
+    // The mode waits for the start the stopped prompt left running.
+    void agent.setMode!("chat", "auto").catch(() => undefined);
+    const second = new AbortController();
+    const secondTurn = agent.prompt({ sessionId: "chat", text: "again", signal: second.signal }, report);
+    second.abort();
+    expect(await secondTurn).toEqual({ reason: "stopped" });
+    expect(transcript.sessionRows().map((row) => row.state)).toEqual(["ready", "starting"]);
   });
 });

@@ -14,7 +14,7 @@ export interface AgentListing {
   loadSession?: boolean;
 }
 
-export type SetModeResult = "ok" | "not-found" | "not-agent" | "not-started" | { notOffered: string[] };
+export type SetModeResult = "ok" | "not-found" | "not-agent" | "not-started" | { notOffered: string[] } | { agentSaid: string };
 
 export interface AgentRoutesOptions {
   agents(): AgentListing[];
@@ -22,7 +22,8 @@ export interface AgentRoutesOptions {
   workspaces: readonly string[];
   /**
    * Sets an ACP chat's mode: `not-found` for no such session, `not-agent` for a chat no ACP agent runs, `not-started` for
-   * a chat whose agent session has not opened yet, `not-offered` (with the modes offered) for a mode its agent lacks.
+   * a chat whose agent session has not opened yet, `notOffered` (with the modes offered) for a mode its agent lacks,
+   * `agentSaid` for one the agent refused.
    */
   setMode(sessionId: string, mode: string): Promise<SetModeResult>;
   /** In a cluster: the host that runs the chat's agent session, which takes the mode instead of this one. */
@@ -52,6 +53,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
           if (result === "not-found") throw new HttpError(404, "NOT_FOUND", `no session ${id}`);
           if (result === "not-agent") throw new HttpError(409, "AGENT_SESSION", "no ACP agent runs this chat, so it has no modes");
           if (result === "not-started") throw new HttpError(409, "AGENT_NOT_STARTED", "the chat's agent session opens with its first message: give the mode when creating the chat, or set it after that");
+          if (result !== "ok" && "agentSaid" in result) throw new HttpError(400, "INVALID_BODY", `the chat's agent refused the mode ${JSON.stringify(body.mode)}: ${result.agentSaid}`);
           if (result !== "ok") throw new HttpError(400, "INVALID_BODY", `the chat's agent offers no mode ${JSON.stringify(body.mode)}; it offers ${result.notOffered.join(", ") || "none"}`);
           sendJson(context.response, 202, { mode: body.mode });
         },

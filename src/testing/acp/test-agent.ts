@@ -36,6 +36,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/ignore-cancel` | `working`, then nothing, and session/cancel changes nothing: the turn never ends |
  * | `/permission-none` | session/request_permission offering no option; replies `permission: <response JSON>` |
  * | `/linger` | `working`, and session/cancel changes nothing: the turn ends (`end_turn`) only once a later turn of the session sent its permission request |
+ * | (TEST_AGENT_REFUSE_MODE=1) | session/set_mode is answered with an error once the session has had a prompt |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
  *
@@ -47,6 +48,8 @@ export interface TestAgentOptions {
   noInitialize?: boolean;
   /** Never answer session/new (TEST_AGENT_NO_SESSION=1). */
   noSession?: boolean;
+  /** Answer session/set_mode with an error once the session has had a prompt (TEST_AGENT_REFUSE_MODE=1). */
+  refuseMode?: boolean;
   /** Advertise and serve session/load (default true; TEST_AGENT_LOAD_SESSION=0 turns it off). */
   loadSession?: boolean;
   /** Where sessions are kept across processes, for session/load (TEST_AGENT_STATE_DIR); in memory only when unset. */
@@ -378,6 +381,7 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   });
   app.onRequest(methods.agent.session.setMode, async ({ params, client }) => {
     const session = sessionOf(params.sessionId);
+    if (options.refuseMode && session.prompts.length > 0) throw RequestError.invalidRequest(undefined, "modes are locked in this workspace");
     if (!TEST_AGENT_MODES.availableModes.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId });
     session.mode = params.modeId;
     save(session);
@@ -415,6 +419,7 @@ export function testAgentOptionsFromEnv(env: NodeJS.ProcessEnv): TestAgentOption
   return {
     noInitialize: env.TEST_AGENT_NO_INIT === "1",
     noSession: env.TEST_AGENT_NO_SESSION === "1",
+    refuseMode: env.TEST_AGENT_REFUSE_MODE === "1",
     loadSession: env.TEST_AGENT_LOAD_SESSION !== "0",
     ...(env.TEST_AGENT_STATE_DIR ? { stateDir: env.TEST_AGENT_STATE_DIR } : {}),
     startGarbage: env.TEST_AGENT_START_GARBAGE === "1",
