@@ -116,6 +116,25 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     expect(events.updates.at(-1)).toEqual({ sessionUpdate: "current_mode_update", currentModeId: "default" });
   });
 
+  it("fails every start of a session whose mode the agent offers no longer, with no default either, and keeps none of it open", async () => {
+    const stateDir = tempDir();
+    const cwd = tempDir();
+    const first = start({ TEST_AGENT_STATE_DIR: stateDir });
+    const { sessionId } = await first.agent.newSession(cwd, { events: recorder().events });
+    await first.agent.stop(0);
+    const { agent, logs } = start({ TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_MODE_IDS: "auto,plan" });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failed = await agent.resumeSession(sessionId, cwd, { events: recorder().events, mode: "ask" }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(AcpAgentError);
+      expect([(failed as AcpAgentError).code, (failed as AcpAgentError).message]).toEqual(["MODE_UNAVAILABLE", 'Test Agent offers neither mode "ask" nor default']);
+    }
+    expect(agent.modeOf(sessionId)).toBeNull();
+    expect(logs.filter((entry) => entry.event === "acp/load-failed")).toEqual([]);
+  });
+
   it("passes a permission request with its diff to askPermission and the answer back to the agent", async () => {
     const { agent } = start();
     const events = recorder({ permission: async () => ({ outcome: { outcome: "selected", optionId: "cancel" }, _meta: { parley: { reason: "not now" } } }) });

@@ -250,7 +250,11 @@ export class AcpAgentProcess {
     const offers = (mode: string) => session.modes!.availableModes.some((offered) => offered.id === mode);
     if (wanted !== undefined && !offers(wanted)) {
       // Never left in the agent's own start mode, which may act without asking: with no `default` either, the start fails.
-      if (!offers("default")) throw new AcpAgentError("AGENT_ERROR", `${this.config.title} offers neither mode ${JSON.stringify(wanted)} nor default`);
+      if (!offers("default")) {
+        // Not kept as open: a later start would find it held and skip its mode.
+        this.closeSession(sessionId);
+        throw new AcpAgentError("MODE_UNAVAILABLE", `${this.config.title} offers neither mode ${JSON.stringify(wanted)} nor default`);
+      }
       this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
     }
     const mode = wanted !== undefined && offers(wanted) ? wanted : "default";

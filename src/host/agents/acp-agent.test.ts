@@ -479,6 +479,24 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     expect(sessionRows(await messages(server.url, sessionId)).map((row) => row.mode)).toEqual(["default"]);
   });
 
+  it("lets go of a session whose agent never answers a mode change, keeping the mode in the row for the next prompt", async () => {
+    const logs: { event: string }[] = [];
+    const workspace = tempDir();
+    mkdirSync(path.join(workspace, "src"), { recursive: true });
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_REFUSE_MODE: "ignore-once" }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "hello"));
+    expect(await setMode(server.url, sessionId, "auto")).toEqual({ status: 202, body: { mode: "auto" } });
+    expect(logs.filter((entry) => entry.event === "acp/set-mode-ignored")).toEqual([{ event: "acp/set-mode-ignored", sessionId, graceMs: 300 }]);
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/permission edit"));
+    const rows = await messages(server.url, sessionId);
+    expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new", row.mode])).toEqual([
+      ["ready", "new", "auto"],
+      ["ready", "restored", "auto"],
+    ]);
+    expect(replies(rows).at(-1)).toBe("auto: edit done without asking");
+  });
+
   it("refuses a mode while the chat's agent session never opened (its first start failed), with 409 AGENT_NOT_STARTED", async () => {
     const workspace = tempDir();
     const broken = await startBroken(workspace, tempDir());

@@ -12,8 +12,9 @@ import type { Agent, AgentReport } from "../sessions/agent";
 import type { StoredMessage, StoredSession } from "../store";
 import { plainLabel } from "../../protocol/plain-label";
 import { perSession } from "../sessions/session-writes";
-import { ACP_ROW_NAMES, acpRow, createCoalescingWriter } from "./acp-rows";
+import { acpRow, createCoalescingWriter } from "./acp-rows";
 import { ABANDONED, errorText, failTurn, runTurn, unlessAbandoned, type Binding, type SessionData } from "./acp-turn";
+import { latestSessionRow, sessionRowFailed, setLiveMode, storeMode, writeSession } from "./acp-session-row";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
 export const DEFAULT_AGENT_IDLE_MS = 10 * 60_000;
@@ -43,46 +44,6 @@ export interface AcpAgentsOptions {
   instance?: string;
 }
 
-/** Why a chat's mode was not set: its agent session never opened yet, its agent offers no such mode (those it offers), or the agent refused it. */
-export class ModeRefused extends Error {
-  override readonly name = "ModeRefused";
-  constructor(readonly refusal: "not-started" | { notOffered: string[] } | { agentSaid: string }) {
-    super(refusal === "not-started" ? "the chat's agent session has not opened yet" : "notOffered" in refusal ? `the agent offers only ${refusal.notOffered.join(", ")}` : refusal.agentSaid);
-  }
-}
-
-/**
- * Refuses a mode the session row's agent does not offer; a row that lists no modes is of a session never opened (its first
- * start failed or goes on: no agent session id yet), or of an agent that has none.
- */
-function checkOffered(data: SessionData, mode: string): void {
-  if (!data.modes || data.modes.length === 0) throw new ModeRefused(data.acpSessionId ? { notOffered: [] } : "not-started");
-  if (!data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
-}
-
-/** The mode of a chat whose session no process holds: its latest row keeps it, every tab shows it, and the next prompt opens the session so. */
-async function storeMode(options: AcpAgentsOptions, latest: { row: StoredMessage; data: SessionData } | null, mode: string): Promise<void> {
-  if (!latest) throw new ModeRefused("not-started");
-  checkOffered(latest.data, mode);
-  if (latest.data.mode === mode) return;
-  const data: SessionData = { ...latest.data, mode };
-  await options.updateRow({ ...latest.row, tool: { ...latest.row.tool!, acp: data } });
-}
-
-/** Sets the mode of the chat's live session; a process gone meanwhile leaves it to the row, and an agent's refusal is told. */
-async function setLiveMode(options: AcpAgentsOptions, held: Binding, mode: string): Promise<void> {
-  checkOffered(held.data, mode);
-  try {
-    await held.process.setMode(held.acpSessionId, mode);
-  } catch (error) {
-    if (!(error instanceof AcpAgentError)) throw error;
-    if (error.code === "AGENT_ERROR") throw new ModeRefused({ agentSaid: error.message });
-    // The process went meanwhile: the row keeps the mode for the prompt that opens the session again.
-    return storeMode(options, latestSessionRow(await options.transcript(held.row.sessionId)), mode);
-  }
-  writeSession(options.log, held, { mode });
-}
-
 /** The configured ACP agents (docs/architecture.md, ACP agents): their processes, their chats' sessions, and the Agent of each chat. */
 export interface AcpAgents {
   /** The agent of a chat backed by an ACP agent; null for any other chat. */
@@ -98,24 +59,6 @@ export interface AcpAgents {
   /** The cluster instance whose process opened the chat's agent session last; null when none recorded one. */
   hostOf(sessionId: string): Promise<string | null>;
   close(): Promise<void>;
-}
-
-/** The chat's latest `acp/session` row and its data: the agent session opened last, by whichever host. */
-function latestSessionRow(rows: StoredMessage[]): { row: StoredMessage; data: SessionData } | null {
-  for (let index = rows.length - 1; index >= 0; index--) {
-    const acp = rows[index]!.tool?.acp;
-    if (rows[index]!.tool?.name === ACP_ROW_NAMES.session && acp?.type === "session") return { row: rows[index]!, data: acp };
-  }
-  return null;
-}
-
-/** Logs a failed write of a chat's session row; the transcript writes it again until storage takes it. */
-const sessionRowFailed = (log: Logger) => (row: StoredMessage, error: unknown) => log({ event: "acp/session-row-failed", sessionId: row.sessionId, error: errorText(error) });
-
-function writeSession(log: Logger, entry: Binding, data: Partial<SessionData>) {
-  entry.data = { ...entry.data, ...data };
-  entry.row = { ...entry.row, tool: { ...entry.row.tool!, acp: entry.data, status: entry.data.state === "failed" ? "error" : "ok" } };
-  void entry.writer.write(entry.row, false);
 }
 
 /**

@@ -36,7 +36,8 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/ignore-cancel` | `working`, then nothing, and session/cancel changes nothing: the turn never ends |
  * | `/permission-none` | session/request_permission offering no option; replies `permission: <response JSON>` |
  * | `/linger` | `working`, and session/cancel changes nothing: the turn ends (`end_turn`) only once a later turn of the session sent its permission request |
- * | (TEST_AGENT_REFUSE_MODE=1) | session/set_mode is answered with an error once the session has had a prompt |
+ * | (TEST_AGENT_MODE_IDS=auto,plan) | offers those modes, starting in the first |
+ * | (TEST_AGENT_REFUSE_MODE=1 or ignore-once) | session/set_mode is answered with an error once the session has had a prompt, or the first such call never answered |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
  *
@@ -48,8 +49,13 @@ export interface TestAgentOptions {
   noInitialize?: boolean;
   /** Never answer session/new (TEST_AGENT_NO_SESSION=1). */
   noSession?: boolean;
-  /** Answer session/set_mode with an error once the session has had a prompt (TEST_AGENT_REFUSE_MODE=1). */
-  refuseMode?: boolean;
+  /** The modes it offers, by id, the first its start mode (TEST_AGENT_MODE_IDS=auto,plan); default `default` and `auto`, starting in `auto`. */
+  modeIds?: string[];
+  /**
+   * Once the session has had a prompt, answer session/set_mode with an error (TEST_AGENT_REFUSE_MODE=1), or never answer
+   * the first such call (TEST_AGENT_REFUSE_MODE=ignore-once).
+   */
+  refuseMode?: "error" | "ignore-once";
   /** Advertise and serve session/load (default true; TEST_AGENT_LOAD_SESSION=0 turns it off). */
   loadSession?: boolean;
   /** Where sessions are kept across processes, for session/load (TEST_AGENT_STATE_DIR); in memory only when unset. */
@@ -89,6 +95,8 @@ function json(value: unknown): string {
 /** The test agent as an SDK AgentApp; connect it to a stream (see test-agent-stdio.ts). */
 export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   const loadSession = options.loadSession ?? true;
+  let ignoredSetMode = false;
+  const offered = options.modeIds ? { currentModeId: options.modeIds[0]!, availableModes: options.modeIds.map((id) => ({ id, name: id })) } : TEST_AGENT_MODES;
   const sessions = new Map<string, TestSession>();
   /** Turns that ignored their cancel (`/linger`), by session id: each ends when the session's next permission request is sent. */
   const lingering = new Map<string, () => void>();
@@ -362,10 +370,10 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   app.onRequest(methods.agent.session.new, ({ params }) => {
     if (options.noSession) return new Promise<never>(() => undefined);
     const id = `test-session-${nextSession++}`;
-    const session: TestSession = { id, cwd: params.cwd, mode: TEST_AGENT_MODES.currentModeId, prompts: [], turn: null };
+    const session: TestSession = { id, cwd: params.cwd, mode: offered.currentModeId, prompts: [], turn: null };
     sessions.set(id, session);
     save(session);
-    return { sessionId: id, modes: { ...TEST_AGENT_MODES, currentModeId: session.mode } };
+    return { sessionId: id, modes: { ...offered, currentModeId: session.mode } };
   });
   app.onRequest(methods.agent.session.load, async ({ params, client }) => {
     if (!loadSession) throw RequestError.methodNotFound(methods.agent.session.load);
@@ -377,12 +385,16 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     for (const prompt of session.prompts) {
       await update(client, session.id, { sessionUpdate: "user_message_chunk", content: { type: "text", text: prompt } });
     }
-    return { modes: { ...TEST_AGENT_MODES, currentModeId: session.mode } };
+    return { modes: { ...offered, currentModeId: session.mode } };
   });
   app.onRequest(methods.agent.session.setMode, async ({ params, client }) => {
     const session = sessionOf(params.sessionId);
-    if (options.refuseMode && session.prompts.length > 0) throw RequestError.invalidRequest(undefined, "modes are locked in this workspace");
-    if (!TEST_AGENT_MODES.availableModes.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId });
+    if (options.refuseMode === "error" && session.prompts.length > 0) throw RequestError.invalidRequest(undefined, "modes are locked in this workspace");
+    if (options.refuseMode === "ignore-once" && session.prompts.length > 0 && !ignoredSetMode) {
+      ignoredSetMode = true;
+      return new Promise<never>(() => undefined);
+    }
+    if (!offered.availableModes.some((mode) => mode.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId });
     session.mode = params.modeId;
     save(session);
     await update(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode });
@@ -419,7 +431,8 @@ export function testAgentOptionsFromEnv(env: NodeJS.ProcessEnv): TestAgentOption
   return {
     noInitialize: env.TEST_AGENT_NO_INIT === "1",
     noSession: env.TEST_AGENT_NO_SESSION === "1",
-    refuseMode: env.TEST_AGENT_REFUSE_MODE === "1",
+    ...(env.TEST_AGENT_REFUSE_MODE === "1" ? { refuseMode: "error" as const } : env.TEST_AGENT_REFUSE_MODE === "ignore-once" ? { refuseMode: "ignore-once" as const } : {}),
+    ...(env.TEST_AGENT_MODE_IDS ? { modeIds: env.TEST_AGENT_MODE_IDS.split(",") } : {}),
     loadSession: env.TEST_AGENT_LOAD_SESSION !== "0",
     ...(env.TEST_AGENT_STATE_DIR ? { stateDir: env.TEST_AGENT_STATE_DIR } : {}),
     startGarbage: env.TEST_AGENT_START_GARBAGE === "1",
