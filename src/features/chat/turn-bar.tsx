@@ -25,7 +25,10 @@ export interface TurnBarProps {
   onFocusLost?: () => void;
 }
 
-/** Where typing goes, but the message box: an Escape there is the field's. */
+/**
+ * Where typing goes, but the message box: an Escape there is the field's. A selector rather than typing-activity's
+ * `isTextField`, which would bring the typing watcher into the first screen's script.
+ */
 const OTHER_TEXT_FIELDS = "textarea:not(.composer__input),[contenteditable=true],input:not([type=checkbox],[type=radio],[type=range],[type=button],[type=submit])";
 
 /**

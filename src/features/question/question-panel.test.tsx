@@ -39,6 +39,17 @@ function deferred<T>() {
 
 const renderPanel = (respond: RespondMock = acceptingRespond(), request = batch) => renderRequest(request, respond);
 
+
+/** A message box outside the panel, holding `value`, with the focus. */
+function focusedMessageBox(value = ""): HTMLTextAreaElement {
+  const box = document.createElement("textarea");
+  box.setAttribute("aria-label", "Message");
+  box.value = value;
+  document.body.append(box);
+  box.focus();
+  return box;
+}
+
 describe("collapsing", () => {
   it("collapses to a one-line bar on Escape without responding, and keeps the drafts", async () => {
     const { user, respond } = renderPanel();
@@ -279,10 +290,7 @@ describe("focus", () => {
 
     it("takes over once they are back, from the empty composer that kept the focus, and not before", async () => {
       const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
-      const composer = document.createElement("textarea");
-      composer.setAttribute("aria-label", "Message");
-      document.body.append(composer);
-      composer.focus();
+      const composer = focusedMessageBox();
       render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
       await act(() => vi.advanceTimersByTimeAsync(2_000));
       expect(composer).toHaveFocus();
@@ -301,10 +309,7 @@ describe("focus", () => {
         await act(() => vi.advanceTimersByTimeAsync(ms));
       };
       const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
-      const composer = document.createElement("textarea");
-      composer.setAttribute("aria-label", "Message");
-      document.body.append(composer);
-      composer.focus();
+      const composer = focusedMessageBox();
       render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
       await pass(2_000);
       hasFocus.mockReturnValue(true);
@@ -319,11 +324,7 @@ describe("focus", () => {
 
     it("stays passive once they are back if the composer holds a draft", async () => {
       const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
-      const composer = document.createElement("textarea");
-      composer.setAttribute("aria-label", "Message");
-      composer.value = "half a thought";
-      document.body.append(composer);
-      composer.focus();
+      const composer = focusedMessageBox("half a thought");
       render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
       hasFocus.mockReturnValue(true);
       await act(() => vi.advanceTimersByTimeAsync(2_000));
@@ -363,10 +364,7 @@ describe("focus", () => {
 
 describe("arriving while the user types elsewhere", () => {
   function typeIntoOutsideField() {
-    const outside = document.createElement("textarea");
-    outside.setAttribute("aria-label", "Message");
-    document.body.append(outside);
-    outside.focus();
+    const outside = focusedMessageBox();
     fireEvent.keyDown(outside, { key: "3", code: "Digit3" });
     fireEvent.change(outside, { target: { value: "I have 3 " } });
     return outside;
@@ -525,10 +523,7 @@ describe("arriving while the user types elsewhere", () => {
 describe("arriving after a message was sent", () => {
   it("takes over from the composer the Enter emptied: that Enter is not typing", () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const composer = document.createElement("textarea");
-    composer.setAttribute("aria-label", "Message");
-    document.body.append(composer);
-    composer.focus();
+    const composer = focusedMessageBox();
     fireEvent.keyDown(composer, { key: "h", code: "KeyH" });
     fireEvent.keyDown(composer, { key: "Enter", code: "Enter" });
     render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);

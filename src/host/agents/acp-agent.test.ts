@@ -50,6 +50,16 @@ async function messages(url: string, sessionId: string): Promise<Message[]> {
 
 const replies = (rows: Message[]) => rows.filter((row) => row.role === "assistant").map((row) => row.text);
 
+/** A chat told "remember me" on a host whose agent keeps its sessions on disk and whose data outlives it. */
+async function rememberedChat() {
+  const stateDir = tempDir();
+  const dataDir = tempDir();
+  const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
+  const sessionId = await newAgentChat(first.server.url, first.workspace);
+  await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+  return { stateDir, dataDir, first, sessionId };
+}
+
 describe("ACP agent chats (acp-agents)", () => {
   it("lists the configured agent as ready once it answered initialize, and refuses a folder outside the workspaces with 400 naming the rule", async () => {
     const { server, workspace } = await startWithAgent();
@@ -358,11 +368,7 @@ describe("ACP agent chats (acp-agents)", () => {
   });
 
   it("after a host restart the chat's next prompt resumes the agent's session with session/load, its memory kept", async () => {
-    const stateDir = tempDir();
-    const dataDir = tempDir();
-    const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
-    const sessionId = await newAgentChat(first.server.url, first.workspace);
-    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+    const { stateDir, dataDir, first, sessionId } = await rememberedChat();
     await hosts.stop(first.server);
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir }), dataDir });
     await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
@@ -418,11 +424,7 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     hosts.startSynced({ agents: { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: path.join(workspace, "no-such-agent"), args: [], env: {}, disabled: false }] }, dataDir });
 
   it("a start that fails leaves the agent's session and mode to the next prompt, which resumes it with its memory in that mode", async () => {
-    const stateDir = tempDir();
-    const dataDir = tempDir();
-    const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
-    const sessionId = await newAgentChat(first.server.url, first.workspace);
-    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+    const { stateDir, dataDir, first, sessionId } = await rememberedChat();
     expect(await setMode(first.server.url, sessionId, "auto")).toMatchObject({ status: 202 });
     await hosts.stop(first.server);
 

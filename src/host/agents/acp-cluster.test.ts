@@ -34,6 +34,17 @@ async function say(host: Host, every: Host[], sessionId: string, text: string) {
 describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postgres", { timeout: 60_000 }, () => {
   const postgres = useTestPostgres();
 
+  /** Hosts A and B on one fresh database, running the test agent; `newChat` creates an agent chat through A. */
+  async function twoHosts() {
+    const databaseUrl = await postgres().createDatabase();
+    const workspace = temp.make();
+    const agents = agentsConfig(workspace, temp.make());
+    const a = await hosts.startSynced({ databaseUrl, agents });
+    const b = await hosts.startSynced({ databaseUrl, agents });
+    const newChat = async () => ((await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } })).body as { session: { id: string } }).session.id;
+    return { a, b, newChat };
+  }
+
   it("[acp-cluster] passes a prompt on another host to the host that runs the chat's agent session, and a live host takes the chat over with session/load when that host is gone", async () => {
     const databaseUrl = await postgres().createDatabase();
     const workspace = temp.make();
@@ -68,13 +79,8 @@ describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postg
   });
 
   it("[acp-cluster] a mode set through another host reaches the chat's agent session on the host that runs it", async () => {
-    const databaseUrl = await postgres().createDatabase();
-    const workspace = temp.make();
-    const agents = agentsConfig(workspace, temp.make());
-    const a = await hosts.startSynced({ databaseUrl, agents });
-    const b = await hosts.startSynced({ databaseUrl, agents });
-    const created = await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } });
-    const sessionId = (created.body as { session: { id: string } }).session.id;
+    const { a, b, newChat } = await twoHosts();
+    const sessionId = await newChat();
     await say(a, [a, b], sessionId, "hello");
     const set = await api(b.server.url, `/api/sessions/${sessionId}/mode`, { json: { mode: "auto" } });
     expect([set.status, set.body]).toEqual([202, { mode: "auto" }]);
@@ -85,12 +91,7 @@ describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postg
   });
 
   it("[cluster-delete] a chat deleted through another host lets go of its agent session on the host that holds it: what the agent asks for it later is cancelled, never asked", async () => {
-    const databaseUrl = await postgres().createDatabase();
-    const workspace = temp.make();
-    const agents = agentsConfig(workspace, temp.make());
-    const a = await hosts.startSynced({ databaseUrl, agents });
-    const b = await hosts.startSynced({ databaseUrl, agents });
-    const newChat = async () => ((await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } })).body as { session: { id: string } }).session.id;
+    const { a, b, newChat } = await twoHosts();
     const gone = await newChat();
     await say(a, [a, b], gone, "hello");
     const rows = ((await api(a.server.url, `/api/sessions/${gone}`)).body as { messages: Message[] }).messages;

@@ -30,7 +30,6 @@ export function writeSession(log: Logger, entry: Binding, data: Partial<SessionD
   void entry.writer.write(entry.row, false);
 }
 
-
 /** Why a chat's mode was not set: its agent session never opened yet, its agent offers no such mode (those it offers), or the agent refused it. */
 export class ModeRefused extends Error {
   override readonly name = "ModeRefused";
@@ -43,7 +42,7 @@ export class ModeRefused extends Error {
  * Refuses a mode the session row's agent does not offer; a row that lists no modes is of a session never opened (its first
  * start failed or goes on: no agent session id yet), or of an agent that has none.
  */
-export function checkOffered(data: SessionData, mode: string): void {
+function checkOffered(data: SessionData, mode: string): void {
   if (!data.modes || data.modes.length === 0) throw new ModeRefused(data.acpSessionId ? { notOffered: [] } : "not-started");
   if (!data.modes.some((offered) => offered.id === mode)) throw new ModeRefused({ notOffered: data.modes.map((offered) => offered.id) });
 }
