@@ -14,7 +14,7 @@ import { plainLabel } from "../../protocol/plain-label";
 import { perSession } from "../sessions/session-writes";
 import { acpRow, createCoalescingWriter } from "./acp-rows";
 import { ABANDONED, errorText, failTurn, runTurn, unlessAbandoned, type Binding, type SessionData } from "./acp-turn";
-import { latestSessionRow, sessionRowFailed, setLiveMode, storeMode, writeSession } from "./acp-session-row";
+import { latestSessionRow, rowOfHeld, sessionRowFailed, setLiveMode, storeMode, writeSession } from "./acp-session-row";
 
 /** How long an agent process may sit with no turn, request or call before it is stopped; the next prompt starts it again. */
 export const DEFAULT_AGENT_IDLE_MS = 10 * 60_000;
@@ -197,15 +197,17 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
 
   /**
    * The chat's session this host holds and its latest session row (read unless this host alone writes it and holds the
-   * session). A session another host opened since (a cluster) is dropped: this process's memory of it is behind.
+   * session). A session another host opened since (a cluster) is dropped: this process's memory of it is behind; a mode
+   * another host stored on the row of the one held is given to it first (`rowOfHeld`).
    */
-  async function heldSession(sessionId: string) {
+  async function heldSession(sessionId: string): Promise<{ held: Binding | undefined; latest: ReturnType<typeof latestSessionRow> }> {
     const held = bindings.get(sessionId);
-    const latest = held && !options.shared ? null : latestSessionRow(await options.transcript(sessionId));
-    if (!held || !options.shared || latest?.row.id === held.row.id) return { held, latest };
+    if (!held) return { held, latest: latestSessionRow(await options.transcript(sessionId)) };
+    if (!options.shared) return { held, latest: null };
+    const { latest, current } = await rowOfHeld(options, held);
+    if (current) return bindings.get(sessionId) === held ? { held, latest } : heldSession(sessionId);
     log({ event: "acp/session-moved", sessionId });
-    bindings.delete(sessionId);
-    held.process.closeSession(held.acpSessionId);
+    held.abandon();
     return { held: undefined, latest };
   }
 

@@ -90,6 +90,31 @@ describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postg
     expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.mode] : []))).toEqual(["auto"]);
   });
 
+  it("[acp-cluster] a mode set while the hosts cannot reach each other goes to the chat's latest session, and the host that holds that session runs its next prompt in it", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const workspace = temp.make();
+    const agents = agentsConfig(workspace, temp.make());
+    // Each host advertises an address nobody listens on: a prompt or a mode is never passed on, each host runs it itself.
+    const unreachable = "http://127.0.0.1:9";
+    const a = await hosts.startSynced({ databaseUrl, agents, peerUrl: unreachable });
+    const b = await hosts.startSynced({ databaseUrl, agents, peerUrl: unreachable });
+    const sessionId = ((await api(a.server.url, "/api/sessions", { json: { agent: "test", cwd: workspace } })).body as { session: { id: string } }).session.id;
+    await say(a, [a, b], sessionId, "first on A");
+    // B cannot pass the prompt to A: it resumes the agent's session itself, and A's copy of it is now behind.
+    await say(b, [a, b], sessionId, "second on B");
+    const set = await api(a.server.url, `/api/sessions/${sessionId}/mode`, { json: { mode: "auto" } });
+    expect([set.status, set.body]).toEqual([202, { mode: "auto" }]);
+    const marks = [a.client.frames.length, b.client.frames.length];
+    await say(b, [a, b], sessionId, "/permission edit");
+    expect([a, b].flatMap((host, index) => host.client.frames.slice(marks[index]).filter((frame) => frame.type === "question/requested"))).toEqual([]);
+    const rows = ((await api(b.server.url, `/api/sessions/${sessionId}`)).body as { messages: Message[] }).messages;
+    expect(rows.filter((row) => row.role === "assistant").map((row) => row.text)).toEqual(["echo: first on A", "echo: second on B", "auto: edit done without asking"]);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [[row.tool.acp.resumed ?? "new", row.tool.acp.mode]] : []))).toEqual([
+      ["new", "default"],
+      ["restored", "auto"],
+    ]);
+  });
+
   it("[cluster-delete] a chat deleted through another host lets go of its agent session on the host that holds it: what the agent asks for it later is cancelled, never asked", async () => {
     const { a, b, newChat } = await twoHosts();
     const gone = await newChat();

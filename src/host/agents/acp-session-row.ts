@@ -77,3 +77,32 @@ export async function setLiveMode(options: SessionRowStore, held: Binding, mode:
   await held.writer.flush();
   return storeMode(options, latestSessionRow(await options.transcript(sessionId)), mode);
 }
+
+/**
+ * Gives the live session the mode another host stored on its row. A mode the agent refuses is logged and the row shows the
+ * mode the session runs in, so no tab shows a mode the agent is not in.
+ */
+async function followStoredMode(options: SessionRowStore, held: Binding, stored: SessionData): Promise<void> {
+  const live = held.data.mode;
+  if (stored.mode === undefined || stored.mode === live) return;
+  try {
+    await setLiveMode(options, held, stored.mode);
+  } catch (error) {
+    if (!(error instanceof ModeRefused)) throw error;
+    options.log({ event: "acp/stored-mode-refused", sessionId: held.row.sessionId, mode: stored.mode, error: error.message });
+    writeSession(options.log, held, {});
+  }
+}
+
+/**
+ * In a cluster: the chat's latest session row, and whether it is the one of the session this host holds (`current`), which
+ * is then given the mode another host stored on the row (it could not pass the change here). This host's own writes of the
+ * row land first, so what is read back differs from them only by another host's.
+ */
+export async function rowOfHeld(options: SessionRowStore, held: Binding): Promise<{ latest: ReturnType<typeof latestSessionRow>; current: boolean }> {
+  await held.writer.flush();
+  const latest = latestSessionRow(await options.transcript(held.row.sessionId));
+  if (latest?.row.id !== held.row.id) return { latest, current: false };
+  await followStoredMode(options, held, latest.data);
+  return { latest, current: true };
+}
