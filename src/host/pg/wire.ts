@@ -96,9 +96,17 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
       claiming.add(sessionId);
       try {
         if (!(await cluster.claimTurn(sessionId))) return (await chat.getSession(sessionId)) ? { ok: false, reason: "turn-running" } : { ok: false, reason: "not-found" };
-        const result = await chat.postMessage(sessionId, text);
-        // Not taken, and no turn of it runs here (another host's does, as its frames said): the row is not this host's to keep.
-        if (!result.ok && !chat.turnSessions().includes(sessionId)) await cluster.releaseTurn(sessionId);
+        // Not taken (or its write failed), and no turn of it runs here (another host's does, as its frames said): the row is
+        // not this host's to keep. One that cannot be given back now is freed when this host recovers (reconcile).
+        const release = () => (chat.turnSessions().includes(sessionId) ? undefined : cluster.releaseTurn(sessionId));
+        let result: Awaited<ReturnType<Chat["postMessage"]>>;
+        try {
+          result = await chat.postMessage(sessionId, text);
+        } catch (error) {
+          await release()?.catch((released: unknown) => log({ event: "cluster/release-failed", sessionId, error: released instanceof Error ? released.message : String(released) }));
+          throw error;
+        }
+        if (!result.ok) await release();
         return result;
       } finally {
         claiming.delete(sessionId);
