@@ -128,7 +128,8 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
       log({ event: "push/refused", status });
       return "refused";
     }
-    const delay = wait ?? retry.baseDelayMs * 2 ** attempt;
+    // A `Retry-After` of 0 or in the past still waits the backoff: it never turns the retries into a burst.
+    const delay = Math.max(wait ?? 0, retry.baseDelayMs * 2 ** attempt);
     if (attempt >= retry.attempts || delay > retry.maxDelayMs) {
       log({ event: "push/gave-up", status, attempts: attempt + 1, retryAfterMs: wait });
       return "gave-up";
@@ -160,7 +161,7 @@ export interface PushDelivery {
    * Sends one frame's push to every subscription: `payloadFor` gives each device its payload, or null when that device
    * gets none of this frame. `beforeSend`, when given, is awaited with the number of devices the frame goes to before any
    * of them is sent to. Resolves once every one of this frame's pushes was sent, dropped or given up, with how each
-   * ended; never rejects.
+   * ended (`["gave-up"]` when the devices could not be listed); never rejects.
    */
   fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<SendOutcome[]>;
   /** Resolves once every push queued so far was sent, dropped or given up. */
@@ -197,7 +198,8 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
 
   function fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<SendOutcome[]> {
     const failed = (event: string) => (error: unknown) => log({ event, error: error instanceof Error ? error.message.slice(0, 200) : "unknown" });
-    let sending: Promise<SendOutcome[]> = Promise.resolve([]);
+    // The devices could not be listed: nothing was sent, so a close push counts as given up (its request stays noted).
+    let sending: Promise<SendOutcome[]> = Promise.resolve(["gave-up"]);
     const listed = listing.then(() => options.subscriptions()).then(async (subscriptions) => {
       const sends = subscriptions.flatMap((subscription) => {
         const payload = payloadFor(subscription);

@@ -214,6 +214,21 @@ describe("push service against a push service that decrypts what a phone would g
     ]);
   });
 
+  it("push-close: keeps a request noted when its devices cannot be listed for the close push", async () => {
+    let listing = "works";
+    await start({ ownerLive: async () => (listing === "works" ? true : Promise.reject(new Error("database away"))), now: () => 1_800_000_000_000 });
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    listing = "fails";
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(await store.openRequests!.list()).toEqual([{ rpcId: "rpc-1", sessionId: "s1", openedAt: 1_800_000_000_000, givenUpAt: 1_800_000_000_000 }]);
+    expect(logs.filter((entry) => entry.event === "push/list-failed")).toEqual([{ event: "push/list-failed", error: "database away" }]);
+    expect(fake.received.map((push) => push.payload.kind)).toEqual(["request"]);
+  });
+
   it("push-close: at start, closes what the store kept open (its host died with them pending); a failed note still lets the push go", async () => {
     const device = fake.device();
     await store.putSubscription({ endpoint: device.subscription.endpoint, p256dh: device.subscription.keys.p256dh, auth: device.subscription.keys.auth, owner: "host", label: null, hideText: false, createdAt: 1 });
@@ -365,15 +380,20 @@ describe("push service against a push service that decrypts what a phone would g
     fake.answer(limited, { status: 429, retryAfter: "7" });
     fake.answer(failing, { status: 503 }, { status: 502 }, { status: 500 }, { status: 500 });
     fake.answer(distant, { status: 429, retryAfter: "3600" });
+    const eager = fake.device();
+    await subscribe(eager);
+    fake.answer(eager, { status: 503, retryAfter: "0" }, { status: 429, retryAfter: "Thu, 01 Jan 1970 00:00:00 GMT" });
     service.onFrame(requested("rpc-1"));
     await service.idle();
+    // A Retry-After of 0 or in the past waits the backoff all the same.
+    expect((await fake.waitFor(eager, 3)).map((push) => push.status)).toEqual([503, 429, 201]);
     expect((await fake.waitFor(limited, 2)).map((push) => push.status)).toEqual([429, 201]);
     expect((await fake.waitFor(failing, 4)).map((push) => push.status)).toEqual([503, 502, 500, 500]);
     expect(fake.received.filter((push) => push.deviceId === distant.id).map((push) => push.status)).toEqual([429]);
-    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 200, 400, 7000]);
+    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 100, 200, 200, 400, 7000]);
     expect(logs.filter((entry) => entry.event === "push/gave-up").map((entry) => entry.retryAfterMs).sort()).toEqual([3_600_000, null]);
     const listed = (await (await call("GET", "/api/push/subscriptions")).json()) as { subscriptions: unknown[] };
-    expect(listed.subscriptions).toHaveLength(3);
+    expect(listed.subscriptions).toHaveLength(4);
   });
 
   it("sends no request push for a request resolved before it went out, only the resolve", async () => {
