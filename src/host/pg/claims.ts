@@ -18,7 +18,7 @@ export interface Claims {
   turnsElsewhere(): Promise<string[]>;
   /**
    * Claims a pending question cluster-wide with one conditional UPDATE and, when another host owns it, hands that host the
-   * response (in the same statement when it fits a notification); the owner when this call won, null when it was not pending.
+   * response in the same statement; the owner when this call won, null when it was not pending.
    */
   claim(rpcId: string, outcome: "answered" | "cancelled", body: unknown): Promise<string | null>;
   /**
@@ -28,11 +28,8 @@ export interface Claims {
   claimAbort(rpcId: string): Promise<AbortClaim>;
 }
 
-/**
- * The claims of host `instance`; `written` waits until the pending rows of the questions it published are written;
- * `tell` hands a response to its owner when it is too large to go with the claim.
- */
-export function createClaims(store: PgStore, instance: string, written: () => Promise<void>, tell: (owner: string, body: unknown) => Promise<void>): Claims {
+/** The claims of host `instance`; `written` waits until the pending rows of the questions it published are written. */
+export function createClaims(store: PgStore, instance: string, written: () => Promise<void>): Claims {
   return {
     async claimTurn(sessionId) {
       const claimed = await store.query(
@@ -52,18 +49,19 @@ export function createClaims(store: PgStore, instance: string, written: () => Pr
       return rows.rows.map((row) => row.session_id);
     },
     async claim(rpcId, outcome, body) {
-      // The owner's envelope ({s, to, answer}) is made by Postgres around the claimed row, and notified as the claim commits.
-      const claimed = await store.query<{ owner: string; told: boolean }>(
+      // The owner's envelope ({s, to, answer}) is made by Postgres around the claimed row and notified as the claim commits;
+      // one too large for a notification is written as a large frame in the same statement and its id notified. The claim,
+      // the frame and the notification commit together: an accepted answer always reaches its owner's channel.
+      const claimed = await store.query<{ owner: string }>(
         `WITH claimed AS (UPDATE pending SET state = $2, response = $3 WHERE rpc_id = $1 AND state = 'pending' RETURNING owner),
-         note AS (SELECT owner, json_build_object('s', $4::text, 'to', owner, 'answer', $3::json)::text AS payload FROM claimed)
-         SELECT owner, (SELECT pg_notify($5, payload) WHERE owner <> $4 AND octet_length(payload) <= $6) IS NOT NULL AS told FROM note`,
+         note AS (SELECT owner, json_build_object('s', $4::text, 'to', owner, 'answer', $3::json)::text AS payload FROM claimed),
+         large AS (INSERT INTO large_frames (payload) SELECT payload FROM note WHERE owner <> $4 AND octet_length(payload) > $6 RETURNING id)
+         SELECT owner, (SELECT pg_notify($5, payload) WHERE owner <> $4 AND octet_length(payload) <= $6) AS small,
+           (SELECT pg_notify($5, json_build_object('s', $4::text, 'r', id)::text) FROM large) AS large FROM note`,
         [rpcId, outcome, JSON.stringify(body), instance, CHANNEL, NOTIFY_LIMIT_BYTES],
         false,
       );
-      const row = claimed.rows[0];
-      if (!row) return null;
-      if (row.owner !== instance && !row.told) await tell(row.owner, body);
-      return row.owner;
+      return claimed.rows[0]?.owner ?? null;
     },
     async claimAbort(rpcId) {
       // The question's row is written by the publish queue: an abort is claimed only once it is there.

@@ -5,12 +5,12 @@ import type { Logger } from "../log";
 import { readRule, type AnswerRule } from "../pending/answer-rule";
 import { adoptExpired } from "./adopt";
 import { notePayload, notifyAll, openEnvelope, startListener, sweepLargeFrames, type Envelope } from "./channel";
-import { createOutbox, serial } from "./outbox";
+import { createOutbox, serial, type Outbox } from "./outbox";
 import { createClaims, type Claims } from "./claims";
 import { createClusterView, type ClusterView } from "./cluster-view";
 import { createLease } from "./lease";
 import { createPeers, type Peers } from "./peers";
-import { reconcile } from "./reconcile";
+import { reconcile, type Reconciliation } from "./reconcile";
 import type { PgStore } from "./store";
 
 /**
@@ -102,6 +102,21 @@ function refusalIn(state: ClusterState, overdue: boolean): string | null {
   return null;
 }
 
+/**
+ * Makes this host and the cluster agree again, after an outage or a notification it could not read: the resolutions whose
+ * send failed go again, then this host's questions and turns are reconciled with their rows, its view of the others'
+ * questions is read again, and the listeners re-read what they keep.
+ */
+async function catchUp(outbox: Outbox, reconciliation: Reconciliation, view: ClusterView, recovered: Iterable<() => Promise<void>>) {
+  await outbox.idle();
+  outbox.resendFailed();
+  await outbox.idle();
+  if (outbox.unsent() > 0) throw new Error(`${outbox.unsent()} resolutions could not be sent again`);
+  await reconcile(reconciliation);
+  await view.reload();
+  for (const listener of recovered) await listener();
+}
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { store, log } = options;
   const instance = store.instance;
@@ -137,7 +152,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     deliver: (frame, rule) => deliver(frame, instance, rule),
   });
   const publish = outbox.publish;
-  const incoming = serial((error) => log({ event: "cluster/receive-failed", error: error instanceof Error ? error.message : String(error) }));
+  /** A notification could not be read (a large frame's row, say): the next renewal reads again what it may have said. */
+  let missed = false;
+  const incoming = serial((error) => ((missed = true), log({ event: "cluster/receive-failed", error: error instanceof Error ? error.message : String(error) })));
 
   function setState(next: ClusterState) {
     if (state === next || state === "lost") return;
@@ -160,14 +177,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         setState("lost");
         return;
       }
-      if (state === "disconnected" && listening()) {
-        await outbox.idle();
-        await reconcile({ store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer: (body) => answerListeners.forEach((listener) => listener(body)) });
-        await view.reload();
-        for (const listener of recoveredListeners) await listener();
+      // Back from an outage, or a notification missed: what this host holds and what the cluster holds agree again.
+      if ((state === "disconnected" || missed) && listening()) {
+        missed = false;
+        const answer = (body: unknown) => answerListeners.forEach((listener) => listener(body));
+        await catchUp(outbox, { store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer }, view, recoveredListeners);
         if ((state as ClusterState) === "lost") return; // adopted meanwhile (a frame found its lease row gone)
+        if ((state as ClusterState) !== "ok") log({ event: "cluster/state", state: "ok", instance });
         state = "ok";
-        log({ event: "cluster/state", state, instance });
       }
       await adopt();
       live = await lease.countLive();
@@ -250,7 +267,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     pending: view.pending,
     question: view.question,
     fetchPending: view.fetchPending,
-    ...createClaims(store, instance, () => outbox.idle(), (owner, answer) => notify({ s: instance, to: owner, answer })),
+    ...createClaims(store, instance, () => outbox.idle()),
     ...createPeers(store, instance, log),
     flush: () => outbox.idle(),
     async close() {

@@ -131,4 +131,39 @@ describe.skipIf(postgresBinDir() === null)("a host's outbox against adoption [cl
     expect(await heard.frames()).toEqual([]);
     expect(lost).toEqual([1]);
   });
+
+  it("[cluster-fanout] sends a resolution whose send failed again when asked (a host back from an outage), and nothing else", async () => {
+    const url = await postgres().createDatabase();
+    const store: PgStore = await openPgStore({ url, instance: ME });
+    closing.push(() => store.close());
+    await store.query("INSERT INTO hosts (instance, url, lease_until) VALUES ($1, 'http://127.0.0.1:1', now() + interval '1 minute')", [ME]);
+    await store.query("INSERT INTO pending (rpc_id, session_id, owner, frame, state) VALUES ('r1', 's1', $1, '{}', 'answered')", [ME]);
+    const heard = await listen(url);
+    closing.push(() => heard.end());
+    let reachable = false;
+    const flaky = Object.create(store) as PgStore;
+    flaky.query = ((...args: Parameters<PgStore["query"]>) => (reachable ? store.query(...args) : Promise.reject(new Error("connection lost")))) as PgStore["query"];
+    const failures: string[] = [];
+    const outbox = createOutbox({
+      store: flaky,
+      instance: ME,
+      ruleOf: () => undefined,
+      messageOf: () => undefined,
+      ownTurns: () => ["s1"],
+      onFailed: (error) => failures.push((error as Error).message),
+      onAdopted: () => undefined,
+      deliver: () => undefined,
+    });
+    const resolved: DownFrame = { type: "question/resolved", rpcId: "r1", sessionId: "s1", outcome: "answered" };
+    const row: DownFrame = { type: "message/upserted", message: { id: "m1", sessionId: "s1", role: "assistant", createdAt: AT, text: "Done" } };
+    outbox.publish(resolved);
+    outbox.publish(row);
+    await outbox.idle();
+    expect([failures, outbox.unsent()]).toEqual([["connection lost"], 1]);
+    reachable = true;
+    outbox.resendFailed();
+    await outbox.idle();
+    expect(outbox.unsent()).toBe(0);
+    expect(await heard.frames()).toEqual([resolved]);
+  });
 });

@@ -39,6 +39,13 @@ export interface Outbox {
   publish(frame: DownFrame, closes?: boolean): void;
   /** Waits until every frame published so far reached the database. */
   idle(): Promise<void>;
+  /**
+   * Publishes again the resolutions whose send failed (they reached only this host's tabs), for a host back from an
+   * outage: no other host keeps showing, replaying or counting a question that is over.
+   */
+  resendFailed(): void;
+  /** How many resolutions wait to be sent again. */
+  unsent(): number;
 }
 
 /**
@@ -50,6 +57,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const outgoing = serial(options.onFailed);
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
   let batch: { frame: DownFrame; closes: boolean }[] = [];
+  /** Resolutions whose send failed, by request: `resendFailed` publishes them again. */
+  const unsent = new Map<string, { frame: DownFrame; closes: boolean }>();
 
   /**
    * What a frame writes before any host hears of it: a question's row with its rule (only while this host's lease row is
@@ -97,21 +106,33 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (!(await notifyAll(store, notes, held ?? undefined, instance))) options.onAdopted();
   }
 
+  /** See `Outbox.publish`. */
+  function publish(frame: DownFrame, closes = false) {
+    batch.push({ frame, closes });
+    if (batch.length > 1) return;
+    outgoing.push(async () => {
+      const entries = batch;
+      batch = [];
+      try {
+        await send(entries);
+      } catch (error) {
+        for (const entry of entries) if (entry.frame.type === "question/resolved") unsent.set(entry.frame.rpcId, entry);
+        throw error;
+      } finally {
+        // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
+        for (const { frame: sent } of entries) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
+      }
+    });
+  }
+
   return {
-    publish(frame, closes = false) {
-      batch.push({ frame, closes });
-      if (batch.length > 1) return;
-      outgoing.push(async () => {
-        const entries = batch;
-        batch = [];
-        try {
-          await send(entries);
-        } finally {
-          // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
-          for (const { frame: sent } of entries) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
-        }
-      });
-    },
+    publish,
     idle: () => outgoing.idle(),
+    resendFailed() {
+      const entries = [...unsent.values()];
+      unsent.clear();
+      for (const entry of entries) publish(entry.frame, entry.closes);
+    },
+    unsent: () => unsent.size,
   };
 }
