@@ -117,6 +117,17 @@ async function catchUp(outbox: Outbox, reconciliation: Reconciliation, view: Clu
   for (const listener of recovered) await listener();
 }
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Deletes the large frames every host had time to read, once a minute while `healthy()`. */
+function sweepEveryMinute(store: PgStore, log: Logger, healthy: () => boolean): NodeJS.Timeout {
+  const sweeper = setInterval(() => {
+    if (healthy()) sweepLargeFrames(store).catch((error: unknown) => log({ event: "cluster/sweep-failed", error: String(error) }));
+  }, 60_000);
+  sweeper.unref();
+  return sweeper;
+}
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { store, log } = options;
   const instance = store.instance;
@@ -168,10 +179,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let listening = () => false;
   // A frame made by this host on another's behalf (adoption) goes out whatever this host's own lease.
   const adopt = async () => (settler ? adoptExpired({ store, log, instance, view, settle: settler, emit: (frame) => publish(frame, true) }) : undefined);
+  /** The adoption under way, one at a time and beside the renewals: one that waits on a lock never lets this host's lease lapse. */
+  let adopting: Promise<void> | null = null;
+  const adoptBeside = () => void (adopting ??= adopt().catch((error: unknown) => log({ event: "cluster/adoption-failed", instance, error: errorText(error) })).finally(() => (adopting = null)));
+  /** A renewal under way: the next tick does not start another beside it (they would hold the pool's connections). */
+  let renewing = false;
 
   async function renew() {
     if (closed || state === "lost") return;
     if (lease.overdue()) setState("disconnected");
+    if (renewing) return;
+    renewing = true;
     try {
       if (!(await lease.renew())) {
         setState("lost");
@@ -186,11 +204,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         if ((state as ClusterState) !== "ok") log({ event: "cluster/state", state: "ok", instance });
         state = "ok";
       }
-      await adopt();
+      adoptBeside();
       live = await lease.countLive();
     } catch (error) {
-      log({ event: "cluster/renew-failed", error: error instanceof Error ? error.message : String(error) });
+      log({ event: "cluster/renew-failed", error: errorText(error) });
       setState("disconnected");
+    } finally {
+      renewing = false;
     }
   }
 
@@ -234,10 +254,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   await view.reload();
   const timer = setInterval(() => void renew(), lease.renewMs);
   timer.unref();
-  const sweeper = setInterval(() => {
-    if (state === "ok") sweepLargeFrames(store).catch((error: unknown) => log({ event: "cluster/sweep-failed", error: String(error) }));
-  }, 60_000);
-  sweeper.unref();
+  const sweeper = sweepEveryMinute(store, log, () => state === "ok");
 
   return {
     id: store.clusterId,
@@ -257,12 +274,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     onUnhealthy: (callback) => void unhealthyListeners.add(callback),
     onRecovered: (callback) => void recoveredListeners.add(callback),
     onStop: (callback) => void stopListeners.add(callback),
-    async sendStop(sessionId) {
-      await notify({ s: instance, stop: sessionId });
-    },
-    async sendPushChanged() {
-      await notify({ s: instance, changed: "push" });
-    },
+    sendStop: (sessionId) => notify({ s: instance, stop: sessionId }),
+    sendPushChanged: () => notify({ s: instance, changed: "push" }),
     onPushStale: (callback) => void pushStaleListeners.add(callback),
     pending: view.pending,
     question: view.question,
@@ -275,6 +288,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       clearInterval(timer);
       clearInterval(sweeper);
       listener.stop();
+      await adopting;
       await outbox.idle();
       if (state !== "lost") await lease.leave().catch((error: unknown) => log({ event: "cluster/leave-failed", error: String(error) }));
       await listener.end();

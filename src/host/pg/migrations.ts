@@ -115,6 +115,9 @@ const MIGRATION_LOCK = 0x7061726c; // "parl"
 export async function migrate(client: pg.ClientBase): Promise<string> {
   await client.query("BEGIN");
   try {
+    // A migration may wait for another host's, and rewrite large tables: the pool's bounds are not for it.
+    await client.query("SET LOCAL statement_timeout = 0");
+    await client.query("SET LOCAL lock_timeout = 0");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query("CREATE TABLE IF NOT EXISTS parley_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const found = await client.query<{ value: string }>("SELECT value FROM parley_meta WHERE key = 'schema'");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createTestHosts } from "../../testing/host/harness";
 import { createFaultyStore } from "../../testing/host/faulty-store";
@@ -52,5 +53,28 @@ describe.skipIf(postgresBinDir() === null)("hosts sharing one Postgres when one 
     const resolved = await b.client.waitFor<QuestionResolvedFrame>((frame) => frame.type === "question/resolved" && frame.rpcId === asked.rpcId);
     expect(resolved.outcome).toBe("answered");
     expect(failReads).toBe(0);
+  });
+
+  it("[cluster-lease] a host frozen inside an adoption holds up no other host: renewals go on, and the adoption is done once its lock is let go", async () => {
+    const databaseUrl = await postgres().createDatabase();
+    const store = await openPgStore({ url: databaseUrl, instance: randomUUID(), poolSize: 3, lockTimeoutMs: 300 });
+    const b = await hosts.startSynced({ store, leaseMs: 1200 });
+    // Host X died; another host began adopting it and froze with X's lease row locked.
+    await store.query("INSERT INTO hosts (instance, url, lease_until) VALUES ('x', 'http://127.0.0.1:1', now() - interval '1 second')");
+    const frozen = new pg.Client({ connectionString: databaseUrl });
+    await frozen.connect();
+    await frozen.query("BEGIN");
+    await frozen.query("SELECT 1 FROM hosts WHERE instance = 'x' FOR UPDATE");
+    const leaseOf = async () => (await store.query<{ ahead: boolean }>("SELECT lease_until > now() AS ahead FROM hosts WHERE instance = $1", [store.instance], false)).rows[0]?.ahead;
+    // Three lease periods: a renewal stuck behind the adoption would have let B's lease lapse, or taken every connection.
+    for (const _ of [1, 2, 3]) {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect([(await api(b.server.url, "/api/health")).status, await leaseOf()]).toEqual([200, true]);
+    }
+    await frozen.query("COMMIT");
+    await frozen.end();
+    const adopted = async () => (await store.query("SELECT 1 FROM hosts WHERE instance = 'x'", [], false)).rowCount === 0;
+    for (let waited = 0; !(await adopted()) && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await adopted()).toBe(true);
   });
 });

@@ -31,7 +31,22 @@ export interface PgStoreOptions {
   instance: string;
   /** Connections in the pool; default 10. */
   poolSize?: number;
+  /** How long a statement waits for a lock before it fails (`lock_timeout`); default 10 s. */
+  lockTimeoutMs?: number;
 }
+
+/**
+ * What bounds a connection's work, so a host or connection that stops mid-way holds up no other: a statement's run and
+ * its wait for a lock, a transaction left idle (a host frozen inside an adoption ends it, its locks released), and a
+ * connection that went silent (TCP keepalive). Migrations lift the first two for their own transaction.
+ */
+const bounds = (lockTimeoutMs: number) => ({
+  statement_timeout: 30_000,
+  lock_timeout: lockTimeoutMs,
+  idle_in_transaction_session_timeout: 60_000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+});
 
 export interface SessionRow {
   id: string;
@@ -89,7 +104,7 @@ export function isPgStore(store: Store): store is PgStore {
 /** Opens the pool, migrates the schema (docs/protocol.md, pg-migrations) and returns the store; StoreOpenError when it cannot. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const location = redactUrl(options.url);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, ...bounds(options.lockTimeoutMs ?? 10_000) });
   const guard = createGuard(pool, location);
   let clusterId: string;
   try {
