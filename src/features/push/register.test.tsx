@@ -12,9 +12,10 @@ afterEach(() => {
 /** A page Parley's worker already controls, whose registration holds a new version waiting. */
 function controlledWithUpdate() {
   const waiting = { postMessage: vi.fn() };
-  const worker = { register: vi.fn(async () => ({ waiting, installing: null, addEventListener: vi.fn() })), controller: {}, addEventListener: vi.fn() };
+  const registration: { waiting: { postMessage: () => void } | null; installing: null; addEventListener: () => void } = { waiting, installing: null, addEventListener: vi.fn() };
+  const worker = { register: vi.fn(async () => registration), controller: {}, addEventListener: vi.fn() };
   Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: worker });
-  return { waiting, worker };
+  return { waiting, worker, registration };
 }
 
 it("registers the worker, lets the sidebar load the push settings, and offers the waiting version in the page's language", async () => {
@@ -38,4 +39,27 @@ it("speaks English where the page's language is one Parley has no copy for", asy
   controlledWithUpdate();
   await registerParley();
   expect(screen.getByRole("status")).toHaveTextContent("A new version of Parley is ready.Reload to update");
+});
+
+it("reloads at once when the version it offered is no longer waiting (another window activated it), and activates the newest one waiting", async () => {
+  const user = userEvent.setup();
+  const { registration, worker } = controlledWithUpdate();
+  const reload = vi.fn();
+  await registerParley(reload);
+  // A newer version replaced the one first offered: the button activates that one.
+  const newer = { postMessage: vi.fn() };
+  registration.waiting = newer;
+  await user.click(screen.getByRole("button", { name: "Reload to update" }));
+  expect(newer.postMessage.mock.calls).toEqual([[{ type: "skip-waiting" }]]);
+  expect(worker.addEventListener.mock.calls.map(([type]) => type)).toEqual(["controllerchange"]);
+  expect(reload).not.toHaveBeenCalled();
+  document.body.replaceChildren();
+
+  const again = controlledWithUpdate();
+  await registerParley(reload);
+  // Another window pressed its button first: nothing waits now, and this page reloads onto the active version.
+  again.registration.waiting = null;
+  await user.click(screen.getByRole("button", { name: "Reload to update" }));
+  expect(reload).toHaveBeenCalledTimes(1);
+  expect(again.waiting.postMessage).not.toHaveBeenCalled();
 });

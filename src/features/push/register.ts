@@ -6,7 +6,11 @@ import { markPushSettingsReady } from "./settings-ready";
 
 const UPDATE_ID = "parley-update";
 
-function offerReload(waiting: ServiceWorker) {
+/**
+ * The "Reload to update" bar. Its button activates the version waiting when it is pressed (a newer one may have replaced
+ * the one first offered), or reloads at once when none waits any more: another window of the app already activated it.
+ */
+function offerReload(registration: ServiceWorkerRegistration, reload: () => void) {
   if (document.getElementById(UPDATE_ID)) return;
   // The bar speaks the page's language, which the app keeps on `<html lang>`; English for one Parley has no copy for.
   const copy = pushCopy[detectLocale([], document.documentElement.lang)];
@@ -20,28 +24,33 @@ function offerReload(waiting: ServiceWorker) {
   button.type = "button";
   button.textContent = copy.updateReload;
   button.addEventListener("click", () => {
+    const waiting = registration.waiting;
+    if (waiting === null) return reload();
     button.disabled = true;
-    navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload(), { once: true });
+    navigator.serviceWorker.addEventListener("controllerchange", () => reload(), { once: true });
     waiting.postMessage({ type: "skip-waiting" });
   });
   bar.append(text, button);
   document.body.append(bar);
 }
 
-function watchForUpdates(registration: ServiceWorkerRegistration) {
+function watchForUpdates(registration: ServiceWorkerRegistration, reload: () => void) {
   const hadController = navigator.serviceWorker.controller !== null;
-  if (registration.waiting && hadController) offerReload(registration.waiting);
+  if (registration.waiting && hadController) offerReload(registration, reload);
   registration.addEventListener("updatefound", () => {
     const installing = registration.installing;
     installing?.addEventListener("statechange", () => {
-      if (installing.state === "installed" && navigator.serviceWorker.controller !== null) offerReload(installing);
+      if (installing.state === "installed" && navigator.serviceWorker.controller !== null) offerReload(registration, reload);
     });
   });
 }
 
-/** Registers the service worker, watches for a new version and lets the sidebar load this device's push settings. */
-export async function registerParley(): Promise<void> {
+/**
+ * Registers the service worker, watches for a new version and lets the sidebar load this device's push settings.
+ * `reload` reloads the page onto the new version (the page's own reload unless a test gives another).
+ */
+export async function registerParley(reload: () => void = () => window.location.reload()): Promise<void> {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-  watchForUpdates(registration);
+  watchForUpdates(registration, reload);
   markPushSettingsReady();
 }
