@@ -361,6 +361,23 @@ test("a window that learns what is pending closes the notifications of requests 
   await expect.poll(shownTags).toEqual(["rpc-just-asked"]);
 });
 
+test("a close push handled before its request's own push leaves no notification for the request that is over", async () => {
+  const { host, context } = await setUp();
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  const { cdp, registrationId } = await openControlled(home, host.url);
+  const createdAt = new Date().toISOString();
+  const asked = (rpcId: string): QuestionRequestedFrame => ({ type: "question/requested", rpcId, sessionId, createdAt, questions: [{ id: "ship", question: `Ship ${rpcId}?`, options: [{ label: "Yes" }, { label: "No" }] }] });
+  // A first request shows: the worker takes DevTools' pushes from here on.
+  await deliverShown(cdp, registrationId, requestPayload(asked("rpc-first"), 1, false), home);
+  // Answered at once elsewhere: its close push is handled before its request push.
+  await deliver(cdp, registrationId, resolvedPayload({ type: "question/resolved", rpcId: "rpc-over", sessionId, outcome: "answered" }, 1));
+  await deliver(cdp, registrationId, requestPayload(asked("rpc-over"), 2, false));
+  await deliverShown(cdp, registrationId, requestPayload(asked("rpc-next"), 2, false), home);
+  expect(await notifications(home, "rpc-over")).toEqual([]);
+  expect(await notifications(home, "rpc-first")).toEqual([{ title: "Your agent: Question", body: "Ship rpc-first?", actions: ["Yes", "No"] }]);
+});
+
 test("with a token, an action answers with this device's login; an action on a request answered elsewhere opens the app at its chat instead", async () => {
   const { host, context } = await setUp(TOKEN);
   const sessionId = await createSession(host.url);

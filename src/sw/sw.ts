@@ -204,13 +204,25 @@ function underNotificationLock<T>(rpcId: string, work: () => Promise<T>): Promis
   return locks ? locks.request(`parley-notification:${rpcId}`, work) : work();
 }
 
+/** Requests whose close push came, the latest few: a request push handled after its close push (a browser may handle pushes side by side) shows nothing. */
+const closedRequests = new Set<string>();
+const CLOSED_KEPT = 200;
+
+function noteClosed(rpcId: string) {
+  closedRequests.delete(rpcId);
+  closedRequests.add(rpcId);
+  if (closedRequests.size > CLOSED_KEPT) closedRequests.delete(closedRequests.values().next().value!);
+}
+
 async function showRequest(push: RequestPush): Promise<void> {
-  await setBadge(push.pending);
-  if ((await watchedWindow(push.sessionId)) && (await silentAllowed())) return;
-  const actions = push.actions.length <= maxActions() ? push.actions : [];
-  // Under the lock a tab's `Notify me` takes to check and show: a tab's notification shown meanwhile is replaced, not the push's.
-  await underNotificationLock(push.rpcId, () =>
-    scope.registration.showNotification(push.title, {
+  // Under the lock a tab's `Notify me` takes to check and show (a tab's notification shown meanwhile is replaced, not the
+  // push's), taken first: a close push for the request handled meanwhile waits for this one, or came before and is known.
+  await underNotificationLock(push.rpcId, async () => {
+    if (closedRequests.has(push.rpcId)) return;
+    await setBadge(push.pending);
+    if ((await watchedWindow(push.sessionId)) && (await silentAllowed())) return;
+    const actions = push.actions.length <= maxActions() ? push.actions : [];
+    await scope.registration.showNotification(push.title, {
       body: push.body,
       tag: push.rpcId,
       icon: "/icons/icon-192.png",
@@ -218,13 +230,14 @@ async function showRequest(push: RequestPush): Promise<void> {
       requireInteraction: true,
       data: { rpcId: push.rpcId, sessionId: push.sessionId, actions },
       actions: actions.map((action) => ({ action: action.action, title: action.title })),
-    }),
-  );
+    });
+  });
 }
 
 async function closeRequest(rpcId: string, pending: number): Promise<void> {
   // A tab's notification being shown now is closed too, once it is.
   await underNotificationLock(rpcId, async () => {
+    noteClosed(rpcId);
     for (const notification of await scope.registration.getNotifications({ tag: rpcId })) notification.close();
   });
   await setBadge(pending);
