@@ -222,6 +222,8 @@ async function showRequest(push: RequestPush): Promise<void> {
     await setBadge(push.pending);
     if ((await watchedWindow(push.sessionId)) && (await silentAllowed())) return;
     const actions = push.actions.length <= maxActions() ? push.actions : [];
+    // Looked at again: without Web Locks a close push may have come while the window was looked for.
+    if (closedRequests.has(push.rpcId)) return;
     await scope.registration.showNotification(push.title, {
       body: push.body,
       tag: push.rpcId,

@@ -120,7 +120,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let reconnectTimer: NodeJS.Timeout | null = null;
   let closed = false;
   async function listen() {
-    const client = new pg.Client({ connectionString: options.url });
+    // Keepalive: a connection a network dropped without a word is found lost, and listened on again.
+    const client = new pg.Client({ connectionString: options.url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     client.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload !== undefined) options.onPayload(message.payload);
     });

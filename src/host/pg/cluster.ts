@@ -182,14 +182,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** The adoption under way, one at a time and beside the renewals: one that waits on a lock never lets this host's lease lapse. */
   let adopting: Promise<void> | null = null;
   const adoptBeside = () => void (adopting ??= adopt().catch((error: unknown) => log({ event: "cluster/adoption-failed", instance, error: errorText(error) })).finally(() => (adopting = null)));
-  /** A renewal under way: the next tick does not start another beside it (they would hold the pool's connections). */
-  let renewing = false;
+  /** The catch-up under way, one at a time: a renewal waits for it, and the next tick's renewal still renews the lease. */
+  let catching: Promise<void> | null = null;
+  const answer = (body: unknown) => answerListeners.forEach((listener) => listener(body));
+  const catchUpOnce = () =>
+    // A notification missed from here on is caught up by the next one.
+    (catching ??= ((missed = false), catchUp(outbox, { store, instance, log, own: () => ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer }, view, recoveredListeners)).finally(() => (catching = null)));
 
   async function renew() {
     if (closed || state === "lost") return;
     if (lease.overdue()) setState("disconnected");
-    if (renewing) return;
-    renewing = true;
     try {
       if (!(await lease.renew())) {
         setState("lost");
@@ -197,9 +199,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       }
       // Back from an outage, or a notification missed: what this host holds and what the cluster holds agree again.
       if ((state === "disconnected" || missed) && listening()) {
-        missed = false;
-        const answer = (body: unknown) => answerListeners.forEach((listener) => listener(body));
-        await catchUp(outbox, { store, instance, log, own: ownPending.replay(), ownTurns: () => ownTurns(), publish, published: outbox.idle, answer }, view, recoveredListeners);
+        await catchUpOnce();
         if ((state as ClusterState) === "lost") return; // adopted meanwhile (a frame found its lease row gone)
         if ((state as ClusterState) !== "ok") log({ event: "cluster/state", state: "ok", instance });
         state = "ok";
@@ -209,8 +209,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     } catch (error) {
       log({ event: "cluster/renew-failed", error: errorText(error) });
       setState("disconnected");
-    } finally {
-      renewing = false;
     }
   }
 

@@ -25,6 +25,7 @@ export function toPgStorageError(error: unknown, location: string): StorageError
   if ((code !== null && UNREACHABLE.test(code)) || /Connection terminated|connection timeout|Client has encountered a connection error/i.test(detail)) {
     return new StorageError("STORAGE_BUSY", `the Postgres database (${location}) cannot be reached: ${detail}; retry when it is back`, code);
   }
-  if (code === "40001" || code === "40P01" || code === "55P03") return new StorageError("STORAGE_BUSY", `the Postgres database (${location}) is busy: ${detail}; retry`, code);
+  // Serialization, deadlock, a lock not had in time, a statement past its time: the database is busy, not broken.
+  if (code === "40001" || code === "40P01" || code === "55P03" || code === "57014") return new StorageError("STORAGE_BUSY", `the Postgres database (${location}) is busy: ${detail}; retry`, code);
   return new StorageError("STORAGE_FAILED", `the Postgres database (${location}) failed: ${detail}`, code);
 }

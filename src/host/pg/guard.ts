@@ -61,8 +61,10 @@ export function createGuard(pool: pg.Pool, location: string): Guard {
       } catch (failure) {
         // The failure reported is the one that broke the transaction; a rollback on a dead connection adds nothing to it.
         await client.query("ROLLBACK").catch(() => undefined);
-        trouble = toPgStorageError(failure, location);
-        throw trouble;
+        const error = toPgStorageError(failure, location);
+        // A lock another host holds kept a transaction on its behalf (an adoption) waiting: this host's storage is fine.
+        if (writes || error.sqliteCode !== "55P03") trouble = error;
+        throw error;
       } finally {
         client.release();
       }

@@ -56,9 +56,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const { store, instance } = options;
   const outgoing = serial(options.onFailed);
   /** Frames waiting for the next send; one job is queued for them whenever the batch is not empty. */
-  let batch: { frame: DownFrame; closes: boolean }[] = [];
+  /** `again`: a resolution sent again, which this host's own tabs already had. */
+  type Entry = { frame: DownFrame; closes: boolean; again?: boolean };
+  let batch: Entry[] = [];
   /** Resolutions whose send failed, by request: `resendFailed` publishes them again. */
-  const unsent = new Map<string, { frame: DownFrame; closes: boolean }>();
+  const unsent = new Map<string, Entry>();
 
   /**
    * What a frame writes before any host hears of it: a question's row with its rule (only while this host's lease row is
@@ -89,7 +91,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
    * leaves behind no question, running session or row that no live host owns, and does not resolve again what its adopter
    * resolved. The frames of an adoption it made still go, so that no host keeps showing what the database has closed.
    */
-  async function send(entries: { frame: DownFrame; closes: boolean }[]) {
+  async function send(entries: Entry[]) {
     const notes: Note[] = [];
     let held: Statement | null = null;
     for (const entry of entries) {
@@ -107,8 +109,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   /** See `Outbox.publish`. */
-  function publish(frame: DownFrame, closes = false) {
-    batch.push({ frame, closes });
+  function publish(frame: DownFrame, closes = false, again = false) {
+    batch.push({ frame, closes, again });
     if (batch.length > 1) return;
     outgoing.push(async () => {
       const entries = batch;
@@ -120,7 +122,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         throw error;
       } finally {
         // Delivered here even when the send failed: this host's sockets are closed next, and reconcile() repairs the table.
-        for (const { frame: sent } of entries) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
+        for (const { frame: sent, again: known } of entries) if (!known) options.deliver(sent, sent.type === "question/requested" ? options.ruleOf(sent.rpcId) : undefined);
       }
     });
   }
@@ -131,7 +133,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     resendFailed() {
       const entries = [...unsent.values()];
       unsent.clear();
-      for (const entry of entries) publish(entry.frame, entry.closes);
+      for (const entry of entries) publish(entry.frame, entry.closes, true);
     },
     unsent: () => unsent.size,
   };

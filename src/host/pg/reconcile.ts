@@ -6,8 +6,8 @@ export interface Reconciliation {
   store: PgStore;
   instance: string;
   log: Logger;
-  /** This host's own pending questions, as its pending table holds them. */
-  own: QuestionRequestedFrame[];
+  /** This host's own pending questions, as its pending table holds them now (read as it goes: questions come meanwhile). */
+  own(): QuestionRequestedFrame[];
   /** The sessions whose turns start or run on this host, read once what was published is written. */
   ownTurns(): string[];
   publish(frame: DownFrame): void;
@@ -24,11 +24,14 @@ export interface Reconciliation {
  */
 export async function reconcile(options: Reconciliation): Promise<void> {
   const { store, instance, publish } = options;
-  const own = new Map(options.own.map((frame) => [frame.rpcId, frame]));
+  await options.published();
+  const own = new Map(options.own().map((frame) => [frame.rpcId, frame]));
   const rows = await store.query<{ rpc_id: string; session_id: string; state: string; response: string | null }>("SELECT rpc_id, session_id, state, response FROM pending WHERE owner = $1 AND (state = 'pending' OR rpc_id = ANY($2))", [instance, [...own.keys()]], false);
   const known = new Set(rows.rows.map((row) => row.rpc_id));
+  // Read again: a question asked while the rows were read has its row written, pending, and is not over.
+  const live = new Set(options.own().map((frame) => frame.rpcId));
   for (const row of rows.rows) {
-    if (row.state === "pending" && !own.has(row.rpc_id)) publish({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
+    if (row.state === "pending" && !own.has(row.rpc_id) && !live.has(row.rpc_id)) publish({ type: "question/resolved", rpcId: row.rpc_id, sessionId: row.session_id, outcome: "aborted" });
     else if (row.state !== "pending" && own.has(row.rpc_id) && row.response !== null) options.answer(JSON.parse(row.response));
   }
   for (const [rpcId, frame] of own) if (!known.has(rpcId)) publish(frame);
