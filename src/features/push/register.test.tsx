@@ -10,9 +10,23 @@ afterEach(() => {
 });
 
 /** A page Parley's worker already controls, whose registration holds a new version waiting. */
+/** A waiting worker: its `state` and `statechange` listeners, as the browser keeps them. */
+function waitingWorker() {
+  const listeners: (() => void)[] = [];
+  return {
+    state: "installed",
+    postMessage: vi.fn(),
+    addEventListener: vi.fn((_type: string, listener: () => void) => void listeners.push(listener)),
+    become(state: string) {
+      this.state = state;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
 function controlledWithUpdate() {
-  const waiting = { postMessage: vi.fn() };
-  const registration: { waiting: { postMessage: () => void } | null; installing: null; addEventListener: () => void } = { waiting, installing: null, addEventListener: vi.fn() };
+  const waiting = waitingWorker();
+  const registration: { waiting: ReturnType<typeof waitingWorker> | null; installing: null; addEventListener: () => void } = { waiting, installing: null, addEventListener: vi.fn() };
   const worker = { register: vi.fn(async () => registration), controller: {}, addEventListener: vi.fn() };
   Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: worker });
   return { waiting, worker, registration };
@@ -47,12 +61,21 @@ it("reloads at once when the version it offered is no longer waiting (another wi
   const reload = vi.fn();
   await registerParley(reload);
   // A newer version replaced the one first offered: the button activates that one.
-  const newer = { postMessage: vi.fn() };
+  const newer = waitingWorker();
   registration.waiting = newer;
-  await user.click(screen.getByRole("button", { name: "Reload to update" }));
+  const button = screen.getByRole("button", { name: "Reload to update" });
+  await user.click(button);
   expect(newer.postMessage.mock.calls).toEqual([[{ type: "skip-waiting" }]]);
   expect(worker.addEventListener.mock.calls.map(([type]) => type)).toEqual(["controllerchange"]);
   expect(reload).not.toHaveBeenCalled();
+  expect(button).toBeDisabled();
+  // A still newer version installed before that one took over: the button offers it.
+  newer.become("redundant");
+  expect(button).toBeEnabled();
+  const newest = waitingWorker();
+  registration.waiting = newest;
+  await user.click(button);
+  expect(newest.postMessage.mock.calls).toEqual([[{ type: "skip-waiting" }]]);
   document.body.replaceChildren();
 
   const again = controlledWithUpdate();

@@ -28,6 +28,10 @@ function offerReload(registration: ServiceWorkerRegistration, reload: () => void
     if (waiting === null) return reload();
     button.disabled = true;
     navigator.serviceWorker.addEventListener("controllerchange", () => reload(), { once: true });
+    // A newer version installed before this one took over: the button offers that one.
+    waiting.addEventListener("statechange", () => {
+      if (waiting.state === "redundant") button.disabled = false;
+    });
     waiting.postMessage({ type: "skip-waiting" });
   });
   bar.append(text, button);
