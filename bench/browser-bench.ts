@@ -276,6 +276,8 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
     const steps = { app: [] as number[][], baseline: [] as number[][] };
     const appStepWork: number[] = [];
     let stepLongTasks = 0;
+    /** Each long task's round and length, for the note: which batch it fell in. */
+    const longTaskNotes: string[] = [];
     /**
      * One batch of steps from step `done`: choose an option, wait for the second question, go back, wait for the first;
      * then let the page settle. Each click first waits a seeded part of a frame (intoAFrame).
@@ -299,6 +301,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       steps.app.push(measured.clicks);
       appStepWork.push(...measured.clickWork);
       stepLongTasks += measured.longTasks.length;
+      longTaskNotes.push(...measured.longTasks.map((ms) => `steps round ${round + 1}: ${Math.round(ms)} ms`));
       await setTiming(page, false);
 
       await setTiming(bare, true);
@@ -330,6 +333,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
       keys.app.push(typing.keys);
       appKeyWork.push(...typing.keyWork);
       typingLongTasks += typing.longTasks.length;
+      longTaskNotes.push(...typing.longTasks.map((ms) => `typing round ${round + 1}: ${Math.round(ms)} ms`));
       await setTiming(page, false);
 
       await bareField.focus();
@@ -378,6 +382,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
         "browser.question_arrival.p50_ratio": arrivalMedian.spread,
       },
       notes: {
+        "browser.panel.long_tasks_at": longTaskNotes.length > 0 ? longTaskNotes.join(", ") : "none",
         ...latencyNotes("browser.keystroke", keys, appKeyWork),
         ...latencyNotes("browser.panel_step", steps, appStepWork),
         ...latencyNotes("browser.question_arrival", arrivals),
