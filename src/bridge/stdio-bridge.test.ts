@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, JSONRPCMessage, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LIMITS, type QuestionRequestedFrame, type Session } from "../protocol/schemas";
 import type { RunningServer } from "../host/server";
@@ -248,6 +248,21 @@ describe("parley mcp (stdio bridge)", { timeout: 30_000 }, () => {
     const third = await startTestServer({ port });
     servers.push(third);
     expect(await client.callTool(invalid)).toEqual(invalidResult);
+    expect(errors).toEqual([]);
+  });
+
+  it("tells the client to list the tools again once it reaches a host, which lists the wait tool the bridge alone did not", async () => {
+    const gone = await startTestServer();
+    const port = gone.port;
+    await gone.close();
+    const { client, errors } = await launchBridge({ PARLEY_URL: gone.url });
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(builtInTools().map((tool) => tool.name));
+    servers.push(await startTestServer({ port, mcp: { waitSeconds: 50 } }));
+    // The next call reaches the host; the client is told its list changed, and the list it gets now has the wait tool.
+    expect((await client.callTool({ name: "ask_user_question", arguments: { questions: [] } })).isError).toBe(true);
+    await changed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...builtInTools().map((tool) => tool.name), "ask_user_question_wait"]);
     expect(errors).toEqual([]);
   });
 

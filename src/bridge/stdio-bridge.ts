@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Implementation, type ListToolsResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, type ToolError } from "../protocol/schemas";
 import { ABORTED_MESSAGE, ASK_ABORTED_ERROR } from "../protocol/tool-messages";
 import { SERVER_VERSION } from "../host/mcp-server/endpoint";
@@ -185,9 +185,13 @@ export async function startStdioBridge(options: BridgeOptions): Promise<Bridge> 
   const hostReturnMs = options.hostReturnMs ?? UPSTREAM_SILENCE_MS;
   const endpoint = new URL("/mcp", options.url);
   const authorization: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
-  const server = new Server({ name: "parley", title: "Parley", version: SERVER_VERSION }, { capabilities: { tools: {} } });
+  // `listChanged`: the tools listed while the host was down (or before it restarted) may differ from its own, which
+  // the client is told to list again once the bridge reaches it (the wait tool, say).
+  const server = new Server({ name: "parley", title: "Parley", version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true } } });
   let upstream: Promise<Client> | null = null;
   let closing = false;
+  /** Where the client's last tool list came from: none yet, the bridge's own list, or a host connection. */
+  let listedFrom: "none" | "local" | Client = "none";
 
   function connectUpstream(): Promise<Client> {
     if (upstream) return upstream;
@@ -200,6 +204,9 @@ export async function startStdioBridge(options: BridgeOptions): Promise<Bridge> 
         if (upstream === attempt) upstream = null;
       };
       await client.connect(transport);
+      if (listedFrom !== "none" && listedFrom !== client) {
+        server.sendToolListChanged().catch((error: unknown) => report(`parley mcp: ${reasonOf(error)}`));
+      }
       return client;
     })();
     upstream = attempt;
@@ -254,12 +261,26 @@ export async function startStdioBridge(options: BridgeOptions): Promise<Bridge> 
     }
   }
 
+  /** The host's tool list through its connection; a connection the host no longer knows (it restarted) is made again once. */
+  async function hostTools(retry: boolean): Promise<ListToolsResult> {
+    const client = await connectUpstream();
+    try {
+      const listed = await client.listTools();
+      listedFrom = client;
+      return listed;
+    } catch (error) {
+      if (!retry) throw error;
+      await dropUpstream(client);
+      return hostTools(false);
+    }
+  }
+
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
-      const client = await connectUpstream();
-      return await client.listTools();
+      return await hostTools(true);
     } catch (error) {
       report(`parley mcp: listing the built-in tools, the host is not reachable (${reasonOf(error)})`);
+      listedFrom = "local";
       return { tools: localTools() };
     }
   });
