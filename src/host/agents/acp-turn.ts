@@ -1,10 +1,10 @@
 import type { AcpRowData } from "../../protocol/schemas";
 import type { AcpAgentProcess } from "../acp/client";
 import { AcpAgentError } from "../acp/types";
-import type { Logger } from "../log";
 import type { AgentReport, TurnEnd } from "../sessions/agent";
 import type { StoredMessage } from "../store";
 import { createTurnRows, type createCoalescingWriter } from "./acp-rows";
+import { errorText, type Logger } from "../log";
 
 /** The data of a chat's `acp/session` row. */
 export type SessionData = Extract<AcpRowData, { type: "session" }>;
@@ -50,10 +50,8 @@ export function unlessAbandoned<T>(call: Promise<T>, signal: AbortSignal, graceM
   });
 }
 
-/** An error as one line of text for the log and the failure row. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** An error as one line of text for the log and the failure row (the host's one way of saying it). */
+export { errorText };
 
 /** Ends the turn as failed: the failure in the log and as an error row the human sees. */
 export async function failTurn(log: Logger, report: AgentReport, sessionId: string, error: unknown): Promise<TurnEnd> {

@@ -1,7 +1,7 @@
 import { DownFrame, type QuestionRequestedFrame, type ToolCall } from "../../protocol/schemas";
 import type { GivenAnswer } from "../pending/pending-table";
 import type { AnswerEffect } from "../tools/registry";
-import type { Logger } from "../log";
+import { errorText, type Logger } from "../log";
 import { readRule, type AnswerRule } from "../pending/answer-rule";
 import { adoptExpired } from "./adopt";
 import { notePayload, notifyAll, openEnvelope, startListener, sweepLargeFrames, type Envelope } from "./channel";
@@ -117,8 +117,6 @@ async function catchUp(outbox: Outbox, reconciliation: Reconciliation, view: Clu
   for (const listener of recovered) await listener();
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** Deletes the large frames every host had time to read, once a minute while `healthy()`. */
 function sweepEveryMinute(store: PgStore, log: Logger, healthy: () => boolean): NodeJS.Timeout {
   const sweeper = setInterval(() => {
@@ -165,7 +163,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const publish = outbox.publish;
   /** A notification could not be read (a large frame's row, say): the next renewal reads again what it may have said. */
   let missed = false;
-  const incoming = serial((error) => ((missed = true), log({ event: "cluster/receive-failed", error: error instanceof Error ? error.message : String(error) })));
+  const incoming = serial((error) => ((missed = true), log({ event: "cluster/receive-failed", error: errorText(error) })));
 
   function setState(next: ClusterState) {
     if (state === next || state === "lost") return;

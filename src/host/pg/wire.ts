@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { SessionState } from "../../protocol/schemas";
 import type { Chat } from "../sessions/service";
 import type { Downlink } from "../downlink/downlink";
-import type { Logger } from "../log";
+import { errorText, type Logger } from "../log";
 import type { FrameBus } from "../downlink/frame-bus";
 import type { Cluster } from "./cluster";
 
@@ -103,7 +103,7 @@ export function clusterChat(chat: Chat, cluster: Cluster, remote: RemoteSessions
         try {
           result = await chat.postMessage(sessionId, text);
         } catch (error) {
-          await release()?.catch((released: unknown) => log({ event: "cluster/release-failed", sessionId, error: released instanceof Error ? released.message : String(released) }));
+          await release()?.catch((released: unknown) => log({ event: "cluster/release-failed", sessionId, error: errorText(released) }));
           throw error;
         }
         if (!result.ok) await release();
