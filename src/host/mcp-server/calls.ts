@@ -108,7 +108,7 @@ export function createCallTool(options: CallOptions): (session: McpSession, name
       if (first.done) return toMcpResult(first.value);
       const rpcId = asked.rpcId;
       if (rpcId === null) return toMcpResult(await running);
-      session.tickets.set(rpcId, { rpcId, running, controller });
+      session.tickets.set(rpcId, { rpcId, running, controller, waits: 0, lastSeen: Date.now() });
       return { content: [{ type: "text", text: waitingText(rpcId) }] };
     } finally {
       stopProgress();
@@ -127,14 +127,18 @@ export function createCallTool(options: CallOptions): (session: McpSession, name
     const abortQuestion = () => ticket.controller.abort();
     controller.signal.addEventListener("abort", abortQuestion, { once: true });
     session.calls.set(key, controller);
+    ticket.waits += 1;
     const stopProgress = progressFor(extra);
     try {
       const settled = await settleWithin(ticket.running, sliceMs);
       if (!settled.done) return { content: [{ type: "text", text: waitingText(ticket.rpcId) }] };
       if (session.tickets.get(ticket.rpcId) !== ticket) return toMcpResult(errorOutcome(unknownTicketError(ticket.rpcId)));
-      session.tickets.delete(ticket.rpcId);
+      // A wait the client cancelled as the answer came never delivers its result: the ticket keeps it for the next wait.
+      if (!extra.signal.aborted) session.tickets.delete(ticket.rpcId);
       return toMcpResult(settled.value);
     } finally {
+      ticket.waits -= 1;
+      ticket.lastSeen = Date.now();
       stopProgress();
       unlink();
       controller.signal.removeEventListener("abort", abortQuestion);

@@ -129,3 +129,16 @@ describe("/mcp aborts a call nobody waits for", { timeout: 30_000 }, () => {
     expect((await next).isError).toBe(true);
   });
 });
+
+describe("/mcp when its host stops", { timeout: 30_000 }, () => {
+  it("a call in flight gets its aborted result on its stream before the host closes it", async () => {
+    const { server, socket } = await start();
+    const { sessionId } = await mcpClient(server.url);
+    const response = await rawCall(server.url, sessionId, 31, new AbortController().signal);
+    await nextQuestion(socket);
+    expect(response.status).toBe(200);
+    await server.close();
+    const result = { content: [{ type: "text", text: 'Error: web user-interaction provider was disposed\n{"name":"UserInteractionError","code":"ASK_ABORTED"}' }], isError: true };
+    expect(await response.text()).toContain(`data: ${JSON.stringify({ result, jsonrpc: "2.0", id: 31 })}`);
+  });
+});

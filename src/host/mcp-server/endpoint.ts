@@ -24,6 +24,8 @@ export const MAX_MCP_SESSIONS = 2_000;
 /** Calls in flight plus unanswered tickets, per MCP session. */
 export const MAX_CALLS_PER_SESSION = 100;
 const REAP_EVERY_MS = 60_000;
+/** How long a stopping host waits for the results of the calls in flight (their questions already aborted) to be written. */
+export const CLOSE_GRACE_MS = 5_000;
 /** The JSON-RPC codes the SDK's transport uses for a refused request and for an unknown session. */
 const SERVER_ERROR = -32000;
 const SESSION_NOT_FOUND = -32001;
@@ -65,7 +67,11 @@ export interface McpPeers {
 export interface McpEndpoint {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
   sessionCount(): number;
-  /** Closes every MCP session, aborting their calls. */
+  /**
+   * Closes every MCP session: first refuses new requests and waits (CLOSE_GRACE_MS at most) for the responses carrying
+   * results to be written, since the host aborted their questions, so a client is told instead of waiting out its timeout;
+   * then aborts what is left.
+   */
   close(): Promise<void>;
 }
 
@@ -129,6 +135,55 @@ function principalOf(request: IncomingMessage): string {
     .digest("hex");
 }
 
+/**
+ * Drops each ticket no wait call touched since `cutoff` (a client that keeps its session open, its GET stream say, but
+ * stopped waiting): its question, if still pending, is aborted, and the ticket no longer counts against the session's calls.
+ */
+function expireTickets(session: McpSession, cutoff: number, log: Logger) {
+  for (const ticket of [...session.tickets.values()]) {
+    if (ticket.waits > 0 || ticket.lastSeen > cutoff) continue;
+    session.tickets.delete(ticket.rpcId);
+    ticket.controller.abort();
+    log({ event: "mcp/ticket-expired", mcpSessionId: session.id, rpcId: ticket.rpcId });
+  }
+}
+
+/** Closes, every minute at most, each MCP session with nothing open or in flight that nobody used for `idleMs`. */
+function startReaper(sessions: Map<string, McpSession>, idleMs: number, log: Logger): ReturnType<typeof setInterval> {
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const session of [...sessions.values()]) {
+        expireTickets(session, cutoff, log);
+        if (session.openRequests > 0 || session.calls.size > 0 || session.lastSeen > cutoff) continue;
+        log({ event: "mcp/reaped", mcpSessionId: session.id });
+        void session.transport.close();
+      }
+    },
+    Math.min(idleMs, REAP_EVERY_MS),
+  );
+  reaper.unref();
+  return reaper;
+}
+
+/** The responses of POSTs that carry requests: a stopping host waits for them to close. */
+function createAnswering() {
+  const open = new Set<Promise<void>>();
+  return {
+    track(response: ServerResponse) {
+      const closed = new Promise<void>((resolve) => response.once("close", resolve));
+      open.add(closed);
+      void closed.then(() => open.delete(closed));
+    },
+    /** Resolves once every tracked response closed, or after `ms`. */
+    async settled(ms: number) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+      await Promise.race([Promise.all([...open]), grace]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { log } = options;
   const sessions = new Map<string, McpSession>();
@@ -143,19 +198,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const callTool = createCallTool({ chat: options.chat, log, askingTools, waitMs, maxCalls, progressMs });
   /** One validator for every session: each server would otherwise build its own Ajv, which it only needs for elicitation. */
   const validator = new AjvJsonSchemaValidator();
+  const answering = createAnswering();
+  let closing = false;
 
-  const reaper = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const session of [...sessions.values()]) {
-        if (session.openRequests > 0 || session.calls.size > 0 || session.lastSeen > cutoff) continue;
-        log({ event: "mcp/reaped", mcpSessionId: session.id });
-        void session.transport.close();
-      }
-    },
-    Math.min(idleMs, REAP_EVERY_MS),
-  );
-  reaper.unref();
+  const reaper = startReaper(sessions, idleMs, log);
 
   function endSession(session: McpSession) {
     if (sessions.get(session.id) !== session) return;
@@ -184,6 +230,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     session.openRequests += 1;
     for (const key of keys) session.inFlight.add(key);
+    if (keys.length > 0) answering.track(response);
     response.on("close", () => {
       session.openRequests -= 1;
       session.lastSeen = Date.now();
@@ -249,6 +296,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         const retry: Record<string, string> = "retryAfterSeconds" in verdict ? { "Retry-After": String(verdict.retryAfterSeconds) } : {};
         return sendRpcError(response, verdict.status, SERVER_ERROR, verdict.message, retry);
       }
+      if (closing) return sendRpcError(response, 503, SERVER_ERROR, "Parley is stopping; connect again once it is back", { Connection: "close" });
       const method = request.method ?? "GET";
       if (method !== "POST" && method !== "GET" && method !== "DELETE") {
         return sendRpcError(response, 405, SERVER_ERROR, "Method not allowed.", { Allow: "GET, POST, DELETE" });
@@ -282,7 +330,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     sessionCount: () => sessions.size,
 
     async close() {
+      closing = true;
       clearInterval(reaper);
+      await answering.settled(CLOSE_GRACE_MS);
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
     },
   };

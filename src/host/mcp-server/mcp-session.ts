@@ -9,6 +9,9 @@ export interface Ticket {
   rpcId: string;
   running: Promise<ToolOutcome>;
   controller: AbortController;
+  /** Wait calls on it now; while none is open for the idle timeout, the ticket expires (its question aborted if still pending). */
+  waits: number;
+  lastSeen: number;
 }
 
 /** An MCP session as this host holds it: its transport, its Parley session, its calls and tickets. */

@@ -8,8 +8,8 @@ import { WAIT_TOOL_DESCRIPTION, WaitArgs } from "./tools";
 const door = createFrontDoor({ name: "hard-timeout-agent" });
 afterEach(() => door.closeAll());
 
-async function start(waitSeconds: number | null) {
-  const { server, socket } = await door.start({ mcp: { waitSeconds } });
+async function start(waitSeconds: number | null, mcp: { idleTimeoutMs?: number; maxCallsPerSession?: number } = {}) {
+  const { server, socket } = await door.start({ mcp: { waitSeconds, ...mcp } });
   const { client } = await door.mcpClient(server.url);
   return { server, socket, client };
 }
@@ -102,5 +102,21 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     controller.abort("gave up");
     await expect(slice).rejects.toThrow("gave up");
     expect(await socket.waitFor((item) => item.type === "question/resolved")).toEqual({ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted" });
+  });
+
+  it("expires the tickets of a session whose client keeps its stream open but stopped waiting, and frees their places", async () => {
+    const { server, socket, client } = await start(0.05, { idleTimeoutMs: 300, maxCallsPerSession: 2 });
+    const answered = await client.callTool({ name: "ask_user_question", arguments: ASK });
+    const first = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
+    expect(answered).toEqual(waiting(first.rpcId));
+    expect(await client.callTool({ name: "ask_user_question", arguments: ASK })).toMatchObject({ content: [{ type: "text" }] });
+    const second = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested" && item.rpcId !== first.rpcId);
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: first.rpcId, sessionId: first.sessionId, answers: [{ id: "db", selected: ["SQLite"] }] } });
+    expect(await socket.waitFor((item) => item.type === "question/resolved" && item.rpcId === second.rpcId)).toEqual({ type: "question/resolved", rpcId: second.rpcId, sessionId: second.sessionId, outcome: "aborted" });
+    // The first ticket, older, went in the same sweep or an earlier one: its answer was never collected.
+    expect(await client.callTool({ name: "ask_user_question_wait", arguments: { ticket: first.rpcId } })).toEqual(unknown(first.rpcId));
+    const from = socket.frames.length;
+    expect(await client.callTool({ name: "ask_user_question", arguments: ASK })).toMatchObject({ content: [{ type: "text", text: expect.stringContaining('{"status":"waiting"') }] });
+    await socket.waitFor((item, index) => index >= from && item.type === "question/requested");
   });
 });
