@@ -146,6 +146,28 @@ test.describe("at 360 px", () => {
     expect(width).toBeLessThanOrEqual(360);
     await expectNoAxeViolations(page);
   });
+
+  test("the Sessions button counts the other chats a question waits in, and the count goes once the chat is open", async ({ page }) => {
+    await page.goto(host.url);
+    await send(page, "/echo the chat on screen");
+    await expect(page.getByText("the chat on screen", { exact: true }).last()).toBeVisible();
+    const created = await fetch(`${host.url}/api/sessions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const elsewhere = ((await created.json()) as { session: { id: string } }).session.id;
+    const ask = { questions: [{ id: "db", header: "Database", question: "Which database?", options: [{ label: "SQLite" }, { label: "Postgres" }] }] };
+    const posted = await fetch(`${host.url}/api/sessions/${elsewhere}/messages`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: `/ask ${JSON.stringify(ask)}` }) });
+    expect(posted.status).toBe(202);
+    const toggle = page.getByRole("button", { name: "Sessions, 1 waiting for you", exact: true });
+    await expect(toggle).toBeVisible();
+    await expect(toggle.locator(".shell__drawer-count")).toHaveText("1");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expectNoAxeViolations(page);
+    await toggle.click();
+    await page.getByRole("navigation", { name: "Chats" }).getByRole("link", { name: /Database/ }).click();
+    await expect(page.getByRole("radio", { name: /SQLite/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sessions", exact: true })).toBeVisible();
+  });
 });
 
 test("switching the language to 简体中文 shows the Chinese copy and is remembered", async ({ page }) => {

@@ -4,7 +4,6 @@ import { createAgentsApi, type AgentsApi } from "../client/agents-api";
 import { api as defaultApi, type Api } from "../client/api";
 import { createMux, type MuxOptions, type MuxConnection } from "../client/mux";
 import { AttentionWatcher } from "../features/attention/attention-watcher";
-import { NotifyToggle } from "../features/attention/notify-toggle";
 import { DeviceSettingsSlot } from "../features/push/device-slot";
 import { OFFER_SLOT_ID } from "../features/push/settings-ready";
 import { Conversation } from "../features/chat/conversation";
@@ -21,6 +20,7 @@ import { ErrorBoundary } from "../ui/error-boundary";
 import { ThemeSwitch } from "../ui/theme-switch";
 import { sessionHref, useHashSession } from "../ui/hash-session";
 import { appCopy } from "./copy";
+import { DrawerToggle } from "./drawer-toggle";
 import { LoadProblemAlert } from "./load-problem";
 import { createSlotEntries } from "./question-entry";
 import { GrantsEntry } from "../features/approval/grants-entry";
@@ -52,6 +52,8 @@ export interface ChatAppProps {
 const defaultAgentsApi = createAgentsApi();
 /** An ACP chat's mode select in the header, loaded with the first such chat. */
 const AcpModeSelect = lazy(() => import("../features/chat/acp-mode-select"));
+/** The sidebar's "Notify me", in a chunk of its own: it loads as the first screen shows, as the device's push settings do. */
+const NotifyToggle = lazyModule(() => import("../features/attention/notify-toggle")).component((module) => module.NotifyToggle);
 const KeyboardHelp = lazyModule(() => import("../features/chat/keyboard-help")).component((module) => module.KeyboardHelp);
 
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
@@ -134,7 +136,11 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
           footer={
             <>
               <ThemeSwitch />
-              <NotifyToggle />
+              <ErrorBoundary fallback={() => null}>
+                <Suspense fallback={null}>
+                  <NotifyToggle />
+                </Suspense>
+              </ErrorBoundary>
               <DeviceSettingsSlot />
               <Button variant="ghost" className="shell__shortcuts" aria-keyshortcuts="?" onClick={() => setHelpOpen(true)}>
                 {tChat("shortcutsButton")}
@@ -181,11 +187,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
                 </>
               )
             }
-            headerStart={
-              <Button ref={drawerToggleRef} className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => drawer.setOpen(!drawer.open)}>
-                {t("sessionsToggle")}
-              </Button>
-            }
+            headerStart={<DrawerToggle ref={drawerToggleRef} store={store} openId={activeSessionId} open={drawer.open} controls={DRAWER_ID} onToggle={() => drawer.setOpen(!drawer.open)} />}
           />
         </main>
       </div>

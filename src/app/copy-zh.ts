@@ -3,6 +3,7 @@ import type { AppKey } from "./copy";
 /** The Chinese of the app shell (`appCopy`), which `src/app/zh-CN.ts` fills in when the locale loads. */
 export const appCopyZh: Record<AppKey, string> = {
   sessionsToggle: "会话",
+  sessionsWaiting: "会话，{count} 个等待你回答",
   newChatTitle: "新对话",
   loadFailed: "无法加载对话。{reason}",
   sessionMissing: "该对话已不存在。",

@@ -1,10 +1,11 @@
 import { englishFirst } from "../i18n/locale";
 
-export type AppKey = "sessionsToggle" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo" | "rateLimited" | "rateLimitedFor" | "skipToMessage";
+export type AppKey = "sessionsToggle" | "sessionsWaiting" | "newChatTitle" | "loadFailed" | "sessionMissing" | "deleteFailed" | "chatDeleted" | "undo" | "rateLimited" | "rateLimitedFor" | "skipToMessage";
 
 /** Copy of the app shell; its Chinese is in `copy-zh.ts`. */
 export const appCopy = englishFirst<AppKey>({
   sessionsToggle: "Sessions",
+  sessionsWaiting: "Sessions, {count} waiting for you",
   newChatTitle: "New chat",
   loadFailed: "Could not load the chats. {reason}",
   sessionMissing: "That chat no longer exists.",

@@ -35,6 +35,7 @@ function renderApp() {
     </LocaleProvider>,
   );
   act(() => opened.at(-1)!.onFrame({ type: "hello", protocol: 2, hostId: "h" }));
+  return { frame: (frame: Parameters<MuxOptions["onFrame"]>[0]) => act(() => opened.at(-1)!.onFrame(frame)) };
 }
 
 /** The app with its phone drawer opened by its Sessions toggle. */
@@ -116,5 +117,21 @@ describe("the app shell", () => {
     await user.clear(input);
     await user.type(input, "/");
     expect(within(screen.getByRole("listbox", { name: "Commands" })).getAllByRole("option").map((option) => option.querySelector(".command-menu__name")?.firstChild?.textContent?.trim())).toEqual(["/ask", "/plan", "/tool", "/echo"]);
+  });
+
+  it("counts on the phone's Sessions button the other chats that wait for an answer", () => {
+    const { frame } = renderApp();
+    const toggle = screen.getByRole("button", { name: "Sessions" });
+    for (const id of ["s-a", "s-b"]) {
+      frame({ type: "session/upserted", session: { id, title: `Chat ${id}`, createdAt: "2026-12-07T09:00:00.000Z", updatedAt: "2026-12-07T09:00:00.000Z", state: "waiting", revision: 1 } });
+      frame({ type: "question/requested", rpcId: `q-${id}`, sessionId: id, questions: [{ id: "go", question: "Go?", options: [{ label: "Yes" }, { label: "No" }] }], createdAt: "2026-12-07T09:00:00.000Z" });
+    }
+    expect(toggle).toHaveAccessibleName("Sessions, 2 waiting for you");
+    expect(toggle.querySelector(".shell__drawer-count")?.textContent).toBe("2");
+    act(() => openSessionHash("s-a"));
+    expect(toggle).toHaveAccessibleName("Sessions, 1 waiting for you");
+    frame({ type: "question/resolved", rpcId: "q-s-b", sessionId: "s-b", outcome: "answered" });
+    expect(toggle).toHaveAccessibleName("Sessions");
+    expect(toggle.querySelector(".shell__drawer-count")).toBeNull();
   });
 });

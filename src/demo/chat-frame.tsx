@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { appCopy } from "../app/copy";
 import { sessionHref } from "../ui/hash-session";
+import { DrawerToggle } from "../app/drawer-toggle";
 import { createSlotEntries } from "../app/question-entry";
 import { useDrawer, useHelpShortcut } from "../app/shell-hooks";
 import { useUndoDelete } from "../app/undo-delete";
@@ -171,11 +172,7 @@ export function ChatStoryRun({ story, settingsRef, hostListeners }: ChatStoryRun
                 </Suspense>
               )
             }
-            headerStart={
-              <Button ref={toggleRef} className="shell__drawer-toggle" variant="ghost" aria-expanded={drawer.open} aria-controls={DRAWER_ID} onClick={() => setDrawerOpen(!drawer.open)}>
-                {t("sessionsToggle")}
-              </Button>
-            }
+            headerStart={<DrawerToggle ref={toggleRef} store={run.store} openId={openId} open={drawer.open} controls={DRAWER_ID} onToggle={() => setDrawerOpen(!drawer.open)} />}
           />
         </main>
       </div>

@@ -66,8 +66,8 @@ export const CHAT_STORIES: ChatStory[] = [
     rules: ["sessions-page", "mux-replay"],
     title: { en: "Chat list: waiting, Today, Yesterday, earlier", "zh-CN": "对话列表：等待、今天、昨天、更早" },
     description: {
-      en: "Chats waiting for an answer pinned on top with their badge (a question, a plan), then Today, Yesterday and Earlier, an ACP agent's and an outside agent's chat badged.",
-      "zh-CN": "等待回答的对话置顶并带标记（问题、计划），其后是今天、昨天和更早；ACP 助手和外部助手的对话带标记。",
+      en: "Chats waiting for an answer pinned on top with their badge (a question, a plan), then Today, Yesterday and Earlier, an ACP agent's and an outside agent's chat badged. At Phone 360 the list is behind the Sessions button, which counts the waiting chats other than the open one.",
+      "zh-CN": "等待回答的对话置顶并带标记（问题、计划），其后是今天、昨天和更早；ACP 助手和外部助手的对话带标记。在手机 360 宽度下，列表收在“会话”按钮后，按钮上显示除当前对话外等待回答的对话数。",
     },
     scene: { health: REAL_MODEL_HEALTH, chats: LISTED_CHATS, open: OPEN_CHAT, agents: AGENTS },
   },

@@ -43,8 +43,6 @@ export const chatCopyZh: Record<ChatKey, string> = {
   toolRunning: "运行中",
   planApproved: "已批准",
   planFeedback: "要求修改",
-  showDetails: "显示详情",
-  hideDetails: "隐藏详情",
   answerSkipped: "已跳过",
   answerNone: "未回答",
   answerFeedback: "反馈",

@@ -42,8 +42,6 @@ export type ChatKey =
   | "toolRunning"
   | "planApproved"
   | "planFeedback"
-  | "showDetails"
-  | "hideDetails"
   | "answerSkipped"
   | "answerNone"
   | "answerFeedback"
@@ -139,8 +137,6 @@ export const chatCopy = englishFirst<ChatKey>({
   toolRunning: "running",
   planApproved: "approved",
   planFeedback: "changes requested",
-  showDetails: "Show details",
-  hideDetails: "Hide details",
   answerSkipped: "Skipped",
   answerNone: "No answer",
   answerFeedback: "Feedback",
