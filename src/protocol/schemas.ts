@@ -68,8 +68,8 @@ export type HeartbeatFrame = z.infer<typeof HeartbeatFrame>;
 export const QuestionOrigin = z.object({ kind: z.enum(["agent", "mcp-client", "mcp-server", "acp-agent"]), name: upTo(200), title: z.optional(upTo(200)) });
 export type QuestionOrigin = z.infer<typeof QuestionOrigin>;
 /**
- * The tool call an approval request is about; `arguments` is the call's full JSON text, never truncated
- * (an ACP agent's raw input). An ACP permission also carries `choices`, the agent's option names in the
+ * The tool call an approval request is about; `arguments` is an MCP call's full JSON text, never truncated, or an ACP
+ * agent's raw input as JSON, cut past 200,000 characters with a last line that says so. An ACP permission also carries `choices`, the agent's option names in the
  * order allow-once, allow-always, reject-once, reject-always, which are its question's labels, and
  * `toolCall`, what the call does.
  */

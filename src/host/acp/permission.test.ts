@@ -101,6 +101,15 @@ describe("ACP permission → approval request", () => {
     expect(diff).toMatchObject({ truncated: true });
     expect(permissionResponse(big, choiceAnswer("Allow (2)")).response.outcome).toEqual({ outcome: "selected", optionId: "b" });
   });
+
+  it("cuts a 10 MB raw input (a file being written) and says so on its last line", () => {
+    const content = "x".repeat(10 * 1024 * 1024);
+    const asked = permissionQuestion(agent, { ...edit, toolCall: { ...edit.toolCall, rawInput: { file_path: "/w/big", content } } });
+    const whole = JSON.stringify({ file_path: "/w/big", content }, null, 2);
+    expect(asked.approval?.arguments).toBe(`${whole.slice(0, APPROVAL_TEXT_CHARS)}\n… cut here: the raw input is ${whole.length.toLocaleString("en-US")} characters long`);
+    const small = permissionQuestion(agent, { ...edit, toolCall: { ...edit.toolCall, rawInput: { file_path: "/w/a" } } });
+    expect(small.approval?.arguments).toBe(JSON.stringify({ file_path: "/w/a" }, null, 2));
+  });
 });
 
 describe("Qwen Code user_question → a question batch", () => {

@@ -178,6 +178,16 @@ function qwenQuestionItems(questions: QwenQuestion[]): QuestionItem[] {
 }
 
 /**
+ * An ACP call's raw input as the card shows it: its JSON, cut past APPROVAL_TEXT_CHARS with a last line that says how long
+ * it was (an agent writing a file puts the whole file in it, and the request goes to every tab and device).
+ */
+function rawInputText(rawInput: unknown): string {
+  const text = rawInput === undefined ? "{}" : (JSON.stringify(rawInput, null, 2) ?? "{}");
+  if (text.length <= APPROVAL_TEXT_CHARS) return text;
+  return `${text.slice(0, APPROVAL_TEXT_CHARS)}\n… cut here: the raw input is ${text.length.toLocaleString("en-US")} characters long`;
+}
+
+/**
  * The seam's request for an ACP `session/request_permission`: a Qwen user_question becomes a plain
  * question batch (one question per Qwen question, ids "0", "1", …); anything else an approval whose
  * choices are the agent's option names in PERMISSION_KIND_ORDER, followed by the optional reason.
@@ -191,7 +201,7 @@ export function permissionQuestion(agent: AcpAgentName, request: RequestPermissi
   const approval: ToolApproval = {
     server: clip(agent.title, 200),
     tool: clip(toolCall.title, 200),
-    arguments: rawInput === undefined ? "{}" : JSON.stringify(rawInput, null, 2),
+    arguments: rawInputText(rawInput),
     choices: optionLabels(orderedOptions(request.options)),
     choiceKinds: orderedOptions(request.options).map((option) => option.kind),
     toolCall,
