@@ -97,6 +97,20 @@ describe("an ACP chat's session in the header and the / menu", () => {
     expect(confirm).not.toHaveBeenCalled();
   });
 
+  it("asks before each agent's mode that never asks, named as the agent names it (Gemini CLI's autoEdit and yolo too)", async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockFetch();
+    const modes = ["auto", "yolo", "bypassPermissions", "auto-edit", "acceptEdits", "autoEdit"].map((id) => ({ id, name: `Mode ${id}` }));
+    render(<AcpModeSelect sessionId="s1" data={{ ...READY, modes: [{ id: "default", name: "Default" }, ...modes] }} />);
+    const select = screen.getByRole("combobox", { name: "Mode" });
+    for (const { id } of modes) {
+      await user.selectOptions(select, id);
+      const ask = screen.getByRole("alertdialog", { name: `In mode Mode ${id}, Qwen Code acts without asking you first. Switch?` });
+      await user.click(within(ask).getByRole("button", { name: "Keep Default" }));
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it("gives the select the focus back at once after Switch, and leaves it where the user puts it next", async () => {
     const user = userEvent.setup();
     let answer = () => undefined as void;
