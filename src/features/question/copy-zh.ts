@@ -36,6 +36,8 @@ export const questionCopyZh: Record<QuestionMessageKey, string> = {
   planNotePlaceholder: "可选：随“批准”发送的备注，或随“继续规划”说明要修改什么",
   arrivedOne: "{asker}提出了一个问题。按 {shortcut} 回答。",
   arrivedMany: "{asker}提出了 {count} 个问题。按 {shortcut} 回答。",
+  arrivedOneTouch: "{asker}提出了一个问题。点按此面板回答。",
+  arrivedManyTouch: "{asker}提出了 {count} 个问题。点按此面板回答。",
   shortcutMac: "Option+Q",
   shortcutOther: "Alt+Q",
   allAnswered: "{count} 题均已回答",

@@ -35,6 +35,8 @@ export type QuestionMessageKey =
   | "planNotePlaceholder"
   | "arrivedOne"
   | "arrivedMany"
+  | "arrivedOneTouch"
+  | "arrivedManyTouch"
   | "shortcutMac"
   | "shortcutOther"
   | "allAnswered"
@@ -141,6 +143,8 @@ export const questionCopy = englishFirst<QuestionMessageKey>({
   planNotePlaceholder: "Optional: a note sent with Approve, or what should change with Keep planning",
   arrivedOne: "{asker} asks a question. Press {shortcut} to answer.",
   arrivedMany: "{asker} asks {count} questions. Press {shortcut} to answer.",
+  arrivedOneTouch: "{asker} asks a question. Tap the panel to answer.",
+  arrivedManyTouch: "{asker} asks {count} questions. Tap the panel to answer.",
   shortcutMac: "Option+Q",
   shortcutOther: "Alt+Q",
   allAnswered: "All {count} answered",

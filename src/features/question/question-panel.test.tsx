@@ -322,6 +322,24 @@ describe("focus", () => {
       expect(screen.getByRole("radio", { name: "pnpm" })).toHaveFocus();
     });
 
+    it("on a touch device says to tap the panel, which then takes over, instead of naming a shortcut it has no key for", async () => {
+      const original = window.matchMedia;
+      window.matchMedia = ((query: string) => ({ matches: query === "(hover: none) and (pointer: coarse)", media: query, addEventListener: () => undefined, removeEventListener: () => undefined })) as unknown as typeof window.matchMedia;
+      try {
+        const composer = focusedMessageBox("half a thought");
+        render(<QuestionPanel request={batch} position={{ index: 0, count: 1 }} respond={vi.fn()} />);
+        await act(() => vi.advanceTimersByTimeAsync(2_000));
+        expect(composer).toHaveFocus();
+        expect(screen.getByText("Parley's assistant asks 3 questions. Tap the panel to answer.")).toHaveRole("status");
+        fireEvent.pointerDown(screen.getByRole("region"), { button: 0 });
+        fireEvent.pointerUp(screen.getByRole("region"), { button: 0 });
+        await act(() => vi.advanceTimersByTimeAsync(0));
+        expect(screen.queryByText(/Tap the panel to answer/)).not.toBeInTheDocument();
+      } finally {
+        window.matchMedia = original;
+      }
+    });
+
     it("stays passive once they are back if the composer holds a draft", async () => {
       const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
       const composer = focusedMessageBox("half a thought");
