@@ -191,6 +191,25 @@ test("a plan longer than the card says that more follows until it is read to its
   await expect(more).toHaveCount(0);
 });
 
+test("pressing More below with the keyboard until the plan's end leaves the focus on the plan, not on the page", async ({ page }) => {
+  await openNewSession(page);
+  const plan = Array.from({ length: 60 }, (_, index) => `${index + 1}. Step number ${index + 1}`).join("\n");
+  await page.getByRole("textbox", { name: "Message" }).fill(`/plan ${plan}`);
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = page.getByRole("region", { name: "Approve this plan?" });
+  const more = card.getByRole("button", { name: "More of the plan below: read it before you approve" });
+  const body = card.getByRole("group", { name: "Approve this plan?" });
+  await more.focus();
+  for (let presses = 0; (await more.count()) > 0; presses++) {
+    expect(presses).toBeLessThan(30);
+    const before = await body.evaluate((element) => element.scrollTop);
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await more.count()) === 0 || (await body.evaluate((element) => element.scrollTop)) > before).toBe(true);
+  }
+  await expect(body).toBeFocused();
+  await expect(card.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+});
+
 test("the review step with its stepper item, a long plan's More below and a restored draft's line have no axe violations at 360×740 in both themes", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const sessionId = await openNewSession(page);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent, type RefObject } from "react";
 import { createImeGuard } from "./ime";
-import { focusInPanel } from "./typing-activity";
+import { canTakeFocus, focusInPanel, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "./typing-activity";
 
 /**
  * What keeps a card that takes over the composer (a question panel, an approval card) from acting on a key or a tap meant
@@ -144,4 +144,38 @@ export function useTakeoverCard(cardRef: RefObject<HTMLElement | null>, takeFocu
     onCompositionEnd: imeGuard.onCompositionEnd,
   };
   return { isImeKey, sendFocus, rootProps };
+}
+
+/**
+ * Focuses the card's heading as a question panel takes over: at once when the user is here and not typing (an emptied,
+ * idle composer is not typing), else once they are back and have stopped, never mid-press. A composer being typed in
+ * keeps the focus and stays shown (composer-slot), so the card never takes a keystroke meant for it. Returns a cancel.
+ */
+export function takeFocusWhenFree(card: () => HTMLElement | null, heading: () => HTMLElement | null): () => void {
+  const take = () => {
+    if (!card()?.contains(document.activeElement)) heading()?.focus();
+  };
+  if (!isTypingElsewhere()) {
+    if (canTakeFocus()) take();
+    // Here but in a frame without the focus (a `/demo` preview): it takes none by itself, as the panel does not.
+    if (canTakeFocus() || userIsHere()) return () => undefined;
+  }
+  return whenFreeToTakeOver(take);
+}
+
+/**
+ * Focus to give once the next render is in: a Back button removes itself, and the control it undid should have the focus,
+ * not the page's body. The returned function takes how to find that control and the state change that removes Back.
+ */
+export function useFocusAfterRender(): (find: () => HTMLElement | null | undefined, change: () => void) => void {
+  const pending = useRef<(() => HTMLElement | null | undefined) | null>(null);
+  useEffect(() => {
+    const find = pending.current;
+    pending.current = null;
+    find?.()?.focus();
+  });
+  return (find, change) => {
+    pending.current = find;
+    change();
+  };
 }

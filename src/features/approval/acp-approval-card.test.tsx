@@ -55,6 +55,24 @@ describe("acp-permission: the card of a permission request of an ACP agent", () 
     vi.restoreAllMocks();
   });
 
+  it("takes the focus on its heading when shown to a user who is here and not typing, as the MCP card does", () => {
+    const windowFocus = vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    render(<AcpApprovalCard request={request} respond={vi.fn()} />);
+    expect(screen.getByRole("heading", { name: "Qwen Code asks to run: Edit src/app.ts" })).toHaveFocus();
+    windowFocus.mockRestore();
+  });
+
+  it("Back from a reject's reason gives the focus to that reject again, never to the page", async () => {
+    const user = userEvent.setup();
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    render(<AcpApprovalCard request={request} respond={respond} />);
+    await user.click(screen.getByRole("button", { name: "Never allow" }));
+    screen.getByRole("button", { name: "Back" }).focus();
+    await user.keyboard("{Enter}");
+    expect(screen.getByRole("button", { name: "Never allow" })).toHaveFocus();
+    expect(respond).not.toHaveBeenCalled();
+  });
+
   it("asks a reject for its optional reason first and sends it with the reject's label", async () => {
     const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
     render(<AcpApprovalCard request={request} respond={respond} />);

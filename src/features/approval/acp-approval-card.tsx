@@ -1,10 +1,10 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { choiceAnswer } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { DiffView } from "../../ui/diff-view";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
-import { useTakeoverCard } from "../../ui/takeover-guard";
+import { takeFocusWhenFree, useFocusAfterRender, useTakeoverCard } from "../../ui/takeover-guard";
 import { acpApprovalCopy } from "./acp-approval-copy";
 import "../../ui/composer-card.css";
 import "./approval.css";
@@ -36,7 +36,12 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
   // By kind, never by name: a reject option first asks for an optional reason.
   const rejects = new Set(approval.choices.filter((_, index) => approval.choiceKinds?.[index]?.startsWith("reject")));
   const cardRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const actionsRef = useRef<HTMLDivElement>(null);
   const { sendFocus, rootProps } = useTakeoverCard(cardRef, true, headingId);
+  // It takes over as the MCP approval card and the question panel do: focus on its heading unless the user is typing elsewhere.
+  useEffect(() => takeFocusWhenFree(() => cardRef.current, () => headingRef.current), []);
+  const focusAfterRender = useFocusAfterRender();
 
   const send = async (label: string, withReason?: string) => {
     sendFocus.hold();
@@ -69,7 +74,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
         {call?.kind && <span>{t("kind", { kind: call.kind })}</span>}
       </div>
       <div className="approval-card__body">
-        <h2 id={headingId} className="approval-card__heading" tabIndex={-1}>
+        <h2 id={headingId} className="approval-card__heading" tabIndex={-1} ref={headingRef}>
           {showHiddenCharacters(t("heading", { title, tool: approval.tool }))}
         </h2>
         {parts.map((part, index) =>
@@ -121,10 +126,16 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
           {status.kind === "rejected" && t("rejected", { detail: status.detail })}
           {status.kind === "failed" && t("failed", { message: status.message })}
         </p>
-        <div className="approval-card__actions">
+        <div className="approval-card__actions" ref={actionsRef}>
           {rejecting !== null ? (
             <>
-              <button type="button" className="composer-card__button" disabled={busy} onClick={() => setRejecting(null)}>
+              <button
+                type="button"
+                className="composer-card__button"
+                disabled={busy}
+                // The options come back with the focus on the reject Back undid.
+                onClick={() => focusAfterRender(() => [...(actionsRef.current?.querySelectorAll("button") ?? [])].find((button) => button.textContent === rejecting), () => setRejecting(null))}
+              >
                 {t("back")}
               </button>
               <button type="button" className="composer-card__button composer-card__button--danger" data-action="deny" disabled={busy} onClick={() => void send(rejecting, reason)}>

@@ -179,6 +179,21 @@ describe("the approval card in the composer slot", () => {
     windowFocus.mockRestore();
   });
 
+  it("Back from Deny's reason gives the focus to Deny again, for a destructive tool too, never to the page", async () => {
+    const user = userEvent.setup();
+    const { store, posted } = setup();
+    for (const [rpcId, destructive] of [["a1", false], ["a2", true]] as const) {
+      act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest(rpcId, { ...call, destructive }) }));
+      await user.click(await screen.findByRole("button", { name: "Deny" }));
+      expect(screen.getByRole("textbox", { name: /reason/i })).toHaveFocus();
+      screen.getByRole("button", { name: "Back" }).focus();
+      await user.keyboard("{Enter}");
+      expect(screen.getByRole("button", { name: "Deny" })).toHaveFocus();
+      act(() => store.getState().applyFrame({ type: "question/resolved", rpcId, sessionId: "s-1", outcome: "aborted" }));
+    }
+    expect(posted).toEqual([]);
+  });
+
   it("says a call without arguments has none instead of an empty box", async () => {
     const { store } = setup();
     act(() => store.getState().applyFrame({ type: "question/requested", ...approvalRequest("a1", { server: "clock", tool: "now", arguments: "{}" }) }));

@@ -3,8 +3,7 @@ import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
-import { canTakeFocus, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "../../ui/typing-activity";
-import { STEP_GUARD_MS, useTakeoverCard } from "../../ui/takeover-guard";
+import { STEP_GUARD_MS, takeFocusWhenFree, useFocusAfterRender, useTakeoverCard } from "../../ui/takeover-guard";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";
 import { approvalCopy } from "./copy";
@@ -49,23 +48,6 @@ function withNames(text: string, names: ReadonlyMap<string, string>): ReactNode[
 }
 
 /**
- * Focuses the card's heading as a question panel takes over: at once when the user is here and not typing (an emptied,
- * idle composer is not typing), else once they are back and have stopped, never mid-press. A composer being typed in
- * keeps the focus and stays shown (composer-slot), so the card never takes a keystroke meant for it. Returns a cancel.
- */
-function takeFocusWhenFree(card: () => HTMLElement | null, heading: () => HTMLElement | null): () => void {
-  const take = () => {
-    if (!card()?.contains(document.activeElement)) heading()?.focus();
-  };
-  if (!isTypingElsewhere()) {
-    if (canTakeFocus()) take();
-    // Here but in a frame without the focus (a `/demo` preview): it takes none by itself, as the panel does not.
-    if (canTakeFocus() || userIsHere()) return () => undefined;
-  }
-  return whenFreeToTakeOver(take);
-}
-
-/**
  * The approval card that takes over the composer while a tool call waits for the human: which
  * server and tool, the full arguments, and Allow once, Allow for this chat, Deny; Deny then asks for an
  * optional reason before it is sent. A tool its server calls destructive is marked so, with Deny as the default.
@@ -97,6 +79,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
   useEffect(() => {
     if (stage === "denying") reasonRef.current?.focus();
   }, [stage]);
+  const focusAfterRender = useFocusAfterRender();
 
   const decide = async (decision: ApprovalDecision) => {
     sendFocus.hold();
@@ -202,7 +185,7 @@ export function ApprovalCard({ request, respond, autoFocus = true }: ApprovalCar
         <div className="approval-card__actions">
           {stage === "denying" ? (
             <>
-              <button type="button" className="composer-card__button" disabled={busy} onClick={() => setStage("choosing")}>
+              <button type="button" className="composer-card__button" disabled={busy} onClick={() => focusAfterRender(() => cardRef.current?.querySelector<HTMLElement>('[data-action="deny"]'), () => setStage("choosing"))}>
                 {t("back")}
               </button>
               <button type="button" className="composer-card__button composer-card__button--danger" data-action="deny" disabled={busy} onClick={() => void decide({ kind: "deny", reason })}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useCopy } from "../../i18n/i18n";
@@ -60,6 +60,16 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
 
+  // The button goes once the plan's end is in view; focus on it then moves to the plan, not to the page's body.
+  const keepFocusInPlan = useCallback((button: HTMLButtonElement | null) => {
+    if (!button) return;
+    return () => {
+      if (document.activeElement !== button) return;
+      queueMicrotask(() => {
+        if (document.activeElement === null || document.activeElement === document.body) bodyRef.current?.focus({ preventScroll: true });
+      });
+    };
+  }, []);
   const noteId = `${headingId}-note`;
   const { refuseLabel } = review;
 
@@ -76,6 +86,7 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
         <button
           type="button"
           className="question-panel__more-below"
+          ref={keepFocusInPlan}
           onClick={() => bodyRef.current?.scrollBy({ top: bodyRef.current.clientHeight * 0.8, behavior: "smooth" })}
         >
           {t("planMoreBelow")} <span aria-hidden="true">↓</span>
