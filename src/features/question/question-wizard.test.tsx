@@ -531,6 +531,50 @@ describe("double taps", () => {
   });
 });
 
+describe("double Enter and double clicks on Next", () => {
+  const answerField = () => screen.getByRole("textbox", { name: "Type your answer" });
+  const form: PendingRequest = {
+    ...batch,
+    questions: [
+      { id: "traveller", question: "Who travels?", input: { kind: "text", minLength: 2 } },
+      { id: "nights", question: "How many nights?", input: { kind: "integer", minimum: 1, maximum: 30 }, defaults: { custom: "3" } },
+      { id: "ok", question: "Book it?", options: [{ label: "Yes" }, { label: "No" }] },
+    ],
+  };
+
+  it("moves one step on a double Enter: the second, on the default it opened, waits out the guard; typed there, it is taken", () => {
+    const { respond } = renderPanel(form);
+    clock.set(10_000);
+    fireEvent.change(answerField(), { target: { value: "Ada Lovelace" } });
+    fireEvent.keyDown(answerField(), { key: "Enter" });
+    expect(heading()).toBe("How many nights?");
+    clock.set(10_100);
+    fireEvent.keyDown(answerField(), { key: "Enter" });
+    expect(heading()).toBe("How many nights?");
+    fireEvent.change(answerField(), { target: { value: "5" } });
+    fireEvent.keyDown(answerField(), { key: "Enter" });
+    expect(heading()).toBe("Book it?");
+    // Another key right after Next is the next answer, not a double press: it is taken.
+    fireEvent.keyDown(screen.getByRole("radio", { name: "No" }), { key: "2", code: "Digit2" });
+    expect(screen.getByRole("radio", { name: "No" })).toBeChecked();
+    expect(respond).not.toHaveBeenCalled();
+  });
+
+  it("moves one step on a double click on Next, and takes a click after the guard", () => {
+    renderPanel(form);
+    fireEvent.change(answerField(), { target: { value: "Ada Lovelace" } });
+    clock.set(20_000);
+    fireEvent.click(screen.getByRole("button", { name: "Next" }), { detail: 1, clientX: 300, clientY: 400 });
+    expect(heading()).toBe("How many nights?");
+    clock.set(20_150);
+    fireEvent.click(screen.getByRole("button", { name: "Next" }), { detail: 2, clientX: 300, clientY: 400 });
+    expect(heading()).toBe("How many nights?");
+    clock.set(20_400);
+    fireEvent.click(screen.getByRole("button", { name: "Next" }), { detail: 1, clientX: 300, clientY: 400 });
+    expect(heading()).toBe("Book it?");
+  });
+});
+
 describe("taps elsewhere during the guard", () => {
   it("takes a tap on another option far from the advancing tap, since it is not a double tap", () => {
     const request: PendingRequest = {

@@ -53,7 +53,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const problemId = useId();
   const problem = onReview ? null : draftProblem(question, draft);
   const offersText = question.freeText !== false;
-  const { stepGuard, change, send, primary, pick, select, skip, handleKeyDown } = useWizardActions({
+  const { stepGuard, disarmGuards, change, send, primary, pick, select, skip, handleKeyDown } = useWizardActions({
     questions,
     state,
     onChange: props.onChange,
@@ -162,10 +162,10 @@ export function QuestionWizard(props: QuestionWizardProps) {
           disabled={disabled}
           isImeKey={props.isImeKey}
           onChange={(text) => {
-            stepGuard.disarm();
+            disarmGuards();
             change((current) => typeCustom(current, question, text));
           }}
-          onLineBreak={primary}
+          onLineBreak={() => primary()}
         />
         <FieldProblemLine id={problemId} problem={problem} />
       </div>

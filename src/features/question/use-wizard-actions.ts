@@ -7,6 +7,7 @@ import type { PickSource } from "./option-list";
 import { needsReview, reviewIndex } from "./step-state";
 import { createStepGuard, readStepKey, type ChoicePoint } from "./step-keys";
 import type { PanelStatus } from "./status-line";
+import { MODIFIER_KEYS } from "../../ui/typing-activity";
 
 interface WizardActionsOptions {
   questions: readonly QuestionItem[];
@@ -31,6 +32,8 @@ interface WizardActionsOptions {
 export function useWizardActions(options: WizardActionsOptions) {
   const { questions, state, onChange, index, onReview, problem } = options;
   const [stepGuard] = useState(createStepGuard);
+  /** Armed by a move to the next step by Next (Enter, a click): a second Enter or click right after it moves no further. */
+  const [nextGuard] = useState(createStepGuard);
   const count = questions.length;
   const question = questions[index]!;
   const draft = draftOf(state, question.id);
@@ -66,13 +69,22 @@ export function useWizardActions(options: WizardActionsOptions) {
   };
 
   const advance = (from: DraftState) => (isLast ? from : goToQuestion(from, index + 1, count));
-  const primary = () => {
-    if (!isComplete(question, draft) || problem !== null) return;
-    if (isLast) finish(state);
-    else change(advance);
+  /**
+   * Next, Review or Submit (the button, Enter, a phone keyboard's line break). A move to the next step arms the next guard:
+   * a double Enter or a double click moves one step, never on past a step it opened unseen (a default); another key
+   * (a digit, Space, letters) is the user's next answer and is taken.
+   */
+  const primary = (point: ChoicePoint = null) => {
+    if (nextGuard.blocks(point) || !isComplete(question, draft) || problem !== null) return;
+    if (isLast) return finish(state);
+    nextGuard.arm(point);
+    change(advance);
   };
   const pick = (label: string, source: PickSource, point: ChoicePoint) => {
     if (source !== "click" && stepGuard.blocks(null)) return;
+    // Enter on a radio a Next just opened (its default, or the first one focused) is the second half of a double Enter.
+    if (source === "enter" && nextGuard.blocks(null)) return;
+    nextGuard.disarm();
     const chosen = chooseOption(state, question, label);
     if (isLast) {
       // Most agents ask one question: a pick on it, with nothing typed, answers it as a pick in a batch moves on.
@@ -85,7 +97,10 @@ export function useWizardActions(options: WizardActionsOptions) {
     stepGuard.arm(point);
     change(() => advance(chosen));
   };
-  const select = (update: (current: DraftState) => DraftState) => change(update);
+  const select = (update: (current: DraftState) => DraftState) => {
+    nextGuard.disarm();
+    change(update);
+  };
   const skip = () => {
     if (question.required) return;
     const skipped = skipQuestion(state, question);
@@ -95,6 +110,8 @@ export function useWizardActions(options: WizardActionsOptions) {
 
   /** docs/architecture.md, rule step-keys: Enter as the primary button, 1…9 choose an option. */
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Any other key between two Enters (Tab, Space, a digit, a letter) makes the second one deliberate.
+    if (event.key !== "Enter" && !MODIFIER_KEYS.has(event.key)) nextGuard.disarm();
     if (options.disabled || options.isImeKey(event) || onReview) return;
     const key = readStepKey(event);
     if (key === null) return;
@@ -102,6 +119,7 @@ export function useWizardActions(options: WizardActionsOptions) {
       event.preventDefault();
       if (!key.inText && stepGuard.blocks(null)) return;
       // Only what the primary button does, however much is filled in: before the last question that is Next, never a send.
+      // Held back right after a Next (the next guard), in a field too, unless something was typed there since (typing disarms it).
       primary();
       return;
     }
@@ -113,5 +131,11 @@ export function useWizardActions(options: WizardActionsOptions) {
     } else pick(option.label, "key", null);
   };
 
-  return { stepGuard, change, send, primary, pick, select, skip, handleKeyDown };
+  /** The user typed an answer on the new step: the next choice or Enter is deliberate. */
+  const disarmGuards = () => {
+    stepGuard.disarm();
+    nextGuard.disarm();
+  };
+
+  return { stepGuard, disarmGuards, change, send, primary, pick, select, skip, handleKeyDown };
 }

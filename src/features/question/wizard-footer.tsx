@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { questionCopy } from "./copy";
 import { StatusLine, type PanelStatus } from "./status-line";
-import { stepPart } from "./step-keys";
+import { pointOf, stepPart, type ChoicePoint } from "./step-keys";
 import { IconButton } from "./icon-button";
 
 /** Which kind of step the footer serves. */
@@ -28,7 +28,8 @@ interface WizardFooterProps {
   onPrevious: () => void;
   onNext: () => void;
   onSkip: () => void;
-  onPrimary: () => void;
+  /** With where a click was made (null for a key), so a double click moves one step. */
+  onPrimary: (point: ChoicePoint) => void;
 }
 
 function primaryKey(step: FooterStep, reviewNext: boolean) {
@@ -69,7 +70,7 @@ export function WizardFooter(props: WizardFooterProps) {
             className="composer-card__button composer-card__button--primary"
             data-action="primary"
             disabled={disabled || !props.primaryEnabled}
-            onClick={props.onPrimary}
+            onClick={(event) => props.onPrimary(pointOf(event))}
           >
             {primaryLabel}
           </button>
