@@ -179,6 +179,36 @@ test("Stop pressed from the keyboard leaves focus in the message box, with a que
   await expect.poll(() => page.evaluate(() => document.activeElement === document.body)).toBe(true);
 });
 
+test("the Enter after a keyboard Stop, a second one or a held one, does not send the draft the message box holds", async ({ page }) => {
+  const sessionId = await openNewSession(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  const posted: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === `/api/sessions/${sessionId}/messages`) posted.push(request.postData() ?? "");
+  });
+  await sendFromComposer(page, "/stream 10000 a b");
+  const stop = page.getByRole("button", { name: "Stop" });
+  await expect(stop).toBeVisible();
+  await composer.fill("half a thought");
+  await stop.focus();
+  await page.keyboard.press("Enter");
+  await expect(stop).toBeHidden();
+  await expect(composer).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.down("Enter");
+  await page.keyboard.down("Enter");
+  await page.keyboard.up("Enter");
+  await expect(composer).toHaveValue("half a thought");
+  expect(posted).toHaveLength(1);
+  // Another key first, then Enter (past the guard's half second) sends it.
+  await page.keyboard.type("!");
+  await expect(async () => {
+    await page.keyboard.press("Enter");
+    expect(posted).toHaveLength(2);
+  }).toPass();
+  expect(JSON.parse(posted[1]!)).toEqual({ text: "half a thought!" });
+});
+
 test("stepping between single-select questions shows each one's own radios, and Tab reaches the checked one", async ({ page }) => {
   await openNewSession(page);
   const batch = {

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
 import { DraftInView } from "../../ui/draft-in-view";
 import { afterPress } from "../../ui/press-activity";
 import { useCopy } from "../../i18n/i18n";
@@ -6,7 +6,9 @@ import { useSessionStore } from "../../store/react";
 import { ErrorBoundary } from "../../ui/error-boundary";
 import { FailedPart } from "./failed-part";
 import { chatCopy } from "./copy";
+import { FOCUS_HANDED_EVENT } from "./message-box";
 import { createSlotChoiceSelector, type SlotChoice, type SlotEntry } from "./slot-entries";
+import { MODIFIER_KEYS } from "../../ui/typing-activity";
 
 export interface ComposerSlotProps {
   entries: readonly SlotEntry[];
@@ -20,12 +22,15 @@ export interface ComposerSlotProps {
 /** For this long after a takeover ends, an Enter in the composer never sends the draft it gave back. */
 export const RESTORED_ENTER_GUARD_MS = 500;
 
-const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
-/** A draft given back when a takeover ended: when, and whether a key other than Enter has been pressed in it since. */
+/**
+ * A draft given back when a takeover ended, or one the box held when focus was handed to it (the Stop or Retry pressed
+ * went away): when, whether a key other than Enter has been pressed in it since, and whether the line saying so shows.
+ */
 interface RestoredDraft {
   at: number;
   touched: boolean;
+  quiet?: boolean;
 }
 
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
@@ -91,8 +96,26 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
     wasHidden.current = hidden;
   });
 
-  // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back.
+  // Focus handed to a box holding a draft: the Enter that pressed the control that went, or its double, is not a send.
+  useEffect(() => {
+    const box = composerRef.current;
+    if (!box) return;
+    const onHanded = (event: Event) => {
+      const field = event.target;
+      if ((field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) && field.value !== "") setRestored({ at: performance.now(), touched: false, quiet: true });
+    };
+    box.addEventListener(FOCUS_HANDED_EVENT, onHanded);
+    return () => box.removeEventListener(FOCUS_HANDED_EVENT, onHanded);
+  }, []);
+
+  // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back;
+  // a held Enter's repeats never send.
   const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === "Enter" && event.nativeEvent.repeat && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (restored === null || event.nativeEvent.isComposing) return;
     if (event.key !== "Enter" || event.shiftKey) {
       if (!restored.touched && !MODIFIER_KEYS.has(event.key)) setRestored({ ...restored, touched: true });
@@ -105,7 +128,7 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
     event.preventDefault();
     event.stopPropagation();
   };
-  const restoredHint = restored !== null && !restored.touched && choice === null;
+  const restoredHint = restored !== null && !restored.touched && !restored.quiet && choice === null;
   // The same element while the choice holds: the slot's own state (the composer's focus, a restored draft) and a parent's
   // render (the session's new state) never render the entry again, so a question's panel renders once as it arrives.
   const takeover = useMemo(

@@ -16,7 +16,7 @@ import { mergeCommands, type ComposerCommand } from "./commands";
 import { chatCopy } from "./copy";
 import { createSlotChoiceSelector, type SlotEntry } from "./slot-entries";
 import { TurnBar } from "./turn-bar";
-import { focusMessageBox } from "./message-box";
+import { handFocusToMessageBox as handFocusOn } from "./message-box";
 import { Transcript } from "./transcript";
 import "./chat.css";
 
@@ -78,9 +78,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const footer = useRef<HTMLDivElement>(null);
   // A control that held keyboard focus and went away (Stop, Retry, Retry now) hands it to the message box, else to what
   // holds its place (from a panel that then goes, the slot gives focus to the box), else to the footer itself.
-  const handFocusToMessageBox = useCallback(() => {
-    if (!focusMessageBox(footer.current, false)) footer.current?.focus();
-  }, []);
+  const handFocusToMessageBox = useCallback(() => handFocusOn(footer.current), []);
   const store = useSessionStoreApi();
   const prefill = useSessionStore(selectComposerPrefill);
   const composerPrefill = prefill !== null && prefill.sessionId === sessionId ? prefill : null;

@@ -13,3 +13,15 @@ export function focusMessageBox(footer: ParentNode | null, takeoverFirst: boolea
   target?.focus();
   return target !== undefined && document.activeElement === target;
 }
+
+/** Sent on the message box when focus was handed to it because the control that had it went away (Stop, Retry, Retry now). */
+export const FOCUS_HANDED_EVENT = "parley:focus-handed";
+
+/**
+ * Hands the keyboard to the message box (else to what holds its place) after the control that held it went away, and tells
+ * the box so: a draft in it is then not sent by a second Enter meant for that control (composer-slot's Enter guard).
+ */
+export function handFocusToMessageBox(footer: HTMLElement | null): void {
+  if (!focusMessageBox(footer, false)) footer?.focus();
+  document.activeElement?.dispatchEvent(new Event(FOCUS_HANDED_EVENT, { bubbles: true }));
+}
