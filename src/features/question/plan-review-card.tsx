@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import type { AnswerItem } from "../../protocol/schemas";
+import { useFocusHandoff } from "../../ui/focus-handoff";
 import { planReviewAnswers, type PlanReview } from "../../protocol/plan-review";
 import { useCopy } from "../../i18n/i18n";
 import { Markdown } from "../../ui/markdown";
@@ -60,16 +61,8 @@ export function PlanReviewCard(props: PlanReviewCardProps) {
     if (takeFocus) headingRef.current?.focus();
   }, [takeFocus]);
 
-  // The button goes once the plan's end is in view; focus on it then moves to the plan, not to the page's body.
-  const keepFocusInPlan = useCallback((button: HTMLButtonElement | null) => {
-    if (!button) return;
-    return () => {
-      if (document.activeElement !== button) return;
-      queueMicrotask(() => {
-        if (document.activeElement === null || document.activeElement === document.body) bodyRef.current?.focus({ preventScroll: true });
-      });
-    };
-  }, []);
+  // The button goes once the plan's end is in view; the keyboard's focus on it then moves to the plan, not to the page's body.
+  const keepFocusInPlan = useFocusHandoff<HTMLButtonElement>(useCallback(() => bodyRef.current?.focus({ preventScroll: true }), []));
   const noteId = `${headingId}-note`;
   const { refuseLabel } = review;
 
