@@ -1,5 +1,6 @@
 import type { ChildProcess, ChildProcessWithoutNullStreams } from "node:child_process";
-import { methods, type AnyMessage, type JsonRpcId, type Stream } from "@agentclientprotocol/sdk";
+import { methods, PROTOCOL_VERSION, type AnyMessage, type ClientConnection, type InitializeResponse, type JsonRpcId, type Stream } from "@agentclientprotocol/sdk";
+import { AcpAgentError } from "./types";
 import type { Logger } from "../log";
 import { isRecord } from "../../protocol/elicitation-field";
 
@@ -255,4 +256,43 @@ export async function agentGroupGone(child: ChildProcess, since: number, graceMs
     if (elapsed >= graceMs + settleMs) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Ends an agent and every process it started: its stdin closed, SIGTERM to its group, SIGKILL after `graceMs`; resolves
+ * once they are gone.
+ */
+export async function endAgent(child: ChildProcessWithoutNullStreams, graceMs: number): Promise<void> {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  const since = Date.now();
+  child.stdin.end();
+  signalAgent(child, "SIGTERM");
+  const timer = setTimeout(() => signalAgent(child, "SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+  await agentGroupGone(child, since, graceMs);
+}
+
+/** The agent's answer to `initialize`; rejects AcpAgentError when its process fails or exits first, or after `timeoutMs`. */
+export function initialized(connection: ClientConnection, child: ChildProcessWithoutNullStreams, command: string, timeoutMs: number): Promise<InitializeResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise<never>((_, reject) => {
+    child.once("error", (error) => reject(new AcpAgentError("AGENT_FAILED", `cannot start ${command}: ${errorMessage(error)}`)));
+    child.once("close", (code: number | null, signal: NodeJS.Signals | null) => reject(new AcpAgentError("AGENT_EXITED", describeExit(code, signal))));
+  });
+  exited.catch(() => undefined);
+  return Promise.race([
+    connection.agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } },
+      clientInfo: { name: "parley", title: "Parley", version: "0.1.0" },
+    }),
+    exited,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AcpAgentError("AGENT_FAILED", `did not answer initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

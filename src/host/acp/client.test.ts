@@ -355,3 +355,24 @@ describe("minimalEnv", () => {
     });
   });
 });
+
+describe("a start while the process is being stopped", () => {
+  it("waits for the stop, then starts another process that takes the work; after close nothing starts", async () => {
+    const { agent } = start();
+    const cwd = tempDir();
+    await agent.newSession(cwd, { events: recorder().events });
+    const before = agent.pid;
+    const stopping = agent.stop();
+    const events = recorder();
+    const opened = await agent.newSession(cwd, { events: events.events });
+    await stopping;
+    expect(agent.pid).not.toBe(before);
+    expect(agent.status().state).toBe("ready");
+    await agent.prompt(opened.sessionId, "hello");
+    expect(events.said()).toBe("echo: hello");
+
+    await agent.close();
+    expect(agent.status().state).toBe("idle");
+    await expect(agent.newSession(cwd, { events: recorder().events })).rejects.toEqual(new AcpAgentError("AGENT_EXITED", "Test Agent stopped: Parley is stopping"));
+  });
+});

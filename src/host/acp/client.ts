@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { methods, PROTOCOL_VERSION, RequestError, type ClientConnection, type InitializeResponse, type SessionModeState, type StopReason } from "@agentclientprotocol/sdk";
+import { methods, RequestError, type ClientConnection, type InitializeResponse, type SessionModeState, type StopReason } from "@agentclientprotocol/sdk";
 import type { AcpAgentConfig } from "./config";
 import type { Logger } from "../log";
-import { agentGroupGone, childStream, DEFAULT_MAX_LINE_BYTES, describeExit, errorMessage, minimalEnv, OWN_PROCESS_GROUP, settledWithin, signalAgent, TailLines } from "./child-io";
+import { childStream, DEFAULT_MAX_LINE_BYTES, describeExit, endAgent, errorMessage, initialized, minimalEnv, OWN_PROCESS_GROUP, settledWithin, signalAgent, TailLines } from "./child-io";
 import { createClientApp, OpenRequests } from "./client-handlers";
 import { AcpAgentError, type AcpAgentOptions, type AcpAgentState, type AcpAgentStatus, type NewSessionOptions, type OpenedSession, type SessionEntry } from "./types";
 
@@ -37,6 +37,10 @@ export class AcpAgentProcess {
   private idleTimer: NodeJS.Timeout | null = null;
   private inflight = 0;
   private readonly log: Logger;
+  /** The stop under way (idle, or the process ended by hand): a start meanwhile waits for it, then starts another process. */
+  private stopping: Promise<void> | null = null;
+  /** Closed with the host: nothing starts any more. */
+  private closed = false;
 
   constructor(
     readonly config: AcpAgentConfig,
@@ -83,6 +87,9 @@ export class AcpAgentProcess {
   /** Starts the process unless it runs, and resolves once it answered `initialize`; rejects AcpAgentError when it cannot. */
   async start(): Promise<InitializeResponse> {
     if (this.state === "disabled") throw new AcpAgentError("AGENT_DISABLED", `${this.config.title} is disabled in the agents config`);
+    // A process being stopped (for idleness, say) takes no new work, whose requests its closed stdin would refuse.
+    while (this.running?.stopping && this.stopping) await this.stopping;
+    if (this.closed) throw new AcpAgentError("AGENT_EXITED", `${this.config.title} stopped: Parley is stopping`);
     if (this.running) return this.running.ready;
     return this.spawn().ready;
   }
@@ -110,24 +117,7 @@ export class AcpAgentProcess {
       },
     });
     const connection = createClientApp({ agent: config.name, log: this.log, sessions: this.sessions, requests: this.open, touched: () => this.touch() }).connect(stream);
-    const timeoutMs = this.options.initializeTimeoutMs ?? 60_000;
-    let timer: NodeJS.Timeout | undefined;
-    const exited = new Promise<never>((_, reject) => {
-      child.once("error", (error) => reject(new AcpAgentError("AGENT_FAILED", `cannot start ${config.command}: ${errorMessage(error)}`)));
-      child.once("close", (code: number | null, signal: NodeJS.Signals | null) => reject(new AcpAgentError("AGENT_EXITED", describeExit(code, signal))));
-    });
-    exited.catch(() => undefined);
-    const ready = Promise.race([
-      connection.agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } },
-        clientInfo: { name: "parley", title: "Parley", version: "0.1.0" },
-      }),
-      exited,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new AcpAgentError("AGENT_FAILED", `did not answer initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    const ready = initialized(connection, child, config.command, this.options.initializeTimeoutMs ?? 60_000);
     const ended = new Promise<void>((resolve) => {
       child.once("close", () => resolve());
       child.once("error", () => resolve());
@@ -382,19 +372,24 @@ export class AcpAgentProcess {
   async stop(graceMs = 2000): Promise<void> {
     const running = this.running;
     if (!running) return;
+    if (running.stopping && this.stopping) return this.stopping;
     running.stopping = true;
-    const exited = new Promise<void>((resolve) => {
-      if (running.child.exitCode !== null || running.child.signalCode !== null) resolve();
-      else running.child.once("exit", () => resolve());
-    });
-    const since = Date.now();
-    running.child.stdin.end();
-    signalAgent(running.child, "SIGTERM");
-    const timer = setTimeout(() => signalAgent(running.child, "SIGKILL"), graceMs);
-    await exited;
-    clearTimeout(timer);
-    await agentGroupGone(running.child, since, graceMs);
-    this.gone(running, "stopped", []);
-    if (this.state !== "disabled") this.setState("idle");
+    const stopped = endAgent(running.child, graceMs)
+      .then(() => {
+        this.gone(running, "stopped", []);
+        if (this.state !== "disabled") this.setState("idle");
+      })
+      .finally(() => {
+        if (this.stopping === stopped) this.stopping = null;
+      });
+    this.stopping = stopped;
+    return stopped;
+  }
+
+  /** Stops for good, with the host: a start after it is refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearIdle();
+    await this.stop();
   }
 }

@@ -337,7 +337,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     },
     hostOf: async (sessionId) => latestSessionRow(await options.transcript(sessionId))?.data.host ?? null,
     async close() {
-      await Promise.all([...processes.values()].map((process) => process.stop()));
+      await Promise.all([...processes.values()].map((process) => process.close()));
       bindings.clear();
     },
   };
