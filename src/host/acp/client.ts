@@ -238,18 +238,21 @@ export class AcpAgentProcess {
   private async applyMode(sessionId: string, session: SessionEntry, wanted: string | undefined) {
     if (!session.modes) return;
     const offers = (mode: string) => session.modes!.availableModes.some((offered) => offered.id === mode);
-    if (wanted !== undefined && !offers(wanted)) {
+    const mode = wanted !== undefined && offers(wanted) ? wanted : "default";
+    try {
       // Never left in the agent's own start mode, which may act without asking: with no `default` either, the start fails.
-      if (!offers("default")) {
-        // Not kept as open: a later start would find it held and skip its mode.
-        this.closeSession(sessionId);
+      if (wanted !== undefined && !offers(wanted) && !offers("default")) {
         throw new AcpAgentError("MODE_UNAVAILABLE", `${this.config.title} offers neither mode ${JSON.stringify(wanted)} nor default`);
       }
-      this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
+      if (mode !== wanted && wanted !== undefined) this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
+      if (session.mode !== mode && offers(mode)) await this.setMode(sessionId, mode);
+    } catch (error) {
+      // Not kept as open: a later start would find it held and skip its mode. A refusal is the mode's, not a failed open
+      // (which would open a fresh session, losing the agent's memory of the chat).
+      this.closeSession(sessionId);
+      if (!(error instanceof AcpAgentError) || error.code !== "AGENT_ERROR") throw error;
+      throw new AcpAgentError("MODE_UNAVAILABLE", `${this.config.title} did not take the mode ${JSON.stringify(mode)}: ${error.message}`);
     }
-    const mode = wanted !== undefined && offers(wanted) ? wanted : "default";
-    if (session.mode === mode || !offers(mode)) return;
-    await this.setMode(sessionId, mode);
   }
 
   /**

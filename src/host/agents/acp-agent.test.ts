@@ -471,6 +471,29 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
   });
 
+  it("a mode the agent refuses for a session it loaded fails the turn naming it, never opens a fresh session that forgets the chat, and sets the mode again next time", async () => {
+    const { stateDir, dataDir, first, sessionId } = await rememberedChat();
+    await hosts.stop(first.server);
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_REFUSE_MODE: "1" }), dataDir });
+    expect(await setMode(server.url, sessionId, "auto")).toEqual({ status: 202, body: { mode: "auto" } });
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const failed = (await messages(server.url, sessionId)).at(-1);
+    expect([failed?.failure, failed?.text]).toEqual([{ code: "AGENT_FAILED" }, 'Error: Test Agent did not take the mode "auto": Test Agent answered -32600: Invalid request: modes are locked in this workspace']);
+    // The same refusal again: still no fresh session, and no session held without its mode.
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    expect((await messages(server.url, sessionId)).at(-1)?.failure).toEqual({ code: "AGENT_FAILED" });
+    expect(await setMode(server.url, sessionId, "default")).toEqual({ status: 202, body: { mode: "default" } });
+    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
+    expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new"])).toEqual([
+      ["ready", "new"],
+      ["failed", "new"],
+      ["failed", "new"],
+      ["ready", "restored"],
+    ]);
+  });
+
   it("tells a mode the live agent refused with 400, naming what it said, and keeps the mode it had", async () => {
     const { server, client, workspace } = await startWithAgent({ TEST_AGENT_REFUSE_MODE: "1" });
     const sessionId = await newAgentChat(server.url, workspace);
