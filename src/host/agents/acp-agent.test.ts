@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { choiceAnswer } from "../../protocol/approval";
@@ -201,6 +201,24 @@ describe("ACP agent chats (acp-agents)", () => {
     const from = await say(server.url, client, other, `/permission-for ${acpSessionId}`);
     await client.waitIdle(other, from);
     expect(replies(await messages(server.url, other)).at(-1)).toBe(`permission for ${acpSessionId}: {"outcome":{"outcome":"cancelled"}}`);
+    expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
+  });
+
+  it("a chat deleted while its agent is still opening its session lets that session go once it opens: a request for it is answered cancelled", async () => {
+    const workspace = tempDir();
+    const gate = path.join(tempDir(), "open");
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_SESSION_GATE: gate }), agentCancelGraceMs: 300 });
+    const gone = await newAgentChat(server.url, workspace);
+    const said = await say(server.url, client, gone, "hello");
+    await client.waitFor((frame, index) => index >= said && frame.type === "message/upserted" && frame.message.sessionId === gone && frame.message.tool?.acp?.type === "session");
+    expect((await api(server.url, `/api/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
+    writeFileSync(gate, "");
+    const other = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, other, "/permission-for test-session-1");
+    await client.waitIdle(other, from);
+    const rows = await messages(server.url, other);
+    expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.acpSessionId] : []))).toEqual(["test-session-2"]);
+    expect(replies(rows).at(-1)).toBe('permission for test-session-1: {"outcome":{"outcome":"cancelled"}}');
     expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
   });
 

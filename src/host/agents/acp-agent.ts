@@ -172,6 +172,21 @@ function eventsFor(log: Logger, bindings: Map<string, Binding>, holder: { entry:
   };
 }
 
+/**
+ * A deleted chat's agent session is let go of: the agent's process keeps running for other chats, and holds this chat's
+ * session no more. A start under way for it (an agent slow to open the session) is let go of as it ends, so what the
+ * agent asks for that session later is answered cancelled, never asked on a chat that is gone.
+ */
+function letGo(bindings: Map<string, Binding>, starting: Promise<Binding> | undefined, sessionId: string): void {
+  const release = (entry: Binding | undefined) => {
+    if (!entry || bindings.get(sessionId) !== entry) return;
+    bindings.delete(sessionId);
+    entry.process.closeSession(entry.acpSessionId);
+  };
+  release(bindings.get(sessionId));
+  starting?.then(release, () => undefined);
+}
+
 export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
   const { config, log } = options;
   const cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
@@ -313,13 +328,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
       if (session.agent?.kind !== "acp-agent") return null;
       return agentFor(session, session.agent);
     },
-    forget(sessionId) {
-      const entry = bindings.get(sessionId);
-      if (!entry) return;
-      // The agent's process keeps running for other chats; it holds this chat's session no more.
-      bindings.delete(sessionId);
-      entry.process.closeSession(entry.acpSessionId);
-    },
+    forget: (sessionId) => letGo(bindings, binding.get(sessionId), sessionId),
     statuses: () => [...processes.values()].map((process) => process.status()),
     startAll() {
       for (const process of processes.values()) {

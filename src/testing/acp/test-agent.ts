@@ -37,6 +37,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/permission-none` | session/request_permission offering no option; replies `permission: <response JSON>` |
  * | `/linger` | `working`, and session/cancel changes nothing: the turn ends (`end_turn`) only once a later turn of the session sent its permission request |
  * | (TEST_AGENT_MODE_IDS=auto,plan) | offers those modes, starting in the first |
+ * | (TEST_AGENT_SESSION_GATE=<path>) | session/new is answered only once that file exists |
  * | (TEST_AGENT_REFUSE_MODE=1 or ignore-once) | session/set_mode is answered with an error once the session has had a prompt, or the first such call never answered |
  * | `/env` | replies `env: <sorted names of its environment variables>` |
  * | `/memory` | replies `memory: <the prompts this session saw, JSON>` |
@@ -49,6 +50,8 @@ export interface TestAgentOptions {
   noInitialize?: boolean;
   /** Never answer session/new (TEST_AGENT_NO_SESSION=1). */
   noSession?: boolean;
+  /** Answer session/new only once this file exists (TEST_AGENT_SESSION_GATE=<path>): a start as slow as the test wants. */
+  sessionGate?: string;
   /** The modes it offers, by id, the first its start mode (TEST_AGENT_MODE_IDS=auto,plan); default `default` and `auto`, starting in `auto`. */
   modeIds?: string[];
   /**
@@ -367,8 +370,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       authMethods: [],
     };
   });
-  app.onRequest(methods.agent.session.new, ({ params }) => {
+  app.onRequest(methods.agent.session.new, async ({ params }) => {
     if (options.noSession) return new Promise<never>(() => undefined);
+    if (options.sessionGate) await untilExists(options.sessionGate);
     const id = `test-session-${nextSession++}`;
     const session: TestSession = { id, cwd: params.cwd, mode: offered.currentModeId, prompts: [], turn: null };
     sessions.set(id, session);
@@ -426,11 +430,17 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
 
 class TurnCancelled extends Error {}
 
+/** Resolves once `file` exists, looking every 20 ms. */
+async function untilExists(file: string): Promise<void> {
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** Reads TestAgentOptions from the environment the stdio entry runs in. */
 export function testAgentOptionsFromEnv(env: NodeJS.ProcessEnv): TestAgentOptions {
   return {
     noInitialize: env.TEST_AGENT_NO_INIT === "1",
     noSession: env.TEST_AGENT_NO_SESSION === "1",
+    ...(env.TEST_AGENT_SESSION_GATE ? { sessionGate: env.TEST_AGENT_SESSION_GATE } : {}),
     ...(env.TEST_AGENT_REFUSE_MODE === "1" ? { refuseMode: "error" as const } : env.TEST_AGENT_REFUSE_MODE === "ignore-once" ? { refuseMode: "ignore-once" as const } : {}),
     ...(env.TEST_AGENT_MODE_IDS ? { modeIds: env.TEST_AGENT_MODE_IDS.split(",") } : {}),
     loadSession: env.TEST_AGENT_LOAD_SESSION !== "0",
