@@ -278,21 +278,33 @@ export async function endAgent(child: ChildProcessWithoutNullStreams, graceMs: n
 
 /** The agent's answer to `initialize`; rejects AcpAgentError when its process fails or exits first, or after `timeoutMs`. */
 export function initialized(connection: ClientConnection, child: ChildProcessWithoutNullStreams, command: string, timeoutMs: number): Promise<InitializeResponse> {
-  let timer: NodeJS.Timeout | undefined;
   const exited = new Promise<never>((_, reject) => {
     child.once("error", (error) => reject(new AcpAgentError("AGENT_FAILED", `cannot start ${command}: ${errorMessage(error)}`)));
     child.once("close", (code: number | null, signal: NodeJS.Signals | null) => reject(new AcpAgentError("AGENT_EXITED", describeExit(code, signal))));
   });
   exited.catch(() => undefined);
-  return Promise.race([
+  const answer = Promise.race([
     connection.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } },
       clientInfo: { name: "parley", title: "Parley", version: "0.1.0" },
     }),
     exited,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AcpAgentError("AGENT_FAILED", `did not answer initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  ]);
+  return withinMs(answer, timeoutMs, () => new AcpAgentError("AGENT_FAILED", `did not answer initialize within ${spanOf(timeoutMs)}`));
+}
+
+/** How long an agent may take to open a session, load one or set its mode before it counts as hung (Qwen's start: 4–13 s). */
+export const OPEN_TIMEOUT_MS = 60_000;
+
+/** "60 s", or "300 ms" below a second. */
+export const spanOf = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
+/** `promise`, or the error `late()` makes once `ms` passed without it settling. */
+export function withinMs<T>(promise: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }

@@ -278,8 +278,8 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
 
   it("fails an agent that never answers initialize, one that cannot start, and refuses a disabled one", async () => {
     const silent = start({ TEST_AGENT_NO_INIT: "1" }, { initializeTimeoutMs: 300 });
-    await expect(silent.agent.start()).rejects.toMatchObject({ code: "AGENT_FAILED", message: "did not answer initialize within 0 s" });
-    expect(silent.agent.status()).toMatchObject({ state: "failed", error: "did not answer initialize within 0 s" });
+    await expect(silent.agent.start()).rejects.toMatchObject({ code: "AGENT_FAILED", message: "did not answer initialize within 300 ms" });
+    expect(silent.agent.status()).toMatchObject({ state: "failed", error: "did not answer initialize within 300 ms" });
     expect(silent.agent.pid).toBeUndefined();
 
     const missing = start({}, {}, { command: "/nonexistent/agent-binary" });

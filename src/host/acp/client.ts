@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { methods, RequestError, type ClientConnection, type InitializeResponse, type SessionModeState, type StopReason } from "@agentclientprotocol/sdk";
 import type { AcpAgentConfig } from "./config";
 import type { Logger } from "../log";
-import { childStream, DEFAULT_MAX_LINE_BYTES, describeExit, endAgent, errorMessage, initialized, minimalEnv, OWN_PROCESS_GROUP, settledWithin, signalAgent, TailLines } from "./child-io";
+import { childStream, DEFAULT_MAX_LINE_BYTES, describeExit, endAgent, errorMessage, initialized, minimalEnv, OPEN_TIMEOUT_MS, OWN_PROCESS_GROUP, settledWithin, signalAgent, spanOf, TailLines, withinMs } from "./child-io";
 import { createClientApp, OpenRequests } from "./client-handlers";
 import { AcpAgentError, type AcpAgentOptions, type AcpAgentState, type AcpAgentStatus, type NewSessionOptions, type OpenedSession, type SessionEntry } from "./types";
 
@@ -37,9 +37,8 @@ export class AcpAgentProcess {
   private idleTimer: NodeJS.Timeout | null = null;
   private inflight = 0;
   private readonly log: Logger;
-  /** The stop under way (idle, or the process ended by hand): a start meanwhile waits for it, then starts another process. */
+  /** The stop under way: a start meanwhile waits for it, then starts another process; once closed (the host), none. */
   private stopping: Promise<void> | null = null;
-  /** Closed with the host: nothing starts any more. */
   private closed = false;
 
   constructor(
@@ -200,13 +199,16 @@ export class AcpAgentProcess {
     return session;
   }
 
-  private async call<T>(run: () => Promise<T>): Promise<T> {
+  /** Runs a request to the agent; one that opens or sets up a session (`opening` names it) is bounded (`hung`). */
+  private async call<T>(run: () => Promise<T>, opening?: string): Promise<T> {
     const running = this.running;
+    let late: AcpAgentError | undefined;
     this.inflight++;
     try {
-      return await run();
+      return await (opening === undefined ? run() : withinMs(run(), this.options.openTimeoutMs ?? OPEN_TIMEOUT_MS, () => (late = this.hung(running, opening))));
     } catch (error) {
-      if (error instanceof AcpAgentError) throw error;
+      // Ending a hung process aborts its requests, this one too: it still fails for being hung.
+      if (late || error instanceof AcpAgentError) throw late ?? error;
       if (error instanceof RequestError) throw new AcpAgentError("AGENT_ERROR", `${this.config.title} answered ${error.code}: ${error.message}`);
       if (running?.connection.signal.aborted) {
         await settledWithin(running.ended, EXIT_AFTER_CLOSE_MS);
@@ -218,10 +220,17 @@ export class AcpAgentProcess {
     }
   }
 
+  /** An agent that did not answer `what` in time is hung: its process ends, and the next prompt starts another. */
+  private hung(running: Running | null, what: string): AcpAgentError {
+    const reason = `did not answer ${what} within ${spanOf(this.options.openTimeoutMs ?? OPEN_TIMEOUT_MS)}`;
+    if (running && this.running === running) this.fail(running, reason);
+    return new AcpAgentError("AGENT_FAILED", `${this.config.title} ${reason}; its process was ended`);
+  }
+
   /** session/new in `cwd`, then the asking mode (options.mode, else `default` when offered). */
   async newSession(cwd: string, options: NewSessionOptions): Promise<OpenedSession> {
     const connection = await this.connected();
-    const response = await this.call(() => connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] }));
+    const response = await this.call(() => connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] }), "session/new");
     const session: SessionEntry = { events: options.events, mode: response.modes?.currentModeId ?? null, modes: response.modes ?? null, busy: false };
     this.sessions.set(response.sessionId, session);
     if (response.modes) this.latestModes = response.modes;
@@ -231,9 +240,8 @@ export class AcpAgentProcess {
   }
 
   /**
-   * Sets the chat's mode, else `default`. A mode the agent does not offer (any more: an upgrade dropped it) falls back to
-   * `default` rather than failing the start, which would fail every later prompt of the chat the same way; an agent with
-   * no `default` either fails the start.
+   * Sets the chat's mode, else `default`: a mode the agent no longer offers falls back to `default` rather than failing
+   * every later start of the chat the same way; an agent with no `default` either fails the start.
    */
   private async applyMode(sessionId: string, session: SessionEntry, wanted: string | undefined) {
     if (!session.modes) return;
@@ -256,9 +264,8 @@ export class AcpAgentProcess {
   }
 
   /**
-   * Opens `sessionId` again in a process that no longer holds it: session/load when the agent supports
-   * it (its replayed history goes to `events.update`), else a fresh session (`restored: false`: the
-   * agent's memory of the chat is lost). The mode is set again either way.
+   * Opens `sessionId` again in a process that no longer holds it: session/load when the agent supports it (its history
+   * replayed to `events.update`), else a fresh session (`restored: false`: the agent's memory of the chat is lost).
    */
   async resumeSession(sessionId: string, cwd: string, options: NewSessionOptions): Promise<OpenedSession> {
     await this.connected();
@@ -283,7 +290,7 @@ export class AcpAgentProcess {
     this.sessions.set(sessionId, session);
     let response;
     try {
-      response = await this.call(() => connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+      response = await this.call(() => connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] }), "session/load");
     } catch (error) {
       if (this.sessions.get(sessionId) === session) this.sessions.delete(sessionId);
       throw error;
@@ -304,14 +311,11 @@ export class AcpAgentProcess {
   async setMode(sessionId: string, modeId: string): Promise<void> {
     const connection = await this.connected();
     const session = this.entry(sessionId);
-    await this.call(() => connection.agent.request(methods.agent.session.setMode, { sessionId, modeId }));
+    await this.call(() => connection.agent.request(methods.agent.session.setMode, { sessionId, modeId }), "session/set_mode");
     session.mode = modeId;
   }
 
-  /**
-   * One turn: session/prompt with `text`. Resolves with the stop reason; every request the turn left
-   * open is retired when it ends. Rejects AcpAgentError when the agent exits during it.
-   */
+  /** One turn: session/prompt with `text`, resolving with the stop reason (its open requests retired as it ends). */
   async prompt(sessionId: string, text: string): Promise<StopReason> {
     const connection = await this.connected();
     const session = this.entry(sessionId);
@@ -368,10 +372,7 @@ export class AcpAgentProcess {
     this.idleTimer.unref();
   }
 
-  /**
-   * Stops the process and every process it started (SIGTERM to its group, then SIGKILL after `graceMs`), resolving once
-   * they are gone; its sessions are forgotten, the state goes `idle`.
-   */
+  /** Stops the process and all it started (endAgent), resolving once they are gone; its sessions are forgotten, state `idle`. */
   async stop(graceMs = 2000): Promise<void> {
     const running = this.running;
     if (!running) return;

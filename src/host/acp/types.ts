@@ -67,6 +67,8 @@ export interface AcpAgentOptions {
   hostEnv?: NodeJS.ProcessEnv;
   /** How long `initialize` may take; default 60 s. */
   initializeTimeoutMs?: number;
+  /** How long session/new, session/load and session/set_mode may take before the agent counts as hung (60 s). */
+  openTimeoutMs?: number;
   /** Stop the process after this long without a session in use; 0 (the default) never. */
   idleMs?: number;
   /** The longest line read from the agent's stdout; longer lines are dropped. Default 32 MiB. */

@@ -33,6 +33,8 @@ export interface AcpAgentsOptions {
   hostEnv?: NodeJS.ProcessEnv;
   idleMs?: number;
   initializeTimeoutMs?: number;
+  /** How long an agent may take to open or load a session or set its mode before it counts as hung (its process ended). */
+  openTimeoutMs?: number;
   /** How long a stopped turn waits for the agent to end its prompt (default 15 s); then the chat lets go of the session. */
   cancelGraceMs?: number;
   /**
@@ -200,6 +202,7 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
         ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
         idleMs: options.idleMs ?? DEFAULT_AGENT_IDLE_MS,
         ...(options.initializeTimeoutMs ? { initializeTimeoutMs: options.initializeTimeoutMs } : {}),
+        ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
       }),
     );
   }

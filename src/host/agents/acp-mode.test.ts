@@ -62,7 +62,7 @@ function reportInto(rows: Map<string, StoredMessage>): AgentReport {
 
 describe("a chat's mode set while its agent session is closed", () => {
   /** A chat whose latest session row (its session closed: no process holds it) says `mode`. */
-  function closedChat(mode: string, options: { env?: Record<string, string>; cancelGraceMs?: number } = {}) {
+  function closedChat(mode: string, options: { env?: Record<string, string>; cancelGraceMs?: number; openTimeoutMs?: number } = {}) {
     const logs: { event: string }[] = [];
     const workspace = temp.make();
     mkdirSync(path.join(workspace, "src"), { recursive: true });
@@ -73,6 +73,7 @@ describe("a chat's mode set while its agent session is closed", () => {
       config: { file: null, workspaces: [workspace], agents: [{ name: "test", title: "Test Agent", command: process.execPath, args: TEST_AGENT_ARGS, env: options.env ?? {}, disabled: false }] },
       log: (entry) => void logs.push(entry),
       ...(options.cancelGraceMs ? { cancelGraceMs: options.cancelGraceMs } : {}),
+      ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
       transcript: () => transcript.read(),
       updateRow: async (row) => void transcript.rows.set(row.id, row),
     });
@@ -123,5 +124,16 @@ describe("a chat's mode set while its agent session is closed", () => {
     second.abort();
     expect(await secondTurn).toEqual({ reason: "stopped" });
     expect(transcript.sessionRows().map((row) => row.state)).toEqual(["ready", "starting"]);
+  });
+
+  it("an agent that never opens the chat's session is ended after the bound: the turn fails naming it, and the next prompt starts a new process", async () => {
+    const { transcript, agent, logs } = closedChat("default", { env: { TEST_AGENT_NO_SESSION: "1" }, openTimeoutMs: 300 });
+    const report = reportInto(transcript.rows);
+    expect(await agent.prompt({ sessionId: "chat", text: "hello", signal: new AbortController().signal }, report)).toEqual({ reason: "failed", code: "AGENT_FAILED" });
+    const failed = [...transcript.rows.values()].filter((row) => row.failure);
+    expect(failed.map((row) => row.text)).toEqual(["Error: Test Agent did not answer session/new within 300 ms; its process was ended"]);
+    expect(await agent.prompt({ sessionId: "chat", text: "again", signal: new AbortController().signal }, report)).toEqual({ reason: "failed", code: "AGENT_FAILED" });
+    expect(logs.filter((entry) => entry.event === "acp/agent-ready")).toHaveLength(2);
+    expect(logs.filter((entry) => entry.event === "acp/agent-failed").map((entry) => (entry as { error?: string }).error)).toEqual(["did not answer session/new within 300 ms", "did not answer session/new within 300 ms"]);
   });
 });
