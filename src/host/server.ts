@@ -355,10 +355,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closing ??= (async () => {
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        // Settled now where no cluster is asked (the turns see it before they are stopped); in a cluster as each abort is claimed.
+        // Settled now where no cluster is asked; in a cluster as each abort is claimed. The turns are stopped in the same
+        // tick, before their questions' rejections reach them, so each question's row reads stopped, not failed; `/mcp`
+        // then writes each outside call's result before it closes the streams.
         const disposed = pending.dispose();
+        const stopped = chat.stop();
         await mcp.close();
-        await chat.stop();
+        await stopped;
         await mcpTools.close();
         await acpAgents.close();
         // The sockets see every question settle (in a cluster, once its frame went round) before they close.
