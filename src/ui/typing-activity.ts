@@ -3,9 +3,6 @@ import { afterPress } from "./press-activity";
 
 /** How long after a keystroke in a text field elsewhere a new panel still counts the user as typing. */
 export const TYPING_WINDOW_MS = 1500;
-
-/** Keys that only change another key: pressing one alone is not a key pressed "in between" for the Enter guards. */
-export const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 /** How often a passive panel looks again whether the user stopped typing. */
 const TYPING_POLL_MS = 200;
 

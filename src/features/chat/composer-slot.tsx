@@ -8,7 +8,7 @@ import { FailedPart } from "./failed-part";
 import { chatCopy } from "./copy";
 import { FOCUS_HANDED_EVENT } from "./message-box";
 import { createSlotChoiceSelector, type SlotChoice, type SlotEntry } from "./slot-entries";
-import { MODIFIER_KEYS } from "../../ui/typing-activity";
+import { MODIFIER_KEYS } from "../../ui/keys";
 
 export interface ComposerSlotProps {
   entries: readonly SlotEntry[];

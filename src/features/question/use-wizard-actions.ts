@@ -7,7 +7,7 @@ import type { PickSource } from "./option-list";
 import { needsReview, reviewIndex } from "./step-state";
 import { createStepGuard, readStepKey, type ChoicePoint } from "./step-keys";
 import type { PanelStatus } from "./status-line";
-import { MODIFIER_KEYS } from "../../ui/typing-activity";
+import { MODIFIER_KEYS } from "../../ui/keys";
 
 interface WizardActionsOptions {
   questions: readonly QuestionItem[];
