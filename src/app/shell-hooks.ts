@@ -1,18 +1,20 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from "react";
 import { loadApprovalCards } from "../features/approval/approval-entry";
 import { createImeGuard } from "../ui/ime";
+import { preloadInlineEdit } from "../ui/lazy-inline-edit";
 import { isTypingTarget } from "../ui/typing-target";
 import { loadQuestionPanel } from "./question-entry";
 
 /** The question panel's and the approval cards' code load lazily, this long after start-up, so the first request shows without a wait. */
 const PANEL_PRELOAD_DELAY_MS = 1000;
 
-/** Starts loading the question panel's and the approval cards' code once the app has settled. */
+/** Starts loading the question panel's, the approval cards' and the title editor's code once the app has settled. */
 export function usePanelPreload(): void {
   useEffect(() => {
     const timer = setTimeout(() => {
       loadQuestionPanel().catch((error: unknown) => console.warn("could not preload the question panel", error));
       loadApprovalCards().catch((error: unknown) => console.warn("could not preload the approval cards", error));
+      preloadInlineEdit().catch((error: unknown) => console.warn("could not preload the title editor", error));
     }, PANEL_PRELOAD_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);

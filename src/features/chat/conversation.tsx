@@ -4,7 +4,7 @@ import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import { selectComposerPrefill, selectSession } from "../../store/selectors";
 import { Button } from "../../ui/button";
 import { ErrorBoundary } from "../../ui/error-boundary";
-import { InlineEdit } from "../../ui/inline-edit";
+import { LazyInlineEdit as InlineEdit } from "../../ui/lazy-inline-edit";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";

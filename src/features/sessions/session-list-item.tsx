@@ -3,7 +3,7 @@ import type { Session } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
 import { selectSessionBadge } from "../../store/selectors";
-import { InlineEdit } from "../../ui/inline-edit";
+import { LazyInlineEdit as InlineEdit } from "../../ui/lazy-inline-edit";
 import { RelativeTime } from "../../ui/relative-time";
 import { sessionsCopy } from "./copy";
 import { RowMenu, type RowMenuItem } from "./row-menu";

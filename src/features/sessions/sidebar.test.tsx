@@ -135,7 +135,8 @@ describe("Sidebar", () => {
     renderSidebar([session("a", "Old title", "2026-11-30T08:00:00.000Z")], { onRename });
     await user.click(await screen.findByRole("button", { name: "Actions for “Old title”" }));
     await user.click(screen.getByRole("menuitem", { name: "Rename “Old title”" }));
-    const field = screen.getByRole("textbox", { name: "Chat title" });
+    // The editor's code loads with the first rename.
+    const field = await screen.findByRole("textbox", { name: "Chat title" });
     expect(field).toHaveFocus();
     await user.clear(field);
     await user.type(field, "  New title  {Enter}");
@@ -156,7 +157,7 @@ describe("Sidebar", () => {
     renderSidebar([session("a", "Title", "2026-11-30T08:00:00.000Z")], { onRename });
     await user.click(await screen.findByRole("button", { name: "Actions for “Title”" }));
     await user.click(screen.getByRole("menuitem", { name: "Rename “Title”" }));
-    await user.type(screen.getByRole("textbox", { name: "Chat title" }), " 2{Enter}");
+    await user.type(await screen.findByRole("textbox", { name: "Chat title" }), " 2{Enter}");
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not rename. This chat no longer exists.");
     expect(screen.getByRole("textbox", { name: "Chat title" })).toHaveValue("Title 2");
   });

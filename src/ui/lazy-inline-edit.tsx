@@ -1,0 +1,24 @@
+import { Suspense } from "react";
+import { ErrorBoundary } from "./error-boundary";
+import type { InlineEditProps } from "./inline-edit";
+import { lazyModule } from "./lazy-module";
+
+const editor = lazyModule(() => import("./inline-edit"));
+const Editor = editor.component((module) => module.InlineEdit);
+
+/** Fetches the title editor's code ahead of the first rename (the app does once it has settled). */
+export const preloadInlineEdit = editor.preload;
+
+/**
+ * `InlineEdit` in a chunk of its own: the field exists only while a title is edited. If its code cannot load (the host is
+ * unreachable, so no rename could be saved either) the title stays as it was.
+ */
+export function LazyInlineEdit(props: InlineEditProps) {
+  return (
+    <ErrorBoundary fallback={() => null}>
+      <Suspense fallback={null}>
+        <Editor {...props} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
