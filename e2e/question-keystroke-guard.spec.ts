@@ -159,3 +159,26 @@ test("each step opens at its top with the question's heading in view", async ({ 
   await expect(heading).toBeInViewport({ ratio: 1 });
   expect(await page.locator(".question-panel__body").evaluate((body) => body.scrollTop)).toBe(0);
 });
+
+test("a sentence typed as a question takes the focus from the empty composer picks nothing: its Space and Enter wait for the typing to pause", async ({ page }) => {
+  const sent = recordResponds(page);
+  await openNewSession(page);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  const one = { questions: [{ id: "go", question: "Deploy now?", options: [{ label: "Yes" }, { label: "No" }] }] };
+  await composer.fill(`/ask ${JSON.stringify(one)}`);
+  await composer.press("Enter");
+  const yes = page.getByRole("radio", { name: "Yes" });
+  await expect(yes).toBeFocused();
+  // The user, not looking, starts the next message where the box was.
+  await page.keyboard.type("ok then", { delay: 20 });
+  await page.keyboard.press("Enter");
+  await expect(yes).toBeFocused();
+  await expect(page.getByRole("radio", { checked: true })).toHaveCount(0);
+  expect(sent).toEqual([]);
+  // Once the typing has paused, the keys answer as usual.
+  await expect(async () => {
+    await page.keyboard.press("2");
+    expect(sent).toHaveLength(1);
+  }).toPass();
+  expect(sent[0]!.postDataJSON()).toMatchObject({ type: "answer", answers: [{ id: "go", selected: ["No"] }] });
+});

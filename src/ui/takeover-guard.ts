@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent, type RefObject } from "react";
 import { createImeGuard } from "./ime";
-import { canTakeFocus, focusInPanel, isTypingElsewhere, userIsHere, whenFreeToTakeOver } from "./typing-activity";
+import { canTakeFocus, focusInPanel, isTypingElsewhere, TYPING_WINDOW_MS, userIsHere, whenFreeToTakeOver } from "./typing-activity";
 
 /**
  * What keeps a card that takes over the composer (a question panel, an approval card) from acting on a key or a tap meant
@@ -31,6 +31,15 @@ export function isActingKey(event: GuardedKey): boolean {
   return event.key === " " || numberKeyOf(event) !== null;
 }
 
+/**
+ * A letter or a sign typed on a card's control that is not a text field (a radio, a button): it does nothing there, so it
+ * was typing meant for somewhere else (the message box a question just took the focus from). Digits and Space act.
+ */
+function isStrayKey(event: GuardedKey & Pick<KeyboardEvent, "ctrlKey" | "metaKey" | "altKey">): boolean {
+  if (event.key.length !== 1 || event.key === " " || numberKeyOf(event) !== null || event.ctrlKey || event.metaKey || event.altKey) return false;
+  return !(event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement);
+}
+
 /** Still inside an arrival's window that ends at `until`. */
 const arriving = (until: number) => performance.now() < until;
 
@@ -41,13 +50,17 @@ function swallow(event: Pick<Event, "preventDefault" | "stopPropagation">): void
 
 /**
  * A takeover card's guard against keys and taps meant for something else. Rule held-key: an acting key's repeats while
- * it is held never act; only a press does. Rule arrival-guard: a card that took focus from the card it replaces (a
+ * it is held never act; only a press does. Rule stray-typing: after a letter typed on a control that takes none (typing
+ * meant for the message box, say "ok then" as a question took the focus), no acting key is taken until the typing has
+ * paused for TYPING_WINDOW_MS, so its Space or Enter never picks or sends. Rule arrival-guard: a card that took focus from the card it replaces (a
  * question panel or an approval card, whose request just left) takes, for its first STEP_GUARD_MS, no acting key, no
  * tap and no line break a phone keyboard sends, since they were meant for the card that went. Spread the handlers on
  * the card's root.
  */
 export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOver: boolean, isImeKey: (event: ReactKeyboardEvent) => boolean) {
   const [until] = useState(() => (takesOver ? performance.now() + STEP_GUARD_MS : Number.NEGATIVE_INFINITY));
+  /** Rule stray-typing: after a stray key, acting keys wait until the typing has paused (TYPING_WINDOW_MS). */
+  const strayUntil = useRef(Number.NEGATIVE_INFINITY);
   useEffect(() => {
     const root = rootRef.current;
     if (!root || until === Number.NEGATIVE_INFINITY) return;
@@ -60,7 +73,9 @@ export function usePanelKeyGuard(rootRef: RefObject<HTMLElement | null>, takesOv
   }, [rootRef, until]);
   return {
     onKeyDownCapture(event: ReactKeyboardEvent) {
-      if (!isImeKey(event) && isActingKey(event) && (event.repeat || arriving(until))) swallow(event);
+      if (isImeKey(event)) return;
+      if (isStrayKey(event)) strayUntil.current = performance.now() + TYPING_WINDOW_MS;
+      else if (isActingKey(event) && (event.repeat || arriving(until) || arriving(strayUntil.current))) swallow(event);
     },
     onClickCapture(event: MouseEvent) {
       if (arriving(until)) swallow(event);

@@ -740,6 +740,23 @@ describe("a panel that takes over from the one before it", () => {
     await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["No"] }], "r3")]]));
   });
 
+  it("after letters typed on its radios (typing meant for the message box), takes no Space, Enter or digit until the typing has paused", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    clock.set(40_000);
+    render(<QuestionPanel request={single("r5", "Fifth?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const yes = screen.getByRole("radio", { name: "Yes" });
+    expect(yes).toHaveFocus();
+    clock.set(41_000);
+    expect([fireEvent.keyDown(yes, { key: "o", code: "KeyO" }), fireEvent.keyDown(yes, { key: "k", code: "KeyK" })]).toEqual([true, true]);
+    clock.set(42_000);
+    expect([" ", "Enter", "2"].map((key) => fireEvent.keyDown(yes, { key, code: key === "2" ? "Digit2" : key === " " ? "Space" : key }))).toEqual([false, false, false]);
+    expect(respond).not.toHaveBeenCalled();
+    clock.set(43_600);
+    fireEvent.keyDown(yes, { key: "2", code: "Digit2" });
+    await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["No"] }], "r5")]]));
+  });
+
   it("never takes a held Enter in its text field, which moves on only on a press", () => {
     const respond = acceptingRespond();
     renderRequest({ ...single("r4", "Why?"), questions: [{ id: "why", question: "Why?" }, { id: "ok", question: "Sure?", options: [{ label: "Yes" }] }] }, respond);
