@@ -376,3 +376,18 @@ describe("a start while the process is being stopped", () => {
     await expect(agent.newSession(cwd, { events: recorder().events })).rejects.toEqual(new AcpAgentError("AGENT_EXITED", "Test Agent stopped: Parley is stopping"));
   });
 });
+
+describe("a request the agent does not answer in time", () => {
+  it("ends a process that works on no prompt, but not one busy with a prompt: that request alone fails", async () => {
+    const { agent } = start({ TEST_AGENT_REFUSE_MODE: "ignore-once" }, { openTimeoutMs: 300 });
+    const events = recorder();
+    const { sessionId } = await agent.newSession(tempDir(), { events: events.events });
+    await agent.prompt(sessionId, "hello");
+    const before = agent.pid;
+    const hanging = agent.prompt(sessionId, "/hang");
+    await expect(agent.setMode(sessionId, "auto")).rejects.toEqual(new AcpAgentError("AGENT_FAILED", "Test Agent did not answer session/set_mode within 300 ms"));
+    expect([agent.status().state, agent.pid]).toEqual(["ready", before]);
+    await agent.cancel(sessionId);
+    expect(await hanging).toBe("cancelled");
+  });
+});

@@ -87,7 +87,7 @@ export class AcpAgentProcess {
   async start(): Promise<InitializeResponse> {
     if (this.state === "disabled") throw new AcpAgentError("AGENT_DISABLED", `${this.config.title} is disabled in the agents config`);
     // A process being stopped (for idleness, say) takes no new work, whose requests its closed stdin would refuse.
-    while (this.running?.stopping && this.stopping) await this.stopping;
+    while (this.stopping) await this.stopping;
     if (this.closed) throw new AcpAgentError("AGENT_EXITED", `${this.config.title} stopped: Parley is stopping`);
     if (this.running) return this.running.ready;
     return this.spawn().ready;
@@ -220,11 +220,13 @@ export class AcpAgentProcess {
     }
   }
 
-  /** An agent that did not answer `what` in time is hung: its process ends, and the next prompt starts another. */
+  /** An agent that did not answer `what` in time while working on no prompt is hung: its process ends (the next prompt starts another). */
   private hung(running: Running | null, what: string): AcpAgentError {
     const reason = `did not answer ${what} within ${spanOf(this.options.openTimeoutMs ?? OPEN_TIMEOUT_MS)}`;
-    if (running && this.running === running) this.fail(running, reason);
-    return new AcpAgentError("AGENT_FAILED", `${this.config.title} ${reason}; its process was ended`);
+    // One busy with a prompt (the request was a chat's that gave up waiting on it, say) keeps running.
+    const ends = running !== null && this.running === running && ![...this.sessions.values()].some((session) => session.busy);
+    if (ends) this.fail(running, reason);
+    return new AcpAgentError("AGENT_FAILED", `${this.config.title} ${reason}${ends ? "; its process was ended" : ""}`);
   }
 
   /** session/new in `cwd`, then the asking mode (options.mode, else `default` when offered). */
@@ -381,7 +383,7 @@ export class AcpAgentProcess {
     const stopped = endAgent(running.child, graceMs)
       .then(() => {
         this.gone(running, "stopped", []);
-        if (this.state !== "disabled") this.setState("idle");
+        if (this.running === null && this.state !== "disabled") this.setState("idle");
       })
       .finally(() => {
         if (this.stopping === stopped) this.stopping = null;
@@ -393,7 +395,6 @@ export class AcpAgentProcess {
   /** Stops for good, with the host: a start after it is refused. */
   async close(): Promise<void> {
     this.closed = true;
-    this.clearIdle();
-    await this.stop();
+    await (this.running ? this.stop() : this.stopping);
   }
 }
