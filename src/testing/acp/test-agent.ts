@@ -372,8 +372,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
   });
   app.onRequest(methods.agent.session.new, async ({ params }) => {
     if (options.noSession) return new Promise<never>(() => undefined);
-    if (options.sessionGate) await untilExists(options.sessionGate);
+    // Numbered as asked, so sessions opened behind the gate keep their order.
     const id = `test-session-${nextSession++}`;
+    if (options.sessionGate) await untilExists(options.sessionGate);
     const session: TestSession = { id, cwd: params.cwd, mode: offered.currentModeId, prompts: [], turn: null };
     sessions.set(id, session);
     save(session);
