@@ -25,12 +25,12 @@ export const RESTORED_ENTER_GUARD_MS = 500;
 
 /**
  * A draft given back when a takeover ended, or one the box held when focus was handed to it (the Stop or Retry pressed
- * went away): when, whether a key other than Enter has been pressed in it since, and whether the line saying so shows.
+ * went away): when, and whether a key other than Enter has been pressed in it since. Until one has, a line says that
+ * Enter sends it once another key is pressed.
  */
 interface RestoredDraft {
   at: number;
   touched: boolean;
-  quiet?: boolean;
 }
 
 /** The conversation's one composer slot: the elected entry, else the normal composer. */
@@ -102,7 +102,7 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
     if (!box) return;
     const onHanded = (event: Event) => {
       const field = event.target;
-      if ((field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) && field.value !== "") setRestored({ at: performance.now(), touched: false, quiet: true });
+      if ((field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) && field.value !== "") setRestored({ at: performance.now(), touched: false });
     };
     box.addEventListener(FOCUS_HANDED_EVENT, onHanded);
     return () => box.removeEventListener(FOCUS_HANDED_EVENT, onHanded);
@@ -111,7 +111,7 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
   // The Enter that finished the takeover, or a second one right after it, must not send the draft the composer gave back;
   // a held Enter's repeats never send.
   const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Enter" && event.nativeEvent.repeat && !event.nativeEvent.isComposing) {
+    if (event.key === "Enter" && !event.shiftKey && event.nativeEvent.repeat && !event.nativeEvent.isComposing) {
       event.preventDefault();
       event.stopPropagation();
       return;
@@ -128,7 +128,7 @@ export function ComposerSlot({ entries, sessionId, composer, drafts }: ComposerS
     event.preventDefault();
     event.stopPropagation();
   };
-  const restoredHint = restored !== null && !restored.touched && !restored.quiet && choice === null;
+  const restoredHint = restored !== null && !restored.touched && choice === null;
   // The same element while the choice holds: the slot's own state (the composer's focus, a restored draft) and a parent's
   // render (the session's new state) never render the entry again, so a question's panel renders once as it arrives.
   const takeover = useMemo(
