@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { ErrorBoundary } from "./error-boundary";
 import type { InlineEditProps } from "./inline-edit";
 import { lazyModule } from "./lazy-module";
@@ -9,13 +9,19 @@ const Editor = editor.component((module) => module.InlineEdit);
 /** Fetches the title editor's code ahead of the first rename (the app does once it has settled). */
 export const preloadInlineEdit = editor.preload;
 
+/** Ends an edit whose field could not load, so what it stood in for (the title, its buttons) comes back. */
+function GaveUp({ onDone }: { onDone: () => void }) {
+  useEffect(onDone, [onDone]);
+  return null;
+}
+
 /**
  * `InlineEdit` in a chunk of its own: the field exists only while a title is edited. If its code cannot load (the host is
- * unreachable, so no rename could be saved either) the title stays as it was.
+ * unreachable, so no rename could be saved either) the edit ends and the title shows as it was; the next rename tries again.
  */
 export function LazyInlineEdit(props: InlineEditProps) {
   return (
-    <ErrorBoundary fallback={() => null}>
+    <ErrorBoundary fallback={() => <GaveUp onDone={props.onDone} />}>
       <Suspense fallback={null}>
         <Editor {...props} />
       </Suspense>
