@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { PendingRequest } from "../../protocol/schemas";
 import { acceptingRespond, installTestClock, expectAnswered, heading, renderPanel as renderRequest, reviewItems } from "./panel-test-kit";
@@ -572,6 +572,33 @@ describe("double Enter and double clicks on Next", () => {
     clock.set(20_400);
     fireEvent.click(screen.getByRole("button", { name: "Next" }), { detail: 1, clientX: 300, clientY: 400 });
     expect(heading()).toBe("Book it?");
+  });
+});
+
+describe("a double click on Review", () => {
+  it("opens the review step and sends nothing: its Submit, where Review was, waits out the guard", async () => {
+    const request: PendingRequest = {
+      ...batch,
+      questions: [
+        { id: "note", question: "Anything to add?" },
+        { id: "ok", question: "Book it?", options: [{ label: "Yes" }, { label: "No" }] },
+      ],
+    };
+    const { respond } = renderPanel(request);
+    fireEvent.click(screen.getByRole("button", { name: "Skip this question" }));
+    fireEvent.click(screen.getByRole("radio", { name: "Yes" }), { detail: 1, clientX: 10, clientY: 10 });
+    clock.set(50_000);
+    fireEvent.click(screen.getByRole("button", { name: "Review" }), { detail: 1, clientX: 300, clientY: 400 });
+    const submit = screen.getByRole("button", { name: "Submit" });
+    clock.set(50_150);
+    fireEvent.click(submit, { detail: 2, clientX: 300, clientY: 400 });
+    // Nothing went: the request is not being sent (a send disables the button and says so at once).
+    expect(submit).toHaveAccessibleName("Submit");
+    expect(submit).toBeEnabled();
+    expect(respond).not.toHaveBeenCalled();
+    clock.set(50_400);
+    fireEvent.click(submit, { detail: 1, clientX: 300, clientY: 400 });
+    await waitFor(() => expect(respond).toHaveBeenCalledTimes(1));
   });
 });
 

@@ -53,7 +53,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
   const problemId = useId();
   const problem = onReview ? null : draftProblem(question, draft);
   const offersText = question.freeText !== false;
-  const { stepGuard, disarmGuards, change, send, primary, pick, select, skip, handleKeyDown } = useWizardActions({
+  const { stepGuard, disarmGuards, change, submitReviewed, primary, pick, select, skip, handleKeyDown } = useWizardActions({
     questions,
     state,
     onChange: props.onChange,
@@ -105,7 +105,7 @@ export function QuestionWizard(props: QuestionWizardProps) {
       onPrevious={() => change((current) => goToQuestion(current, onReview ? count - 1 : index - 1, count))}
       onNext={() => change((current) => goToQuestion(current, index + 1, count))}
       onSkip={skip}
-      onPrimary={onReview ? () => send(state) : primary}
+      onPrimary={onReview ? submitReviewed : primary}
     />
   );
 

@@ -72,13 +72,17 @@ export function useWizardActions(options: WizardActionsOptions) {
   /**
    * Next, Review or Submit (the button, Enter, a phone keyboard's line break). A move to the next step arms the next guard:
    * a double Enter or a double click moves one step, never on past a step it opened unseen (a default); another key
-   * (a digit, Space, letters) is the user's next answer and is taken.
+   * (a digit, Space, letters) is the user's next answer and is taken, and so is a single click (`single`).
    */
-  const primary = (point: ChoicePoint = null) => {
-    if (nextGuard.blocks(point) || !isComplete(question, draft) || problem !== null) return;
-    if (isLast) return finish(state);
+  const primary = (point: ChoicePoint = null, single = false) => {
+    if ((!single && nextGuard.blocks(point)) || !isComplete(question, draft) || problem !== null) return;
     nextGuard.arm(point);
-    change(advance);
+    if (isLast) finish(state);
+    else change(advance);
+  };
+  /** Submit on the review step: the second click of a double click on Review (Submit takes its place) sends nothing. */
+  const submitReviewed = (point: ChoicePoint, single: boolean) => {
+    if (single || !nextGuard.blocks(point)) send(state);
   };
   const pick = (label: string, source: PickSource, point: ChoicePoint) => {
     if (source !== "click" && stepGuard.blocks(null)) return;
@@ -137,5 +141,5 @@ export function useWizardActions(options: WizardActionsOptions) {
     nextGuard.disarm();
   };
 
-  return { stepGuard, disarmGuards, change, send, primary, pick, select, skip, handleKeyDown };
+  return { stepGuard, disarmGuards, change, send, submitReviewed, primary, pick, select, skip, handleKeyDown };
 }

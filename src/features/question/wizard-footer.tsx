@@ -28,8 +28,8 @@ interface WizardFooterProps {
   onPrevious: () => void;
   onNext: () => void;
   onSkip: () => void;
-  /** With where a click was made (null for a key), so a double click moves one step. */
-  onPrimary: (point: ChoicePoint) => void;
+  /** With where a click was made (null for a key) and whether it was a single click, so a double click moves one step. */
+  onPrimary: (point: ChoicePoint, single: boolean) => void;
 }
 
 function primaryKey(step: FooterStep, reviewNext: boolean) {
@@ -70,7 +70,7 @@ export function WizardFooter(props: WizardFooterProps) {
             className="composer-card__button composer-card__button--primary"
             data-action="primary"
             disabled={disabled || !props.primaryEnabled}
-            onClick={(event) => props.onPrimary(pointOf(event))}
+            onClick={(event) => props.onPrimary(pointOf(event), event.detail === 1)}
           >
             {primaryLabel}
           </button>
