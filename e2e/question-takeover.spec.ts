@@ -178,13 +178,18 @@ test("the review step says it is the review, has its own stepper item, and any s
   await expect(page.getByRole("region", { name: "Review your answers" })).toBeVisible();
 });
 
-test("a plan longer than the card says that more follows until it is read to its end", async ({ page }) => {
+/** A new chat whose agent presents a 60-step plan, longer than its card: the card and its More below button. */
+async function sendLongPlan(page: Page) {
   await openNewSession(page);
   const plan = Array.from({ length: 60 }, (_, index) => `${index + 1}. Step number ${index + 1}`).join("\n");
   await page.getByRole("textbox", { name: "Message" }).fill(`/plan ${plan}`);
   await page.getByRole("button", { name: "Send" }).click();
   const card = page.getByRole("region", { name: "Approve this plan?" });
-  const more = card.getByRole("button", { name: "More of the plan below: read it before you approve" });
+  return { card, more: card.getByRole("button", { name: "More of the plan below: read it before you approve" }) };
+}
+
+test("a plan longer than the card says that more follows until it is read to its end", async ({ page }) => {
+  const { card, more } = await sendLongPlan(page);
   await expect(more).toBeInViewport();
   await expect(card.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   await card.getByText("Step number 60", { exact: true }).scrollIntoViewIfNeeded();
@@ -192,12 +197,7 @@ test("a plan longer than the card says that more follows until it is read to its
 });
 
 test("pressing More below with the keyboard until the plan's end leaves the focus on the plan, not on the page", async ({ page }) => {
-  await openNewSession(page);
-  const plan = Array.from({ length: 60 }, (_, index) => `${index + 1}. Step number ${index + 1}`).join("\n");
-  await page.getByRole("textbox", { name: "Message" }).fill(`/plan ${plan}`);
-  await page.getByRole("button", { name: "Send" }).click();
-  const card = page.getByRole("region", { name: "Approve this plan?" });
-  const more = card.getByRole("button", { name: "More of the plan below: read it before you approve" });
+  const { card, more } = await sendLongPlan(page);
   const body = card.getByRole("group", { name: "Approve this plan?" });
   await more.focus();
   for (let presses = 0; (await more.count()) > 0; presses++) {
