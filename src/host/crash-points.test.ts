@@ -86,7 +86,7 @@ describe(`kill -9 at random points of a turn (CRASH_SEED=${SEED})`, () => {
       const usable = await connect(host.url);
       const from = usable.frames.length;
       await api(host.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo still here" } });
-      await usable.waitIdle(sessionId, from);
+      await usable.waitTurnEnd(sessionId, from);
       expect((await transcript(host.url, sessionId)).at(-1)).toMatchObject({ role: "assistant", text: "still here" });
       await usable.close();
       if (round < order.length - 1) {
@@ -286,7 +286,7 @@ async function killMidStream(plan: StreamPlan, host: HostProcess, store: StreamS
     const from = watcher.frames.length;
     const reply = await api(restarted.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/echo still here" } });
     expect(reply.status).toBe(202);
-    await watcher.waitIdle(sessionId, from);
+    await watcher.waitTurnEnd(sessionId, from);
     expect((await transcript(restarted.url, sessionId)).at(-1)).toMatchObject({ role: "assistant", text: "still here" });
   } finally {
     await watcher.close();

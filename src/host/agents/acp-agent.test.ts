@@ -56,7 +56,7 @@ async function rememberedChat() {
   const dataDir = tempDir();
   const first = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir }, dataDir);
   const sessionId = await newAgentChat(first.server.url, first.workspace);
-  await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
+  await first.client.waitTurnEnd(sessionId, await say(first.server.url, first.client, sessionId, "remember me"));
   return { stateDir, dataDir, first, sessionId };
 }
 
@@ -80,7 +80,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, sessionId, "/stream");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     const rows = await messages(server.url, sessionId);
     const acp = rows.flatMap((row) => (row.tool?.acp ? [row.tool.acp] : []));
     const session = acp.find((data) => data.type === "session");
@@ -126,15 +126,15 @@ describe("ACP agent chats (acp-agents)", () => {
     const sessionId = await newAgentChat(server.url, workspace);
     const title = async () => ((await api(server.url, `/api/sessions/${sessionId}`)).body as { session: { title: string } }).session.title;
     let from = await say(server.url, client, sessionId, "Fix the flaky login test");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(await title()).toBe("Fix the flaky login test");
     from = await say(server.url, client, sessionId, "/title  Login test:\u200f flake fixed ");
     await client.waitFor((frame, index) => index > from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.title === "Login test: flake fixed");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(await title()).toBe("Login test: flake fixed");
     expect((await api(server.url, `/api/sessions/${sessionId}`, { method: "PATCH", json: { title: "Mine" } })).status).toBe(200);
     from = await say(server.url, client, sessionId, "/title The agent's name");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(replies(await messages(server.url, sessionId))).toContain("titled");
     expect(await title()).toBe("Mine");
   });
@@ -149,7 +149,7 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(asked.approval?.toolCall).toMatchObject({ title: "Edit src/app.ts", kind: "edit", content: [{ type: "diff" }] });
     const answered = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Allow") } });
     expect(answered.status).toBe(200);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
   });
 
@@ -159,7 +159,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace), log: (entry) => void logs.push(entry) });
     const sessionId = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, sessionId, "/permission-none");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
     expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('permission: {"outcome":{"outcome":"cancelled"}}');
     expect(logs.filter((entry) => entry.event === "acp/permission-without-options")).toEqual([{ event: "acp/permission-without-options", sessionId }]);
@@ -171,7 +171,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const from = await say(server.url, client, sessionId, "/permission execute");
     await client.waitFor<Requested>((frame) => frame.type === "question/requested");
     expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { json: {} })).status).toBe(202);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     const calls = (await messages(server.url, sessionId)).filter((row) => row.tool?.acp?.type === "tool");
     expect(calls.map((row) => [row.tool?.status, row.tool?.acp?.type === "tool" ? row.tool.acp.status : null])).toEqual([["stopped", "failed"]]);
     expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"cancelled"}}');
@@ -193,13 +193,13 @@ describe("ACP agent chats (acp-agents)", () => {
   it("a deleted chat's agent session is let go: a request the agent makes for it later is answered cancelled, never asked on a chat that is gone", async () => {
     const { server, client, workspace } = await startWithAgent();
     const gone = await newAgentChat(server.url, workspace);
-    await client.waitIdle(gone, await say(server.url, client, gone, "hello"));
+    await client.waitTurnEnd(gone, await say(server.url, client, gone, "hello"));
     const acpSessionId = (await messages(server.url, gone)).flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.acpSessionId] : []))[0];
     expect(acpSessionId).toMatch(/^test-session-/);
     expect((await api(server.url, `/api/sessions/${gone}`, { method: "DELETE" })).status).toBe(204);
     const other = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, other, `/permission-for ${acpSessionId}`);
-    await client.waitIdle(other, from);
+    await client.waitTurnEnd(other, from);
     expect(replies(await messages(server.url, other)).at(-1)).toBe(`permission for ${acpSessionId}: {"outcome":{"outcome":"cancelled"}}`);
     expect(client.frames.slice(from).filter((frame) => frame.type === "question/requested")).toEqual([]);
   });
@@ -215,7 +215,7 @@ describe("ACP agent chats (acp-agents)", () => {
     writeFileSync(gate, "");
     const other = await newAgentChat(server.url, workspace);
     const from = await say(server.url, client, other, "/permission-for test-session-1");
-    await client.waitIdle(other, from);
+    await client.waitTurnEnd(other, from);
     const rows = await messages(server.url, other);
     expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.acpSessionId] : []))).toEqual(["test-session-2"]);
     expect(replies(rows).at(-1)).toBe('permission for test-session-1: {"outcome":{"outcome":"cancelled"}}');
@@ -232,8 +232,8 @@ describe("ACP agent chats (acp-agents)", () => {
     // The agent has the prompt: its first words are in (with its reply's row, or streamed onto it).
     await client.waitFor((frame, index) => index >= from && ((frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.role === "assistant" && frame.message.text !== "") || (frame.type === "message/delta" && frame.sessionId === sessionId)));
     expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
-    await client.waitIdle(sessionId, from);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, from);
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     expect(logs.filter((entry) => entry.event === "acp/cancel-ignored")).toEqual([{ event: "acp/cancel-ignored", sessionId, graceMs: 300 }]);
     expect(rows.filter((row) => row.failure)).toEqual([]);
@@ -251,7 +251,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const from = await say(server.url, client, sessionId, "/linger");
     await client.waitFor((frame, index) => index >= from && ((frame.type === "message/upserted" && frame.message.sessionId === sessionId && frame.message.text === "working") || (frame.type === "message/delta" && frame.sessionId === sessionId)));
     expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
 
     const next = await say(server.url, client, sessionId, "/permission edit");
     const asked = await client.waitFor<Requested>((frame, index) => index >= next && frame.type === "question/requested");
@@ -259,7 +259,7 @@ describe("ACP agent chats (acp-agents)", () => {
     await expect.poll(() => logs.filter((entry) => entry.event === "acp/prompt-ended-late").length, { timeout: 30_000 }).toBe(1);
     const answered = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Allow") } });
     expect([answered.status, answered.body]).toEqual([200, { accepted: true }]);
-    await client.waitIdle(sessionId, next);
+    await client.waitTurnEnd(sessionId, next);
     expect(client.frames.slice(next).filter((frame) => frame.type === "question/resolved")).toEqual([{ type: "question/resolved", rpcId: asked.rpcId, sessionId, outcome: "answered" }]);
     expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
   });
@@ -273,14 +273,14 @@ describe("ACP agent chats (acp-agents)", () => {
     // The chat's session row says it is starting: the agent got session/new and will never answer it.
     await client.waitFor((frame, index) => index >= from && frame.type === "message/upserted" && frame.message.tool?.acp?.type === "session" && frame.message.tool.acp.state === "starting");
     expect((await api(server.url, `/api/sessions/${sessionId}/abort`, { method: "POST" })).status).toBe(202);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(logs.filter((entry) => entry.event === "acp/cancel-ignored")).toEqual([{ event: "acp/cancel-ignored", sessionId, graceMs: 300 }]);
   });
 
   it("a tool call the agent left running when its turn ended is stopped: the row does not run for ever", async () => {
     const { server, client, workspace } = await startWithAgent();
     const sessionId = await newAgentChat(server.url, workspace);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/unfinished"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/unfinished"));
     const rows = await messages(server.url, sessionId);
     const call = rows.find((row) => row.tool?.acp?.type === "tool");
     expect([call?.tool?.status, call?.tool?.acp]).toEqual(["stopped", { type: "tool", status: "in_progress", call: { toolCallId: "left-1", title: "Watch the files", kind: "execute" } }]);
@@ -321,8 +321,8 @@ describe("ACP agent chats (acp-agents)", () => {
     await expect.poll(() => stopRead).toBe(true);
     release();
     expect((await stopped).status).toBe(202);
-    await client.waitIdle(sessionId, from);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, from);
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     expect(replies(await messages(server.url, sessionId)).at(-1)).toBe('memory: ["/permission execute"]');
   });
 
@@ -339,7 +339,7 @@ describe("ACP agent chats (acp-agents)", () => {
       { id: "1", selected: second.slice(0, 2) },
     ];
     expect((await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers } })).status).toBe(200);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     const said = replies(await messages(server.url, sessionId)).find((text) => text?.startsWith("answers: "));
     expect(JSON.parse(said!.slice("answers: ".length))).toEqual({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Postgres", "1": second.slice(0, 2).join(", ") } });
   });
@@ -381,7 +381,7 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(refused.body).toEqual({ accepted: false, reason: "bad-response", detail: "\"reviewer\" must be an email address (letters, digits and !#$%&'*+/=?^_`{|}~- before the @)" });
     const taken = await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: answers("jose@example.com") } });
     expect([taken.status, taken.body]).toEqual([200, { accepted: true }]);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(replies(await messages(server.url, sessionId))).toContain('elicitation: {"action":"accept","content":{"question_0":"blue","question_1":["s","l"],"reviewer":"jose@example.com"}}');
   });
 
@@ -389,7 +389,7 @@ describe("ACP agent chats (acp-agents)", () => {
     const { stateDir, dataDir, first, sessionId } = await rememberedChat();
     await hosts.stop(first.server);
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir }), dataDir });
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.resumed ?? "new"] : []))).toEqual(["new", "restored"]);
     expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
@@ -400,10 +400,10 @@ describe("ACP agent chats (acp-agents)", () => {
     const workspace = tempDir();
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir }), agentIdleMs: 300 });
     const sessionId = await newAgentChat(server.url, workspace);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "remember me"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "remember me"));
     const agentState = async () => ((await api(server.url, "/api/agents")).body as { agents: { state: string }[] }).agents[0]?.state;
     await expect.poll(agentState, { timeout: 30_000 }).toBe("idle");
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     expect(rows.filter((row) => row.failure)).toEqual([]);
     expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [[row.tool.acp.state, row.tool.acp.resumed ?? "new"]] : []))).toEqual([
@@ -417,13 +417,13 @@ describe("ACP agent chats (acp-agents)", () => {
     const stateDir = tempDir();
     const { server, client, workspace } = await startWithAgent({ TEST_AGENT_STATE_DIR: stateDir });
     const sessionId = await newAgentChat(server.url, workspace);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "first"));
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/crash"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "first"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/crash"));
     const failed = (await messages(server.url, sessionId)).find((row) => row.failure);
     expect(failed?.failure).toEqual({ code: "AGENT_EXITED" });
     expect(failed?.text).toContain("exited with code 3");
     expect(failed?.text).toContain("panic: the test agent crashed");
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     const sessions = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : []));
     expect(sessions.at(-1)).toMatchObject({ state: "ready", resumed: "restored" });
@@ -447,14 +447,14 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     await hosts.stop(first.server);
 
     const broken = await startBroken(first.workspace, dataDir);
-    await broken.client.waitIdle(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
+    await broken.client.waitTurnEnd(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
     const failedRow = sessionRows(await messages(broken.server.url, sessionId)).at(-1);
     expect(failedRow).toMatchObject({ state: "failed", mode: "auto", modes: [{ id: "default" }, { id: "auto" }] });
     await hosts.stop(broken.server);
 
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir }), dataDir });
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/permission edit"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/permission edit"));
     const rows = await messages(server.url, sessionId);
     expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new", row.mode])).toEqual([
       ["ready", "new", "auto"],
@@ -468,7 +468,7 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     const dataDir = tempDir();
     const first = await startWithAgent({}, dataDir);
     const sessionId = await newAgentChat(first.server.url, first.workspace);
-    await first.client.waitIdle(sessionId, await say(first.server.url, first.client, sessionId, "hello"));
+    await first.client.waitTurnEnd(sessionId, await say(first.server.url, first.client, sessionId, "hello"));
     expect(await setMode(first.server.url, sessionId, "auto")).toMatchObject({ status: 202 });
     await hosts.stop(first.server);
 
@@ -494,14 +494,14 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     await hosts.stop(first.server);
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(first.workspace, { TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_REFUSE_MODE: "1" }), dataDir });
     expect(await setMode(server.url, sessionId, "auto")).toEqual({ status: 202, body: { mode: "auto" } });
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const failed = (await messages(server.url, sessionId)).at(-1);
     expect([failed?.failure, failed?.text]).toEqual([{ code: "AGENT_FAILED" }, 'Error: Test Agent did not take the mode "auto": Test Agent answered -32600: Invalid request: modes are locked in this workspace']);
     // The same refusal again: still no fresh session, and no session held without its mode.
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     expect((await messages(server.url, sessionId)).at(-1)?.failure).toEqual({ code: "AGENT_FAILED" });
     expect(await setMode(server.url, sessionId, "default")).toEqual({ status: 202, body: { mode: "default" } });
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/memory"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
     const rows = await messages(server.url, sessionId);
     expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
     expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new"])).toEqual([
@@ -515,7 +515,7 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
   it("tells a mode the live agent refused with 400, naming what it said, and keeps the mode it had", async () => {
     const { server, client, workspace } = await startWithAgent({ TEST_AGENT_REFUSE_MODE: "1" });
     const sessionId = await newAgentChat(server.url, workspace);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "hello"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "hello"));
     const refused = await setMode(server.url, sessionId, "auto");
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: { code: "INVALID_BODY", message: expect.stringMatching(/^the chat's agent refused the mode "auto": Test Agent answered -32600: .*modes are locked/) } });
@@ -528,10 +528,10 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     mkdirSync(path.join(workspace, "src"), { recursive: true });
     const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_REFUSE_MODE: "ignore-once" }), agentCancelGraceMs: 300, log: (entry) => void logs.push(entry) });
     const sessionId = await newAgentChat(server.url, workspace);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "hello"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "hello"));
     expect(await setMode(server.url, sessionId, "auto")).toEqual({ status: 202, body: { mode: "auto" } });
     expect(logs.filter((entry) => entry.event === "acp/set-mode-ignored")).toEqual([{ event: "acp/set-mode-ignored", sessionId, graceMs: 300 }]);
-    await client.waitIdle(sessionId, await say(server.url, client, sessionId, "/permission edit"));
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/permission edit"));
     const rows = await messages(server.url, sessionId);
     expect(sessionRows(rows).map((row) => [row.state, row.resumed ?? "new", row.mode])).toEqual([
       ["ready", "new", "auto"],
@@ -544,7 +544,7 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     const workspace = tempDir();
     const broken = await startBroken(workspace, tempDir());
     const sessionId = await newAgentChat(broken.server.url, workspace);
-    await broken.client.waitIdle(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
+    await broken.client.waitTurnEnd(sessionId, await say(broken.server.url, broken.client, sessionId, "hello"));
     expect(sessionRows(await messages(broken.server.url, sessionId)).map((row) => row.state)).toEqual(["failed"]);
     expect(await setMode(broken.server.url, sessionId, "plan")).toMatchObject({ status: 409, body: { error: { code: "AGENT_NOT_STARTED" } } });
   });

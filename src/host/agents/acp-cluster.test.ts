@@ -28,7 +28,7 @@ async function say(host: Host, every: Host[], sessionId: string, text: string) {
   const marks = every.map((each) => each.client.frames.length);
   const posted = await api(host.server.url, `/api/sessions/${sessionId}/messages`, { json: { text } });
   expect(posted.status).toBe(202);
-  await Promise.all(every.map((each, index) => each.client.waitIdle(sessionId, marks[index]!)));
+  await Promise.all(every.map((each, index) => each.client.waitTurnEnd(sessionId, marks[index]!)));
 }
 
 describe.skipIf(postgresBinDir() === null)("ACP chats on hosts sharing one Postgres", { timeout: 60_000 }, () => {

@@ -40,7 +40,7 @@ describe("an ACP agent's turn on a store that fails from any of its writes on", 
     const from = client.frames.length;
     faulty.failFrom(index, "STORAGE_FULL");
     const posted = await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: "/stream" } });
-    if (posted.status === 202) await client.waitIdle(sessionId, from);
+    if (posted.status === 202) await client.waitTurnEnd(sessionId, from);
     else expect(posted).toMatchObject({ status: 507, body: { error: { code: "STORAGE_FULL" } } });
     // The host still answers while storage fails, and says so.
     expect((await api(server.url, "/api/health")).body).toMatchObject({ storage: { state: faulty.failures > 0 ? "failing" : "ok" } });
@@ -56,6 +56,6 @@ describe("an ACP agent's turn on a store that fails from any of its writes on", 
     // The chat takes another turn once storage is back.
     const again = client.frames.length;
     expect((await api(server.url, `/api/sessions/${sessionId}/messages`, { json: { text: "hello again" } })).status).toBe(202);
-    await client.waitIdle(sessionId, again);
+    await client.waitTurnEnd(sessionId, again);
   });
 });

@@ -101,6 +101,12 @@ export interface FrameClient {
   waitFor<T extends DownFrame = DownFrame>(predicate: (frame: DownFrame, index: number) => boolean, label?: string): Promise<T>;
   /** Resolves when the session's turn has ended: a `session/upserted` with state idle after frame `from`. */
   waitIdle(sessionId: string, from: number): Promise<void>;
+  /**
+   * Resolves when a turn that started after frame `from` has ended: the session's first state other than idle after
+   * `from`, then idle. For a mark taken before a message is posted, where an idle frame sent earlier (the chat's
+   * creation, a mode set) may still be on its way when the mark is taken.
+   */
+  waitTurnEnd(sessionId: string, from: number): Promise<void>;
   closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
 }
@@ -147,6 +153,12 @@ export function connect(base: string, headers: Record<string, string> = {}): Pro
         (frame, index) => index >= from && frame.type === "session/upserted" && frame.session.id === sessionId && frame.session.state === "idle",
         `session ${sessionId} to become idle`,
       );
+    },
+    async waitTurnEnd(sessionId, from) {
+      const stateAt = (frame: DownFrame) => (frame.type === "session/upserted" && frame.session.id === sessionId ? frame.session.state : null);
+      const started = await client.waitFor((frame, index) => index >= from && (stateAt(frame) ?? "idle") !== "idle", `a turn of session ${sessionId} to start`);
+      const at = frames.indexOf(started);
+      await client.waitFor((frame, index) => index > at && stateAt(frame) === "idle", `session ${sessionId} to become idle`);
     },
     closed,
     async close() {
