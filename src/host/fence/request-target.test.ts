@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeSegment, parseRequestTarget } from "./request-target";
+import { decodeSegment, parseRequestTarget, parseWithUrl } from "./request-target";
 
 describe("parseRequestTarget", () => {
   it("reads the path and query of an origin-form target", () => {
@@ -27,6 +28,27 @@ describe("parseRequestTarget", () => {
   it("never throws, whatever the bytes", () => {
     const samples = ["/\u0000", "/%", "/%E0%A4%A", "/\uD800", "/?%", "/#x", "/\\\\evil", "/ \t\r\n", "/" + "a".repeat(100_000)];
     for (const sample of samples) expect(() => parseRequestTarget(sample)).not.toThrow();
+  });
+
+  it("reads every target as the URL parser does, plain paths (taken without it) and dot segments among them", () => {
+    const fixed = ["/", "/api/respond", "/a//b", "/.", "/..", "/./x", "/a/../b", "/a/.", "/.a/..b/...", "/~-_.x/", "/api/sessions/3f2a-9c"];
+    const target = (raw: string) => {
+      const read = parseRequestTarget(raw);
+      return read && { pathname: read.pathname, search: [...read.search] };
+    };
+    const byUrl = (raw: string) => {
+      const read = parseWithUrl(raw);
+      return read && { pathname: read.pathname, search: [...read.search] };
+    };
+    for (const raw of fixed) expect(target(raw)).toEqual(byUrl(raw));
+    const segment = fc.string({ unit: fc.constantFrom("a", "Z", "0", ".", "~", "-", "_", "%", "/", "?", "\\", " ", "é"), maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
+        const raw = `/${segments.join("/")}`;
+        expect(target(raw)).toEqual(byUrl(raw));
+      }),
+      { seed: 25, numRuns: 3000 },
+    );
   });
 });
 

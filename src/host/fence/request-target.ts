@@ -13,6 +13,19 @@ const BASE = "http://parley.invalid";
  */
 export function parseRequestTarget(raw: string | undefined): RequestTarget | null {
   if (raw === undefined || !raw.startsWith("/")) return null;
+  // Most targets (every API call without a query) are a plain path the URL parser would leave as it is: taken as such.
+  if (PLAIN_PATH.test(raw)) return { pathname: raw, search: new URLSearchParams() };
+  return parseWithUrl(raw);
+}
+
+/**
+ * Segments of unreserved characters, none of them `.` or `..`: a path the URL parser returns unchanged (it resolves dot
+ * segments and encodes or rewrites anything else, so every other target goes through it).
+ */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]*)+$/;
+
+/** The target as the WHATWG URL parser reads it against a fixed origin; null when it leaves that origin or fails. */
+export function parseWithUrl(raw: string): RequestTarget | null {
   try {
     const url = new URL(BASE + raw);
     if (url.origin !== BASE) return null;
