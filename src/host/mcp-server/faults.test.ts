@@ -167,6 +167,11 @@ describe("/mcp refuses bad input with clear JSON-RPC errors and changes nothing"
     expect({ status: wrong.status, body: wrong.json() }).toEqual({ status: 401, body: rpcError(-32000, (wrongElsewhere.body as { error: { message: string } }).error.message) });
     expect(await pendingOnHost(server.url, { Authorization: `Bearer ${TOKEN}` })).toEqual([]);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["ask_user_question", "present_plan"]);
+    // A session is its opener's: the same token sent as another header (the scheme in other case) is another client.
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const other = await post(server.url, list, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18", authorization: `bearer ${TOKEN}` });
+    expect({ status: other.status, body: other.json() }).toEqual({ status: 404, body: rpcError(-32001, "Session not found") });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["ask_user_question", "present_plan"]);
   });
 
   it("bounds calls per MCP session: one over the limit is a JSON-RPC error and leaves the pending table as it was", async () => {
