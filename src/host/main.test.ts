@@ -79,7 +79,7 @@ describe("main", { timeout: 30_000 }, () => {
     await api(url, `/api/sessions/${id}/messages`, { json: { text: '/ask {"questions":[{"id":"secret","question":"Tell me the Zanzibar password"}]}' } });
     const requested = await client.waitFor<QuestionRequestedFrame>((frame) => frame.type === "question/requested");
     await api(url, "/api/respond", { json: { type: "answer", rpcId: requested.rpcId, sessionId: id, answers: [{ id: "secret", selected: [], custom: "Marmalade-42" }] } });
-    await client.waitIdle(id, from);
+    await client.waitTurnEnd(id, from);
 
     host.child.kill("SIGTERM");
     expect(await host.exited).toBe(0);

@@ -62,7 +62,7 @@ async function startTurn(text: string, overrides: Parameters<typeof start>[0] = 
 
 /** Waits until the turn is over and returns the session's transcript. */
 async function settle(turn: Turn): Promise<Message[]> {
-  await turn.client.waitIdle(turn.id, turn.from);
+  await turn.client.waitTurnEnd(turn.id, turn.from);
   return transcript(turn.server.url, turn.id);
 }
 
@@ -70,7 +70,7 @@ async function settle(turn: Turn): Promise<Message[]> {
 async function answer(turn: Turn, answers: AnswerItem[]) {
   const requested = await question(turn.client, turn.id, turn.from);
   await respond(turn.server.url, { type: "answer", rpcId: requested.rpcId, sessionId: turn.id, answers });
-  await turn.client.waitIdle(turn.id, turn.from);
+  await turn.client.waitTurnEnd(turn.id, turn.from);
   return requested;
 }
 
@@ -263,7 +263,7 @@ describe("whole turns through the scripted model", { timeout: 20_000 }, () => {
       const requested = await question(client, turn.id, turn.from);
       if (scenario.respond === "abort") await abort(server.url, turn.id);
       else await respond(server.url, scenario.respond(requested.rpcId, turn.id));
-      await client.waitIdle(turn.id, turn.from);
+      await client.waitTurnEnd(turn.id, turn.from);
     }
     const before = await Promise.all(ids.map((id) => api(server.url, `/api/sessions/${id}`)));
     const listBefore = await api(server.url, "/api/sessions");

@@ -60,7 +60,7 @@ async function turn(host: Host, text: string, answer?: (request: QuestionRequest
   const from = host.frames.frames.length;
   await send(host, text);
   if (answer) await answer(await approvalAfter(host.frames, from));
-  await host.frames.waitIdle(host.sessionId, from);
+  await host.frames.waitTurnEnd(host.sessionId, from);
   const messages = await transcript(host);
   const tool = messages.findLast((message) => message.role === "tool")!.tool!;
   return { tool, reply: messages.at(-1)!.text, asked: host.frames.frames.slice(from).filter((frame) => frame.type === "question/requested").length };
@@ -72,7 +72,7 @@ describe("MCP tool calls in the agent loop, against the test MCP server over std
     const host = await startWithTestServer();
     const from = host.frames.frames.length;
     await send(host, "/echo hi");
-    await host.frames.waitIdle(host.sessionId, from);
+    await host.frames.waitTurnEnd(host.sessionId, from);
     const offered = host.requests[0]!.tools;
     expect(offered.slice(0, 2).map((tool) => tool.name)).toEqual(["ask_user_question", "present_plan"]);
     expect(offered.find((tool) => tool.name === "mcp__notes__write_note")).toEqual({
@@ -162,7 +162,7 @@ describe("MCP tool calls in the agent loop, against the test MCP server over std
     await send(host, '/tool mcp__notes__slow {"ms":20000}');
     await vi.waitFor(() => expect(server.events).toEqual(["slow:started"]), { timeout: 10_000 });
     expect((await api(host.url, `/api/sessions/${host.sessionId}/abort`, { json: {} })).body).toEqual({ aborted: true });
-    await host.frames.waitIdle(host.sessionId, from);
+    await host.frames.waitTurnEnd(host.sessionId, from);
     const tool = (await transcript(host)).findLast((message) => message.role === "tool")!.tool!;
     expect([tool.status, tool.mcp]).toEqual(["stopped", { server: "notes", tool: "slow", approval: "read-only" }]);
     await vi.waitFor(() => expect(server.events).toEqual(["slow:started", "slow:aborted"]), { timeout: 10_000 });

@@ -100,7 +100,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     const receipt = await api(server.url, "/api/respond", {
       json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "pkg", selected: ["pnpm (Recommended)"] }] },
     });
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
 
     expect(asked.questions).toEqual([
       { id: "pkg", question: "Which package manager?", options: [{ label: "pnpm (Recommended)" }, { label: "npm" }] },
@@ -173,7 +173,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     await api(server.url, "/api/respond", {
       json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: [{ id: "name", selected: [], custom: "Ada" }] },
     });
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
 
     const invalidText =
       'Error: invalid arguments: questions: Too small: expected array to have >=1 items\n{"name":"ToolError","code":"INVALID_ARGS"}';
@@ -201,7 +201,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     const from = client.frames.length;
 
     await send(server.url, sessionId, "Hello");
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
 
     const messages = await transcript(server.url, sessionId);
     expect(shape(messages)).toEqual([
@@ -232,7 +232,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
 
     expect(stopped.body).toEqual({ aborted: true });
     expect(await fake.nextClientClose()).toBe(0);
-    await client.waitIdle(sessionId, from);
+    await client.waitTurnEnd(sessionId, from);
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -252,7 +252,7 @@ describe("a real-model turn through the host", { timeout: 20_000 }, () => {
     const second = await startHost(dataDir);
     const from = second.client.frames.length;
     await send(second.server.url, sessionId, "Where were we?");
-    await second.client.waitIdle(sessionId, from);
+    await second.client.waitTurnEnd(sessionId, from);
 
     const abortedText = 'Error: web user-interaction provider was disposed\n{"name":"UserInteractionError","code":"ASK_ABORTED"}';
     expect((fake.requests[1]!.body as { messages: unknown[] }).messages.slice(1)).toEqual([
