@@ -8,9 +8,10 @@ import { createScriptedModel } from "../src/host/models/scripted";
 import { startServer } from "../src/host/server";
 import { openStore } from "../src/host/store";
 import { mulberry32 } from "../src/testing/seeded-random";
-import { openSender, type Sender } from "./sender";
+import { openSender } from "./sender";
 import { intoAFrame, typeIntoFrames } from "./input-timing";
 import { progress, quantile, roundRatios, type Spread } from "./stats";
+import { ARRIVALS_PER_ROUND, askBody, measureArrivals, waitIdle } from "./arrivals";
 
 const TRANSCRIPT_MESSAGES = Number(process.env.BENCH_TRANSCRIPT_MESSAGES ?? 5000);
 /**
@@ -24,8 +25,6 @@ const ROUNDS = 7;
 const STEPS_PER_ROUND = 40;
 /** Keystrokes of one batch. */
 const KEYSTROKES_PER_ROUND = 48;
-/** Questions of one batch; each is a turn of the scripted model, so this one stays at the least that makes a p95. */
-const ARRIVALS_PER_ROUND = 20;
 
 /**
  * The bare baseline, served by the same host from the same build dir: a plain input, a plain DOM swap of a
@@ -96,16 +95,6 @@ function writeBaseline(distDir: string): void {
   writeFileSync(path.join(distDir, "bench-baseline.js"), BASELINE_JS);
 }
 
-async function waitIdle(url: string, sessionId: string): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    const response = await fetch(`${url}/api/sessions/${sessionId}`);
-    const { session } = (await response.json()) as { session: { state: string } };
-    if (session.state === "idle") return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`session ${sessionId} did not become idle`);
-}
-
 const fixed = (value: number) => Number(value.toFixed(2));
 
 /** The p95 and p50 of one measured series (all rounds pooled) beside its baseline's, the p95 of its handler time when measured, and its sample count, keyed under `name`. */
@@ -172,8 +161,6 @@ const setTiming = (page: Page, on: boolean) =>
     }
   }, on);
 
-const askBody = (questions: object[]) => ({ text: `/ask ${JSON.stringify({ questions })}` });
-
 /** Asks the questions in the session through the scripted model's `/ask`. */
 const askQuestions = (url: string, sessionId: string, questions: object[]) =>
   fetch(`${url}/api/sessions/${sessionId}/messages`, {
@@ -184,55 +171,6 @@ const askQuestions = (url: string, sessionId: string, questions: object[]) =>
     if (response.status !== 202) throw new Error(`posting the question failed with ${response.status}`);
   });
 
-/** When a page painted the question `text`, by its probe. */
-const painted = (target: Page, text: string) =>
-  target.waitForFunction((key) => (window as unknown as { __bench: ProbeState }).__bench.arrivals[key], text).then((handle) => handle.jsonValue() as Promise<number>);
-
-/**
- * One batch of ARRIVALS_PER_ROUND questions asked one after another in `sessionId` by the sender process, each timed from the
- * moment the sender wrote its request to the frame after `target` shows it, and dismissed before the next.
- */
-async function arrivalBatch(run: { url: string; sessionId: string; target: Page; sender: Sender; tag: string; dismissed?: (text: string) => Promise<void> }) {
-  const { url, sessionId, target, sender } = run;
-  const latencies: number[] = [];
-  const hostParts: number[] = [];
-  for (let index = 0; index < ARRIVALS_PER_ROUND; index++) {
-    const text = `Arrival ${run.tag}.${index}?`;
-    await waitIdle(url, sessionId);
-    const sent = await sender.post(`${url}/api/sessions/${sessionId}/messages`, askBody([{ id: "arrival", question: text, options: [{ label: "Yes" }, { label: "No" }] }]), text);
-    if (sent.status !== 202 || sent.rpcId === undefined || sent.frameAt === undefined) throw new Error(`asking ${text} failed with ${sent.status}`);
-    latencies.push((await painted(target, text)) - sent.sentAt);
-    hostParts.push(sent.frameAt - sent.sentAt);
-    await fetch(`${url}/api/respond`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "cancel", rpcId: sent.rpcId, sessionId }) });
-    await run.dismissed?.(text);
-  }
-  return { latencies, hostParts };
-}
-
-/**
- * Question arrival, in ROUNDS rounds: a batch asked in the big session, painted by the app's panel while the bare page's socket
- * is closed, then a batch asked in a second session, painted by the bare page (the app, open on the big session, only lists it).
- */
-async function measureArrivals(run: { url: string; sessionId: string; bareSessionId: string; page: Page; bare: Page; sender: Sender }) {
-  const { url, page, bare, sender } = run;
-  const app: number[][] = [];
-  const baseline: number[][] = [];
-  const hostParts = { app: [] as number[], baseline: [] as number[] };
-  const listen = (on: boolean) => bare.evaluate((value) => (window as unknown as { __benchListen: (on: boolean) => Promise<void> }).__benchListen(value), on);
-  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(true));
-  for (let round = 0; round < ROUNDS; round++) {
-    const inApp = await arrivalBatch({ url, sessionId: run.sessionId, target: page, sender, tag: `${round}`, dismissed: (text) => page.getByRole("heading", { name: text }).waitFor({ state: "detached" }) });
-    app.push(inApp.latencies);
-    await listen(true);
-    const inBare = await arrivalBatch({ url, sessionId: run.bareSessionId, target: bare, sender, tag: `${round} bare` });
-    baseline.push(inBare.latencies);
-    await listen(false);
-    hostParts.app.push(...inApp.hostParts);
-    hostParts.baseline.push(...inBare.hostParts);
-  }
-  await page.evaluate(() => (window as unknown as { __benchWatchPanel: (on: boolean) => void }).__benchWatchPanel(false));
-  return { app, baseline, hostParts };
-}
 
 export async function browserMetrics(distDir: string): Promise<{ metrics: Record<string, number>; notes: Record<string, string | number>; spreads: Record<string, Spread> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "parley-bench-"));
@@ -258,7 +196,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
 
     progress(`browser: transcript open (${rendered} DOM nodes); ${ROUNDS} rounds of ${ARRIVALS_PER_ROUND} questions arriving in the app, then as many in the bare socket page`);
     const ask = (questions: object[]) => askQuestions(host.url, sessionId, questions);
-    const arrivals = await measureArrivals({ url: host.url, sessionId, bareSessionId, page, bare, sender });
+    const arrivals = await measureArrivals({ url: host.url, sessionId, bareSessionId, page, bare, sender, rounds: ROUNDS });
     await waitIdle(host.url, sessionId);
 
     progress("browser: asking a 3-question batch");
@@ -387,6 +325,7 @@ export async function browserMetrics(distDir: string): Promise<{ metrics: Record
         ...latencyNotes("browser.panel_step", steps, appStepWork),
         ...latencyNotes("browser.question_arrival", arrivals),
         "browser.question_arrival.host_p50_ms": `request written to frame on the sender's own socket: ${fixed(quantile(arrivals.hostParts.app, 0.5))} in the app's batches, ${fixed(quantile(arrivals.hostParts.baseline, 0.5))} in the bare page's`,
+        "browser.question_arrival.page_p50_ms": `the frame at the page's socket to the question in the DOM, then to its paint: app ${fixed(quantile(arrivals.pageParts.app.toDom, 0.5))} + ${fixed(quantile(arrivals.pageParts.app.toPaint, 0.5))}, bare page ${fixed(quantile(arrivals.pageParts.baseline.toDom, 0.5))} + ${fixed(quantile(arrivals.pageParts.baseline.toPaint, 0.5))}`,
         "browser.react_commits_per_keystroke": Number((profiled.commits / typedKeys).toFixed(2)),
         "browser.transcript_dom_nodes": rendered,
       },

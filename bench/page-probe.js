@@ -6,8 +6,24 @@
   const PERFORMED_WORK = 1;
   const FUNCTION_COMPONENT = 0;
   const HOST_COMPONENT = 5;
-  const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null, arrivals: {} };
+  const bench = { timing: false, profiling: false, keys: [], clicks: [], keyWork: [], clickWork: [], longTasks: [], commits: 0, transcriptCommits: 0, root: null, lastTranscript: null, arrivals: {}, received: {}, shown: {} };
   window.__bench = bench;
+  const epochNow = () => performance.timeOrigin + performance.now();
+
+  // The epoch time each "Arrival …" question's frame reached the page's socket, by its text: a listener added as the socket
+  // is made runs before any the page adds, so it stamps the frame as it is dispatched.
+  const NativeSocket = window.WebSocket;
+  const ARRIVAL = /"question":"(Arrival [^"]*)"/;
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (typeof event.data !== "string" || !event.data.includes('"question/requested"')) return;
+        const text = ARRIVAL.exec(event.data)?.[1];
+        if (text !== undefined && bench.received[text] === undefined) bench.received[text] = epochNow();
+      });
+    }
+  };
 
   // Whether the page is running an animation frame's callbacks. A change made there (the app applies streamed text in one)
   // is painted in that same frame, so the first task after it already follows the paint; a change made in any other task
@@ -29,7 +45,7 @@
   const afterChangePainted = (then) => {
     const stamp = () => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => then(performance.timeOrigin + performance.now());
+      channel.port1.onmessage = () => then(epochNow());
       channel.port2.postMessage(null);
     };
     if (inFrame) stamp();
@@ -41,6 +57,7 @@
   bench.painted = (key) => {
     if (seen.has(key)) return;
     seen.add(key);
+    bench.shown[key] = epochNow();
     afterChangePainted((at) => (bench.arrivals[key] = at));
   };
   // While on, the question panel's heading showing an "Arrival …" question counts as that question arriving.
