@@ -143,7 +143,7 @@ describe("a real full disk (a small tmpfs data dir; needs root)", () => {
       expect(client.frames.filter((frame) => frame.type === "question/resolved")).toEqual([]);
       rmSync(filler);
       expect((await api(server.url, "/api/respond", { json: answer })).body).toEqual({ accepted: true });
-      await client.waitIdle(sessionId, 0);
+      await client.waitTurnEnd(sessionId, 0);
       await client.close();
       await server.close();
       server = await startTestServer({ dataDir });

@@ -92,7 +92,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
         const winners = receipts.flatMap((receipt, index) => (receipt.accepted ? [index] : []));
         expect(winners.length).toBe(1);
         expect(receipts.filter((receipt) => !receipt.accepted).map((receipt) => receipt.reason)).toEqual(Array(racers - 1).fill("not-pending"));
-        await Promise.all(sockets.map((socket, index) => socket.waitIdle(id, from[index]!)));
+        await Promise.all(sockets.map((socket, index) => socket.waitTurnEnd(id, from[index]!)));
         for (const socket of sockets) expect(resolvedFor(socket, requested.rpcId)).toEqual([{ type: "question/resolved", rpcId: requested.rpcId, sessionId: id, outcome: "answered" }]);
         const reply = (await transcript(server.url, id)).at(-1);
         expect(reply?.text).toBe(`Answers: {"answers":[{"id":"a","selected":[],"custom":"answer ${winners[0]}"}]}`);
@@ -129,7 +129,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
   it("settles a cancel as tool error ASK_CANCELLED with outcome cancelled", async () => {
     const { server, client, id, from, requested } = await pendingQuestion();
     await respond(server.url, { type: "cancel", rpcId: requested.rpcId, sessionId: id });
-    await client.waitIdle(id, from);
+    await client.waitTurnEnd(id, from);
     expect(resolvedFor(client, requested.rpcId).map((frame) => frame.outcome)).toEqual(["cancelled"]);
     const tool = await toolRow(server.url, id);
     expect([tool?.status, tool?.error]).toEqual(["error", { name: "UserInteractionError", code: "ASK_CANCELLED", message: "the user cancelled ask_user_question" }]);
@@ -138,7 +138,7 @@ describe("pending table over HTTP and sockets", { timeout: 30_000 }, () => {
   it("settles an abort as tool error ASK_ABORTED with outcome aborted and a stopped tool row", async () => {
     const { server, client, id, from, requested } = await pendingQuestion();
     expect((await api(server.url, `/api/sessions/${id}/abort`, { method: "POST" })).body).toEqual({ aborted: true });
-    await client.waitIdle(id, from);
+    await client.waitTurnEnd(id, from);
     expect(resolvedFor(client, requested.rpcId).map((frame) => frame.outcome)).toEqual(["aborted"]);
     const tool = await toolRow(server.url, id);
     expect([tool?.status, tool?.error]).toEqual([
