@@ -651,6 +651,14 @@ describe("a panel that takes over from the one before it", () => {
     createdAt: "2026-11-30T10:00:00.000Z",
     questions: [{ id: "ok", question, options: [{ label: "Yes" }, { label: "No" }] }],
   });
+  /** Renders a lone question in a focused window at `at` on the test clock, taking focus from nowhere; its respond. */
+  const renderLoneAt = (rpcId: string, question: string, at: number) => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    const respond = acceptingRespond();
+    clock.set(at);
+    render(<QuestionPanel request={single(rpcId, question)} position={{ index: 0, count: 1 }} respond={respond} />);
+    return respond;
+  };
 
   it("takes no key or tap in its first 300 ms when it took focus from a panel still on screen (the keys were meant for that one), and never a held key", async () => {
     vi.spyOn(document, "hasFocus").mockReturnValue(true);
@@ -731,20 +739,14 @@ describe("a panel that takes over from the one before it", () => {
   });
 
   it("takes a key at once when it takes focus from anywhere but a panel", async () => {
-    vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const respond = acceptingRespond();
-    clock.set(30_000);
-    render(<QuestionPanel request={single("r3", "Third?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const respond = renderLoneAt("r3", "Third?", 30_000);
     const no = screen.getByRole("radio", { name: "No" });
     fireEvent.keyDown(no, { key: "2", code: "Digit2" });
     await waitFor(() => expect(respond.mock.calls).toEqual([[answerBody([{ id: "ok", selected: ["No"] }], "r3")]]));
   });
 
   it("after letters typed on its radios (typing meant for the message box), takes no Space, Enter or digit until the typing has paused", async () => {
-    vi.spyOn(document, "hasFocus").mockReturnValue(true);
-    const respond = acceptingRespond();
-    clock.set(40_000);
-    render(<QuestionPanel request={single("r5", "Fifth?")} position={{ index: 0, count: 1 }} respond={respond} />);
+    const respond = renderLoneAt("r5", "Fifth?", 40_000);
     const yes = screen.getByRole("radio", { name: "Yes" });
     expect(yes).toHaveFocus();
     clock.set(41_000);
