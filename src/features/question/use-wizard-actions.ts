@@ -141,5 +141,5 @@ export function useWizardActions(options: WizardActionsOptions) {
     nextGuard.disarm();
   };
 
-  return { stepGuard, disarmGuards, change, send, submitReviewed, primary, pick, select, skip, handleKeyDown };
+  return { stepGuard, disarmGuards, change, submitReviewed, primary, pick, select, skip, handleKeyDown };
 }
