@@ -1,9 +1,9 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useCopy } from "../i18n/i18n";
 import { QuestionOrigin, type QuestionItem, type ToolApproval } from "../protocol/schemas";
 import { demoCopy } from "./copy";
 import type { RequestParts } from "./playground";
-import { boundOf, recommend, recommendedIndex, withOptionLines } from "./story-args";
+import { boundOf, optionLines, recommend, recommendedIndex, withOptionLines } from "./story-args";
 
 type OriginKind = QuestionOrigin["kind"];
 
@@ -80,6 +80,29 @@ function TextKnob({ label, value, onChange, multiline = false, rows = 2 }: { lab
         <input id={id} className="demo__knob-field" value={value} spellCheck={false} onChange={(event) => onChange(event.target.value)} />
       )}
     </div>
+  );
+}
+
+/**
+ * The options, one label per line. The text stays as typed (a space at a line's end, a new empty line) while it names
+ * the options shown; options changed from elsewhere (Reset, the Recommended knob) replace it.
+ */
+function OptionsKnob({ labels, onChange }: { labels: readonly string[]; onChange: (text: string) => void }) {
+  const t = useCopy(demoCopy);
+  const [typed, setTyped] = useState(() => labels.join("\n"));
+  const named = optionLines(typed);
+  const current = named.length === labels.length && named.every((label, index) => label === labels[index]);
+  return (
+    <TextKnob
+      label={t("knobOptions")}
+      value={current ? typed : labels.join("\n")}
+      multiline
+      rows={Math.min(Math.max(labels.length, 2), 8)}
+      onChange={(text) => {
+        setTyped(text);
+        onChange(text);
+      }}
+    />
   );
 }
 
@@ -173,13 +196,7 @@ function QuestionKnobs({ number, question, onChange }: { number: number; questio
       <TextKnob label={t("knobQuestionText")} value={question.question} multiline onChange={(text) => onChange({ ...question, question: text })} />
       <TextKnob label={t("knobHeader")} value={question.header ?? ""} onChange={(text) => onChange(put(question, "header", text))} />
       <TextKnob label={t("knobDetail")} value={question.detail ?? ""} multiline onChange={(text) => onChange(put(question, "detail", text))} />
-      <TextKnob
-        label={t("knobOptions")}
-        value={options.map((option) => option.label).join("\n")}
-        multiline
-        rows={Math.min(Math.max(options.length, 2), 8)}
-        onChange={(text) => onChange(withOptionLines(question, text))}
-      />
+      <OptionsKnob labels={options.map((option) => option.label)} onChange={(text) => onChange(withOptionLines(question, text))} />
       {options.length > 0 && (
         <div className="demo__knob">
           <label htmlFor={recommendedId} className="demo__control-label">

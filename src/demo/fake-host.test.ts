@@ -190,3 +190,18 @@ describe("createFakeHost", () => {
     expect(frames).toEqual([]);
   });
 });
+
+describe("the fake host's respond ids", () => {
+  it("differ across runs, so the page's log never takes one run's outcome for another's entry", async () => {
+    const ids: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const host = createFakeHost({ sessions: [session], reply: () => "accept", now: () => AT, observer: { sent: (id) => ids.push(id), settled: () => undefined } });
+      host.connect({ url: "demo", onFrame: () => undefined, onStatus: () => undefined });
+      host.ask(request);
+      await settle();
+      await host.api.respond(answer);
+    }
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+  });
+});

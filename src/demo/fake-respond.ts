@@ -27,9 +27,9 @@ function delay(ms: number): Promise<void> {
  * reply the Host reply control names, which can force a slow answer, a failed request or one of the host's refusals.
  */
 export function createFakeRespond(ledger: FakeLedger, reply: () => DemoReply, observer?: RespondObserver): (body: RespondRequest) => Promise<Receipt> {
-  let respondCounter = 0;
   return async (body) => {
-    const id = `respond-${++respondCounter}`;
+    // Unique across runs and frames: the page's log matches an answer's outcome to its entry by this id.
+    const id = `respond-${crypto.randomUUID()}`;
     observer?.sent(id, body);
     const current = reply();
     if (current === "slow") await delay(SLOW_REPLY_MS);

@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { approvalQuestions } from "../protocol/approval";
+import { parseRecommendation } from "../protocol/recommendation";
 import { Questions, QuestionOrigin, ToolApproval, type QuestionItem } from "../protocol/schemas";
 import type { PlaygroundResult, RequestParts } from "./playground";
 import type { SlotStory } from "./stories";
@@ -33,28 +34,35 @@ export function readEdit(json: string): PlaygroundResult {
   return { kind: "request", parts: { questions: questions.data, ...(origin ? { origin } : {}) } };
 }
 
-/** The label's text without a trailing recommendation marker. */
-function plainLabel(label: string): string {
-  return label.replace(/\s*(\(Recommended\)|（推荐）)$/u, "");
-}
-
-/** Which option carries the recommendation marker, or -1. */
+/** Which option the panel badges as recommended (the first whose label ends in a marker it reads, in any spelling), or -1. */
 export function recommendedIndex(question: QuestionItem): number {
-  return (question.options ?? []).findIndex((option) => plainLabel(option.label) !== option.label);
+  return (question.options ?? []).findIndex((option) => parseRecommendation(option.label).recommended);
 }
 
-/** Marks one option `(Recommended)` and no other; -1 marks none. */
+/** Marks one option recommended and no other (-1: none); the marked option keeps its own spelling of the marker. */
 export function recommend(question: QuestionItem, index: number): QuestionItem {
   if (!question.options) return question;
   return {
     ...question,
-    options: question.options.map((option, at) => ({ ...option, label: at === index ? `${plainLabel(option.label)} (Recommended)` : plainLabel(option.label) })),
+    options: question.options.map((option, at) => {
+      const { display, recommended } = parseRecommendation(option.label);
+      if (at === index) return recommended ? option : { ...option, label: `${display} (Recommended)` };
+      return recommended ? { ...option, label: display } : option;
+    }),
   };
 }
 
-/** Options from one label per line; an option keeps its description while its line keeps its place. Blank lines are dropped. */
+/** The labels the options knob's text names: one per line, trimmed; blank lines name none. */
+export function optionLines(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+/** Options from one label per line; an option keeps its description while its line keeps its place. */
 export function withOptionLines(question: QuestionItem, text: string): QuestionItem {
-  const labels = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const labels = optionLines(text);
   const { options: before = [], ...rest } = question;
   if (labels.length === 0) {
     const { multiSelect: _multi, minSelected: _min, maxSelected: _max, ...optionless } = rest;

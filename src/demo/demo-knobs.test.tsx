@@ -1,0 +1,84 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import { describe, expect, it } from "vitest";
+import { LocaleProvider } from "../i18n/i18n";
+import type { QuestionItem } from "../protocol/schemas";
+import { StoryKnobs } from "./demo-knobs";
+import type { RequestParts } from "./playground";
+import { recommend, recommendedIndex } from "./story-args";
+
+const QUESTION: QuestionItem = { id: "tool", question: "Which tool?", options: [{ label: "npm (Recommended)", description: "the default" }, { label: "pnpm" }] };
+
+/** The knobs as the workshop holds them: every change is the story's new arguments, and Reset brings the story back. */
+function Knobs({ initial, seen }: { initial: RequestParts; seen: RequestParts[] }) {
+  const [parts, setParts] = useState(initial);
+  return (
+    <StoryKnobs
+      parts={parts}
+      edited={parts !== initial}
+      onChange={(next) => {
+        seen.push(next);
+        setParts(next);
+      }}
+      onReset={() => setParts(initial)}
+    />
+  );
+}
+
+function renderKnobs(initial: RequestParts) {
+  const seen: RequestParts[] = [];
+  render(
+    <LocaleProvider initial="en">
+      <Knobs initial={initial} seen={seen} />
+    </LocaleProvider>,
+  );
+  return seen;
+}
+
+describe("StoryKnobs", () => {
+  it("keeps the options' text as typed: a space inside a label and a new line are kept, and each change names the options", async () => {
+    const user = userEvent.setup();
+    const seen = renderKnobs({ questions: [QUESTION] });
+    const field = screen.getByRole("textbox", { name: "Options, one per line" });
+    await user.click(field);
+    await user.keyboard("{Control>}{End}{/Control}{Enter}Blue sky");
+    expect(field).toHaveValue("npm (Recommended)\npnpm\nBlue sky");
+    expect(seen.at(-1)).toEqual({
+      questions: [{ ...QUESTION, options: [{ label: "npm (Recommended)", description: "the default" }, { label: "pnpm" }, { label: "Blue sky" }] }],
+    });
+    // A trailing space and an empty last line name the same options: the text keeps them while the options stay.
+    await user.keyboard(" {Enter}");
+    expect(field).toHaveValue("npm (Recommended)\npnpm\nBlue sky \n");
+    expect(seen.at(-1)!.questions[0]!.options!.map((option) => option.label)).toEqual(["npm (Recommended)", "pnpm", "Blue sky"]);
+  });
+
+  it("shows the story's options again after Reset, and the Recommended knob's change in the text", async () => {
+    const user = userEvent.setup();
+    renderKnobs({ questions: [QUESTION] });
+    const field = screen.getByRole("textbox", { name: "Options, one per line" });
+    await user.click(field);
+    await user.keyboard("{Control>}{End}{/Control}{Enter}yarn ");
+    await user.click(screen.getByRole("button", { name: "Reset" }));
+    expect(field).toHaveValue("npm (Recommended)\npnpm");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Recommended option" }), "pnpm");
+    expect(field).toHaveValue("npm\npnpm (Recommended)");
+  });
+});
+
+describe("the Recommended knob", () => {
+  const spelled = (labels: string[]): QuestionItem => ({ id: "q", question: "Q?", options: labels.map((label) => ({ label })) });
+
+  it("reads every spelling of the marker the panel badges", () => {
+    expect(recommendedIndex(spelled(["a", "b (recommended)"]))).toBe(1);
+    expect(recommendedIndex(spelled(["a（推荐）", "b"]))).toBe(0);
+    expect(recommendedIndex(spelled(["a (推荐)", "b"]))).toBe(0);
+    expect(recommendedIndex(spelled(["a", "b"]))).toBe(-1);
+  });
+
+  it("moves the one marker and keeps the marked option's own spelling", () => {
+    expect(recommend(spelled(["a（推荐）", "b"]), 0)).toEqual(spelled(["a（推荐）", "b"]));
+    expect(recommend(spelled(["a (recommended)", "b"]), 1)).toEqual(spelled(["a", "b (Recommended)"]));
+    expect(recommend(spelled(["a（推荐）", "b"]), -1)).toEqual(spelled(["a", "b"]));
+  });
+});
