@@ -62,16 +62,33 @@ function approvalActionLabels(approval: ToolApproval): string[] {
   return [ofKind("allow_once"), ofKind("reject_once")].filter((label) => label !== undefined);
 }
 
-/** The actions a request can be answered with from a notification: an approval's allow once and deny, or a single single-select question's options. */
+/** Characters of an action's title; a longer label is cut with an ellipsis. */
+const ACTION_TITLE_CHARS = 40;
+
+/** The labels as action titles, or none when two would read the same once cut: a button must say which answer it sends. */
+function actionsOf(labels: readonly string[], answersOf: (label: string) => AnswerItem[]): PushAction[] {
+  const actions = labels.map((label, index) => ({ action: `a${index}`, title: clipLabel(label, ACTION_TITLE_CHARS), answers: answersOf(label) }));
+  return new Set(actions.map((action) => action.title)).size === actions.length ? actions : [];
+}
+
+/**
+ * The actions a request can be answered with from a notification: an approval's allow once and deny, or a single
+ * single-select question's options. A destructive tool's approval offers Deny alone: the app makes Deny its default and
+ * shows the call's arguments, which a notification cannot; allowing it takes the app.
+ */
 export function actionsFor(frame: QuestionRequestedFrame): PushAction[] {
   if (frame.approval !== undefined) {
-    return approvalActionLabels(frame.approval).map((label, index) => ({ action: `a${index}`, title: clipLabel(label, 40), answers: choiceAnswer(label) }));
+    const labels = frame.approval.destructive === true ? [DENY_LABEL] : approvalActionLabels(frame.approval);
+    return actionsOf(labels, choiceAnswer);
   }
   const [question, ...others] = frame.questions;
   if (question === undefined || others.length > 0) return [];
   const options = question.options ?? [];
   if (question.multiSelect || question.intent !== undefined || options.length === 0 || options.length > MAX_PUSH_ACTIONS) return [];
-  return options.map((option, index) => ({ action: `a${index}`, title: clipLabel(option.label, 40), answers: [{ id: question.id, selected: [option.label] }] }));
+  return actionsOf(
+    options.map((option) => option.label),
+    (label) => [{ id: question.id, selected: [label] }],
+  );
 }
 
 /** The payload of a pending request: asker and header as the title, the first question as the body; `hideText` leaves only a generic line and no actions. */
@@ -79,7 +96,7 @@ export function requestPayload(frame: QuestionRequestedFrame, pending: number, h
   const base = { v: 1 as const, kind: "request" as const, rpcId: frame.rpcId, sessionId: frame.sessionId, pending };
   if (hideText) return { ...base, title: "Parley", body: HIDDEN_TEXT, actions: [] };
   const first = frame.questions[0]!;
-  const header = frame.approval !== undefined ? "Tool approval" : plainLabel(first.header ?? "") || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
+  const header = frame.approval !== undefined ? (frame.approval.destructive === true ? "Destructive tool approval" : "Tool approval") : plainLabel(first.header ?? "") || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
   const more = frame.questions.length > 1 ? ` (+${frame.questions.length - 1} more)` : "";
   let payload: RequestPush = { ...base, title: clipLabel(`${askerOf(frame)}: ${header}`, 120), body: `${clipLabel(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
   if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, actions: [] };

@@ -304,6 +304,33 @@ describe("push service against a push service that decrypts what a phone would g
     ]);
   });
 
+  it("push-actions: offers a destructive tool's approval Deny alone, titled so; allowing it takes the app", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const approval = { server: "db", tool: "drop_table", arguments: '{"table":"users"}', destructive: true };
+    service.onFrame(requested("rpc-d", { approval, questions: approvalQuestions(approval) }));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.payload.title).toBe("Claude Code: Destructive tool approval");
+    expect(push!.payload.actions).toEqual([{ action: "a0", title: "Deny", answers: [{ id: "approval", selected: ["Deny"] }, { id: "approval-reason", selected: [] }] }]);
+  });
+
+  it("push-actions: offers no actions when two options would read the same once their titles are cut", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    const stem = "Run the database migration on the production cluster";
+    const alike = [`${stem} (us-east-1)`, `${stem} (eu-west-1)`];
+    const distinct = ["Run the migration on us-east-1", "Run the migration on eu-west-1"];
+    service.onFrame(requested("rpc-alike", { questions: [{ id: "where", question: "Where?", options: alike.map((label) => ({ label })) }] }));
+    service.onFrame(requested("rpc-distinct", { questions: [{ id: "where", question: "Where?", options: distinct.map((label) => ({ label })) }] }));
+    const pushes = await fake.waitFor(device, 2);
+    expect(pushes.map((push) => push.payload.actions)).toEqual([
+      [],
+      distinct.map((label, index) => ({ action: `a${index}`, title: label, answers: [{ id: "where", selected: [label] }] })),
+    ]);
+  });
+
   it("push-actions: offers an ACP agent's own allow-once and reject-once choices, never an always, with the answers the host checks", async () => {
     await start();
     const device = fake.device();
