@@ -56,6 +56,15 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       ]);
     });
 
+    it("takes an insert of a row it already holds (the first insert's answer was lost) as the row's newer version, in its place", async () => {
+      await store.insertSession(session);
+      await store.insertMessage(running);
+      await store.insertMessage({ id: "u2", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:02.000Z", text: "later" });
+      const failed: StoredMessage = { ...running, tool: { ...running.tool!, status: "error", error: { name: "HostError", code: "STORAGE_BUSY", message: "lost" } } };
+      await store.insertMessage(failed);
+      expect(await store.listMessages("s1")).toEqual([failed, { id: "u2", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:02.000Z", text: "later" }]);
+    });
+
     it("patches only the fields it names, only while its condition holds, and returns the row as stored", async () => {
       await store.insertSession(session);
       const stamped = "2026-01-03T00:00:00.000Z";

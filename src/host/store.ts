@@ -222,8 +222,9 @@ function createStore(db: Database.Database, location: string): Store {
     ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
     listMessages: db.prepare<[string], MessageRow>("SELECT * FROM messages WHERE session_id = ? ORDER BY seq"),
+    // Inserting a row already stored (its first insert landed, its answer did not) writes its newer version in its place.
     insertMessage: db.prepare(
-      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args, @streaming, @interrupted, @failure)",
+      "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure) VALUES (@id, @session_id, @role, @created_at, @text, @tool, @tool_status, @step, @raw_args, @streaming, @interrupted, @failure) ON CONFLICT (id) DO UPDATE SET text = excluded.text, tool = excluded.tool, tool_status = excluded.tool_status, streaming = excluded.streaming, interrupted = excluded.interrupted, failure = excluded.failure",
     ),
     updateMessage: db.prepare("UPDATE messages SET text = @text, tool = @tool, tool_status = @tool_status, streaming = @streaming, interrupted = @interrupted, failure = @failure WHERE id = @id"),
     interruptStreaming: db.prepare("UPDATE messages SET streaming = 0, interrupted = 1 WHERE streaming = 1"),

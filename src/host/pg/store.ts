@@ -194,7 +194,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     },
     async insertMessage(message) {
       await query(
-        "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        // A row already stored (its first insert committed, its answer was lost) gets its newer version in its place.
+        "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text, tool = EXCLUDED.tool, tool_status = EXCLUDED.tool_status, streaming = EXCLUDED.streaming, interrupted = EXCLUDED.interrupted, failure = EXCLUDED.failure",
         [...messageValues(message), options.instance],
       );
     },

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { DownFrame } from "../../protocol/schemas";
 import { openStore, type Store, type StoredMessage, type StoredSession } from "../store";
 import { createFaultyStore } from "../../testing/host/faulty-store";
+import { StorageError } from "../storage-error";
 import { createTranscript } from "./transcript";
 
 const session: StoredSession = { id: "s1", title: "New chat", autoTitle: true, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", revision: 0 };
@@ -48,6 +49,27 @@ describe("the transcript's writes", () => {
     await transcript.close();
     expect(await faulty.store.listMessages("s1")).toEqual([version("error")]);
     expect([transcript.unsettled(), logged]).toEqual([0, ["message/close-failed", "message/written-late"]]);
+  });
+
+  it("settles a row whose insert landed but whose answer was lost: its next version is written in its place, and later rows still get written", async () => {
+    const inner = openStore(":memory:");
+    const store = Object.create(inner) as Store;
+    let lose = true;
+    // The first insert reaches the database, then its answer is lost (a connection reset after the commit).
+    store.insertMessage = async (message) => {
+      await inner.insertMessage(message);
+      if (!lose) return;
+      lose = false;
+      throw new StorageError("STORAGE_BUSY", "the connection was reset", null);
+    };
+    const { transcript } = await setUp(store);
+    await expect(transcript.record(version("running"), true)).rejects.toMatchObject({ code: "STORAGE_BUSY" });
+    await transcript.record(version("error"), false);
+    const later: StoredMessage = { id: "m2", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "after" };
+    await transcript.record(later, true);
+    expect(transcript.unsettled()).toBe(0);
+    expect(await inner.listMessages("s1")).toEqual([version("error"), later]);
+    await transcript.close();
   });
 
   it("lands a row's versions in the order they were made, even when the older one's write answers late", async () => {
