@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { createAuth, MAX_LOGIN_COOKIES, type Auth } from "./auth";
-import { readCookie } from "./fence";
-import { createLogins, LOGIN_ROTATE_MS } from "./logins";
+import { checkFence, readCookie } from "./fence";
+import { createLogins, LOGIN_ROTATE_MS, LOGIN_ROTATION_GRACE_MS } from "./logins";
 import { createRouteLimiter } from "./rate-limit";
 import { openStore } from "../store";
 
@@ -121,5 +121,24 @@ describe("createAuth: a login rotated by a request", () => {
     expect([readCookie(rotating, COOKIE), readCookie(rotating, "theme"), readCookie(rotating, "other")]).toEqual([replacement, "dark", "1"]);
     expect(await auth.logout(rotating)).toBe(true);
     expect(await logins.check(replacement!)).toEqual({ ok: false });
+  });
+});
+
+describe("checkFence: a login's rotation", () => {
+  it("is never set off by a page of another origin on the same site, whose answer the browser may never store; the app's own request rotates it", async () => {
+    const clock = { now: 0 };
+    const logins = createLogins(openStore(":memory:"), TOKEN, () => clock.now);
+    const auth = createAuth({ token: TOKEN, logins, port: 8787, limit: createRouteLimiter({}, () => 0) });
+    const fence = { allowedHosts: [], allowedOrigins: [], authenticate: auth.authenticate };
+    const old = (await auth.newLogin()).split(";")[0]!.slice(COOKIE.length + 1);
+    clock.now += LOGIN_ROTATE_MS;
+    // A page on 127.0.0.1:9999 fetching the host without CORS: same-site, no Origin header, the login cookie sent.
+    const fromPage = request({ host: "127.0.0.1:8787", "sec-fetch-site": "same-site", cookie: `${COOKIE}=${old}` });
+    expect(await checkFence(fromPage, fence)).toEqual({ ok: true });
+    clock.now += 2 * LOGIN_ROTATION_GRACE_MS;
+    expect(await logins.check(old, false)).toEqual({ ok: true, replacement: null });
+    const own = request({ host: "127.0.0.1:8787", "sec-fetch-site": "same-origin", cookie: `${COOKIE}=${old}` });
+    const verdict = await checkFence(own, fence);
+    expect(verdict.ok && verdict.setCookie?.startsWith(`${COOKIE}=`)).toBe(true);
   });
 });

@@ -107,7 +107,9 @@ export function fromAnotherOrigin(request: IncomingMessage): boolean {
 
 /**
  * The trust fence (docs/protocol.md) for every `/api` request and the upgrade: host, origin, then who it is. `rotate` false
- * where the response cannot hand a rotated login back: an old login passes as it is, for the next request to rotate.
+ * where the response cannot hand a rotated login back: an old login passes as it is, for the next request to rotate. A
+ * request another origin's page sent (the same site: another port of this machine) never rotates a login either: that page
+ * could drop the answer, so the replacement would never reach the browser and the old login would end with its grace.
  */
 export async function checkFence(request: IncomingMessage, options: FenceOptions, rotate = true): Promise<FenceVerdict> {
   if (!hostAllowed(request, options)) return { ok: false, status: 403, code: "FORBIDDEN", message: "the Host header is not a loopback name or an allowed host" };
@@ -118,5 +120,5 @@ export async function checkFence(request: IncomingMessage, options: FenceOptions
     if (!own && !options.allowedOrigins.includes(origin)) return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-origin requests are refused" };
   }
   if (request.headers["sec-fetch-site"] === "cross-site") return { ok: false, status: 403, code: "FORBIDDEN", message: "cross-site requests are refused" };
-  return options.authenticate ? options.authenticate(request, rotate) : { ok: true };
+  return options.authenticate ? options.authenticate(request, rotate && !fromAnotherOrigin(request)) : { ok: true };
 }
