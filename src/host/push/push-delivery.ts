@@ -7,19 +7,24 @@ import type { Logger } from "../log";
 import type { PushPayload } from "./payload";
 import type { PushStore, StoredPushSubscription, VapidKeys } from "./push-store";
 
-/** How sends that a push service turns away for now (429, 5xx, no answer) are retried. */
+/**
+ * How sends that a push service turns away for now (429, 5xx, no answer) are retried. A request push is tried again for as
+ * long as its request is pending (within the push's time to live); a close push, `attempts` times within `maxDelayMs`.
+ */
 export interface PushRetry {
-  /** Retries after the first attempt; default 4. */
+  /** A close push's retries after the first attempt; default 4. */
   attempts: number;
   /** The first wait when the push service names none; doubled each time; default 1 s. */
   baseDelayMs: number;
-  /** The longest wait: a `Retry-After` longer than this gives the push up instead; default 60 s. */
+  /** The longest doubled wait (a request push's `Retry-After` may be longer); a close push waiting longer is given up; default 60 s. */
   maxDelayMs: number;
 }
 
 export type SendOutcome = "sent" | "gone" | "refused" | "gave-up" | "skipped";
 
 const TTL_SECONDS = 24 * 60 * 60;
+/** A request push waits at most this long in all for its push service: past it, the service would drop it anyway. */
+const TTL_MS = TTL_SECONDS * 1000;
 const LOOPBACK_HOST = "127.0.0.1";
 
 /** Whether the host may send to this endpoint: `https` to a push service's name or public address only, except `http`/`https` on 127.0.0.1 when loopback is allowed. */
@@ -46,8 +51,9 @@ function topicOf(rpcId: string): string {
   return createHash("sha256").update(rpcId).digest("base64url").slice(0, 32);
 }
 
-/** Waits `ms`, or less when `signal` aborts first. */
+/** Waits `ms`, or less when `signal` aborts first (not at all when it already has). */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -76,6 +82,8 @@ export interface PushDeliveryOptions {
   stopping: AbortSignal;
   /** Whether a request is still pending; a request push for one that already ended is skipped. */
   isPending(rpcId: string): boolean;
+  /** Aborted once the request leaves the pending table (already, when it is not pending): a request push waiting to be retried stops waiting. */
+  ended(rpcId: string): AbortSignal;
   /** The subscriptions a frame's pushes go to, listed once per frame. */
   subscriptions(): Promise<StoredPushSubscription[]>;
   /** Resolves a push service's name; fails one that resolves to an address no push service has (`publicOnlyLookup`). */
@@ -84,10 +92,12 @@ export interface PushDeliveryOptions {
 
 /**
  * Sends one push to one device. What a push service turns away for now (429, 5xx, no answer) is retried with a
- * doubling wait or its `Retry-After`; a subscription that is gone (404, 410) or whose endpoint is not allowed is dropped.
+ * doubling wait or its `Retry-After`: a request push while its request is pending, a close push a few times (PushRetry);
+ * a subscription that is gone (404, 410) or whose endpoint is not allowed is dropped.
  */
 async function deliver(options: PushDeliveryOptions, subscription: StoredPushSubscription, payload: PushPayload): Promise<SendOutcome> {
   const { store, log, keys, retry } = options;
+  let waited = 0;
   for (let attempt = 0; ; attempt++) {
     if (options.stopping.aborted) return "gave-up";
     if (payload.kind === "request" && !options.isPending(payload.rpcId)) return "skipped";
@@ -129,12 +139,15 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
       return "refused";
     }
     // A `Retry-After` of 0 or in the past still waits the backoff: it never turns the retries into a burst.
-    const delay = Math.max(wait ?? 0, retry.baseDelayMs * 2 ** attempt);
-    if (attempt >= retry.attempts || delay > retry.maxDelayMs) {
+    const backoff = Math.min(retry.baseDelayMs * 2 ** attempt, retry.maxDelayMs);
+    const delay = Math.max(wait ?? 0, payload.kind === "request" ? backoff : retry.baseDelayMs * 2 ** attempt);
+    const givenUp = payload.kind === "request" ? waited + delay > TTL_MS : attempt >= retry.attempts || delay > retry.maxDelayMs;
+    if (givenUp) {
       log({ event: "push/gave-up", status, attempts: attempt + 1, retryAfterMs: wait });
       return "gave-up";
     }
-    await options.sleep(delay, options.stopping);
+    waited += delay;
+    await options.sleep(delay, payload.kind === "request" ? AbortSignal.any([options.stopping, options.ended(payload.rpcId)]) : options.stopping);
   }
 }
 

@@ -398,29 +398,75 @@ describe("push service against a push service that decrypts what a phone would g
     expect(logs.filter((entry) => entry.event === "push/subscription-gone").map((entry) => entry.status).sort()).toEqual([404, 410]);
   });
 
-  it("push-retry: retries 429 after its Retry-After and 5xx with doubling backoff, and gives up past the bound", async () => {
-    await start({ retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 10_000 } });
+  it("push-retry: retries a request push after its Retry-After, or with a doubling backoff up to its bound, for as long as its request is pending", async () => {
+    await start({ retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000 } });
     const limited = fake.device();
     const failing = fake.device();
     const distant = fake.device();
-    for (const device of [limited, failing, distant]) await subscribe(device);
-    fake.answer(limited, { status: 429, retryAfter: "7" });
-    fake.answer(failing, { status: 503 }, { status: 502 }, { status: 500 }, { status: 500 });
-    fake.answer(distant, { status: 429, retryAfter: "3600" });
     const eager = fake.device();
-    await subscribe(eager);
+    for (const device of [limited, failing, distant, eager]) await subscribe(device);
+    fake.answer(limited, { status: 429, retryAfter: "7" });
+    // Past the close push's 3 retries, and past the 1 s bound of a doubling wait, which then stays at 1 s.
+    fake.answer(failing, ...[503, 502, 500, 500, 503, 503].map((status) => ({ status })));
+    fake.answer(distant, { status: 429, retryAfter: "3600" });
+    // A Retry-After of 0 or in the past waits the backoff all the same.
     fake.answer(eager, { status: 503, retryAfter: "0" }, { status: 429, retryAfter: "Thu, 01 Jan 1970 00:00:00 GMT" });
     service.onFrame(requested("rpc-1"));
     await service.idle();
-    // A Retry-After of 0 or in the past waits the backoff all the same.
-    expect((await fake.waitFor(eager, 3)).map((push) => push.status)).toEqual([503, 429, 201]);
-    expect((await fake.waitFor(limited, 2)).map((push) => push.status)).toEqual([429, 201]);
-    expect((await fake.waitFor(failing, 4)).map((push) => push.status)).toEqual([503, 502, 500, 500]);
-    expect(fake.received.filter((push) => push.deviceId === distant.id).map((push) => push.status)).toEqual([429]);
-    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 100, 200, 200, 400, 7000]);
+    const statuses = (device: FakeDevice) => fake.received.filter((push) => push.deviceId === device.id).map((push) => push.status);
+    expect([limited, failing, distant, eager].map(statuses)).toEqual([
+      [429, 201],
+      [503, 502, 500, 500, 503, 503, 201],
+      [429, 201],
+      [503, 429, 201],
+    ]);
+    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 100, 200, 200, 400, 800, 1000, 1000, 7000, 3_600_000]);
+    expect(logs.filter((entry) => entry.event === "push/gave-up")).toEqual([]);
+  });
+
+  it("push-retry: gives a request push up when its push service asks for a wait past the push's 24 h", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    fake.answer(device, { status: 429, retryAfter: String(25 * 60 * 60) });
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect([fake.received.map((push) => push.status), sleeps]).toEqual([[429], []]);
+    expect(logs.filter((entry) => entry.event === "push/gave-up").map((entry) => entry.retryAfterMs)).toEqual([25 * 60 * 60 * 1000]);
+  });
+
+  it("push-retry: retries a close push a few times, within its bound, then gives it up", async () => {
+    await start({ retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 10_000 } });
+    const failing = fake.device();
+    const distant = fake.device();
+    for (const device of [failing, distant]) await subscribe(device);
+    service.onFrame(requested("rpc-1"));
+    await Promise.all([fake.waitFor(failing, 1), fake.waitFor(distant, 1)]);
+    sleeps.length = 0;
+    fake.answer(failing, { status: 503 }, { status: 502 }, { status: 500 }, { status: 500 });
+    fake.answer(distant, { status: 429, retryAfter: "3600" });
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    const closes = (device: FakeDevice) => fake.received.filter((push) => push.deviceId === device.id && push.payload.kind === "resolved").map((push) => push.status);
+    expect([closes(failing), closes(distant)]).toEqual([[503, 502, 500, 500], [429]]);
+    expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 200, 400]);
     expect(logs.filter((entry) => entry.event === "push/gave-up").map((entry) => entry.retryAfterMs).sort()).toEqual([3_600_000, null]);
-    const listed = (await (await call("GET", "/api/push/subscriptions")).json()) as { subscriptions: unknown[] };
-    expect(listed.subscriptions).toHaveLength(4);
+  });
+
+  it("push-retry: a request push waiting an hour to be retried stops waiting when its request ends, and its close push goes at once", async () => {
+    // The service's own sleep: a resolve must wake the wait, or this test outlasts its timeout by an hour.
+    await start({ sleep: undefined });
+    const device = fake.device();
+    await subscribe(device);
+    fake.answer(device, { status: 429, retryAfter: "3600" });
+    service.onFrame(requested("rpc-1"));
+    await fake.waitFor(device, 1);
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(fake.received.map((push) => [push.status, push.payload.kind])).toEqual([
+      [429, "request"],
+      [201, "resolved"],
+    ]);
   });
 
   it("sends no request push for a request resolved before it went out, only the resolve", async () => {

@@ -69,6 +69,27 @@ export interface PushService {
   close(): Promise<void>;
 }
 
+/** A signal per pending request, aborted when it ends: its request push, waiting to be retried, stops waiting. */
+function requestEndings(isPending: (rpcId: string) => boolean) {
+  const endings = new Map<string, AbortController>();
+  return {
+    ended(rpcId: string): AbortSignal {
+      if (!isPending(rpcId)) return AbortSignal.abort();
+      const ending = endings.get(rpcId) ?? new AbortController();
+      endings.set(rpcId, ending);
+      return ending.signal;
+    },
+    /** Ends the waits of requests no longer pending. */
+    endWaits() {
+      for (const [rpcId, ending] of endings) {
+        if (isPending(rpcId)) continue;
+        ending.abort();
+        endings.delete(rpcId);
+      }
+    },
+  };
+}
+
 /** Who sends a frame's pushes: the host that produced it. */
 export type FrameSource = "here" | "elsewhere";
 
@@ -110,6 +131,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   const own = new Set<string>();
   /** Which of them a recount read before their frame came: that frame is still the request's first here. */
   const read = new Set<string>();
+  const { ended, endWaits } = requestEndings((rpcId) => pending.has(rpcId));
   const subscriptions = createPushSubscriptions({
     store,
     log,
@@ -131,6 +153,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
     now,
     stopping: stopping.signal,
     isPending: (rpcId) => pending.has(rpcId),
+    ended,
     subscriptions: subscriptions.live,
     lookup: publicOnlyLookup(options.lookup),
   });
@@ -196,7 +219,9 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
       } else if (frame.type === "question/resolved") {
         own.delete(frame.rpcId);
         read.delete(frame.rpcId);
-        if (!pending.delete(frame.rpcId) || source !== "here") return;
+        const was = pending.delete(frame.rpcId);
+        endWaits();
+        if (!was || source !== "here") return;
         close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
     },
@@ -209,6 +234,7 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         pending.set(frame.rpcId, frame);
         if (!before.has(frame.rpcId)) read.add(frame.rpcId);
       }
+      endWaits();
     },
     routes: () => [
       {
