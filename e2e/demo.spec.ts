@@ -421,6 +421,21 @@ test.describe("controls that persist", () => {
     await expect(page.getByLabel("Host reply")).toHaveValue("not-pending");
   });
 
+  test("Host reply goes back to the story's own, and a fault story then shows its fault again", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    const reply = page.getByLabel("Host reply");
+    await expect(reply.locator("option:checked")).toHaveText("The story's own (Accept)");
+    await reply.selectOption("accept");
+    await page.getByRole("link", { name: /Network error on send/ }).click();
+    await expect(page).toHaveURL(/#network-error$/);
+    await expect(reply).toHaveValue("accept");
+    await expect(preview(page).getByText("The host resolved the request: answered.")).toBeVisible();
+    await reply.selectOption("");
+    await expect(reply.locator("option:checked")).toHaveText("The story's own (Network error)");
+    await preview(page).getByRole("button", { name: "Replay story" }).click();
+    await expect(preview(page).getByRole("status").filter({ hasText: "Failed to fetch" })).toBeVisible();
+  });
+
   test("the playground lists every validation error with its path, hides the composer meanwhile, shows the panel once valid, and carries the input in the address", async ({ page }) => {
     await page.goto(`${host.url}/demo#playground`);
     const frame = preview(page);
@@ -538,6 +553,36 @@ test.describe("controls", () => {
     await page.reload();
     await expect(preview(page).getByRole("region", { name: "Which runtime?" })).toBeVisible();
     await expect(preview(page).getByText("Asked by Zed agent")).toBeVisible();
+    await page.getByRole("button", { name: "Reset" }).click();
+    await expect(preview(page).getByRole("region", { name: "Which package manager should the new workspace use?" })).toBeVisible();
+    expect(new URL(page.url()).searchParams.has("edit")).toBe(false);
+  });
+
+  test("Back and Forward bring a story back as it was edited; a story opened from the list starts unedited", async ({ page }) => {
+    await page.goto(`${host.url}/demo#single-select`);
+    await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Question text" }).fill("Which runtime?");
+    await expect(preview(page).getByRole("region", { name: "Which runtime?" })).toBeVisible();
+    await page.getByRole("link", { name: /^Multi-select/ }).click();
+    await expect(page).toHaveURL(/#multi-select$/);
+    expect(new URL(page.url()).searchParams.has("edit")).toBe(false);
+    await expect(page.getByRole("button", { name: "Reset" })).toBeDisabled();
+    await page.goBack();
+    await expect(page).toHaveURL(/#single-select$/);
+    await expect(preview(page).getByRole("region", { name: "Which runtime?" })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Question text" })).toHaveValue("Which runtime?");
+    expect(new URL(page.url()).searchParams.get("edit")).toContain("Which runtime?");
+    await page.goForward();
+    await expect(page).toHaveURL(/#multi-select$/);
+    await expect(page.getByRole("button", { name: "Reset" })).toBeDisabled();
+  });
+
+  test("an edit in the address that cannot be read lists its problems beside Reset, which returns to the story", async ({ page }) => {
+    for (const edit of ["{}", "null", "x"]) {
+      await page.goto(`${host.url}/demo?edit=${encodeURIComponent(edit)}#single-select`);
+      const problems = page.getByRole("region", { name: "Controls" }).getByRole("alert");
+      await expect(problems).toContainText("The address's edit of this story cannot be read");
+      await expect(preview(page).getByRole("alert")).toContainText("1 problem");
+    }
     await page.getByRole("button", { name: "Reset" }).click();
     await expect(preview(page).getByRole("region", { name: "Which package manager should the new workspace use?" })).toBeVisible();
     expect(new URL(page.url()).searchParams.has("edit")).toBe(false);

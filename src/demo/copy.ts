@@ -21,6 +21,7 @@ type DemoKey =
   | "replyBadResponse"
   | "replyNetworkError"
   | "replySlow"
+  | "replyStory"
   | "hostActions"
   | "hostAsk"
   | "hostAnswerElsewhere"
@@ -82,6 +83,7 @@ type DemoKey =
   | "knobsHint"
   | "knobsReset"
   | "knobsEdited"
+  | "knobsUnreadable"
   | "knobAsker"
   | "knobAskerName"
   | "askerAgent"
@@ -131,6 +133,7 @@ export const demoCopy: Catalog<DemoKey> = {
     replyBadResponse: "bad-response",
     replyNetworkError: "Network error",
     replySlow: "Slow 3 s, then accept",
+    replyStory: "The story's own ({reply})",
     hostActions: "Fake host",
     hostAsk: "Ask again",
     hostAnswerElsewhere: "Answer in another tab",
@@ -192,6 +195,7 @@ export const demoCopy: Catalog<DemoKey> = {
     knobsHint: "Edit the story's content; the address carries your changes, so a link shares exactly what you see.",
     knobsReset: "Reset",
     knobsEdited: "Edited: the preview shows your changes.",
+    knobsUnreadable: "The address's edit of this story cannot be read; Reset returns to the story.",
     knobAsker: "Asked by",
     knobAskerName: "Name",
     askerAgent: "This chat's agent",
@@ -239,6 +243,7 @@ export const demoCopy: Catalog<DemoKey> = {
     replyBadResponse: "bad-response（回复无效）",
     replyNetworkError: "网络错误",
     replySlow: "慢速：3 秒后接受",
+    replyStory: "故事自带（{reply}）",
     hostActions: "模拟主机",
     hostAsk: "再次提问",
     hostAnswerElsewhere: "在另一个标签页中回答",
@@ -300,6 +305,7 @@ export const demoCopy: Catalog<DemoKey> = {
     knobsHint: "编辑示例内容；地址会带上你的修改，分享链接即可看到完全相同的画面。",
     knobsReset: "重置",
     knobsEdited: "已修改：预览显示你的修改。",
+    knobsUnreadable: "地址中对此故事的修改无法读取；“重置”可回到原故事。",
     knobAsker: "提问者",
     knobAskerName: "名称",
     askerAgent: "本对话的助手",

@@ -15,8 +15,11 @@ interface DemoControlsProps {
   onTheme: (theme: ThemeChoice) => void;
   width: PreviewWidth;
   onWidth: (width: PreviewWidth) => void;
-  reply: DemoReply;
-  onReply: (reply: DemoReply) => void;
+  /** The reply chosen here; null: the story's own. */
+  reply: DemoReply | null;
+  /** What the story replies when none is chosen here. */
+  storyReply: DemoReply;
+  onReply: (reply: DemoReply | null) => void;
   /** Makes the preview's fake host do something, as the real host would. */
   onHostAction: (action: HostAction) => void;
 }
@@ -106,7 +109,8 @@ export function DemoControls(props: DemoControlsProps) {
       />
       <label className="demo__reply">
         <span className="demo__control-label">{t("reply")}</span>
-        <select value={props.reply} onChange={(event) => props.onReply(event.target.value as DemoReply)}>
+        <select value={props.reply ?? ""} onChange={(event) => props.onReply(event.target.value === "" ? null : (event.target.value as DemoReply))}>
+          <option value="">{t("replyStory", { reply: t(REPLY_KEYS[props.storyReply]) })}</option>
           {REPLIES.map((reply) => (
             <option key={reply} value={reply}>
               {t(REPLY_KEYS[reply])}

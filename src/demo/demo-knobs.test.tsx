@@ -6,7 +6,7 @@ import { LocaleProvider } from "../i18n/i18n";
 import type { QuestionItem } from "../protocol/schemas";
 import { StoryKnobs } from "./demo-knobs";
 import type { RequestParts } from "./playground";
-import { recommend, recommendedIndex } from "./story-args";
+import { readEdit, recommend, recommendedIndex } from "./story-args";
 
 const QUESTION: QuestionItem = { id: "tool", question: "Which tool?", options: [{ label: "npm (Recommended)", description: "the default" }, { label: "pnpm" }] };
 
@@ -15,7 +15,7 @@ function Knobs({ initial, seen }: { initial: RequestParts; seen: RequestParts[] 
   const [parts, setParts] = useState(initial);
   return (
     <StoryKnobs
-      parts={parts}
+      knobs={{ kind: "request", parts }}
       edited={parts !== initial}
       onChange={(next) => {
         seen.push(next);
@@ -63,6 +63,23 @@ describe("StoryKnobs", () => {
     expect(field).toHaveValue("npm (Recommended)\npnpm");
     await user.selectOptions(screen.getByRole("combobox", { name: "Recommended option" }), "pnpm");
     expect(field).toHaveValue("npm\npnpm (Recommended)");
+  });
+});
+
+describe("StoryKnobs with an edit it cannot read", () => {
+  it("lists the edit's problems with their paths, offers Reset, and shows no knobs", async () => {
+    const user = userEvent.setup();
+    const reset: string[] = [];
+    render(
+      <LocaleProvider initial="en">
+        <StoryKnobs knobs={readEdit("{}")} edited onChange={() => undefined} onReset={() => reset.push("reset")} />
+      </LocaleProvider>,
+    );
+    expect(screen.getByRole("alert")).toHaveTextContent("The address's edit of this story cannot be read; Reset returns to the story. 1 problem");
+    expect(screen.getByRole("alert")).toHaveTextContent("questions:");
+    expect(screen.queryByRole("textbox")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Reset" }));
+    expect(reset).toEqual(["reset"]);
   });
 });
 

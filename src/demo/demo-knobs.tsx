@@ -2,7 +2,8 @@ import { useId, useState } from "react";
 import { useCopy } from "../i18n/i18n";
 import { QuestionOrigin, type QuestionItem, type ToolApproval } from "../protocol/schemas";
 import { demoCopy } from "./copy";
-import type { RequestParts } from "./playground";
+import type { PlaygroundResult, RequestParts } from "./playground";
+import { problemCount } from "./story-frame";
 import { boundOf, optionLines, recommend, recommendedIndex, withOptionLines } from "./story-args";
 
 type OriginKind = QuestionOrigin["kind"];
@@ -18,15 +19,18 @@ const ORIGIN_KEYS: Partial<Record<string, "askerAgent" | "askerMcpClient" | "ask
 const NUMBER_KINDS = new Set(["number", "integer"]);
 
 interface KnobsProps {
-  parts: RequestParts;
+  /** The arguments to edit, or the problems of an edit that cannot be read (an address edited by hand). */
+  knobs: PlaygroundResult;
   edited: boolean;
   onChange: (parts: RequestParts) => void;
   onReset: () => void;
 }
 
 /** Storybook's Controls for one story: its first request's content as a form. Every change reaches the preview and the address. */
-export function StoryKnobs({ parts, edited, onChange, onReset }: KnobsProps) {
+export function StoryKnobs({ knobs, edited, onChange, onReset }: KnobsProps) {
   const t = useCopy(demoCopy);
+  if (knobs.kind === "errors") return <EditProblems errors={knobs.errors} onReset={onReset} />;
+  const { parts } = knobs;
   const setQuestion = (index: number, question: QuestionItem) => onChange({ ...parts, questions: parts.questions.map((item, at) => (at === index ? question : item)) });
   return (
     <section className="demo__knobs" aria-labelledby="demo-knobs-heading">
@@ -52,6 +56,35 @@ export function StoryKnobs({ parts, edited, onChange, onReset }: KnobsProps) {
             ))}
           </>
         )}
+      </div>
+    </section>
+  );
+}
+
+/** An edit the address carries that cannot be read: its problems, and Reset to go back to the story. */
+function EditProblems({ errors, onReset }: { errors: readonly { path: string; message: string }[]; onReset: () => void }) {
+  const t = useCopy(demoCopy);
+  return (
+    <section className="demo__knobs" aria-labelledby="demo-knobs-heading">
+      <div className="demo__panel-toolbar">
+        <h2 id="demo-knobs-heading" className="demo__section-title">
+          {t("knobsHeading")}
+        </h2>
+        <button type="button" className="demo__button" onClick={onReset}>
+          {t("knobsReset")}
+        </button>
+      </div>
+      <div className="demo__playground-hint" role="alert">
+        <p>
+          {t("knobsUnreadable")} {problemCount(t, errors.length)}
+        </p>
+        <ul>
+          {errors.map((error, index) => (
+            <li key={index}>
+              <code>{error.path === "" ? t("playgroundRoot") : error.path}</code>: {error.message}
+            </li>
+          ))}
+        </ul>
       </div>
     </section>
   );

@@ -7,9 +7,9 @@ import { frameUrl, postToFrame, readFrameMessage, type FrameMessage, type FrameS
 import { demoCopy } from "./copy";
 import { RespondLog, type LogEntry } from "./respond-log";
 import { GROUP_KEYS, StoryList } from "./story-list";
-import { isPlaygroundInput, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlayground, type PlaygroundInput, type RequestParts } from "./playground";
+import { isPlaygroundInput, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlayground, type PlaygroundInput, type PlaygroundResult } from "./playground";
 import { decodeHash, STORIES, storyById, type DemoReply, type Story } from "./stories";
-import { storyParts } from "./story-args";
+import { readEdit, storyParts } from "./story-args";
 import { problemCount, UnknownStoryNotice } from "./story-frame";
 
 const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "768px", desktop: "100%" };
@@ -24,6 +24,18 @@ const INPUT_KEYS = {
   form: "playgroundInputForm",
   approval: "playgroundInputApproval",
 } as const satisfies Record<PlaygroundInput, string>;
+
+/** What the workshop keeps in a history entry. */
+interface EntryState {
+  edit: string | null;
+}
+
+/** The edit the current history entry was left with; none for an entry the workshop has not written (a story opened from the list). */
+function editOfEntry(): string | null {
+  const state: unknown = window.history.state;
+  const edit = typeof state === "object" && state !== null ? (state as Partial<EntryState>).edit : undefined;
+  return typeof edit === "string" ? edit : null;
+}
 
 /** The story a hash names; the first for no hash at all; null for an id no story has. */
 function storyOfHash(hash: string): Story | null {
@@ -96,7 +108,8 @@ export function DemoShell() {
       url.searchParams.set("input", input);
       url.searchParams.set("args", args);
     } else if (edit !== null) url.searchParams.set("edit", edit);
-    if (url.href !== window.location.href) window.history.replaceState(null, "", url);
+    // The history entry keeps its story's edit, so Back and Forward bring the story back as it was edited there.
+    if (url.href !== window.location.href || editOfEntry() !== edit) window.history.replaceState({ edit } satisfies EntryState, "", url);
   }, [playground, args, input, edit]);
 
   useEffect(() => startTheme(), []);
@@ -107,13 +120,19 @@ export function DemoShell() {
   }, [locale, story, missingId, t]);
 
   useEffect(() => {
-    const onHashChange = () => {
+    const onMove = () => {
       setStory(storyOfHash(window.location.hash));
       setMissingId(decodeHash(window.location.hash) ?? window.location.hash.slice(1));
-      setEdit(null);
+      // A story opened from the list starts unedited (its entry is new); one come back to by Back or Forward as it was left.
+      setEdit(editOfEntry());
     };
-    window.addEventListener("hashchange", onHashChange);
-    return () => window.removeEventListener("hashchange", onHashChange);
+    // Back to an entry whose address differs in more than its hash (an edit written into it) fires popstate, not hashchange.
+    window.addEventListener("hashchange", onMove);
+    window.addEventListener("popstate", onMove);
+    return () => {
+      window.removeEventListener("hashchange", onMove);
+      window.removeEventListener("popstate", onMove);
+    };
   }, []);
 
   const onFrameMessage = useCallback((message: FrameMessage) => {
@@ -127,14 +146,10 @@ export function DemoShell() {
     for (const frame of frames.values()) if (frame.contentWindow) postToFrame(frame.contentWindow, { type: "host", action });
   }, [frames]);
 
-  const parts = useMemo<RequestParts | null>(() => {
+  /** What the Controls edit: the story's arguments, or the address's edit of them, or that edit's problems (the preview lists them too). */
+  const knobs = useMemo<PlaygroundResult | null>(() => {
     if (!story || story.scene !== undefined || story.playground) return null;
-    if (edit === null) return storyParts(story);
-    try {
-      return JSON.parse(edit) as RequestParts;
-    } catch {
-      return storyParts(story);
-    }
+    return edit === null ? { kind: "request", parts: storyParts(story) } : readEdit(edit);
   }, [story, edit]);
 
   return (
@@ -148,7 +163,8 @@ export function DemoShell() {
           onTheme={setTheme}
           width={width}
           onWidth={setWidth}
-          reply={reply ?? (story?.scene === undefined ? story?.reply : undefined) ?? "accept"}
+          reply={reply}
+          storyReply={(story?.scene === undefined ? story?.reply : undefined) ?? "accept"}
           onReply={setReply}
           onHostAction={hostAction}
         />
@@ -175,7 +191,7 @@ export function DemoShell() {
               {playground ? (
                 <PlaygroundEditor input={input} args={args} onInput={(next) => (setInput(next), setArgs(PLAYGROUND_EXAMPLES[next]))} onArgs={setArgs} />
               ) : (
-                parts && <StoryKnobs key={story.id} parts={parts} edited={edit !== null} onChange={(next) => setEdit(JSON.stringify(next))} onReset={() => setEdit(null)} />
+                knobs && <StoryKnobs key={story.id} knobs={knobs} edited={edit !== null} onChange={(next) => setEdit(JSON.stringify(next))} onReset={() => setEdit(null)} />
               )}
             </div>
           </>
