@@ -5,6 +5,7 @@ export type AttentionKey =
   | "notifyUnsupported"
   | "notifyDenied"
   | "notificationTitle"
+  | "notificationHidden"
   | "notificationTitlePlan"
   | "moreQuestions";
 
@@ -14,6 +15,7 @@ export const attentionCopy = englishFirst<AttentionKey>({
   notifyUnsupported: "This browser cannot show desktop notifications.",
   notifyDenied: "Notifications are blocked for this site in the browser's settings.",
   notificationTitle: "A question is waiting for you",
+  notificationHidden: "Parley has a question for you",
   notificationTitlePlan: "A plan is awaiting your review",
   moreQuestions: "+{count} more",
 });

@@ -242,6 +242,19 @@ describe("useAttention", () => {
     expect(shown.map(({ options }) => options?.body)).toEqual(["Keep report⟨U+202E⟩txt.exe?"]);
   });
 
+  it("hides the question in its notification on a device whose pushes hide it, as a push would", () => {
+    vi.useFakeTimers();
+    const { shown } = stubNotifications("granted");
+    localStorage.setItem("parley.notify", "on");
+    localStorage.setItem("parley.push.hide-text", "1");
+    const view = render(inLocale(<Probe requests={[]} onOpenSession={() => undefined} />));
+    act(() => setVisibility("hidden"));
+    view.rerender(inLocale(<Probe requests={[first]} onOpenSession={() => undefined} />));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(shown.map(({ title, options }) => ({ title, options }))).toEqual([{ title: "Parley", options: { body: "Parley has a question for you", tag: "rpc-1", icon: "/favicon.svg" } }]);
+    localStorage.removeItem("parley.push.hide-text");
+  });
+
   it("shows no notification without the opt-in", () => {
     vi.useFakeTimers();
     const { shown } = stubNotifications("granted");

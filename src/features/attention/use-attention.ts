@@ -7,6 +7,7 @@ import { createNotifier, type Notifier } from "./notifier";
 import { canNotify, readNotifyOptIn } from "./notify-preference";
 import { isPlanReview } from "../../store/selectors";
 import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { hidesText } from "../push/hide-text";
 import { underNotificationLock } from "../../protocol/notification-lock";
 
 export interface AttentionOptions {
@@ -135,9 +136,11 @@ export function useAttention({ requests, onOpenSession }: AttentionOptions): voi
         const { t: translate, onOpenSession: open } = latest.current;
         const first = request.questions[0]!;
         const more = request.questions.length - 1;
-        const title = translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle");
+        // A device whose pushes hide the question (a setting of its push subscription) gets the same line here.
+        const hide = hidesText();
+        const title = hide ? "Parley" : translate(isPlanReview(request) ? "notificationTitlePlan" : "notificationTitle");
         // The model's words, drawn by the system as they are: hidden characters show as markers.
-        const body = showHiddenCharacters(more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question);
+        const body = hide ? translate("notificationHidden") : showHiddenCharacters(more > 0 ? `${first.question}\n${translate("moreQuestions", { count: more })}` : first.question);
         const shown = notify(title, { body, tag: request.rpcId, icon: "/favicon.svg" }, request, () => {
           window.focus();
           open(request.sessionId);

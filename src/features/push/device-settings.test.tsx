@@ -6,6 +6,7 @@ import { LocaleProvider } from "../../i18n/i18n";
 import { pushCopy } from "./copy";
 import { DeviceSettings } from "./device-settings";
 import { DeviceSettingsSlot } from "./device-slot";
+import { hidesText } from "./hide-text";
 import { markPushSettingsReady } from "./settings-ready";
 import { captureInstallPrompt } from "./install-prompt";
 
@@ -82,12 +83,16 @@ it("turns notifications on for this device with its PushSubscription and label, 
   await user.click(screen.getByRole("button", { name: "Notify me on this device" }));
   expect(await within(list).findByText("This device")).toBeVisible();
   expect(posts).toEqual([{ endpoint: PHONE, expirationTime: null, keys: KEYS, label: "Pixel 8 · Chrome", hideText: false }]);
+  expect(hidesText()).toBe(false);
   await user.click(screen.getByRole("checkbox", { name: /Hide the question/ }));
   expect(await screen.findByRole("checkbox", { name: /Hide the question/ })).toBeChecked();
   expect(posts.at(-1)).toMatchObject({ endpoint: PHONE, hideText: true });
+  // The tab's own notifications (Notify me) follow this device's choice.
+  expect(hidesText()).toBe(true);
   await user.click(screen.getByRole("button", { name: "Stop notifications on this device" }));
   expect(await screen.findByRole("button", { name: "Notify me on this device" })).toBeVisible();
   expect(deletes).toEqual([PHONE]);
+  expect(hidesText()).toBe(false);
   const laptop = within(screen.getByRole("list")).getByText("Linux · Firefox").closest("li")!;
   await user.click(within(laptop as HTMLElement).getByRole("button", { name: "Remove" }));
   expect(await screen.findByText("None yet.")).toBeVisible();

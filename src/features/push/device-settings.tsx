@@ -3,6 +3,7 @@ import { createPortal } from "react-dom";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { pushCopy } from "./copy";
+import { HIDE_TEXT_KEY } from "./hide-text";
 import { deviceLabel, hintedModel } from "./device-label";
 import { OFFER_SLOT_ID } from "./settings-ready";
 import { promptInstall } from "./install-prompt";
@@ -72,6 +73,16 @@ async function listDevices(): Promise<ListedDevice[]> {
   return ((await response.json()) as { subscriptions: ListedDevice[] }).subscriptions;
 }
 
+/** Remembers this device's choice, as the host lists it for its subscription (none: no push, so nothing to hide). */
+function rememberHideText(hide: boolean): void {
+  try {
+    if (hide) localStorage.setItem(HIDE_TEXT_KEY, "1");
+    else localStorage.removeItem(HIDE_TEXT_KEY);
+  } catch (error) {
+    console.warn("could not remember whether notifications hide the question", error);
+  }
+}
+
 async function register(subscription: PushSubscription, hideText: boolean): Promise<void> {
   const response = await fetch("/api/push/subscriptions", {
     method: "POST",
@@ -106,8 +117,10 @@ export function DeviceSettings() {
   const refresh = useCallback(async () => {
     const registration = await navigator.serviceWorker.ready;
     const current = await registration.pushManager.getSubscription();
+    const listed = await listDevices();
     setMine(current);
-    setDevices(await listDevices());
+    setDevices(listed);
+    rememberHideText(listed.find((device) => device.endpoint === current?.endpoint)?.hideText ?? false);
     return current;
   }, []);
 
