@@ -84,13 +84,16 @@ describe("demo stories", () => {
     }
   });
 
-  it("has an approval story for a tool call, a destructive one, and an ACP agent's permission with its own options and a diff", () => {
+  it("has an approval story for a tool call, a destructive one, and an ACP agent's edit with its diff and execute with its command", () => {
     const approvals = SLOT_STORIES.flatMap((story) => (story.requests[0]!.approval ? [story.requests[0]!.approval] : []));
     expect(approvals.some((approval) => !approval.choices && !approval.destructive), "an MCP tool call").toBe(true);
     expect(approvals.some((approval) => approval.destructive === true), "a destructive tool").toBe(true);
-    const acp = approvals.find((approval) => approval.choices !== undefined);
-    expect(acp?.choiceKinds?.length, "each option's kind").toBe(acp?.choices?.length);
-    expect(acp?.toolCall?.content?.some((part) => part.type === "diff"), "a diff").toBe(true);
+    const acp = approvals.filter((approval) => approval.choices !== undefined);
+    for (const approval of acp) expect(approval.choiceKinds?.length, "each option's kind").toBe(approval.choices?.length);
+    const edit = acp.find((approval) => approval.toolCall?.kind === "edit");
+    expect(edit?.toolCall?.content?.some((part) => part.type === "diff"), "an edit with its diff").toBe(true);
+    const execute = acp.find((approval) => approval.toolCall?.kind === "execute");
+    expect(execute?.toolCall?.content?.some((part) => part.type === "text" && part.text !== ""), "an execute with its command").toBe(true);
   });
 
   it("has a story for every reason a request can be retired with unsent answers", () => {

@@ -102,6 +102,36 @@ export const APPROVAL_STORIES: SlotStory[] = [
     reply: "accept",
   },
   {
+    id: "approval-acp-execute",
+    group: "approvals",
+    rules: ["acp-permission", "approval-request"],
+    title: { en: "An ACP agent's command", "zh-CN": "ACP 助手要执行的命令" },
+    description: {
+      en: "An agent run over ACP asks to execute a command: the command in full as it will run, where it runs, the raw input folded, and the agent's own options by name.",
+      "zh-CN": "通过 ACP 运行的助手请求执行命令：完整显示将要运行的命令、运行位置、折叠的原始输入，以及助手自己命名的选项。",
+    },
+    requests: [
+      acpApprovalRequest(
+        "demo-approval-acp-execute",
+        { name: "qwen", title: "Qwen Code" },
+        {
+          tool: "npm test -- --run src/store",
+          arguments: JSON.stringify({ command: "npm test -- --run src/store", cwd: "/srv/code/app", description: "Run the store's tests" }, null, 2),
+          choices: ["Allow", "Always Allow", "Reject"],
+          choiceKinds: ["allow_once", "allow_always", "reject_once"],
+          toolCall: {
+            toolCallId: "execute-tests-1",
+            title: "npm test -- --run src/store",
+            kind: "execute",
+            locations: [{ path: "/srv/code/app" }],
+            content: [{ type: "text", text: "npm test -- --run src/store" }],
+          },
+        },
+      ),
+    ],
+    reply: "accept",
+  },
+  {
     id: "approval-no-arguments",
     group: "approvals",
     rules: ["approval-request"],
