@@ -66,8 +66,10 @@ test("with the host stopped and the page offline, a reload opens the cached shel
 /** A reverse proxy on 127.0.0.1 in front of the host, which answers 502 once `down` is set, as a proxy does when its upstream is gone. */
 async function startProxy(upstream: string) {
   const target = new URL(upstream);
-  const state = { down: false };
+  const state = { down: false, hang: false };
   const server: Server = createServer((request, response) => {
+    // A host on a network out of reach: the connection is made, and no answer ever comes.
+    if (state.hang) return;
     if (state.down) {
       response.writeHead(502, { "content-type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
       return;
@@ -98,6 +100,21 @@ test("behind a reverse proxy whose host is down (502), a reload opens the cached
     await page.reload();
     await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeVisible();
     await expect(page.getByText("502 Bad Gateway")).toHaveCount(0);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test("a host that never answers (on a network out of reach) opens the cached shell within seconds, saying the host is unreachable", async ({ page }) => {
+  const proxy = await startProxy(host.url);
+  try {
+    await page.goto(proxy.url);
+    await workerReady(page);
+    await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith("parley-shell-")).length)).toBe(1);
+    proxy.state.hang = true;
+    // The browser's own wait is far longer than the worker's 4 s: without it the reload outlasts this timeout.
+    await page.reload({ timeout: 20_000 });
+    await expect(page.getByText("Parley's host is unreachable", { exact: false })).toBeVisible({ timeout: 30_000 });
   } finally {
     await proxy.close();
   }

@@ -137,12 +137,28 @@ async function fromShell(request: Request): Promise<Response> {
 /** What a reverse proxy answers for a host behind it that is down (Bad Gateway, Service Unavailable, Gateway Timeout). */
 const HOST_DOWN = new Set([502, 503, 504]);
 
-/** A page load: the network's answer, or the cached shell (which says the host is unreachable) when there is no host to answer. */
+/** How long a page load waits for the host before the cached shell opens instead (a host on a network out of reach can hang for a minute). */
+const NAVIGATE_WAIT_MS = 4000;
+
+/**
+ * A page load: the network's answer, or the cached shell (which says the host is unreachable while it cannot reach it)
+ * when there is no host to answer, or none within NAVIGATE_WAIT_MS.
+ */
 async function navigate(request: Request): Promise<Response> {
   const shell = async () => (await caches.open(SHELL_CACHE)).match("/");
+  const network = fetch(request);
   let response: Response;
   try {
-    response = await fetch(request);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), NAVIGATE_WAIT_MS)));
+    const first = await Promise.race([network, late]).finally(() => clearTimeout(timer));
+    const cached = first === null ? await shell() : undefined;
+    if (cached) {
+      // The page opens from the shell; the load still under way is left to end on its own, and its outcome is not needed.
+      network.catch(() => undefined);
+      return cached;
+    }
+    response = first ?? (await network);
   } catch (error) {
     const cached = await shell();
     if (cached) return cached;
