@@ -330,6 +330,28 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
     expect([ids.size, [...ids][0] === reopened.clusterId, schema.rows]).toEqual([1, true, [{ value: String(PG_SCHEMA_VERSION) }]]);
   });
 
+  it("[cluster-adopt] leaves the rows of a host still listed, its lease lapsed or not, to its adoption: a start stops only rows no listed host owns", async () => {
+    const url = await postgres().createDatabase();
+    const [lapsed, gone, starting] = [await openPgStore({ url, instance: "lapsed" }), await openPgStore({ url, instance: "gone" }), await openPgStore({ url, instance: "starting" })];
+    await lapsed.insertSession(session);
+    const streaming: StoredMessage = { id: "r1", sessionId: "s1", role: "assistant", createdAt: "2026-01-01T00:00:02.000Z", text: "half", streaming: true };
+    await lapsed.insertMessage(running);
+    await lapsed.insertMessage(streaming);
+    const goneRow: StoredMessage = { ...running, id: "m2", tool: { ...running.tool!, callId: "call_2" } };
+    await gone.insertMessage(goneRow);
+    // The lapsed host's lease ran out a moment ago, after the starting host's adoption pass looked: it is still listed.
+    await starting.query("INSERT INTO hosts (instance, url, lease_until) VALUES ('lapsed', 'http://127.0.0.1:1', now() - interval '1 second'), ('starting', 'http://127.0.0.1:2', now() + interval '1 minute')", []);
+    expect(await starting.stopRunningTools((tool) => ({ ...tool, status: "stopped" }))).toBe(1);
+    expect(await starting.interruptStreaming()).toBe(0);
+    const rows = await starting.listMessages("s1");
+    expect(rows.map((row) => [row.id, row.tool?.status ?? null, row.streaming ?? false])).toEqual([
+      ["m1", "running", false],
+      ["r1", null, true],
+      ["m2", "stopped", false],
+    ]);
+    await Promise.all([lapsed.close(), gone.close(), starting.close()]);
+  });
+
   it("refuses a database written by a newer schema, naming it without its password", async () => {
     const url = await postgres().createDatabase();
     const store = await openPgStore({ url, instance: "a" });

@@ -94,8 +94,12 @@ const messageValues = (message: StoredMessage) => [
 
 const SELECT_MESSAGE = "SELECT id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure FROM messages";
 export const SELECT_SESSION = "SELECT id, title, auto_title, created_at, updated_at, agent, revision FROM sessions";
-/** Rows whose owner holds no live lease: left by a host that died (or by this store's own past, before a restart). */
-const ORPHANED = "(owner IS NULL OR owner NOT IN (SELECT instance FROM hosts WHERE lease_until > now()))";
+/**
+ * Rows no listed host owns: left by a host that is gone from the hosts table (adopted, or a store's past before it was a
+ * cluster's). A host still listed keeps its rows, its lease lapsed or not: they are its adoption's, which gives a claimed
+ * answer to its tool row; stopping them first would leave that answer out (docs/protocol.md, cluster-adopt).
+ */
+const ORPHANED = "(owner IS NULL OR owner NOT IN (SELECT instance FROM hosts))";
 
 export function isPgStore(store: Store): store is PgStore {
   return store.kind === "postgres";
