@@ -63,7 +63,7 @@ export function unreachableText(url: string, reason: string): string {
 function lostCallText(url: string): string {
   return formatToolErrorText({
     ...ASK_ABORTED_ERROR,
-    message: `${ABORTED_MESSAGE}: the connection to Parley at ${url} was lost while the question waited (the host restarted, or the connection dropped), so it was withdrawn unanswered. Call the tool again to ask again.`,
+    message: `${ABORTED_MESSAGE}: the connection to Parley at ${url} was lost while the question waited (the host restarted, or the connection dropped), so no answer reached this call; one the human gave meanwhile is in the Parley chat. Call the tool again to ask again.`,
   });
 }
 

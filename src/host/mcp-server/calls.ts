@@ -85,7 +85,8 @@ export function createCallTool(options: CallOptions): (session: McpSession, name
   }
 
   function reserve(session: McpSession) {
-    if (session.calls.size + session.tickets.size >= maxCalls) {
+    const waiting = [...session.tickets.values()].filter((ticket) => ticket.deliveredAt === null).length;
+    if (session.calls.size + waiting >= maxCalls) {
       throw new RpcError(ErrorCode.InvalidRequest, `this MCP session already has ${maxCalls} calls in flight or waiting; wait for one to finish`);
     }
   }
@@ -108,7 +109,7 @@ export function createCallTool(options: CallOptions): (session: McpSession, name
       if (first.done) return toMcpResult(first.value);
       const rpcId = asked.rpcId;
       if (rpcId === null) return toMcpResult(await running);
-      session.tickets.set(rpcId, { rpcId, running, controller, waits: 0, lastSeen: Date.now() });
+      session.tickets.set(rpcId, { rpcId, running, controller, waits: 0, lastSeen: Date.now(), deliveredAt: null });
       return { content: [{ type: "text", text: waitingText(rpcId) }] };
     } finally {
       stopProgress();
@@ -133,8 +134,9 @@ export function createCallTool(options: CallOptions): (session: McpSession, name
       const settled = await settleWithin(ticket.running, sliceMs);
       if (!settled.done) return { content: [{ type: "text", text: waitingText(ticket.rpcId) }] };
       if (session.tickets.get(ticket.rpcId) !== ticket) return toMcpResult(errorOutcome(unknownTicketError(ticket.rpcId)));
-      // A wait the client cancelled as the answer came never delivers its result: the ticket keeps it for the next wait.
-      if (!extra.signal.aborted) session.tickets.delete(ticket.rpcId);
+      // The answer may still not reach the client (a wait it cancelled, a stream cut as the result was written): the ticket
+      // keeps it a while for a wait sent again, and no longer counts against the session's calls.
+      if (!extra.signal.aborted) ticket.deliveredAt ??= Date.now();
       return toMcpResult(settled.value);
     } finally {
       ticket.waits -= 1;

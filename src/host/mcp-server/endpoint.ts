@@ -12,7 +12,7 @@ import { checkFence, type FenceOptions } from "../fence/fence";
 import type { Logger } from "../log";
 import type { ToolRegistry } from "../tools/registry";
 import { createCallTool } from "./calls";
-import { keyOf, type Extra, type McpSession } from "./mcp-session";
+import { deliveredKeepMs, keyOf, type Extra, type McpSession } from "./mcp-session";
 import { PROGRESS_INTERVAL_MS } from "./progress";
 import { mcpToolList } from "./tools";
 import { HttpError, readBody } from "../http/http";
@@ -141,9 +141,15 @@ function principalOf(request: IncomingMessage): string {
 /**
  * Drops each ticket no wait call touched since `cutoff` (a client that keeps its session open, its GET stream say, but
  * stopped waiting): its question, if still pending, is aborted, and the ticket no longer counts against the session's calls.
+ * A ticket whose answer a wait returned goes once it was kept for a wait sent again long enough (deliveredKeepMs).
  */
-function expireTickets(session: McpSession, cutoff: number, log: Logger) {
+function expireTickets(session: McpSession, cutoff: number, idleMs: number, log: Logger) {
+  const delivered = Date.now() - deliveredKeepMs(idleMs);
   for (const ticket of [...session.tickets.values()]) {
+    if (ticket.deliveredAt !== null) {
+      if (ticket.waits === 0 && ticket.deliveredAt <= delivered) session.tickets.delete(ticket.rpcId);
+      continue;
+    }
     if (ticket.waits > 0 || ticket.lastSeen > cutoff) continue;
     session.tickets.delete(ticket.rpcId);
     ticket.controller.abort();
@@ -157,7 +163,7 @@ function startReaper(sessions: Map<string, McpSession>, idleMs: number, log: Log
     () => {
       const cutoff = Date.now() - idleMs;
       for (const session of [...sessions.values()]) {
-        expireTickets(session, cutoff, log);
+        expireTickets(session, cutoff, idleMs, log);
         if (session.openRequests > 0 || session.calls.size > 0 || session.lastSeen > cutoff) continue;
         log({ event: "mcp/reaped", mcpSessionId: session.id });
         void session.transport.close();

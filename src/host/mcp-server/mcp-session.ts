@@ -12,7 +12,12 @@ export interface Ticket {
   /** Wait calls on it now; while none is open for the idle timeout, the ticket expires (its question aborted if still pending). */
   waits: number;
   lastSeen: number;
+  /** When a wait returned its answer: it is kept a while for a wait sent again (the first one's answer lost on the way). */
+  deliveredAt: number | null;
 }
+
+/** How long a ticket whose answer a wait returned is kept for a wait sent again: a minute, or the session's idle timeout when shorter. */
+export const deliveredKeepMs = (idleMs: number) => Math.min(60_000, idleMs);
 
 /** An MCP session as this host holds it: its transport, its Parley session, its calls and tickets. */
 export interface McpSession {

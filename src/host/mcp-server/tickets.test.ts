@@ -51,8 +51,8 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     expect(tools.at(-1)).toEqual({ name: "ask_user_question_wait", description: WAIT_TOOL_DESCRIPTION, inputSchema: toolParameters(WaitArgs) });
   });
 
-  it("returns a waiting ticket named by the rpcId, waits again on the same pending question, and returns the answer once", async () => {
-    const { server, socket, client } = await start(0.3);
+  it("returns a waiting ticket named by the rpcId, waits again on the same pending question, and returns the answer, again to a wait sent again within the idle timeout, then forgets it", async () => {
+    const { server, socket, client } = await start(0.3, { idleTimeoutMs: 1500 });
     const first = await client.callTool({ name: "ask_user_question", arguments: ASK });
     const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
     expect(first).toEqual(waiting(frame.rpcId));
@@ -62,9 +62,22 @@ describe("PARLEY_MCP_WAIT_S tickets", { timeout: 30_000 }, () => {
     await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "db", selected: ["SQLite"] }] } });
     const answered = { content: [{ type: "text", text: '{"answers":[{"id":"db","selected":["SQLite"]}]}' }] };
     expect(await slice).toEqual(answered);
-    expect(await client.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual(unknown(frame.rpcId));
+    // A wait sent again (the first one's answer lost on the way, a stream cut as it was written) gets the same answer.
+    expect(await client.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual(answered);
+    await expect.poll(() => client.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } }), { timeout: 10_000, interval: 200 }).toEqual(unknown(frame.rpcId));
     expect(socket.frames.filter((item) => item.type === "question/requested")).toHaveLength(1);
     expect(socket.frames.filter((item) => item.type === "question/resolved")).toEqual([{ type: "question/resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "answered" }]);
+  });
+
+  it("frees a ticket's place in the session's calls once a wait returned its answer", async () => {
+    const { server, socket, client } = await start(0.05, { maxCallsPerSession: 1 });
+    await client.callTool({ name: "ask_user_question", arguments: ASK });
+    const frame = await socket.waitFor<QuestionRequestedFrame>((item) => item.type === "question/requested");
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: frame.rpcId, sessionId: frame.sessionId, answers: [{ id: "db", selected: ["SQLite"] }] } });
+    expect(await client.callTool({ name: "ask_user_question_wait", arguments: { ticket: frame.rpcId } })).toEqual({ content: [{ type: "text", text: '{"answers":[{"id":"db","selected":["SQLite"]}]}' }] });
+    const from = socket.frames.length;
+    expect(await client.callTool({ name: "ask_user_question", arguments: ASK })).toMatchObject({ content: [{ type: "text", text: expect.stringContaining('{"status":"waiting"') }] });
+    await socket.waitFor((item, index) => index >= from && item.type === "question/requested");
   });
 
   it("holds an answer given while no wait call was open until the client collects it", async () => {
