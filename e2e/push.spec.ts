@@ -296,6 +296,24 @@ test("a push that lands while the tab checks whether one is shown waits for the 
   expect(await home.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length)).toBe(1);
 });
 
+/** Dispatches a request's push in Parley's worker, waits for the work it kept the worker alive for, and lists what shows for it. */
+async function pushedTo(page: Page, rpcId: string, sessionId: string, apple = false): Promise<string[]> {
+  return (await runningWorker(page)).evaluate(
+    async ({ rpcId, sessionId, apple }) => {
+      const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
+      if (apple) Object.assign(registration.pushManager, { getSubscription: async () => ({ endpoint: "https://web.push.apple.com/device" }) });
+      const payload = { v: 1, kind: "request", rpcId, sessionId, title: "Your agent: Question", body: "Ship it?", actions: [], pending: 1 };
+      const PushEventOf = (self as unknown as { PushEvent: new (type: string, init: { data: string }) => Event }).PushEvent;
+      let work: unknown = null;
+      const event = Object.assign(new PushEventOf("push", { data: JSON.stringify(payload) }), { waitUntil: (promise: Promise<unknown>) => void (work = promise) });
+      self.dispatchEvent(event);
+      await work;
+      return (await registration.getNotifications({ tag: rpcId })).map((shown) => shown.body);
+    },
+    { rpcId, sessionId, apple },
+  );
+}
+
 test("a request for the chat on screen shows no notification, except on a device whose push service removes a site for pushes that show nothing (Apple's)", async () => {
   const { host, context } = await setUp();
   const sessionId = await createSession(host.url);
@@ -307,27 +325,30 @@ test("a request for the chat on screen shows no notification, except on a device
   // A headless page is never focused by itself: here it is on screen and focused, as on a phone with the app open.
   await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: true });
   await home.bringToFront();
-  const worker = await runningWorker(home);
-  /** Dispatches a request's push in the worker, waits for the work it kept the worker alive for, and lists what shows for it. */
-  const pushed = (rpcId: string, apple: boolean) =>
-    worker.evaluate(
-      async ({ rpcId, sessionId, apple }) => {
-        const registration = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
-        if (apple) Object.assign(registration.pushManager, { getSubscription: async () => ({ endpoint: "https://web.push.apple.com/device" }) });
-        const payload = { v: 1, kind: "request", rpcId, sessionId, title: "Your agent: Question", body: "Ship it?", actions: [], pending: 1 };
-        const PushEventOf = (self as unknown as { PushEvent: new (type: string, init: { data: string }) => Event }).PushEvent;
-        let work: unknown = null;
-        const event = Object.assign(new PushEventOf("push", { data: JSON.stringify(payload) }), { waitUntil: (promise: Promise<unknown>) => void (work = promise) });
-        self.dispatchEvent(event);
-        await work;
-        return (await registration.getNotifications({ tag: rpcId })).map((shown) => shown.body);
-      },
-      { rpcId, sessionId, apple },
-    );
   // The page tells the worker in a message of its own, which may come after the first push: each try is a new request.
   let tries = 0;
-  await expect.poll(() => pushed(`rpc-watched-${++tries}`, false)).toEqual([]);
-  expect(await pushed("rpc-watched-apple", true)).toEqual(["Ship it?"]);
+  await expect.poll(() => pushedTo(home, `rpc-watched-${++tries}`, sessionId)).toEqual([]);
+  expect(await pushedTo(home, "rpc-watched-apple", sessionId, true)).toEqual(["Ship it?"]);
+});
+
+test("a worker that never heard from the window in view (stopped and started again since) asks it which chat it shows", async () => {
+  const { host, context } = await setUp();
+  const sessionId = await createSession(host.url);
+  const home = context.pages()[0] ?? (await context.newPage());
+  // What the window tells the worker never reaches it, as for a worker a browser stopped while idle and started again.
+  await home.addInitScript(() => {
+    const send = ServiceWorker.prototype.postMessage;
+    ServiceWorker.prototype.postMessage = function (this: ServiceWorker, message: unknown, ...rest: unknown[]) {
+      if ((message as { type?: unknown } | null)?.type === "parley/showing") return;
+      return (send as (message: unknown, ...rest: unknown[]) => void).call(this, message, ...rest);
+    } as typeof send;
+  });
+  const { cdp } = await openControlled(home, `${host.url}/#session=${sessionId}`);
+  await expect(home.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+  await home.bringToFront();
+  expect(await pushedTo(home, "rpc-asked", sessionId)).toEqual([]);
+  expect(await pushedTo(home, "rpc-elsewhere", "another-chat")).toEqual(["Ship it?"]);
 });
 
 test("a window that learns what is pending closes the notifications of requests that ended without a close push, and only those shown before it knew", async () => {

@@ -42,7 +42,7 @@ interface WindowClient {
   visibilityState: DocumentVisibilityState;
   focused: boolean;
   focus(): Promise<WindowClient>;
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, options?: { transfer: MessagePort[] }): void;
 }
 interface WorkerScope {
   registration: {
@@ -191,13 +191,36 @@ function sessionUrl(sessionId: string): string {
   return `/#session=${encodeURIComponent(sessionId)}`;
 }
 
+/** How long a window has to say which chat it shows when this worker asks; one that does not counts as not watching. */
+const WHICH_CHAT_WAIT_MS = 250;
+
+/** Asks a window which chat it shows (`parley/which-chat`, answered on the port sent with it); undefined when it does not answer in time. */
+function askShownChat(client: WindowClient): Promise<string | null | undefined> {
+  const channel = new MessageChannel();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), WHICH_CHAT_WAIT_MS);
+    channel.port1.onmessage = (event: MessageEvent) => {
+      clearTimeout(timer);
+      const sessionId = (event.data as { sessionId?: unknown } | null)?.sessionId;
+      resolve(typeof sessionId === "string" ? sessionId : null);
+    };
+    client.postMessage({ type: "parley/which-chat" }, { transfer: [channel.port2] });
+  });
+}
+
 /** Whether the human is looking at this chat in a Parley window on this device: its panel shows the request, so no notification is needed. */
 async function watchedWindow(sessionId: string): Promise<boolean> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const [id] of shownChats) if (!windows.some((client) => client.id === id)) shownChats.delete(id);
-  // Only a window that said it shows the chat: one that has not told this worker since it started counts as not watching,
-  // so a notification is shown rather than wrongly held back.
-  return windows.some((client) => client.visibilityState === "visible" && client.focused && shownChats.get(client.id) === sessionId);
+  const inView = windows.filter((client) => client.visibilityState === "visible" && client.focused);
+  // A window in view that has not told this worker since it started (stopped meanwhile, as a browser does after a while
+  // idle) is asked; one that does not answer counts as not watching: a notification rather than one wrongly held back.
+  for (const client of inView) {
+    if (shownChats.has(client.id)) continue;
+    const shown = await askShownChat(client);
+    if (shown !== undefined) shownChats.set(client.id, shown);
+  }
+  return inView.some((client) => shownChats.get(client.id) === sessionId);
 }
 
 function maxActions(): number {

@@ -1,4 +1,5 @@
 import { detectLocale } from "../../i18n/locale";
+import { sessionFromHash } from "../../ui/hash-session";
 import { pushCopy } from "./copy";
 import { markPushSettingsReady } from "./settings-ready";
 
@@ -49,11 +50,20 @@ function watchForUpdates(registration: ServiceWorkerRegistration, reload: () => 
   });
 }
 
+/** A worker that started again (it forgot what each window told it) asks which chat this window shows: the answer goes back on the port it sent. */
+function answerWhichChat() {
+  navigator.serviceWorker.addEventListener("message", (event: MessageEvent) => {
+    if ((event.data as { type?: unknown } | null)?.type !== "parley/which-chat") return;
+    event.ports[0]?.postMessage({ sessionId: sessionFromHash(window.location.hash) });
+  });
+}
+
 /**
  * Registers the service worker, watches for a new version and lets the sidebar load this device's push settings.
  * `reload` reloads the page onto the new version (the page's own reload unless a test gives another).
  */
 export async function registerParley(reload: () => void = () => window.location.reload()): Promise<void> {
+  answerWhichChat();
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   watchForUpdates(registration, reload);
   markPushSettingsReady();
