@@ -359,6 +359,16 @@ test.describe("languages and phones", () => {
     await expect(field).toBeInViewport();
   });
 
+  test("the preview keeps a real screen's height, above the app's short-screen layout, and the page scrolls to what is below it", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${host.url}/demo#single-select`);
+    await expect.poll(async () => (await page.locator("iframe.demo__frame").boundingBox())?.height ?? 0).toBeGreaterThan(480);
+    await expect(preview(page).getByRole("region", { name: "Which package manager should the new workspace use?" })).toBeVisible();
+    expect(await preview(page).locator("html").evaluate(() => window.matchMedia("(max-height: 480px)").matches)).toBe(false);
+    await page.getByRole("button", { name: "Reset" }).scrollIntoViewIfNeeded();
+    await expect(page.getByRole("button", { name: "Reset" })).toBeInViewport();
+  });
+
   test("the width control previews the story at phone and tablet widths", async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto(`${host.url}/demo#single-select`);

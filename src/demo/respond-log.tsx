@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocale, useCopy } from "../i18n/i18n";
 import type { RespondRequest } from "../protocol/schemas";
 import type { SendResult } from "./frame-messages";
@@ -88,6 +88,11 @@ function LogItem({ entry, number }: { entry: LogEntry; number: number }) {
 export function RespondLog({ entries, onClear }: { entries: LogEntry[]; onClear: () => void }) {
   const t = useCopy(demoCopy);
   const [open, setOpen] = useState(false);
+  const entriesRef = useRef<HTMLDivElement>(null);
+  // Opened at the foot of the page, the log scrolls into view: what it shows is below the preview and the controls.
+  useEffect(() => {
+    if (open) entriesRef.current?.scrollIntoView({ block: "nearest" });
+  }, [open]);
   return (
     <section className="demo__log" aria-labelledby="demo-log-heading" data-open={open}>
       <div className="demo__log-toolbar">
@@ -103,7 +108,7 @@ export function RespondLog({ entries, onClear }: { entries: LogEntry[]; onClear:
           </button>
         )}
       </div>
-      <div id="demo-log-entries" hidden={!open}>
+      <div id="demo-log-entries" ref={entriesRef} hidden={!open}>
         {entries.length === 0 ? (
           <p className="demo__log-empty">{t("logEmpty")}</p>
         ) : (
