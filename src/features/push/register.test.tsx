@@ -60,13 +60,15 @@ it("reloads at once when the version it offered is no longer waiting (another wi
   const { registration, worker } = controlledWithUpdate();
   const reload = vi.fn();
   await registerParley(reload);
+  // The worker's question of which chat this window shows is answered from the start.
+  expect(worker.addEventListener.mock.calls.map(([type]) => type)).toEqual(["message"]);
   // A newer version replaced the one first offered: the button activates that one.
   const newer = waitingWorker();
   registration.waiting = newer;
   const button = screen.getByRole("button", { name: "Reload to update" });
   await user.click(button);
   expect(newer.postMessage.mock.calls).toEqual([[{ type: "skip-waiting" }]]);
-  expect(worker.addEventListener.mock.calls.map(([type]) => type)).toEqual(["controllerchange"]);
+  expect(worker.addEventListener.mock.calls.map(([type]) => type)).toEqual(["message", "controllerchange"]);
   expect(reload).not.toHaveBeenCalled();
   expect(button).toBeDisabled();
   // A still newer version installed before that one took over: the button offers it.
@@ -85,4 +87,16 @@ it("reloads at once when the version it offered is no longer waiting (another wi
   await user.click(screen.getByRole("button", { name: "Reload to update" }));
   expect(reload).toHaveBeenCalledTimes(1);
   expect(again.waiting.postMessage).not.toHaveBeenCalled();
+});
+
+it("answers a worker started again which chat this window shows, on the port it sent", async () => {
+  const { worker } = controlledWithUpdate();
+  await registerParley();
+  const listener = worker.addEventListener.mock.calls.find(([type]) => type === "message")![1] as (event: MessageEvent) => void;
+  window.location.hash = "#session=chat-7";
+  const port = { postMessage: vi.fn() };
+  listener({ data: { type: "parley/which-chat" }, ports: [port] } as unknown as MessageEvent);
+  listener({ data: { type: "something-else" }, ports: [port] } as unknown as MessageEvent);
+  expect(port.postMessage.mock.calls).toEqual([[{ sessionId: "chat-7" }]]);
+  window.location.hash = "";
 });
