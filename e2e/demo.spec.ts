@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
-import { STORIES, type ChatStory, type Story } from "../src/demo/stories";
+import { STORIES, type SettledPart, type SlotStory, type Story } from "../src/demo/stories";
 import { pauseClock } from "./clock";
 import { startHost, type TestHost } from "./host";
 
@@ -32,88 +32,33 @@ function allOf(scope: Scope, ...parts: Locator[]): Locator {
   return parts.reduce((body, part) => body.filter({ has: part }), scope.locator("body"));
 }
 
-/** What shows once a chat story has reached the state it demonstrates. */
-function chatSettledState(scope: Scope, story: ChatStory): Locator {
-  // On a phone the chat list is a closed drawer, hidden until opened: found all the same, so its chats are known to be in.
-  const listed = { includeHidden: true } as const;
-  const waiting = scope.getByRole("heading", { name: "Waiting for you", ...listed });
-  const openChat = scope.getByText(/^Done\. The settings page now has/);
-  const mode = scope.getByRole("combobox", { name: "Mode" });
-  const option = (name: string) => scope.getByRole("listbox", { name: "Commands" }).getByRole("option").filter({ hasText: name });
-  switch (story.id) {
-    case "first-screen-demo":
-      return scope.getByRole("button", { name: "/tool of the notes server" });
-    case "first-screen-real":
-      return scope.getByText("Parley's assistant stops to ask you when it needs a decision", { exact: false });
-    case "command-menu":
-      return option("/echo");
-    case "command-menu-filtered":
-      return option("/plan");
-    case "command-menu-agent":
-      return allOf(scope, option("/review"), mode);
-    case "sidebar-groups":
-      return allOf(scope, waiting, scope.getByRole("heading", { name: "Earlier", ...listed }), openChat);
-    case "sidebar-row-menu":
-      return allOf(scope, scope.getByRole("menu", listed), openChat);
-    case "phone-drawer":
-      return allOf(scope, scope.getByRole("button", { name: "Close the chat list", ...listed }), waiting, openChat);
-    case "acp-tool-diff":
-      return allOf(scope, scope.getByRole("region", { name: "Changes to /srv/code/parley/src/client/upload.ts" }), mode);
-    case "acp-terminal":
-      return allOf(scope, scope.getByRole("region", { name: "Output" }), mode);
-    case "acp-plan":
-      return allOf(scope, scope.getByRole("region", { name: "Plan" }), mode);
-    case "acp-thought":
-      return allOf(scope, scope.getByText("Thinking", { exact: true }), mode);
-    case "acp-mode":
-      return allOf(scope, scope.getByText("I'll start by reading"), mode);
-    case "host-stopped-rows":
-      return allOf(scope, scope.getByText("Denied; the host stopped before the agent read it."), scope.getByText("Interrupted: the host running this call stopped before it finished."));
-    default:
-      throw new Error(`no settled state for the chat story ${story.id}`);
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** One part of a story's settled state, as the story names it (SettledPart). */
+function partOf(scope: Scope, part: SettledPart): Locator {
+  if ("command" in part) return scope.getByRole("listbox", { name: "Commands" }).getByRole("option").filter({ hasText: part.command });
+  if ("role" in part) {
+    const found = scope.getByRole(part.role, { ...(part.name === undefined ? {} : { name: part.name }), ...(part.hidden ? { includeHidden: true } : {}) });
+    return part.text === undefined ? found : found.filter({ hasText: part.text });
   }
+  if (part.start) return scope.getByText(new RegExp(`^${escaped(part.text)}`));
+  return scope.getByText(part.text, { exact: part.exact === true });
 }
 
-/** What shows once a story has reached the state it demonstrates. */
+/** Without a settled state of its own, a slot story has settled once its first request's panel or card shows. */
+function requestShown(story: SlotStory): SettledPart {
+  const first = story.requests[0]!;
+  // An ACP agent's permission (approval with choices) is headed by the agent's title; an MCP server's by the server.
+  if (first.approval?.choices) return { role: "region", name: `${first.origin?.title ?? first.approval.server} asks to run: ${first.approval.tool}` };
+  if (first.approval) return { role: "region", name: `Allow ${first.approval.server} to run ${first.approval.tool}?` };
+  return { role: "region", name: first.questions[story.initialDraft?.index ?? 0]!.question };
+}
+
+/** What shows once a story has reached the state it demonstrates: every part of its settled state. */
 function settledState(scope: Scope, story: Story): Locator {
-  if (story.scene !== undefined) return chatSettledState(scope, story);
-  switch (story.id) {
-    case "submitting":
-      return scope.getByRole("button", { name: "Submitting…" });
-    case "rejected-receipt":
-      return scope.getByRole("status").filter({ hasText: "question response rejected: not-pending" });
-    case "dismiss-confirmation":
-      return scope.getByText("Discard your answers?", { exact: true });
-    case "collapsed":
-      return scope.getByRole("button", { name: "Answer" });
-    case "review-step":
-      return scope.getByRole("heading", { name: "Review your answers" });
-    case "answered-elsewhere":
-      return scope.getByRole("region", { name: "Answered in another tab" });
-    case "host-restarted":
-      return scope.getByRole("region", { name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" });
-    case "playground":
-      return scope.getByRole("region", { name: "Which package manager?" });
-    case "arrives-while-typing":
-      return scope.getByRole("status").filter({ hasText: "Parley's assistant asks 2 questions. Press Alt+Q to answer." });
-    case "retired-dismissed":
-      return scope.getByRole("region", { name: "Dismissed in another tab" });
-    case "retired-stopped":
-      return scope.getByRole("region", { name: "Parley's assistant stopped waiting" });
-    case "retired-host-lost":
-      return scope.getByRole("region", { name: "Host lost: the host that held it stopped, and Parley's assistant no longer waits for these answers" });
-    case "retired-away":
-      return scope.getByRole("region", { name: "Answered or stopped while this tab was offline" });
-    case "network-error":
-      return scope.getByRole("status").filter({ hasText: "Failed to fetch" });
-    default: {
-      const first = story.requests[0]!;
-      // An ACP agent's permission (approval with choices) is headed by the agent's title; an MCP server's by the server.
-      if (first.approval?.choices) return scope.getByRole("region", { name: `${first.origin?.title ?? first.approval.server} asks to run: ${first.approval.tool}` });
-      if (first.approval) return scope.getByRole("region", { name: `Allow ${first.approval.server} to run ${first.approval.tool}?` });
-      return scope.getByRole("region", { name: first.questions[story.initialDraft?.index ?? 0]!.question });
-    }
-  }
+  const parts = story.settled ?? (story.scene === undefined ? [requestShown(story)] : []);
+  if (parts.length === 1) return partOf(scope, parts[0]!);
+  return allOf(scope, ...parts.map((part) => partOf(scope, part)));
 }
 
 /** Moves a paused clock on in small steps until `state` shows: the slow reply's 3 s never run out while we look. */

@@ -29,6 +29,16 @@ export type SlotGroup = (typeof SLOT_GROUPS)[number];
 export const GROUPS = [...SLOT_GROUPS, "chat"] as const;
 export type StoryGroup = (typeof GROUPS)[number];
 
+/**
+ * One thing that shows once a story reached the state it demonstrates, for the workshop's own tests to wait for: an
+ * element of an ARIA role (with its accessible name, or holding a text; `hidden`: found while hidden too, as the chat list
+ * in a phone's closed drawer), an entry of the composer's `/` menu, or a text shown anywhere (`start`: a text that begins so).
+ */
+export type SettledPart =
+  | { role: "button" | "heading" | "region" | "status" | "menu" | "combobox"; name?: string; text?: string; hidden?: true }
+  | { command: string }
+  | { text: string; exact?: true; start?: true };
+
 /** What every story has: an id for `/demo#<id>`, where it is listed and what it shows. */
 interface StoryBase {
   id: string;
@@ -60,6 +70,8 @@ export interface SlotStory extends StoryBase {
   retired?: RetireReason;
   /** The playground: the first request is built from what is pasted on the page. */
   playground?: true;
+  /** What shows once it reached its state, every part of it; without it, the first request's panel or card (its question, or its tool call). */
+  settled?: SettledPart[];
 }
 
 /** One state of the chat around the slot (first screen, `/` menu, sidebar, drawer, an ACP agent's rows), opened at `/demo#<id>`. */
@@ -67,6 +79,8 @@ export interface ChatStory extends StoryBase {
   group: "chat";
   /** The chats the fake host holds and what the screen shows of them. */
   scene: ChatScene;
+  /** What shows once its screen is in, every part of it. */
+  settled: SettledPart[];
 }
 
 export type Story = SlotStory | ChatStory;

@@ -7,6 +7,7 @@ const OPEN_CHAT = "chat-dark-mode";
 export const CHAT_STORIES: ChatStory[] = [
   {
     id: "first-screen-demo",
+    settled: [{ role: "button", name: "/tool of the notes server" }],
     group: "chat",
     rules: ["mcp-health"],
     title: { en: "First screen: the demo model", "zh-CN": "首屏：演示模型" },
@@ -18,6 +19,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "first-screen-real",
+    settled: [{ text: "Parley's assistant stops to ask you when it needs a decision" }],
     group: "chat",
     rules: ["mcp-health"],
     title: { en: "First screen: a real model", "zh-CN": "首屏：真实模型" },
@@ -29,6 +31,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "command-menu",
+    settled: [{ command: "/echo" }],
     group: "chat",
     rules: ["mcp-health"],
     title: { en: "/ menu: the demo model's commands", "zh-CN": "/ 菜单：演示模型的命令" },
@@ -40,6 +43,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "command-menu-filtered",
+    settled: [{ command: "/plan" }],
     group: "chat",
     rules: ["mcp-health"],
     title: { en: "/ menu: completing a command", "zh-CN": "/ 菜单：补全命令" },
@@ -51,6 +55,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "command-menu-agent",
+    settled: [{ command: "/review" }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows"],
     title: { en: "/ menu: an ACP agent's own commands", "zh-CN": "/ 菜单：ACP 助手自己的命令" },
@@ -62,6 +67,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "sidebar-groups",
+    settled: [{ role: "heading", name: "Waiting for you", hidden: true }, { role: "heading", name: "Earlier", hidden: true }, { text: "Done. The settings page now has", start: true }],
     group: "chat",
     rules: ["sessions-page", "mux-replay"],
     title: { en: "Chat list: waiting, Today, Yesterday, earlier", "zh-CN": "对话列表：等待、今天、昨天、更早" },
@@ -73,6 +79,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "sidebar-row-menu",
+    settled: [{ role: "menu", hidden: true }, { text: "Done. The settings page now has", start: true }],
     group: "chat",
     rules: ["sessions-rename"],
     title: { en: "Chat list: a row's … menu", "zh-CN": "对话列表：行的 … 菜单" },
@@ -84,6 +91,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "phone-drawer",
+    settled: [{ role: "button", name: "Close the chat list", hidden: true }, { role: "heading", name: "Waiting for you", hidden: true }, { text: "Done. The settings page now has", start: true }],
     group: "chat",
     rules: ["sessions-page"],
     title: { en: "Phone: the chat list as a drawer", "zh-CN": "手机：抽屉式对话列表" },
@@ -95,6 +103,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "acp-tool-diff",
+    settled: [{ role: "region", name: "Changes to /srv/code/parley/src/client/upload.ts" }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows"],
     title: { en: "ACP: a tool call with a diff", "zh-CN": "ACP：带差异的工具调用" },
@@ -111,6 +120,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "acp-terminal",
+    settled: [{ role: "region", name: "Output" }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows"],
     title: { en: "ACP: a command's coloured output", "zh-CN": "ACP：命令的彩色输出" },
@@ -122,6 +132,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "acp-plan",
+    settled: [{ role: "region", name: "Plan" }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows"],
     title: { en: "ACP: the agent's plan", "zh-CN": "ACP：助手的计划" },
@@ -133,6 +144,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "acp-thought",
+    settled: [{ text: "Thinking", exact: true }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows"],
     title: { en: "ACP: a thought", "zh-CN": "ACP：思考过程" },
@@ -149,6 +161,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "acp-mode",
+    settled: [{ text: "I'll start by reading" }, { role: "combobox", name: "Mode" }],
     group: "chat",
     rules: ["acp-rows", "acp-agents"],
     title: { en: "ACP: the agent's mode in the header", "zh-CN": "ACP：标题栏中的助手模式" },
@@ -160,6 +173,7 @@ export const CHAT_STORIES: ChatStory[] = [
   },
   {
     id: "host-stopped-rows",
+    settled: [{ text: "Denied; the host stopped before the agent read it." }, { text: "Interrupted: the host running this call stopped before it finished." }],
     group: "chat",
     rules: ["tool-interrupted", "respond-durable"],
     title: { en: "Tool rows a stopped host left", "zh-CN": "主机停止后留下的工具行" },

@@ -6,6 +6,7 @@ import type { SlotStory } from "../stories";
 export const FAULT_STORIES: SlotStory[] = [
   {
     id: "rejected-receipt",
+    settled: [{ role: "status", text: "question response rejected: not-pending" }],
     group: "faults",
     rules: ["respond-pending"],
     title: { en: "Rejected receipt", "zh-CN": "回执被拒绝" },
@@ -23,6 +24,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "answered-elsewhere",
+    settled: [{ role: "region", name: "Answered in another tab" }],
     group: "faults",
     rules: ["respond-claim"],
     title: { en: "Answered in another tab", "zh-CN": "已在另一个标签页中回答" },
@@ -40,6 +42,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "host-restarted",
+    settled: [{ role: "region", name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" }],
     group: "faults",
     rules: ["mux-replay"],
     title: { en: "Interrupted by a restart", "zh-CN": "因重启而中断" },
@@ -57,6 +60,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "retired-dismissed",
+    settled: [{ role: "region", name: "Dismissed in another tab" }],
     group: "faults",
     rules: ["respond-claim"],
     title: { en: "Dismissed in another tab", "zh-CN": "已在另一个标签页中放弃" },
@@ -71,6 +75,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "retired-stopped",
+    settled: [{ role: "region", name: "Parley's assistant stopped waiting" }],
     group: "faults",
     rules: ["respond-claim"],
     title: { en: "Stopped while answering", "zh-CN": "回答时被停止" },
@@ -85,6 +90,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "retired-host-lost",
+    settled: [{ role: "region", name: "Host lost: the host that held it stopped, and Parley's assistant no longer waits for these answers" }],
     group: "faults",
     rules: ["cluster-adopt"],
     title: { en: "Its host died (cluster)", "zh-CN": "其主机已停止（集群）" },
@@ -99,6 +105,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "retired-away",
+    settled: [{ role: "region", name: "Answered or stopped while this tab was offline" }],
     group: "faults",
     rules: ["mux-replay"],
     title: { en: "Resolved while offline", "zh-CN": "离线时已结束" },
@@ -116,6 +123,7 @@ export const FAULT_STORIES: SlotStory[] = [
   },
   {
     id: "network-error",
+    settled: [{ role: "status", text: "Failed to fetch" }],
     group: "faults",
     rules: ["respond-claim"],
     title: { en: "Network error on send", "zh-CN": "发送时网络错误" },

@@ -137,6 +137,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "submitting",
+    settled: [{ role: "button", name: "Submitting…" }],
     group: "questions",
     rules: ["respond-claim"],
     title: { en: "Submitting", "zh-CN": "提交中" },
@@ -160,6 +161,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "collapsed",
+    settled: [{ role: "button", name: "Answer" }],
     group: "questions",
     rules: ["answer-rules"],
     title: { en: "Collapsed bar", "zh-CN": "折叠栏" },
@@ -170,6 +172,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "dismiss-confirmation",
+    settled: [{ text: "Discard your answers?", exact: true }],
     group: "questions",
     rules: ["respond-claim"],
     title: { en: "Dismiss confirmation", "zh-CN": "放弃确认" },
@@ -181,6 +184,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "arrives-while-typing",
+    settled: [{ role: "status", text: "Parley's assistant asks 2 questions. Press Alt+Q to answer." }],
     group: "questions",
     rules: ["mux-downlink"],
     title: { en: "Arrives while typing", "zh-CN": "输入时到达" },
@@ -210,6 +214,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "review-step",
+    settled: [{ role: "heading", name: "Review your answers" }],
     group: "questions",
     rules: ["answer-rules"],
     title: { en: "Review step", "zh-CN": "检查步骤" },
@@ -227,6 +232,7 @@ export const QUESTION_STORIES: SlotStory[] = [
   },
   {
     id: "playground",
+    settled: [{ role: "region", name: "Which package manager?" }],
     group: "questions",
     rules: ["answer-rules"],
     title: { en: "Playground", "zh-CN": "试验场" },
