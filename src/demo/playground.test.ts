@@ -72,5 +72,12 @@ describe("readPlayground", () => {
     expect(result.kind === "request" ? result.parts.approval : null).toEqual({ server: "files", tool: "delete", arguments: '{"path":"/tmp"}' });
     expect(result.kind === "request" ? result.parts.questions.map((question) => question.id) : null).toEqual(["approval", "approval-reason"]);
     expect(paths(readPlayground('{"server":"","tool":3}', "approval"))).toEqual(["server", "tool"]);
+    const destructive = readPlayground('{"server":"files","tool":"delete","destructive":true}', "approval");
+    expect(destructive.kind === "request" ? destructive.parts.approval : null).toEqual({ server: "files", tool: "delete", arguments: "{}", destructive: true });
+  });
+
+  it("lists a form's shape problems and its properties' problems together", () => {
+    const form = { server: 5, requestedSchema: { type: "object", properties: { a: { type: "string", format: "hostname" }, c: { type: "string" } } } };
+    expect(paths(readPlayground(JSON.stringify(form), "form"))).toEqual(["server", "requestedSchema.properties.a"]);
   });
 });

@@ -47,6 +47,8 @@ const ApprovalArgs = z.strictObject({
   server: z.string().check(z.minLength(1), z.maxLength(200)),
   tool: z.string().check(z.minLength(1), z.maxLength(200)),
   arguments: z.optional(z.unknown()),
+  /** The server marks the tool destructive (`annotations.destructiveHint`): the card makes Deny its default. */
+  destructive: z.optional(z.boolean()),
 });
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
@@ -136,12 +138,12 @@ function reasonOf(reason: string, name: string): string {
   return reason.slice(prefix.length).replace(/^: /, "").replace(/^ /, "") || reason;
 }
 
-/** Every property's problem with its path, then the schema's own, then the mapped questions. */
+/** Every problem of the input's shape, then every property's with its path, then the schema's own; else the mapped questions. */
 function readForm(value: unknown): PlaygroundResult {
   const shape = FormArgs.safeParse(value);
-  if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
-  const { server = "demo-server", message, requestedSchema } = shape.data;
-  const errors: PlaygroundError[] = [];
+  const errors: PlaygroundError[] = shape.success ? [] : issuesOf(shape.error.issues);
+  // The schema is read even when the rest of the input is wrong, so every problem shows at once.
+  const requestedSchema = isRecord(value) ? value.requestedSchema : undefined;
   if (isRecord(requestedSchema) && isRecord(requestedSchema.properties)) {
     const required = Array.isArray(requestedSchema.required) ? requestedSchema.required : [];
     const broken = new Set<string>();
@@ -159,8 +161,9 @@ function readForm(value: unknown): PlaygroundResult {
       ...(Array.isArray(requestedSchema.required) ? { required: requestedSchema.required.filter((name) => !broken.has(String(name))) } : {}),
     });
     if (!rest.ok) errors.push({ path: "requestedSchema", message: rest.reason });
-    if (errors.length > 0) return { kind: "errors", errors };
   }
+  if (!shape.success || errors.length > 0) return { kind: "errors", errors: unique(errors) };
+  const { server = "demo-server", message } = shape.data;
   const mapped = elicitationQuestions(requestedSchema, message);
   if (!mapped.ok) return { kind: "errors", errors: [{ path: "requestedSchema", message: mapped.reason }] };
   return { kind: "request", parts: { questions: mapped.questions, origin: { kind: "mcp-server", name: server } } };
@@ -169,8 +172,8 @@ function readForm(value: unknown): PlaygroundResult {
 function readApproval(value: unknown): PlaygroundResult {
   const shape = ApprovalArgs.safeParse(value);
   if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
-  const { server, tool, arguments: args = {} } = shape.data;
-  const approval: ToolApproval = { server, tool, arguments: typeof args === "string" ? args : JSON.stringify(args) };
+  const { server, tool, arguments: args = {}, destructive } = shape.data;
+  const approval: ToolApproval = { server, tool, arguments: typeof args === "string" ? args : JSON.stringify(args), ...(destructive ? { destructive } : {}) };
   return { kind: "request", parts: { questions: approvalQuestions(approval), origin: { kind: "mcp-server", name: server }, approval } };
 }
 
