@@ -556,6 +556,12 @@ test.describe("controls", () => {
     await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Options, one per line" }).fill("Same\nSame");
     await expect(frame.getByRole("alert")).toContainText("1 problem:");
     await expect(frame.getByRole("alert")).toContainText("questions.0.options.1.label");
+    // The knobs stay while the edit breaks a rule, so the next keystroke can mend it; an empty question text too.
+    await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Question text" }).fill("");
+    await expect(frame.getByRole("alert")).toContainText("2 problems:");
+    await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Options, one per line" }).fill("Same\nOther");
+    await page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Question text" }).fill("Mended?");
+    await expect(frame.getByRole("region", { name: "Mended?" })).toBeVisible();
   });
 });
 

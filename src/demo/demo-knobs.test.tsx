@@ -6,7 +6,7 @@ import { LocaleProvider } from "../i18n/i18n";
 import type { QuestionItem } from "../protocol/schemas";
 import { StoryKnobs } from "./demo-knobs";
 import type { RequestParts } from "./playground";
-import { readEdit, recommend, recommendedIndex } from "./story-args";
+import { knobPartsOf, readEdit, recommend, recommendedIndex } from "./story-args";
 
 const QUESTION: QuestionItem = { id: "tool", question: "Which tool?", options: [{ label: "npm (Recommended)", description: "the default" }, { label: "pnpm" }] };
 
@@ -80,6 +80,16 @@ describe("StoryKnobs with an edit it cannot read", () => {
     expect(screen.queryByRole("textbox")).toBeNull();
     await user.click(screen.getByRole("button", { name: "Reset" }));
     expect(reset).toEqual(["reset"]);
+  });
+});
+
+describe("knobPartsOf", () => {
+  it("keeps the knobs of an edit that breaks a rule (an empty question, two labels alike), and gives up only on one they cannot show", () => {
+    const broken = { questions: [{ id: "q", question: "", options: [{ label: "Same" }, { label: "Same" }] }] };
+    expect(knobPartsOf(JSON.stringify(broken))).toEqual({ kind: "request", parts: broken });
+    expect(readEdit(JSON.stringify(broken)).kind).toBe("errors");
+    expect(knobPartsOf('{"questions":"x"}')).toMatchObject({ kind: "errors", errors: [{ path: "questions" }] });
+    expect(knobPartsOf("null").kind).toBe("errors");
   });
 });
 

@@ -9,7 +9,7 @@ import { RespondLog, type LogEntry } from "./respond-log";
 import { GROUP_KEYS, StoryList } from "./story-list";
 import { isPlaygroundInput, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlayground, type PlaygroundInput, type PlaygroundResult } from "./playground";
 import { decodeHash, STORIES, storyById, type DemoReply, type Story } from "./stories";
-import { readEdit, storyParts } from "./story-args";
+import { knobPartsOf, storyParts } from "./story-args";
 import { problemCount, UnknownStoryNotice } from "./story-frame";
 
 const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "768px", desktop: "100%" };
@@ -146,10 +146,10 @@ export function DemoShell() {
     for (const frame of frames.values()) if (frame.contentWindow) postToFrame(frame.contentWindow, { type: "host", action });
   }, [frames]);
 
-  /** What the Controls edit: the story's arguments, or the address's edit of them, or that edit's problems (the preview lists them too). */
+  /** What the Controls edit: the story's arguments, or the address's edit of them (one breaking a rule too: the preview lists its problems), or the problems of an edit they cannot show. */
   const knobs = useMemo<PlaygroundResult | null>(() => {
     if (!story || story.scene !== undefined || story.playground) return null;
-    return edit === null ? { kind: "request", parts: storyParts(story) } : readEdit(edit);
+    return edit === null ? { kind: "request", parts: storyParts(story) } : knobPartsOf(edit);
   }, [story, edit]);
 
   return (

@@ -39,6 +39,9 @@ export type SettledPart =
   | { command: string }
   | { text: string; exact?: true; start?: true };
 
+/** At least one part: a story whose state shows nothing to wait for could be taken before it reached it. */
+export type Settled = [SettledPart, ...SettledPart[]];
+
 /** What every story has: an id for `/demo#<id>`, where it is listed and what it shows. */
 interface StoryBase {
   id: string;
@@ -71,7 +74,7 @@ export interface SlotStory extends StoryBase {
   /** The playground: the first request is built from what is pasted on the page. */
   playground?: true;
   /** What shows once it reached its state, every part of it; without it, the first request's panel or card (its question, or its tool call). */
-  settled?: SettledPart[];
+  settled?: Settled;
 }
 
 /** One state of the chat around the slot (first screen, `/` menu, sidebar, drawer, an ACP agent's rows), opened at `/demo#<id>`. */
@@ -80,7 +83,7 @@ export interface ChatStory extends StoryBase {
   /** The chats the fake host holds and what the screen shows of them. */
   scene: ChatScene;
   /** What shows once its screen is in, every part of it. */
-  settled: SettledPart[];
+  settled: Settled;
 }
 
 export type Story = SlotStory | ChatStory;

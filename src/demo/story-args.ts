@@ -17,6 +17,29 @@ function issuesOf(issues: readonly { path: readonly PropertyKey[]; message: stri
   return issues.map((issue) => ({ path: [...prefix, ...issue.path].map(String).join("."), message: issue.message }));
 }
 
+/**
+ * What the Controls need of a question to show it: its text fields and options as text. Nothing of the protocol's rules
+ * (lengths, unique labels): an edit breaking one keeps its knobs, and the preview lists its problems.
+ */
+const KnobQuestions = z.array(z.looseObject({ id: z.string(), question: z.string(), options: z.optional(z.array(z.looseObject({ label: z.string() }))) }));
+
+/** Edited arguments as the Controls show them: the parts, checked only so far as the knobs need; or every problem of an edit they cannot show. */
+export function knobPartsOf(json: string): PlaygroundResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { kind: "errors", errors: [{ path: "", message: `not JSON: ${(error as Error).message}` }] };
+  }
+  const shape = EditedParts.safeParse(value);
+  if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
+  const { origin, approval } = shape.data;
+  if (approval) return readEdit(json);
+  const questions = KnobQuestions.safeParse(shape.data.questions);
+  if (!questions.success) return { kind: "errors", errors: issuesOf(questions.error.issues, ["questions"]) };
+  return { kind: "request", parts: { questions: questions.data as QuestionItem[], ...(origin ? { origin } : {}) } };
+}
+
 /** Reads edited arguments from the address: the parts the slot shows, or every problem with its path. An approval's questions always follow its tool call. */
 export function readEdit(json: string): PlaygroundResult {
   let value: unknown;

@@ -352,6 +352,18 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
     await Promise.all([lapsed.close(), gone.close(), starting.close()]);
   });
 
+  it("[cluster-adopt] keeps a row another host settled (adopted, marked interrupted) when the host that wrote it sends its insert again", async () => {
+    const url = await postgres().createDatabase();
+    const [lapsed, adopter] = [await openPgStore({ url, instance: "lapsed" }), await openPgStore({ url, instance: "adopter" })];
+    await lapsed.insertSession(session);
+    await lapsed.insertMessage(running);
+    await adopter.query("UPDATE messages SET tool_status = 'stopped', tool = jsonb_set(tool::jsonb, '{status}', '\"stopped\"')::text, interrupted = TRUE WHERE id = $1", [running.id]);
+    const late: StoredMessage = { ...running, tool: { ...running.tool!, status: "error", error: { name: "HostError", code: "STORAGE_BUSY", message: "late" } } };
+    await lapsed.insertMessage(late);
+    expect((await adopter.listMessages("s1")).map((row) => [row.id, row.tool?.status, row.interrupted ?? false])).toEqual([["m1", "stopped", true]]);
+    await Promise.all([lapsed.close(), adopter.close()]);
+  });
+
   it("refuses a database written by a newer schema, naming it without its password", async () => {
     const url = await postgres().createDatabase();
     const store = await openPgStore({ url, instance: "a" });

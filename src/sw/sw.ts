@@ -140,22 +140,22 @@ const HOST_DOWN = new Set([502, 503, 504]);
 /** How long a page load waits for the host before the cached shell opens instead (a host on a network out of reach can hang for a minute). */
 const NAVIGATE_WAIT_MS = 4000;
 
-/**
- * A page load: the network's answer, or the cached shell (which says the host is unreachable while it cannot reach it)
- * when there is no host to answer, or none within NAVIGATE_WAIT_MS.
- */
-async function navigate(request: Request): Promise<Response> {
+/** A page load: the network's answer, or the cached shell (saying the host is unreachable) when none comes, or none in NAVIGATE_WAIT_MS. */
+async function navigate(event: FetchEvent): Promise<Response> {
+  const { request } = event;
   const shell = async () => (await caches.open(SHELL_CACHE)).match("/");
   const network = fetch(request);
+  // A login link (`?token=`) waits for its answer, which sets the login: the shell in its place would leave it unset.
+  const waitMs = new URL(request.url).searchParams.has("token") ? null : NAVIGATE_WAIT_MS;
   let response: Response;
   try {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), NAVIGATE_WAIT_MS)));
+    const late = new Promise<null>((resolve) => (timer = waitMs === null ? undefined : setTimeout(() => resolve(null), waitMs)));
     const first = await Promise.race([network, late]).finally(() => clearTimeout(timer));
     const cached = first === null ? await shell() : undefined;
     if (cached) {
-      // The page opens from the shell; the load still under way is left to end on its own, and its outcome is not needed.
-      network.catch(() => undefined);
+      // The page opens from the shell; the load under way is kept alive to its end (its answer may set a cookie), unread.
+      event.waitUntil(network.then(() => undefined, () => undefined));
       return cached;
     }
     response = first ?? (await network);
@@ -173,7 +173,7 @@ scope.addEventListener("fetch", (event: FetchEvent) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== scope.location.origin || url.pathname.startsWith("/api/") || url.pathname === "/mcp") return;
-  if (request.mode === "navigate") return event.respondWith(navigate(request));
+  if (request.mode === "navigate") return event.respondWith(navigate(event));
   if (url.pathname.startsWith("/assets/") || SHELL_FILES.includes(url.pathname)) event.respondWith(fromShell(request));
 });
 
@@ -198,9 +198,10 @@ const WHICH_CHAT_WAIT_MS = 250;
 function askShownChat(client: WindowClient): Promise<string | null | undefined> {
   const channel = new MessageChannel();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), WHICH_CHAT_WAIT_MS);
+    const timer = setTimeout(() => (channel.port1.close(), resolve(undefined)), WHICH_CHAT_WAIT_MS);
     channel.port1.onmessage = (event: MessageEvent) => {
       clearTimeout(timer);
+      channel.port1.close();
       const sessionId = (event.data as { sessionId?: unknown } | null)?.sessionId;
       resolve(typeof sessionId === "string" ? sessionId : null);
     };
@@ -212,9 +213,8 @@ function askShownChat(client: WindowClient): Promise<string | null | undefined> 
 async function watchedWindow(sessionId: string): Promise<boolean> {
   const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const [id] of shownChats) if (!windows.some((client) => client.id === id)) shownChats.delete(id);
-  const inView = windows.filter((client) => client.visibilityState === "visible" && client.focused);
-  // A window in view that has not told this worker since it started (stopped meanwhile, as a browser does after a while
-  // idle) is asked; one that does not answer counts as not watching: a notification rather than one wrongly held back.
+  const inView = windows.filter((client) => client.visibilityState === "visible" && client.focused && isAppWindow(client));
+  // A window in view that has not told this worker since it started (stopped while idle) is asked; one that does not answer is not watching.
   for (const client of inView) {
     if (shownChats.has(client.id)) continue;
     const shown = await askShownChat(client);

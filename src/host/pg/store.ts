@@ -198,8 +198,9 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     },
     async insertMessage(message) {
       await query(
-        // A row already stored (its first insert committed, its answer was lost) gets its newer version in its place.
-        "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text, tool = EXCLUDED.tool, tool_status = EXCLUDED.tool_status, streaming = EXCLUDED.streaming, interrupted = EXCLUDED.interrupted, failure = EXCLUDED.failure",
+        // A row already stored (its first insert committed, its answer was lost) gets its newer version in its place, unless
+        // another host settled it meanwhile (an adoption marks each row it settles interrupted): that version stays.
+        "INSERT INTO messages (id, session_id, role, created_at, text, tool, tool_status, step, raw_args, streaming, interrupted, failure, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text, tool = EXCLUDED.tool, tool_status = EXCLUDED.tool_status, streaming = EXCLUDED.streaming, interrupted = EXCLUDED.interrupted, failure = EXCLUDED.failure WHERE NOT messages.interrupted",
         [...messageValues(message), options.instance],
       );
     },

@@ -97,6 +97,7 @@ export interface PushDeliveryOptions {
  */
 async function deliver(options: PushDeliveryOptions, subscription: StoredPushSubscription, payload: PushPayload): Promise<SendOutcome> {
   const { store, log, keys, retry } = options;
+  const firstAt = options.now();
   let waited = 0;
   for (let attempt = 0; ; attempt++) {
     if (options.stopping.aborted) return "gave-up";
@@ -141,7 +142,8 @@ async function deliver(options: PushDeliveryOptions, subscription: StoredPushSub
     // A `Retry-After` of 0 or in the past still waits the backoff: it never turns the retries into a burst.
     const backoff = Math.min(retry.baseDelayMs * 2 ** attempt, retry.maxDelayMs);
     const delay = Math.max(wait ?? 0, payload.kind === "request" ? backoff : retry.baseDelayMs * 2 ** attempt);
-    const givenUp = payload.kind === "request" ? waited + delay > TTL_MS : attempt >= retry.attempts || delay > retry.maxDelayMs;
+    // The time to live counts from the first attempt: the waits, and the attempts that took their own time (a timeout).
+    const givenUp = payload.kind === "request" ? Math.max(waited, options.now() - firstAt) + delay > TTL_MS : attempt >= retry.attempts || delay > retry.maxDelayMs;
     if (givenUp) {
       log({ event: "push/gave-up", status, attempts: attempt + 1, retryAfterMs: wait });
       return "gave-up";
