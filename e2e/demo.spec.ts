@@ -531,6 +531,17 @@ test.describe("controls", () => {
     await expect(page.getByRole("button", { name: "Reset" })).toBeDisabled();
   });
 
+  test("typing in a knob of the story that arrives while typing keeps the focus in the knob as the story runs again", async ({ page }) => {
+    await page.goto(`${host.url}/demo#arrives-while-typing`);
+    const status = preview(page).getByRole("status").filter({ hasText: "Parley's assistant asks 2 questions. Press Alt+Q to answer." });
+    await expect(status).toBeVisible();
+    const knob = page.getByRole("group", { name: "Question 1" }).getByRole("textbox", { name: "Header" });
+    await knob.fill("");
+    await knob.pressSequentially("Stack", { delay: 50 });
+    await expect(knob).toBeFocused();
+    await expect(knob).toHaveValue("Stack");
+  });
+
   test("an edit in the address that cannot be read lists its problems beside Reset, which returns to the story", async ({ page }) => {
     for (const edit of ["{}", "null", "x"]) {
       await page.goto(`${host.url}/demo?edit=${encodeURIComponent(edit)}#single-select`);

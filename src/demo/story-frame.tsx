@@ -134,7 +134,7 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
   }, [hostListeners, requests, run]);
 
   useEffect(() => {
-    if (story.arrival === "while-typing") inputRef.current?.focus();
+    if (story.arrival === "while-typing" && !typingInWorkshop()) inputRef.current?.focus();
     return playStory(story, requests, run.host);
   }, [story, requests, run]);
 
@@ -203,6 +203,18 @@ function StoryRun({ story, requests, playground, settingsRef, hostListeners, onR
 }
 
 /** "1 problem", "3 problems". */
+/** Whether the workshop around this preview has a field in use (a knob being typed in): the story then leaves the focus there. */
+function typingInWorkshop(): boolean {
+  if (window.parent === window) return false;
+  try {
+    const tag = window.parent.document.activeElement?.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
+  } catch {
+    // A page of another origin around the preview: nothing of it can be read, and the story runs as alone.
+    return false;
+  }
+}
+
 export function problemCount(t: (key: "playgroundInvalidOne" | "playgroundInvalid", values?: Record<string, number>) => string, count: number): string {
   return count === 1 ? t("playgroundInvalidOne") : t("playgroundInvalid", { count });
 }
