@@ -34,14 +34,7 @@ export function StoryKnobs({ knobs, edited, onChange, onReset }: KnobsProps) {
   const setQuestion = (index: number, question: QuestionItem) => onChange({ ...parts, questions: parts.questions.map((item, at) => (at === index ? question : item)) });
   return (
     <section className="demo__knobs" aria-labelledby="demo-knobs-heading">
-      <div className="demo__panel-toolbar">
-        <h2 id="demo-knobs-heading" className="demo__section-title">
-          {t("knobsHeading")}
-        </h2>
-        <button type="button" className="demo__button" onClick={onReset} disabled={!edited}>
-          {t("knobsReset")}
-        </button>
-      </div>
+      <KnobsToolbar onReset={onReset} edited={edited} />
       <p className="demo__playground-hint" role="status">
         {edited ? t("knobsEdited") : t("knobsHint")}
       </p>
@@ -61,19 +54,27 @@ export function StoryKnobs({ knobs, edited, onChange, onReset }: KnobsProps) {
   );
 }
 
+/** The Controls' heading and Reset, which is offered once the story was edited. */
+function KnobsToolbar({ onReset, edited }: { onReset: () => void; edited: boolean }) {
+  const t = useCopy(demoCopy);
+  return (
+    <div className="demo__panel-toolbar">
+      <h2 id="demo-knobs-heading" className="demo__section-title">
+        {t("knobsHeading")}
+      </h2>
+      <button type="button" className="demo__button" onClick={onReset} disabled={!edited}>
+        {t("knobsReset")}
+      </button>
+    </div>
+  );
+}
+
 /** An edit the address carries that cannot be read: its problems, and Reset to go back to the story. */
 function EditProblems({ errors, onReset }: { errors: readonly { path: string; message: string }[]; onReset: () => void }) {
   const t = useCopy(demoCopy);
   return (
     <section className="demo__knobs" aria-labelledby="demo-knobs-heading">
-      <div className="demo__panel-toolbar">
-        <h2 id="demo-knobs-heading" className="demo__section-title">
-          {t("knobsHeading")}
-        </h2>
-        <button type="button" className="demo__button" onClick={onReset}>
-          {t("knobsReset")}
-        </button>
-      </div>
+      <KnobsToolbar onReset={onReset} edited />
       <div className="demo__playground-hint" role="alert">
         <p>
           {t("knobsUnreadable")} {problemCount(t, errors.length)}

@@ -17,31 +17,15 @@ function issuesOf(issues: readonly { path: readonly PropertyKey[]; message: stri
   return issues.map((issue) => ({ path: [...prefix, ...issue.path].map(String).join("."), message: issue.message }));
 }
 
-/**
- * What the Controls need of a question to show it: its text fields and options as text. Nothing of the protocol's rules
- * (lengths, unique labels): an edit breaking one keeps its knobs, and the preview lists its problems.
- */
+/** What the Controls need of a question to show it: its text fields and options as text; none of the protocol's rules (lengths, unique labels). */
 const KnobQuestions = z.array(z.looseObject({ id: z.string(), question: z.string(), options: z.optional(z.array(z.looseObject({ label: z.string() }))) }));
 
-/** Edited arguments as the Controls show them: the parts, checked only so far as the knobs need; or every problem of an edit they cannot show. */
-export function knobPartsOf(json: string): PlaygroundResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    return { kind: "errors", errors: [{ path: "", message: `not JSON: ${(error as Error).message}` }] };
-  }
-  const shape = EditedParts.safeParse(value);
-  if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
-  const { origin, approval } = shape.data;
-  if (approval) return readEdit(json);
-  const questions = KnobQuestions.safeParse(shape.data.questions);
-  if (!questions.success) return { kind: "errors", errors: issuesOf(questions.error.issues, ["questions"]) };
-  return { kind: "request", parts: { questions: questions.data as QuestionItem[], ...(origin ? { origin } : {}) } };
-}
-
-/** Reads edited arguments from the address: the parts the slot shows, or every problem with its path. An approval's questions always follow its tool call. */
-export function readEdit(json: string): PlaygroundResult {
+/**
+ * Reads edited arguments from the address: the parts the slot shows, or every problem with its path. An approval's
+ * questions always follow its tool call. `rules` false reads them as the Controls need them, checked only so far as the
+ * knobs show them (KnobQuestions): an edit breaking a rule keeps its knobs, and the preview lists its problems.
+ */
+export function readEdit(json: string, rules = true): PlaygroundResult {
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -52,10 +36,13 @@ export function readEdit(json: string): PlaygroundResult {
   if (!shape.success) return { kind: "errors", errors: issuesOf(shape.error.issues) };
   const { origin, approval } = shape.data;
   if (approval) return { kind: "request", parts: { questions: approvalQuestions(approval), origin: origin ?? { kind: "mcp-server", name: approval.server }, approval } };
-  const questions = Questions.safeParse(shape.data.questions);
+  const questions = (rules ? Questions : KnobQuestions).safeParse(shape.data.questions);
   if (!questions.success) return { kind: "errors", errors: issuesOf(questions.error.issues, ["questions"]) };
-  return { kind: "request", parts: { questions: questions.data, ...(origin ? { origin } : {}) } };
+  return { kind: "request", parts: { questions: questions.data as QuestionItem[], ...(origin ? { origin } : {}) } };
 }
+
+/** Edited arguments as the Controls show them (readEdit without the protocol's rules), or every problem of an edit they cannot show. */
+export const knobPartsOf = (json: string): PlaygroundResult => readEdit(json, false);
 
 /** Which option the panel badges as recommended (the first whose label ends in a marker it reads, in any spelling), or -1. */
 export function recommendedIndex(question: QuestionItem): number {
