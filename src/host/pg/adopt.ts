@@ -5,7 +5,7 @@ import type { GivenAnswer } from "../pending/pending-table";
 import type { AnswerEffect } from "../tools/registry";
 import type { Logger } from "../log";
 import type { StoredMessage } from "../store";
-import type { ClusterView } from "./cluster-view";
+import type { ClusterQuestion, ClusterView } from "./cluster-view";
 import { SELECT_SESSION, toMessage, toSession, type MessageRow, type PgStore, type SessionRow } from "./store";
 
 /**
@@ -24,7 +24,7 @@ export interface Adoption {
   emit(frame: DownFrame): void;
 }
 
-const MESSAGE_COLUMNS = "id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure";
+export const MESSAGE_COLUMNS = "id, session_id, role, created_at, text, tool, step, raw_args, streaming, interrupted, failure";
 
 /** What a stored response gave the question: its answers, a dismissal, or null when it is neither. */
 function givenAnswer(body: unknown): GivenAnswer | null {
@@ -72,11 +72,52 @@ export async function adoptExpired(adoption: Adoption): Promise<void> {
   if (failure !== null) throw failure;
 }
 
-type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
+export type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
+
+export type Resolutions = Map<string, { sessionId: string; outcome: ResolvedOutcome }>;
+
+/**
+ * How questions a dead host owned ended, as their rows say now: answered or cancelled as stored, any other state (or no
+ * row) aborted, since its adoption closed every question still open.
+ */
+export async function outcomesOf(query: Query, questions: readonly ClusterQuestion[]): Promise<Resolutions> {
+  const outcomes: Resolutions = new Map();
+  if (questions.length === 0) return outcomes;
+  const states = await query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [questions.map((question) => question.frame.rpcId)]);
+  const known = new Map(states.rows.map((row) => [row.rpc_id, row]));
+  for (const { frame } of questions) {
+    const row = known.get(frame.rpcId);
+    const state = row?.state === "answered" || row?.state === "cancelled" ? row.state : "aborted";
+    outcomes.set(frame.rpcId, { sessionId: row?.session_id ?? frame.sessionId, outcome: state });
+  }
+  return outcomes;
+}
+
+/**
+ * Tells what a dead host's adoption settled: each question resolved (`host-lost`), each changed row as stored, and each of
+ * its sessions idle, unless a live host's turn holds it by now.
+ */
+export async function tellSettled(store: PgStore, emit: (frame: DownFrame) => void, resolved: Resolutions, rows: readonly MessageRow[], sessions: Set<string>): Promise<void> {
+  for (const [rpcId, { sessionId, outcome }] of resolved) {
+    sessions.add(sessionId);
+    emit({ type: "question/resolved", rpcId, sessionId, outcome, cause: "host-lost" });
+  }
+  for (const row of rows) {
+    sessions.add(row.session_id);
+    const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
+    emit({ type: "message/upserted", message: wire satisfies Message });
+  }
+  if (sessions.size === 0) return;
+  const found = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1) AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.session_id = sessions.id)`, [[...sessions]], false);
+  for (const row of found.rows) {
+    const { autoTitle: _auto, ...session } = toSession(row);
+    emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
+  }
+}
 
 /** What adopting a dead host changed in the database, to be told to every host once it is committed. */
 interface Adopted {
-  resolved: Map<string, { sessionId: string; outcome: ResolvedOutcome }>;
+  resolved: Resolutions;
   rows: MessageRow[];
   sessions: Set<string>;
   /** For the log: rows given their claimed answer, tool rows stopped, replies interrupted. */
@@ -90,7 +131,7 @@ interface Adopted {
  * the answers claimed before are read.
  */
 async function adoptRows(adoption: Adoption, owner: string, query: Query): Promise<Adopted> {
-  const resolved = new Map<string, { sessionId: string; outcome: ResolvedOutcome }>();
+  const resolved: Resolutions = new Map();
   const sessions = new Set<string>();
   const changed: MessageRow[] = [];
   const aborted = await query<{ rpc_id: string; session_id: string }>("UPDATE pending SET state = 'aborted' WHERE owner = $1 AND state = 'pending' RETURNING rpc_id, session_id", [owner]);
@@ -129,15 +170,7 @@ async function adoptRows(adoption: Adoption, owner: string, query: Query): Promi
   for (const row of aborted.rows) resolved.set(row.rpc_id, { sessionId: row.session_id, outcome: "aborted" });
   // Questions the dead host owned that every host still shows, whatever their row says now (an answer it never settled).
   const shown = adoption.view.askedBy(owner).filter(({ frame }) => !resolved.has(frame.rpcId));
-  if (shown.length > 0) {
-    const states = await query<{ rpc_id: string; session_id: string; state: string }>("SELECT rpc_id, session_id, state FROM pending WHERE rpc_id = ANY($1)", [shown.map((question) => question.frame.rpcId)]);
-    const known = new Map(states.rows.map((row) => [row.rpc_id, row]));
-    for (const { frame } of shown) {
-      const row = known.get(frame.rpcId);
-      const state = row?.state === "answered" || row?.state === "cancelled" ? row.state : "aborted";
-      resolved.set(frame.rpcId, { sessionId: row?.session_id ?? frame.sessionId, outcome: state });
-    }
-  }
+  for (const [rpcId, resolution] of await outcomesOf(query, shown)) resolved.set(rpcId, resolution);
   for (const row of turns.rows) sessions.add(row.session_id);
   return { resolved, rows: [...changed, ...stopped, ...interrupted.rows], sessions, counts: { answered: changed.length, tools: stopped.length, replies: interrupted.rows.length } };
 }
@@ -159,22 +192,7 @@ async function adoptHost(adoption: Adoption, owner: string) {
   }, false);
   if (adopted === null) return;
   const { resolved, rows, sessions, counts } = adopted;
-  for (const [rpcId, { sessionId, outcome }] of resolved) {
-    sessions.add(sessionId);
-    emit({ type: "question/resolved", rpcId, sessionId, outcome, cause: "host-lost" });
-  }
-  for (const row of rows) {
-    sessions.add(row.session_id);
-    const { step: _step, rawArgs: _rawArgs, streaming: _streaming, ...wire } = toMessage(row);
-    emit({ type: "message/upserted", message: wire satisfies Message });
-  }
   for (const sessionId of view.takeBusy(owner)) sessions.add(sessionId);
-  if (sessions.size > 0) {
-    const found = await store.query<SessionRow>(`${SELECT_SESSION} WHERE id = ANY($1)`, [[...sessions]], false);
-    for (const row of found.rows) {
-      const { autoTitle: _auto, ...session } = toSession(row);
-      emit({ type: "session/upserted", session: { ...session, state: "idle" } satisfies Session });
-    }
-  }
+  await tellSettled(store, emit, resolved, rows, sessions);
   log({ event: "cluster/adopted", owner, instance, ...counts, questions: resolved.size, sessions: sessions.size });
 }

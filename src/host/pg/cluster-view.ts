@@ -27,6 +27,8 @@ export interface ClusterView {
   askedBy(owner: string): ClusterQuestion[];
   /** The sessions a host last published busy, forgotten from now on. */
   takeBusy(owner: string): Set<string>;
+  /** Every host this view holds a pending question or a busy session of. */
+  owners(): Set<string>;
 }
 
 interface PendingRow {
@@ -84,5 +86,6 @@ export function createClusterView(store: PgStore): ClusterView {
       lastStates.delete(owner);
       return sessions;
     },
+    owners: () => new Set([...[...mirror.values()].map((question) => question.owner), ...[...lastStates].filter(([, sessions]) => sessions.size > 0).map(([owner]) => owner)]),
   };
 }

@@ -4,6 +4,7 @@ import type { AnswerEffect } from "../tools/registry";
 import { errorText, type Logger } from "../log";
 import { readRule, type AnswerRule } from "../pending/answer-rule";
 import { adoptExpired } from "./adopt";
+import { createOrphanSweep } from "./orphans";
 import { notePayload, notifyAll, openEnvelope, startListener, sweepLargeFrames, type Envelope } from "./channel";
 import { createOutbox, serial, type Outbox } from "./outbox";
 import { createClaims, type Claims } from "./claims";
@@ -180,6 +181,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** The adoption under way, one at a time and beside the renewals: one that waits on a lock never lets this host's lease lapse. */
   let adopting: Promise<void> | null = null;
   const adoptBeside = () => void (adopting ??= adopt().catch((error: unknown) => log({ event: "cluster/adoption-failed", instance, error: errorText(error) })).finally(() => (adopting = null)));
+  const orphans = createOrphanSweep({ store, instance, view, log, deliver: (frame, owner) => deliver(frame, owner, undefined) });
+  /** The look for gone hosts' leftovers under way, one at a time and beside the renewals, like the adoption. */
+  let sweeping: Promise<void> | null = null;
+  const sweepBeside = () => void (sweeping ??= orphans.sweep().catch((error: unknown) => log({ event: "cluster/orphan-sweep-failed", instance, error: errorText(error) })).finally(() => (sweeping = null)));
   /** The catch-up under way, one at a time: a renewal waits for it, and the next tick's renewal still renews the lease. */
   let catching: Promise<void> | null = null;
   const answer = (body: unknown) => answerListeners.forEach((listener) => listener(body));
@@ -203,6 +208,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         state = "ok";
       }
       adoptBeside();
+      if (state === "ok") sweepBeside();
       live = await lease.countLive();
     } catch (error) {
       log({ event: "cluster/renew-failed", error: errorText(error) });
