@@ -42,10 +42,22 @@ function cookiePage(target: string): string {
   </script>`;
 }
 
+/** As many cookies as a browser keeps for one host name (180 in Chromium), each as large as it takes (4 KiB): about 720 KiB in every request. */
+const BOMB = { count: 180, bytes: 4_000 };
+
+/** Another port of this machine: a page that fills the host name's cookie jar, so every request to the host carries all of it. */
+function bombPage(): string {
+  return `<!doctype html><title>elsewhere</title><script>
+    const value = "x".repeat(${BOMB.bytes});
+    for (let i = 0; i < ${BOMB.count}; i++) document.cookie = "crumb" + i + "=" + value + "; path=/; max-age=3600";
+    document.title = "written " + document.cookie.length;
+  </script>`;
+}
+
 test.beforeAll(async () => {
   attacker = createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(request.url === "/cookies" ? cookiePage(host.url) : floodPage(host.url));
+    response.end(request.url === "/cookies" ? cookiePage(host.url) : request.url === "/bomb" ? bombPage() : floodPage(host.url));
   });
   await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
   attackerPort = (attacker.address() as AddressInfo).port;
@@ -163,4 +175,21 @@ test("fence-brake: a page on another port that writes made-up logins under the o
   const statuses = [];
   for (let attempt = 0; attempt < 25; attempt++) statuses.push((await page.request.get(`${host.url}/api/sessions`)).status());
   expect(new Set(statuses)).toEqual(new Set([200]));
+});
+
+test("fence-brake: a page on another port that fills the host name's cookie jar does not lock the owner out", async ({ context, page }) => {
+  await logInAndChat(page);
+  const other = await context.newPage();
+  await other.goto(`http://127.0.0.1:${attackerPort}/bomb`);
+  await expect(other).toHaveTitle(/^written \d+$/);
+  const jar = await context.cookies(host.url);
+  const crumbs = jar.filter((cookie) => cookie.name.startsWith("crumb"));
+  // The jar was full (Chromium keeps 150 of a name's cookies once it passes 180), over half a megabyte on every request,
+  // and the owner's login (Priority=High) was kept while the page's own were thinned out.
+  expect({
+    full: crumbs.length >= 140,
+    bytes: crumbs.reduce((sum, cookie) => sum + cookie.name.length + cookie.value.length + 2, 0) > 512 * 1024,
+    login: jar.filter((cookie) => !cookie.name.startsWith("crumb")).map((cookie) => cookie.name),
+  }).toEqual({ full: true, bytes: true, login: [`parley_login_${new URL(host.url).port}`] });
+  await ownerKeepsWorking(page);
 });

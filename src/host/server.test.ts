@@ -256,7 +256,7 @@ describe("trust fence", () => {
     expect(link.status).toBe(302);
     expect(link.headers.get("location")).toBe("/");
     const setCookie = link.headers.get("set-cookie") ?? "";
-    const login = new RegExp(`^${cookieName}=([A-Za-z0-9_-]{43}); Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000$`).exec(setCookie)?.[1];
+    const login = new RegExp(`^${cookieName}=([A-Za-z0-9_-]{43}); Path=/; HttpOnly; SameSite=Strict; Priority=High; Max-Age=2592000$`).exec(setCookie)?.[1];
     expect(setCookie.startsWith(`${cookieName}=`)).toBe(true);
     expect(login).toBeDefined();
     expect(setCookie).not.toContain(token);

@@ -213,6 +213,12 @@ async function recoverStore(store: Store, log: Logger, logins: boolean, clustere
 }
 
 /** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
+/**
+ * Room for every cookie a browser keeps for this host name (Chromium: 180 of up to 4 KiB, about 720 KiB), which any page on
+ * another port of the same name can fill: past Node's 16 KiB, every request of the owner's would answer 431.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? silentLogger;
   if (options.token !== undefined && options.token.length < MIN_TOKEN_CHARS) {
@@ -301,7 +307,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   let closing: Promise<void> | null = null;
-  const server = createServer((request, response) => void handle(request, response));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => void handle(request, response));
   // A kept-alive connection outlives a client's pauses between requests: with Node's 5 s, a request sent as the host
   // closes an idle connection meets a reset. The headers timeout (60 s) does not touch idle connections, so it stays as
   // it is. Shutdown still closes idle connections at once (close() below).

@@ -43,7 +43,7 @@ export const MAX_LOGIN_COOKIES = 16;
 export function createAuth(options: AuthOptions): Auth {
   const cookieName = options.cookieName ?? loginCookieName(options.port);
   const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
-  const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
+  const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Priority=High; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
 
   /** A wrong credential counts against its address; past the budget it is answered 429 instead of 401. Right ones are never braked. */
   function failed(request: IncomingMessage, message: string): FenceVerdict {
