@@ -480,7 +480,7 @@ test.describe("finding and sharing a story", () => {
     await expect(full).toHaveAttribute("href", /^\/demo\?frame=.*#approval-destructive$/);
     await page.getByRole("button", { name: "Copy link" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${host.url}/demo?theme=system&lang=en#approval-destructive`);
     await page.goto(`${host.url}${await full.getAttribute("href")}`);
     await expect(page.getByRole("region", { name: "Allow filesystem to run delete_directory?" })).toBeVisible();
   });
@@ -488,6 +488,38 @@ test.describe("finding and sharing a story", () => {
 
 test.describe("controls", () => {
   test.use({ viewport: DESKTOP });
+
+  test("Copy link shares the story as it is seen: the preview's width, side by side, the host's reply, the theme and the language", async ({ page, context, browser }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(`${host.url}/demo#approval-destructive`);
+    await page.getByRole("radio", { name: "Phone 360" }).check();
+    await page.getByRole("radio", { name: "Dark" }).check();
+    await page.getByRole("combobox", { name: "Host reply" }).selectOption("not-pending");
+    await page.getByRole("combobox", { name: "Side by side" }).selectOption("themes");
+    await expect.poll(() => new URL(page.url()).search).toBe("?width=phone&compare=themes&reply=not-pending");
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toBe(`${host.url}/demo?width=phone&compare=themes&reply=not-pending&theme=dark&lang=en#approval-destructive`);
+
+    // Opened where nothing was chosen yet: the same view, and the address keeps only what the workshop does not remember.
+    const other = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const opened = await other.newPage();
+      await opened.goto(link.replace("lang=en", "lang=zh-CN"));
+      await expect(opened.locator("html")).toHaveAttribute("lang", "zh-CN");
+      await expect(opened.locator("html")).toHaveAttribute("data-theme", "dark");
+      await expect(opened.locator("iframe.demo__frame")).toHaveCount(2);
+      expect(await opened.locator("iframe.demo__frame").evaluateAll((frames) => frames.map((frame) => [frame.dataset.preview, frame.dataset.width]))).toEqual([
+        ["light", "phone"],
+        ["dark", "phone"],
+      ]);
+      await expect(opened.locator(".demo__reply select")).toHaveValue("not-pending");
+      await expect.poll(() => new URL(opened.url()).search).toBe("?width=phone&compare=themes&reply=not-pending");
+    } finally {
+      await other.close();
+    }
+  });
 
   test("edit a story's content, see the preview follow, share it by its address, and Reset to the story", async ({ page }) => {
     await page.goto(`${host.url}/demo#single-select`);

@@ -11,12 +11,10 @@ import { isPlaygroundInput, PLAYGROUND_EXAMPLES, PLAYGROUND_INPUTS, readPlaygrou
 import { decodeHash, STORIES, storyById, type DemoReply, type Story } from "./stories";
 import { knobPartsOf, storyParts } from "./story-args";
 import { problemCount, UnknownStoryNotice } from "./story-frame";
+import { COMPARES, readLook, readView, sharedLink, withoutLook, writeView, type Compare } from "./shell-address";
 
 const PREVIEW_WIDTHS: Record<PreviewWidth, string> = { phone: "360px", tablet: "768px", desktop: "100%" };
 
-/** Side by side: one preview, the story at phone and desktop width, or in the light and dark theme. */
-export const COMPARES = ["off", "widths", "themes"] as const;
-export type Compare = (typeof COMPARES)[number];
 const COMPARE_KEYS = { off: "compareOff", widths: "compareWidths", themes: "compareThemes" } as const satisfies Record<Compare, string>;
 
 const INPUT_KEYS = {
@@ -75,11 +73,13 @@ export function DemoShell() {
   const [theme, setTheme] = useTheme();
   const [story, setStory] = useState(() => storyOfHash(window.location.hash));
   const [missingId, setMissingId] = useState(() => decodeHash(window.location.hash) ?? window.location.hash.slice(1));
-  const [reply, setReply] = useState<DemoReply | null>(null);
-  const [width, setWidth] = useState<PreviewWidth>("desktop");
-  const [compare, setCompare] = useState<Compare>("off");
-  const [entries, setEntries] = useState<LogEntry[]>([]);
   const initial = useMemo(() => new URLSearchParams(window.location.search), []);
+  const [reply, setReply] = useState<DemoReply | null>(() => readView(initial).reply);
+  const [width, setWidth] = useState<PreviewWidth>(() => readView(initial).width);
+  const [compare, setCompare] = useState<Compare>(() => readView(initial).compare);
+  /** Counts Back and Forward, so the address is written again for the entry they land on. */
+  const [moves, setMoves] = useState(0);
+  const [entries, setEntries] = useState<LogEntry[]>([]);
   const [input, setInput] = useState<PlaygroundInput>(() => {
     const named = initial.get("input");
     return isPlaygroundInput(named) ? named : "questions";
@@ -101,8 +101,16 @@ export function DemoShell() {
   const previews = previewsOf(compare, width, theme);
   const mainSettings: FrameSettings = { ...base, theme, phone: width === "phone" };
 
+  // A shared link's theme and language are applied as if chosen here (and remembered); the address drops them below.
   useEffect(() => {
-    const url = new URL(window.location.href);
+    const look = readLook(initial);
+    if (look.theme) setTheme(look.theme);
+    if (look.locale) setLocale(look.locale);
+  }, [initial, setTheme, setLocale]);
+
+  useEffect(() => {
+    const url = withoutLook(new URL(window.location.href));
+    writeView(url, { width, compare, reply });
     for (const key of ["args", "input", "edit"]) url.searchParams.delete(key);
     if (playground) {
       url.searchParams.set("input", input);
@@ -110,7 +118,7 @@ export function DemoShell() {
     } else if (edit !== null) url.searchParams.set("edit", edit);
     // The history entry keeps its story's edit, so Back and Forward bring the story back as it was edited there.
     if (url.href !== window.location.href || editOfEntry() !== edit) window.history.replaceState({ edit } satisfies EntryState, "", url);
-  }, [playground, args, input, edit]);
+  }, [playground, args, input, edit, width, compare, reply, moves]);
 
   useEffect(() => startTheme(), []);
 
@@ -125,6 +133,7 @@ export function DemoShell() {
       setMissingId(decodeHash(window.location.hash) ?? window.location.hash.slice(1));
       // A story opened from the list starts unedited (its entry is new); one come back to by Back or Forward as it was left.
       setEdit(editOfEntry());
+      setMoves((count) => count + 1);
     };
     // Back to an entry whose address differs in more than its hash (an edit written into it) fires popstate, not hashchange.
     window.addEventListener("hashchange", onMove);
@@ -254,17 +263,21 @@ function PreviewFrame({ spec, settings, title, frames, onMessage }: PreviewFrame
 
 type CopyState = "idle" | "copied" | "fallback";
 
-/** The current story's name and what can be done with it: open it alone, copy its link, compare it side by side. */
+/**
+ * The current story's name and what can be done with it: open it alone, copy its link (the story, its edit, the preview's
+ * width, side by side, the host's reply, the theme and the language), compare it side by side.
+ */
 function StoryToolbar({ story, fullPage, compare, onCompare }: { story: Story; fullPage: string; compare: Compare; onCompare: (compare: Compare) => void }) {
   const t = useCopy(demoCopy);
   const { locale } = useLocale();
+  const [theme] = useTheme();
   const [copy, setCopy] = useState<CopyState>("idle");
   const linkRef = useRef<HTMLInputElement>(null);
   const compareId = useId();
   const [link, setLink] = useState("");
 
   const onCopy = async () => {
-    const href = window.location.href;
+    const href = sharedLink(window.location.href, theme, locale);
     setLink(href);
     try {
       if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
