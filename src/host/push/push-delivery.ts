@@ -179,6 +179,8 @@ export interface PushDelivery {
    * ended (`["gave-up"]` when the devices could not be listed); never rejects.
    */
   fanOut(payloadFor: (subscription: StoredPushSubscription) => PushPayload | null, beforeSend?: (devices: number) => Promise<void>): Promise<SendOutcome[]>;
+  /** Sends each payload to each of these devices, in order, whatever the subscriptions listed now (devices whose login ended). */
+  sendTo(subscriptions: readonly StoredPushSubscription[], payloads: readonly PushPayload[]): Promise<SendOutcome[]>;
   /** Resolves once every push queued so far was sent, dropped or given up. */
   idle(): Promise<void>;
 }
@@ -234,5 +236,8 @@ export function createPushDelivery(options: PushDeliveryOptions): PushDelivery {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
   }
 
-  return { fanOut, idle };
+  const sendTo = (subscriptions: readonly StoredPushSubscription[], payloads: readonly PushPayload[]) =>
+    Promise.all(subscriptions.flatMap((subscription) => payloads.map((payload) => enqueue(subscription, payload))));
+
+  return { fanOut, sendTo, idle };
 }

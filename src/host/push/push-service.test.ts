@@ -604,6 +604,36 @@ describe("subscriptions", () => {
     expect(loginOwner(() => null)({ headers: {} } as never)).toBe("host");
   });
 
+  it("push-owner: closes a device's notifications when its login ends, by logout or when found dead: every request still pending and the one closing", async () => {
+    const live = new Set([loginDigest("login-a"), loginDigest("login-b"), loginDigest("login-c")]);
+    await start({ ownerLive: async (owner) => live.has(owner) });
+    const [a, b, c] = [fake.device(), fake.device(), fake.device()];
+    await subscribe(a, {}, "login-a");
+    await subscribe(b, {}, "login-b");
+    await subscribe(c, {}, "login-c");
+    service.onFrame(requested("rpc-1"));
+    service.onFrame(requested("rpc-2", { sessionId: "s2" }));
+    service.onFrame(requested("rpc-3", { sessionId: "s3" }), "elsewhere");
+    await service.idle();
+    const seen = (device: FakeDevice, from: number) => fake.received.slice(from).filter((push) => push.deviceId === device.id).map((push) => [push.payload.kind, push.payload.rpcId, push.payload.pending]);
+    expect([a, b, c].map((device) => seen(device, 0))).toEqual([0, 1, 2].map(() => [["request", "rpc-1", 1], ["request", "rpc-2", 2]]));
+
+    // Logout: that device alone gets the close of each pending request, its badge at 0.
+    let from = fake.received.length;
+    await service.loginRevoked(loginDigest("login-b"));
+    await service.idle();
+    expect([a, b, c].map((device) => seen(device, from))).toEqual([[], [["resolved", "rpc-1", 0], ["resolved", "rpc-2", 0], ["resolved", "rpc-3", 0]], []]);
+
+    // A login found dead as a request closes: that device gets this close too, and the rest.
+    live.delete(loginDigest("login-c"));
+    from = fake.received.length;
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect([a, b, c].map((device) => seen(device, from))).toEqual([[["resolved", "rpc-1", 2]], [], [["resolved", "rpc-2", 0], ["resolved", "rpc-3", 0], ["resolved", "rpc-1", 0]]]);
+    const listed = (await (await call("GET", "/api/push/subscriptions", undefined, "login-a")).json()) as { subscriptions: { endpoint: string }[] };
+    expect(listed.subscriptions.map((subscription) => subscription.endpoint)).toEqual([a.subscription.endpoint]);
+  });
+
   it("push-key: makes the VAPID keys once and keeps them in the store's own tables", async () => {
     const db = new Database(":memory:");
     store = sqlitePushStore(db);

@@ -8,7 +8,7 @@ import type { Logger } from "../log";
 import { requestPayload, resolvedPayload, type ResolvedPush } from "./payload";
 import { takesSilentPushes } from "../../protocol/push-services";
 import { abortableSleep, createPushDelivery, type PushRetry } from "./push-delivery";
-import type { PushStore, VapidKeys } from "./push-store";
+import type { StoredPushSubscription, PushStore, VapidKeys } from "./push-store";
 import { createPushSubscriptions } from "./push-subscriptions";
 import { publicOnlyLookup, type Lookup } from "./push-address";
 
@@ -112,6 +112,18 @@ export function loginOwner(cookieName: () => string | null): (request: IncomingM
 /** How long after its close push was first given up a request's note is retried at each start before it is let go (`push/close-abandoned`). */
 export const OPEN_NOTE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * What a device whose login ended gets: the close push of every request pending but those whose pushes are still going
+ * out (it got none of them), and of those being closed, with its badge at 0.
+ */
+function farewellCloses(pending: ReadonlyMap<string, QuestionRequestedFrame>, asking: ReadonlySet<string>, closing: ReadonlyMap<string, ResolvedPush>): ResolvedPush[] {
+  const open = [...pending.values()].filter((frame) => !asking.has(frame.rpcId));
+  return [
+    ...open.map((frame): ResolvedPush => ({ v: 1, kind: "resolved", rpcId: frame.rpcId, sessionId: frame.sessionId, outcome: "aborted", pending: 0 })),
+    ...[...closing.values()].map((payload) => ({ ...payload, pending: 0 })),
+  ];
+}
+
 /** Makes or loads the VAPID keys, then sends a push per pending request to every subscribed device and closes it when resolved. */
 export async function createPushService(options: PushServiceOptions): Promise<PushService> {
   const { store, log } = options;
@@ -132,25 +144,10 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
   /** Which of them a recount read before their frame came: that frame is still the request's first here. */
   const read = new Set<string>();
   const { ended, endWaits } = requestEndings((rpcId) => pending.has(rpcId));
-  const subscriptions = createPushSubscriptions({
-    store,
-    log,
-    allowLoopback: options.allowLoopback,
-    ownerOf: options.ownerOf,
-    ownerLive: options.ownerLive,
-    maxSubscriptions,
-    now,
-  });
-  const { fanOut, idle: delivered } = createPushDelivery({
-    store,
-    log,
-    keys,
-    subject,
-    allowLoopback: options.allowLoopback,
-    retry,
-    timeoutMs,
-    sleep,
-    now,
+  const { allowLoopback, ownerOf, ownerLive } = options;
+  const subscriptions = createPushSubscriptions({ store, log, allowLoopback, ownerOf, ownerLive, maxSubscriptions, now, onGone: (gone) => farewell(gone) });
+  const { fanOut, sendTo, idle: delivered } = createPushDelivery({
+    store, log, keys, subject, allowLoopback, retry, timeoutMs, sleep, now,
     stopping: stopping.signal,
     isPending: (rpcId) => pending.has(rpcId),
     ended,
@@ -165,16 +162,35 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
 
   /** Close pushes sent whose request is still to be forgotten as open: `idle()` waits for them too. */
   const forgetting = new Set<Promise<unknown>>();
+  const forget = (work: Promise<unknown>) => void (forgetting.add(work), work.finally(() => forgetting.delete(work)));
+
+  /** Requests whose close pushes are going out and whose devices are still to be listed: a device found gone then gets them too. */
+  const closingNow = new Map<string, ResolvedPush>();
+  /** Requests whose pushes are going out and whose devices are still to be listed: a device found gone then never got them. */
+  const askingNow = new Set<string>();
+
+  /**
+   * Devices whose login ended (logout, expiry, another token) can no longer answer, and no later close push reaches them:
+   * each gets now the close push of every request still pending and of those being closed, so no notification stays.
+   */
+  function farewell(gone: readonly StoredPushSubscription[]) {
+    const silent = gone.filter((subscription) => silentPushes(subscription.endpoint));
+    const closes = farewellCloses(pending, askingNow, closingNow);
+    if (silent.length > 0 && closes.length > 0) forget(sendTo(silent, closes));
+  }
 
   /** Sends a request's close pushes, then forgets it was open; one that was given up (shutdown, a push service down) stays noted for the next start. */
   function close(rpcId: string, payload: ResolvedPush) {
-    const forgotten = fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null)).then((outcomes) => {
-      if (!noted.delete(rpcId)) return;
-      if (outcomes.includes("gave-up")) return openRequests?.gaveUp(rpcId, now()).catch(noteFailed);
-      return openRequests?.remove(rpcId).catch(noteFailed);
-    });
-    forgetting.add(forgotten);
-    void forgotten.finally(() => forgetting.delete(forgotten));
+    closingNow.set(rpcId, payload);
+    const listed = () => void closingNow.delete(rpcId);
+    forget(
+      fanOut((subscription) => (silentPushes(subscription.endpoint) ? payload : null), async () => listed()).then((outcomes) => {
+        listed();
+        if (!noted.delete(rpcId)) return;
+        if (outcomes.includes("gave-up")) return openRequests?.gaveUp(rpcId, now()).catch(noteFailed);
+        return openRequests?.remove(rpcId).catch(noteFailed);
+      }),
+    );
   }
 
   async function idle() {
@@ -208,14 +224,16 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         own.add(frame.rpcId);
         const count = pending.size;
         const { rpcId, sessionId } = frame;
+        askingNow.add(rpcId);
         void fanOut(
           (subscription) => requestPayload(frame, count, subscription.hideText),
           async (devices) => {
+            askingNow.delete(rpcId);
             if (devices === 0 || openRequests === undefined) return;
             noted.add(rpcId);
             await openRequests.add({ rpcId, sessionId, openedAt: now() });
           },
-        );
+        ).finally(() => askingNow.delete(rpcId));
       } else if (frame.type === "question/resolved") {
         own.delete(frame.rpcId);
         read.delete(frame.rpcId);
@@ -249,8 +267,10 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
       await store.moveOwner(fromDigest, toDigest);
     },
     async loginRevoked(digestOfLogin) {
+      const gone = (await store.listSubscriptions()).filter((subscription) => subscription.owner === digestOfLogin);
       const count = await store.deleteOwner(digestOfLogin);
       if (count > 0) log({ event: "push/owner-gone", count });
+      farewell(gone);
     },
     idle,
     close() {

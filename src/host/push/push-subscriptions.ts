@@ -27,6 +27,8 @@ export interface PushSubscriptionsOptions {
   ownerLive?(owner: string): Promise<boolean>;
   /** At most this many subscriptions are kept; the oldest goes for a new one. */
   maxSubscriptions: number;
+  /** Given the subscriptions of owners found dead, as they are dropped. */
+  onGone?(subscriptions: StoredPushSubscription[]): void;
   now(): number;
 }
 
@@ -55,6 +57,7 @@ export function createPushSubscriptions(options: PushSubscriptionsOptions): Push
       if (isLive) continue;
       const count = await store.deleteOwner(owner);
       log({ event: "push/owner-gone", count });
+      options.onGone?.(all.filter((subscription) => subscription.owner === owner));
     }
     return all.filter((subscription) => verdicts.get(subscription.owner));
   }
