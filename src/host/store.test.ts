@@ -319,6 +319,26 @@ describe.skipIf(postgresBin === null)("the Postgres store", () => {
 
   storeContract("Postgres", async () => openPgStore({ url: await postgres().createDatabase(), instance: "test-host" }));
 
+  it("keeps a text holding U+0000 (which Postgres text cannot) with U+FFFD in its place, finds by it, and counts none of it as storage trouble", async () => {
+    const store = await openPgStore({ url: await postgres().createDatabase(), instance: "test-host" });
+    try {
+      await store.insertSession({ ...session, title: "a\u0000b" });
+      await store.insertMessage({ id: "u1", sessionId: "s1", role: "user", createdAt: "2026-01-01T00:00:00.500Z", text: "x\u0000y\u0000" });
+      const found = await store.listSessions({ limit: 5, query: "\u0000" });
+      // A value the column cannot take fails that request alone: the store is not in trouble for it.
+      const refused = await store.query("SELECT 'a'::int", [], false).then(() => null, (error: Error) => error.message);
+      expect({ title: (await store.getSession("s1"))?.title, text: (await store.listMessages("s1"))[0]?.text, found: found.map((row) => row.id), refused: refused !== null, trouble: store.trouble }).toEqual({
+        title: "a\uFFFDb",
+        text: "x\uFFFDy\uFFFD",
+        found: ["s1"],
+        refused: true,
+        trouble: null,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("[pg-migrations] migrates once when several hosts open the same new database at once, and all get the one cluster id", async () => {
     const url = await postgres().createDatabase();
     const stores = await Promise.all(Array.from({ length: 6 }, (_, index) => openPgStore({ url, instance: `host-${index}` })));

@@ -21,6 +21,18 @@ export interface Guard {
   refuseWritesWhen(check: () => string | null): void;
 }
 
+/**
+ * Postgres text holds no U+0000, which an agent's or a model's text may carry (SQLite keeps it): stored as U+FFFD, the
+ * mark of a character that could not be kept, rather than failing the write and losing the rest of the text.
+ */
+export function storableValues(values: unknown[]): unknown[] {
+  if (!values.some((value) => typeof value === "string" && value.includes("\u0000"))) return values;
+  return values.map((value) => (typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD") : value));
+}
+
+/** A data exception (SQLSTATE class 22: a value the column cannot take) is the request's problem, not the storage's. */
+const requestFault = (error: StorageError) => error.sqliteCode?.startsWith("22") === true;
+
 export function createGuard(pool: pg.Pool, location: string): Guard {
   let trouble: StorageError | null = null;
   let fenced: string | null = null;
@@ -38,12 +50,13 @@ export function createGuard(pool: pg.Pool, location: string): Guard {
       const refused = writes ? refusal() : null;
       if (refused !== null) throw (trouble = new StorageError("STORAGE_BUSY", refused, null));
       try {
-        const result = await pool.query<R>(text, values);
+        const result = await pool.query<R>(text, storableValues(values));
         if (writes || trouble?.code === "STORAGE_BUSY") trouble = null;
         return result;
-      } catch (error) {
-        trouble = toPgStorageError(error, location);
-        throw trouble;
+      } catch (failure) {
+        const error = toPgStorageError(failure, location);
+        if (!requestFault(error)) trouble = error;
+        throw error;
       }
     },
     async transaction(work, writes = true) {
