@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Api } from "../client/api";
-import type { HostFacts } from "../features/chat/first-screen";
+import type { HostFacts } from "../features/chat/host-facts";
 
 /** The host's model and ready MCP servers, asked once (GET /api/health); null until answered or when the host cannot say. */
 export function useHostFacts(health: Api["health"]): HostFacts | null {

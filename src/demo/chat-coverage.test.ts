@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { acpCommands, latestAcpSession } from "../features/chat/acp-session";
-import { DEMO_MODEL } from "../features/chat/first-screen";
+import { DEMO_MODEL } from "../features/chat/host-facts";
 import { groupSessions } from "../features/sessions/groups";
 import type { AcpRowData, Message } from "../protocol/schemas";
 import { sceneState, type ChatScene, type SceneState } from "./chat-scene";

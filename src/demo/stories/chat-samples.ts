@@ -1,5 +1,5 @@
 import type { AgentsList } from "../../client/agents-api";
-import { DEMO_MODEL } from "../../features/chat/first-screen";
+import { DEMO_MODEL } from "../../features/chat/host-facts";
 import { planReviewQuestions } from "../../protocol/plan-review";
 import type { AcpRowData, QuestionItem, SessionAgent } from "../../protocol/schemas";
 import type { ChatScene, SceneChat, SceneRow } from "../chat-scene";

@@ -8,7 +8,7 @@ import { createSessionStore } from "../../store/session-store";
 import AcpModeSelect from "./acp-mode-select";
 import { acpCommands, latestAcpSession, selectAcpSession, type AcpSessionData } from "./acp-session";
 import { Conversation } from "./conversation";
-import { DEMO_MODEL } from "./first-screen";
+import { DEMO_MODEL } from "./host-facts";
 
 const READY: AcpSessionData = {
   type: "session",

@@ -10,7 +10,8 @@ import { Composer, NEW_CHAT_DRAFT } from "./composer";
 import { ComposerSlot } from "./composer-slot";
 import { ConnectionNotice } from "./connection-notice";
 import { FailedPart } from "./failed-part";
-import { FirstScreen, DEMO_MODEL, type HostFacts } from "./first-screen";
+import { DEMO_MODEL, type HostFacts } from "./host-facts";
+import { LazyFirstScreen } from "./lazy-first-screen";
 import { selectAcpSession } from "./acp-session";
 import { mergeCommands, type ComposerCommand } from "./commands";
 import { chatCopy } from "./copy";
@@ -119,7 +120,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     await onSend(sessionId, text);
   };
   const firstScreen = (
-    <FirstScreen
+    <LazyFirstScreen
       agentName={agentName}
       facts={facts}
       onStart={(text) => void sendHere(text).catch((error: unknown) => console.warn("starter not sent", error))}

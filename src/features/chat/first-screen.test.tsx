@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
-import { FirstScreen, SAMPLE_ASK, SAMPLE_PLAN, type HostFacts } from "./first-screen";
+import { FirstScreen, SAMPLE_ASK, SAMPLE_PLAN } from "./first-screen";
+import type { HostFacts } from "./host-facts";
 
 function setup(facts: HostFacts | null, agentName?: string) {
   const started: string[] = [];

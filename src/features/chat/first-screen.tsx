@@ -1,14 +1,7 @@
 import { useCopy } from "../../i18n/i18n";
 import { chatCopy } from "./copy";
+import { DEMO_MODEL, type HostFacts } from "./host-facts";
 
-/** What the host said about itself (GET /api/health): its model's name and its MCP servers that are ready. */
-export interface HostFacts {
-  model: string | null;
-  servers: readonly string[];
-}
-
-/** The scripted model's name in GET /api/health. */
-export const DEMO_MODEL = "scripted";
 
 /** A sample batch for the demo model's `/ask`: one single-select and one multi-select. */
 export const SAMPLE_ASK = `/ask ${JSON.stringify({
