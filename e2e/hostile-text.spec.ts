@@ -296,3 +296,24 @@ test("hostile message text shows in the transcript as sent, with no page error",
   await expectNothingRan(page, seen);
   expect(errors).toEqual([]);
 });
+
+test("an ACP agent's long option names wrap inside the approval card at 360 px: no part of a button is cut off", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const long = `Allow_once_${"and_push_to_main_".repeat(10)}end`;
+  const approval = {
+    server: "Qwen Code",
+    tool: "Edit a.ts",
+    arguments: "{}",
+    choices: [long, "Reject"],
+    choiceKinds: ["allow_once", "reject_once"],
+    toolCall: { toolCallId: "c1", title: "Edit a.ts", kind: "edit", locations: [{ path: `/srv/${"deep/".repeat(30)}a.ts` }] },
+  };
+  await page.goto(`${host.url}/demo?width=phone&edit=${encodeURIComponent(JSON.stringify({ questions: [], approval }))}#approval-acp`);
+  const frame = page.frameLocator("iframe.demo__frame");
+  const button = frame.getByRole("button", { name: long });
+  await expect(button).toBeVisible();
+  const card = frame.locator(".approval-card");
+  const [cardBox, buttonBox, locationsBox] = [await card.boundingBox(), await button.boundingBox(), await frame.locator(".approval-card__locations").boundingBox()];
+  expect([buttonBox!.x >= cardBox!.x, buttonBox!.x + buttonBox!.width <= cardBox!.x + cardBox!.width + 0.5, locationsBox!.x + locationsBox!.width <= cardBox!.x + cardBox!.width + 0.5]).toEqual([true, true, true]);
+  expect(await button.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+});

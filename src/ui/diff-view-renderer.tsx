@@ -61,7 +61,7 @@ export default function DiffView({ path, oldText, newText, truncated, labels }: 
   return (
     <div className="diff-view" data-changed={changed}>
       <div className="diff-view__path">
-        <bdi>{path}</bdi>
+        <bdi>{showHiddenCharacters(path)}</bdi>
       </div>
       {lines.length > FOLDED_DIFF_LINES ? (
         <details className="diff-view__fold">

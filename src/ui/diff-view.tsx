@@ -12,7 +12,7 @@ export function DiffView(props: DiffViewProps) {
   const loading = (
     <div className="diff-view">
       <div className="diff-view__path">
-        <bdi>{props.path}</bdi>
+        <bdi>{showHiddenCharacters(props.path)}</bdi>
       </div>
       <pre className="diff-view__lines" role="region" aria-label={props.labels.region} tabIndex={0} aria-busy="true">
         {showHiddenCharacters(props.newText)}

@@ -38,6 +38,19 @@ describe("showHiddenCharacters", () => {
     expect(showHiddenCharacters("a\u200D👍")).toBe("a⟨U+200D⟩👍");
   });
 
+  it("marks tags after a black flag unless they spell a subdivision flag: text hidden in tags behind a flag shows", () => {
+    const tags = (text: string) => Array.from(text, (char) => String.fromCodePoint(0xe0000 + char.codePointAt(0)!)).join("");
+    const marks = (text: string) => Array.from(text, (char) => `⟨U+${(0xe0000 + char.codePointAt(0)!).toString(16).toUpperCase()}⟩`).join("");
+    expect(showHiddenCharacters(`🏴${tags("rm -rf ~")}`)).toBe(`🏴${marks("rm -rf ~")}`);
+    // Too long, not ended by the cancel tag, or with a tag no subdivision code has: all of the run shows.
+    expect(showHiddenCharacters(`🏴${tags("gbengland")}\u{E007F}`)).toBe(`🏴${marks("gbengland")}⟨U+E007F⟩`);
+    expect(showHiddenCharacters(`🏴${tags("gbsct")}`)).toBe(`🏴${marks("gbsct")}`);
+    expect(showHiddenCharacters(`🏴${tags("GBSCT")}\u{E007F}`)).toBe(`🏴${marks("GBSCT")}⟨U+E007F⟩`);
+    // A flag, then tags of their own after it: the flag is kept, the other tags show.
+    const wales = `🏴${tags("gbwls")}\u{E007F}`;
+    expect(showHiddenCharacters(`${wales}${tags("hi")} ${wales}`)).toBe(`${wales}${marks("hi")} ${wales}`);
+  });
+
   it("keeps the joiners that Persian and Indic spelling need", () => {
     expect(showHiddenCharacters("می\u200Cخواهم")).toBe("می\u200Cخواهم");
     expect(showHiddenCharacters("क्\u200Dष")).toBe("क्\u200Dष");

@@ -17,13 +17,16 @@ const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const VARIATION_SELECTOR = /[\u180B-\u180D\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 const TAG = /[\u{E0020}-\u{E007F}]/u;
 const BLACK_FLAG = "\u{1F3F4}";
+const CANCEL_TAG = "\u{E007F}";
+/** A subdivision flag's tags after the black flag: a region and subdivision code of 2 to 6 tag letters and digits, then the cancel tag. */
+const SUBDIVISION_TAGS = /^[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}$/u;
 const SPACE = /\s/u;
 
 const isHidden = (char: string) => HIDDEN.test(char) && !VISIBLE_FORMAT.test(char);
 const inJoiningScript = (char: string | undefined) => char !== undefined && JOINING_SCRIPT.test(char) && LETTER_OR_MARK.test(char);
 
-/** Whether the hidden character at `index` is part of ordinary spelling or an emoji, and so is left to render. */
-function isSpelling(chars: readonly string[], index: number, previousKept: boolean): boolean {
+/** Whether the hidden character at `index` is part of ordinary spelling or an emoji, and so is left to render; `flagTags`: it is a subdivision flag's tag. */
+function isSpelling(chars: readonly string[], index: number, flagTags: boolean): boolean {
   const char = chars[index]!;
   const before = chars[index - 1];
   const after = chars[index + 1];
@@ -33,9 +36,16 @@ function isSpelling(chars: readonly string[], index: number, previousKept: boole
   }
   // One selector after a visible character picks its glyph (text or emoji style); a run of them carries hidden data.
   if (VARIATION_SELECTOR.test(char)) return before !== undefined && !isHidden(before) && !SPACE.test(before);
-  // A subdivision flag: the black flag, then tag letters, then the cancel tag.
-  if (TAG.test(char)) return before === BLACK_FLAG || (before !== undefined && TAG.test(before) && previousKept);
+  if (TAG.test(char)) return flagTags;
   return false;
+}
+
+/** Where the tags after a black flag at `index` end when they spell a subdivision flag (and are kept); else `index`. */
+function subdivisionFlagEnd(chars: readonly string[], index: number): number {
+  let end = index + 1;
+  // The cancel tag ends the flag: tags after it are not its own.
+  while (end < chars.length && TAG.test(chars[end]!) && chars[end - 1] !== CANCEL_TAG) end++;
+  return SUBDIVISION_TAGS.test(chars.slice(index + 1, end).join("")) ? end : index;
 }
 
 /** A visible marker for a hidden character, such as `⟨U+202E⟩`. */
@@ -51,13 +61,14 @@ export function hiddenCharacterMarker(char: string): string {
 export function showHiddenCharacters(text: string): string {
   if (!HIDDEN.test(text)) return text;
   const chars = Array.from(text);
-  let previousKept = true;
+  /** The tags before this index spell a subdivision flag; any other tag carries hidden text. */
+  let flagTagsEnd = 0;
   let shown = "";
   for (let index = 0; index < chars.length; index++) {
     const char = chars[index]!;
-    const kept: boolean = !isHidden(char) || isSpelling(chars, index, previousKept);
+    if (char === BLACK_FLAG) flagTagsEnd = subdivisionFlagEnd(chars, index);
+    const kept = !isHidden(char) || isSpelling(chars, index, index < flagTagsEnd);
     shown += kept ? char : hiddenCharacterMarker(char);
-    previousKept = kept;
   }
   return shown;
 }

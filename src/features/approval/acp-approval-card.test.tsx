@@ -39,6 +39,31 @@ describe("acp-permission: the card of a permission request of an ACP agent", () 
     expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Always allow") });
   });
 
+  it("shows the hidden characters of the agent's option names and paths as markers, on the buttons the human presses too", async () => {
+    const user = userEvent.setup();
+    const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));
+    const path = "/repo/\u202Egnp.sh";
+    const hostile: AcpApprovalCardProps["request"] = {
+      ...request,
+      approval: {
+        ...request.approval,
+        choices: ["Allow \u202Eecno", "Reject\u200B"],
+        choiceKinds: ["allow_once", "reject_once"],
+        toolCall: { ...request.approval.toolCall!, locations: [{ path }], content: [{ type: "diff", path, newText: "x\n" }] },
+      },
+    };
+    render(<AcpApprovalCard request={hostile} respond={respond} />);
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Allow ⟨U+202E⟩ecno", "Reject⟨U+200B⟩"]);
+    expect(screen.getByRole("list", { name: "Where" }).textContent).toBe("/repo/⟨U+202E⟩gnp.sh");
+    await waitFor(() => expect(screen.getByRole("region", { name: "Changes to /repo/⟨U+202E⟩gnp.sh" }).textContent).toContain("+x"));
+    await user.click(screen.getByRole("button", { name: "Reject⟨U+200B⟩" }));
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Back", "Reject⟨U+200B⟩"]);
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.getByRole("button", { name: "Reject⟨U+200B⟩" })).toHaveFocus();
+    await user.click(screen.getByRole("button", { name: "Allow ⟨U+202E⟩ecno" }));
+    expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Allow \u202Eecno") });
+  });
+
   it("holds the focus on its heading while it sends, and the card after it takes no click for its first moments: a double click decides one request", async () => {
     let now = 10_000;
     vi.spyOn(performance, "now").mockImplementation(() => now);

@@ -85,7 +85,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
               {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
               newText={part.newText}
               {...(part.truncated ? { truncated: true } : {})}
-              labels={{ region: t("diffRegion", { path: part.path }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
+              labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
             />
           ) : part.type === "text" ? (
             <pre key={index} className="approval-card__arguments" role="region" aria-label={t("command")} tabIndex={0}>
@@ -97,7 +97,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
           <ul aria-label={t("locations")} className="approval-card__locations">
             {call.locations.map((location, index) => (
               <li key={index}>
-                <bdi>{location.path}</bdi>
+                <bdi>{showHiddenCharacters(location.path)}</bdi>
                 {location.line !== undefined ? `:${location.line}` : ""}
               </li>
             ))}
@@ -134,12 +134,12 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
                 className="composer-card__button"
                 disabled={busy}
                 // The options come back with the focus on the reject Back undid.
-                onClick={() => focusAfterRender(() => [...(actionsRef.current?.querySelectorAll("button") ?? [])].find((button) => button.textContent === rejecting), () => setRejecting(null))}
+                onClick={() => focusAfterRender(() => [...(actionsRef.current?.querySelectorAll("button") ?? [])].find((button) => button.textContent === showHiddenCharacters(rejecting)), () => setRejecting(null))}
               >
                 {t("back")}
               </button>
               <button type="button" className="composer-card__button composer-card__button--danger" data-action="deny" disabled={busy} onClick={() => void send(rejecting, reason)}>
-                {rejecting}
+                {showHiddenCharacters(rejecting)}
               </button>
             </>
           ) : (
@@ -152,7 +152,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
                 disabled={busy}
                 onClick={() => (rejects.has(label) ? setRejecting(label) : void send(label))}
               >
-                {label}
+                {showHiddenCharacters(label)}
               </button>
             ))
           )}

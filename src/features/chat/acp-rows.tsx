@@ -22,7 +22,7 @@ function ContentPart({ part }: { part: AcpToolContent }) {
           {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
           newText={part.newText}
           {...(part.truncated ? { truncated: true } : {})}
-          labels={{ region: t("diffRegion", { path: part.path }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
+          labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
         />
       );
     case "text":
@@ -34,7 +34,7 @@ function ContentPart({ part }: { part: AcpToolContent }) {
         </pre>
       );
     case "other":
-      return <p className="acp-row__other">{part.label}</p>;
+      return <p className="acp-row__other">{showHiddenCharacters(part.label)}</p>;
     default:
       part satisfies never;
       return null;
@@ -63,7 +63,7 @@ export function AcpToolRow({ data, message }: { data: ToolData; message: Message
         <ul className="acp-row__locations">
           {call.locations.map((location, index) => (
             <li key={index}>
-              <bdi>{location.path}</bdi>
+              <bdi>{showHiddenCharacters(location.path)}</bdi>
               {location.line !== undefined ? `:${location.line}` : ""}
             </li>
           ))}
