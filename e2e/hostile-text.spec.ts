@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { showHiddenCharacters } from "../src/ui/hidden-characters";
+import { showHiddenCharacters } from "../src/protocol/hidden-characters";
 import { startHost, type TestHost } from "./host";
 import { mulberry32 } from "../src/testing/seeded-random";
 

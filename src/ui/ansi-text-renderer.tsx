@@ -1,6 +1,6 @@
 import Anser from "anser";
 import { useMemo } from "react";
-import { showHiddenCharacters } from "./hidden-characters";
+import { showHiddenCharacters } from "../protocol/hidden-characters";
 
 export interface AnsiSpan {
   text: string;

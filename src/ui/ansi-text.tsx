@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { showHiddenCharacters } from "./hidden-characters";
+import { showHiddenCharacters } from "../protocol/hidden-characters";
 import "./ansi-text.css";
 
 /** The ANSI parser loads with the first terminal output shown, not with the app. */

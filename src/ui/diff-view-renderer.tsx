@@ -1,6 +1,6 @@
 import { structuredPatch } from "diff";
 import { useMemo } from "react";
-import { showHiddenCharacters } from "./hidden-characters";
+import { showHiddenCharacters } from "../protocol/hidden-characters";
 
 /** Texts longer than this are not diffed in the browser (the diff's cost grows with them); their new text is shown as added. */
 export const DIFF_TEXT_CHARS = 400_000;

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentProps } from "react";
-import { showHiddenCharacters } from "./hidden-characters";
+import { showHiddenCharacters } from "../protocol/hidden-characters";
 import "./diff-view.css";
 
 /** The diff library and its rows load with the first diff shown, not with the app. */

@@ -1,6 +1,6 @@
 import { createElement, useEffect, useState, type ComponentType } from "react";
 import { loadOnce } from "../client/load-once";
-import { showHiddenCharacters } from "./hidden-characters";
+import { showHiddenCharacters } from "../protocol/hidden-characters";
 import "./markdown.css";
 
 /** How long after a failed load of the renderer the next attempt is made, in milliseconds. */

@@ -3,7 +3,7 @@ import { choiceAnswer } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { DiffView } from "../../ui/diff-view";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { takeFocusWhenFree, useFocusAfterRender, useTakeoverCard } from "../../ui/takeover-guard";
 import { acpApprovalCopy } from "./acp-approval-copy";
 import "../../ui/composer-card.css";

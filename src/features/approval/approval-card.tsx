@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { approvalAnswer, type ApprovalDecision } from "../../protocol/approval";
 import type { PendingRequest, Receipt, RespondRequest, ToolApproval } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { STEP_GUARD_MS, takeFocusWhenFree, useFocusAfterRender, useTakeoverCard } from "../../ui/takeover-guard";
 import { useSessionStore } from "../../store/react";
 import { selectPendingRequests } from "../../store/selectors";

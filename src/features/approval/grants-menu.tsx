@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { Grant } from "../../protocol/schemas";
 import { useOutsideDismiss } from "../../ui/use-outside-dismiss";
 import { useCopy } from "../../i18n/i18n";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { useSessionStore } from "../../store/react";
 import { createGrantsApi } from "../../client/grants-api";
 import { hasGrantedCalls } from "./grants-entry";

@@ -6,7 +6,7 @@ import { attentionCopy } from "./copy";
 import { createNotifier, type Notifier } from "./notifier";
 import { canNotify, readNotifyOptIn } from "./notify-preference";
 import { isPlanReview } from "../../store/selectors";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { hidesText } from "../push/hide-text";
 import { underNotificationLock } from "../../protocol/notification-lock";
 

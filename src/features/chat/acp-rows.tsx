@@ -2,7 +2,7 @@ import type { AcpRowData, AcpToolContent, Message } from "../../protocol/schemas
 import { useCopy } from "../../i18n/i18n";
 import { AnsiText } from "../../ui/ansi-text";
 import { DiffView } from "../../ui/diff-view";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { acpCopy } from "./acp-copy";
 import { AcpSessionRow } from "./acp-session-row";
 import "./acp-rows.css";

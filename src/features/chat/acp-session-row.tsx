@@ -1,6 +1,6 @@
 import type { AcpRowData } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { acpCopy } from "./acp-copy";
 
 type SessionData = Extract<AcpRowData, { type: "session" }>;

@@ -1,5 +1,5 @@
 import type { McpToolCall, ToolCall, ToolResultBlock } from "../../protocol/schemas";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { useCopy } from "../../i18n/i18n";
 import { mcpToolCopy, type McpToolKey } from "./mcp-tool-copy";
 import { prettyArgs } from "./tool-summary";

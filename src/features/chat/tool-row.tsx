@@ -2,7 +2,7 @@ import { Fragment, memo, Suspense, useId, useState } from "react";
 import type { ToolCall } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { parseRecommendation } from "../../protocol/recommendation";
-import { showHiddenCharacters as shown } from "../../ui/hidden-characters";
+import { showHiddenCharacters as shown } from "../../protocol/hidden-characters";
 import { Markdown } from "../../ui/markdown";
 import { chatCopy, type ChatKey } from "./copy";
 // The details' styles stay in the first screen's stylesheet, in the order the row's rules expect.

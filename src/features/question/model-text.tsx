@@ -1,4 +1,4 @@
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 
 /** Replaces every bidi control and other hidden character with a visible marker such as `⟨U+202E⟩`, so it cannot disguise a label. */
 export const showBidiControls = showHiddenCharacters;

@@ -3,7 +3,7 @@ import type { AgentInfo, AgentsList } from "../../client/agents-api";
 import { useCopy } from "../../i18n/i18n";
 import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";
-import { showHiddenCharacters } from "../../ui/hidden-characters";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { newChatCopy } from "./new-chat-copy";
 import "./new-chat-picker.css";
 

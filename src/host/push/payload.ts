@@ -1,4 +1,5 @@
 import { ALLOW_ONCE_LABEL, choiceAnswer, DENY_LABEL } from "../../protocol/approval";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { clipLabel, plainLabel } from "../../protocol/plain-label";
 import type { AnswerItem, QuestionRequestedFrame, QuestionResolvedFrame, ToolApproval } from "../../protocol/schemas";
 
@@ -41,15 +42,17 @@ export interface ResolvedPush {
 
 export type PushPayload = RequestPush | ResolvedPush;
 
+/**
+ * Outside words as a notification shows them, at most `chars` characters: on one line, without bidi controls (an override
+ * could make a question or an option read as something else), and every other hidden character (a zero-width space, a
+ * tag) shown as a marker such as `⟨U+200B⟩`, as the app shows it: two options that differ only in one read apart.
+ */
+const noticeText = (text: string, chars: number) => clipLabel(showHiddenCharacters(plainLabel(text)), chars);
+
 function askerOf(frame: QuestionRequestedFrame): string {
   if (frame.origin === undefined || frame.origin.kind === "agent") return "Your agent";
   return plainLabel(frame.origin.name) || (frame.origin.kind === "mcp-server" ? "An MCP server" : "An agent");
 }
-
-/**
- * Outside words as a notification shows them, at most `chars` characters: on one line and without bidi controls, since the
- * phone draws them as they are and an override could make a question or an option read as something else.
- */
 
 /**
  * An approval's choices a notification offers: Allow once and Deny, or of an ACP agent's own choices the one of kind
@@ -67,7 +70,7 @@ const ACTION_TITLE_CHARS = 40;
 
 /** The labels as action titles, or none when two would read the same once cut: a button must say which answer it sends. */
 function actionsOf(labels: readonly string[], answersOf: (label: string) => AnswerItem[]): PushAction[] {
-  const actions = labels.map((label, index) => ({ action: `a${index}`, title: clipLabel(label, ACTION_TITLE_CHARS), answers: answersOf(label) }));
+  const actions = labels.map((label, index) => ({ action: `a${index}`, title: noticeText(label, ACTION_TITLE_CHARS), answers: answersOf(label) }));
   return new Set(actions.map((action) => action.title)).size === actions.length ? actions : [];
 }
 
@@ -98,9 +101,9 @@ export function requestPayload(frame: QuestionRequestedFrame, pending: number, h
   const first = frame.questions[0]!;
   const header = frame.approval !== undefined ? (frame.approval.destructive === true ? "Destructive tool approval" : "Tool approval") : plainLabel(first.header ?? "") || (frame.questions.length > 1 ? `${frame.questions.length} questions` : "Question");
   const more = frame.questions.length > 1 ? ` (+${frame.questions.length - 1} more)` : "";
-  let payload: RequestPush = { ...base, title: clipLabel(`${askerOf(frame)}: ${header}`, 120), body: `${clipLabel(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
+  let payload: RequestPush = { ...base, title: noticeText(`${askerOf(frame)}: ${header}`, 120), body: `${noticeText(first.question, BODY_CHARS)}${more}`, actions: actionsFor(frame) };
   if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, actions: [] };
-  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, title: clipLabel(payload.title, 40), body: clipLabel(first.question, 200) };
+  if (payloadBytes(payload) > MAX_PAYLOAD_BYTES) payload = { ...payload, title: clipLabel(payload.title, 40), body: noticeText(first.question, 200) };
   return payload;
 }
 

@@ -125,6 +125,22 @@ describe("push service against a push service that decrypts what a phone would g
     });
   });
 
+  it("push-payload: shows every other hidden character as a marker, so two options that differ only in one read apart", async () => {
+    await start();
+    const device = fake.device();
+    await subscribe(device);
+    service.onFrame(requested("rpc-1", { questions: [{ id: "q1", header: "De\u200Bploy", question: "Ship it\u{E0041}?", options: [{ label: "Yes" }, { label: "Yes\u200B" }] }] }));
+    const [push] = await fake.waitFor(device, 1);
+    expect(push!.payload).toMatchObject({
+      title: "Claude Code: De⟨U+200B⟩ploy",
+      body: "Ship it⟨U+E0041⟩?",
+      actions: [
+        { action: "a0", title: "Yes", answers: [{ id: "q1", selected: ["Yes"] }] },
+        { action: "a1", title: "Yes⟨U+200B⟩", answers: [{ id: "q1", selected: ["Yes\u200B"] }] },
+      ],
+    });
+  });
+
   it("push-cluster: counts for the badge what is pending as a host reads it again after an outage, not resolves it missed", async () => {
     await start();
     const device = fake.device();
