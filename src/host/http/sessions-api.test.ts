@@ -100,6 +100,15 @@ describe("automatic titles", () => {
     expect((await waitIdle(server.url, id)).session.title).toBe("Plan the move");
   });
 
+  it("[titles-auto] leaves the title automatic after a message with no words to title by, for the next one", async () => {
+    const server = await start();
+    const id = await createSession(server.url);
+    await api(server.url, `/api/sessions/${id}/messages`, { json: { text: "/echo " } });
+    const first = (await waitIdle(server.url, id)).session;
+    await api(server.url, `/api/sessions/${id}/messages`, { json: { text: "/echo Dark mode" } });
+    expect([first.title, (await waitIdle(server.url, id)).session.title]).toEqual(["New chat", "Dark mode"]);
+  });
+
   it("takes the first question's header for /ask, never the JSON", async () => {
     const server = await start();
     const client = await connect(server.url);

@@ -226,7 +226,9 @@ export function createChat(options: ChatOptions): Chat {
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: now(), text };
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
-      const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && (!namedByAgent || row.title === DEFAULT_TITLE);
+      // A message with no words to title by (`/echo` alone) leaves the title automatic, for the next one.
+      const title = titleFrom(text);
+      const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && title !== DEFAULT_TITLE && (!namedByAgent || row.title === DEFAULT_TITLE);
       // The message goes in last: when either write fails the request fails, and no tab has seen a message the store lacks.
       posting.add(sessionId);
       return inOrder(sessionId, async () => {
@@ -235,7 +237,7 @@ export function createChat(options: ChatOptions): Chat {
         let updated: StoredSession | null = null;
         try {
           // The title is taken only if it is still the automatic one it was read as: a rename meanwhile stands.
-          const retitled = titled ? await store.patchSession(sessionId, { title: titleFrom(text), autoTitle: namedByAgent, updatedAt: stamp }, { autoTitle: true, title: row.title }) : null;
+          const retitled = titled ? await store.patchSession(sessionId, { title, autoTitle: namedByAgent, updatedAt: stamp }, { autoTitle: true, title: row.title }) : null;
           updated = retitled ?? (await store.patchSession(sessionId, { updatedAt: stamp }));
           if (updated) await store.insertMessage(message);
         } catch (error) {

@@ -41,5 +41,8 @@ describe("titleFromToolArgs", () => {
 
   it("takes a plan's first line without its markdown", () => {
     expect(titleFromToolArgs("present_plan", { plan: "## 1. Move the database\n2. Then the app" })).toBe("Move the database");
+    // Digits and signs of the words themselves stay.
+    const firstLine = (plan: string) => titleFromToolArgs("present_plan", { plan });
+    expect(["3D printer setup", "2025 roadmap", "> - 1) Step one", "#\n\n-3 °C alarm", "*Emphasis*"].map(firstLine)).toEqual(["3D printer setup", "2025 roadmap", "Step one", "-3 °C alarm", "*Emphasis*"]);
   });
 });

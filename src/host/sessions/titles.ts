@@ -21,6 +21,9 @@ export function titleFrom(text: string): string {
   return title === "" ? DEFAULT_TITLE : title;
 }
 
+/** A plan line's markdown markers (headings, quotes, list items, each followed by a space), not digits of its words ("3D printer"). */
+const PLAN_LINE_MARKERS = /^\s*(?:(?:#{1,6}|>|[-*+]|\d+[.)])(?:\s+|$))*/;
+
 /** An MCP server's tool as the model calls it: `mcp__<server>__<tool>`. */
 const MCP_TOOL_NAME = /^mcp__(.+?)__(.+)$/;
 
@@ -38,7 +41,7 @@ export function titleFromToolArgs(name: string, args: unknown): string | null {
     return text === undefined ? null : titleFrom(text);
   }
   if (name === "present_plan" && typeof record.plan === "string") {
-    const line = record.plan.split("\n").map((part) => part.replace(/^[\s#>*\-\d.)]+/, "").trim()).find(Boolean);
+    const line = record.plan.split("\n").map((part) => part.replace(PLAN_LINE_MARKERS, "").trim()).find(Boolean);
     return line === undefined ? null : titleFrom(line);
   }
   return null;
