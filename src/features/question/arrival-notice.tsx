@@ -14,7 +14,7 @@ function isApple(): boolean {
  * to answer, or on a touch device a tap on the panel. The text is
  * filled in a frame after the live region mounts, so screen readers announce it.
  */
-export function ArrivalNotice({ count }: { count: number }) {
+export function ArrivalNotice({ count, plan = false }: { count: number; plan?: boolean }) {
   const t = useCopy(questionCopy);
   const say = useAskerSentence();
   const [shown, setShown] = useState(false);
@@ -26,8 +26,9 @@ export function ArrivalNotice({ count }: { count: number }) {
   const touch = useMediaQuery(TOUCH_QUERY);
   const shortcut = isApple() ? t("shortcutMac") : t("shortcutOther");
   const sentence = () => {
-    if (touch) return count === 1 ? say("arrivedOneTouch") : say("arrivedManyTouch", { count });
-    return count === 1 ? say("arrivedOne", { shortcut }) : say("arrivedMany", { count, shortcut });
+    // A plan review is one decision (its note is part of it), whatever the questions it is carried in.
+    if (touch) return plan ? say("arrivedPlanTouch") : count === 1 ? say("arrivedOneTouch") : say("arrivedManyTouch", { count });
+    return plan ? say("arrivedPlan", { shortcut }) : count === 1 ? say("arrivedOne", { shortcut }) : say("arrivedMany", { count, shortcut });
   };
   return (
     <p className="question-panel__arrival" role="status">

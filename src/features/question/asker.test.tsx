@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../../i18n/i18n";
 import type { PendingRequest, QuestionOrigin } from "../../protocol/schemas";
+import { planReviewQuestions } from "../../protocol/plan-review";
 import { acceptingRespond } from "./panel-test-kit";
 import { QuestionPanel } from "./question-panel";
 import { RetiredNotice } from "./retired-notice";
@@ -93,6 +94,17 @@ describe("who is asking, said once and right", () => {
     typeIntoOutsideField();
     render(<QuestionPanel request={form(undefined)} position={{ index: 0, count: 1 }} respond={acceptingRespond()} />);
     expect(await screen.findByText("Parley's assistant asks 2 questions. Press Alt+Q to answer.")).toBeVisible();
+  });
+
+  it("calls a plan review one plan to review, in the arrival line and the folded bar, not the two questions it is carried in", async () => {
+    vi.spyOn(document, "hasFocus").mockReturnValue(true);
+    typeIntoOutsideField();
+    const plan: PendingRequest = { rpcId: "rpc-plan", sessionId: "s1", createdAt: "2026-01-01T00:00:00.000Z", questions: planReviewQuestions("## Move\n1. Copy the data") };
+    render(<QuestionPanel request={plan} position={{ index: 0, count: 1 }} respond={acceptingRespond()} />);
+    expect(await screen.findByText("Parley's assistant asks you to review a plan. Press Alt+Q to answer.")).toBeVisible();
+    fireEvent.keyDown(document.body, { key: "q", code: "KeyQ", altKey: true });
+    await userEvent.keyboard("{Escape}");
+    expect(await screen.findByText("A plan waiting for review")).toBeVisible();
   });
 
   it("names an ACP agent by its title and an outside agent by its client name", () => {

@@ -9,19 +9,22 @@ interface CollapsedBarProps {
   questions: readonly QuestionItem[];
   state: DraftState;
   textId: string;
+  /** A plan review: one decision, whatever the questions it is carried in. */
+  plan?: boolean;
   onExpand: () => void;
   ref?: Ref<HTMLButtonElement>;
 }
 
 /** The one-line bar a collapsed panel shrinks to: what is left, and the way back. The question stays pending. */
-export function CollapsedBar({ questions, state, textId, onExpand, ref }: CollapsedBarProps) {
+export function CollapsedBar({ questions, state, textId, plan = false, onExpand, ref }: CollapsedBarProps) {
   const t = useCopy(questionCopy);
   const count = questions.length;
   const left = questions.filter((question) => !isComplete(question, draftOf(state, question.id))).length;
   // A skip completes its question but is no answer: a batch with skips is not "all answered".
   const answered = questions.filter((question) => isAnswered(question, draftOf(state, question.id))).length;
-  const text =
-    count === 1
+  const text = plan
+    ? t("waitingPlan")
+    : count === 1
       ? t("waitingOne")
       : left > 0
         ? t("leftOf", { left, count })

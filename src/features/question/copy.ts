@@ -36,6 +36,9 @@ export type QuestionMessageKey =
   | "arrivedOne"
   | "arrivedMany"
   | "arrivedOneTouch"
+  | "arrivedPlan"
+  | "arrivedPlanTouch"
+  | "waitingPlan"
   | "arrivedManyTouch"
   | "shortcutMac"
   | "shortcutOther"
@@ -144,6 +147,9 @@ export const questionCopy = englishFirst<QuestionMessageKey>({
   arrivedOne: "{asker} asks a question. Press {shortcut} to answer.",
   arrivedMany: "{asker} asks {count} questions. Press {shortcut} to answer.",
   arrivedOneTouch: "{asker} asks a question. Tap the panel to answer.",
+  arrivedPlan: "{asker} asks you to review a plan. Press {shortcut} to answer.",
+  arrivedPlanTouch: "{asker} asks you to review a plan. Tap the panel to answer.",
+  waitingPlan: "A plan waiting for review",
   arrivedManyTouch: "{asker} asks {count} questions. Tap the panel to answer.",
   shortcutMac: "Option+Q",
   shortcutOther: "Alt+Q",

@@ -125,9 +125,9 @@ function RequestPanel({ request, position, respond, autoFocus = true, planChat }
         onCompositionStart={imeGuard.onCompositionStart}
         onCompositionEnd={imeGuard.onCompositionEnd}
       >
-        {attention === "passive" && <ArrivalNotice count={questions.length} />}
+        {attention === "passive" && <ArrivalNotice count={questions.length} plan={review !== null} />}
         {state.collapsed ? (
-          <CollapsedBar questions={questions} state={state} textId={barTextId} onExpand={expand} ref={expandRef} />
+          <CollapsedBar questions={questions} state={state} textId={barTextId} plan={review !== null} onExpand={expand} ref={expandRef} />
         ) : (
           <>
             <PanelHeader
