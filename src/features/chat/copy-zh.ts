@@ -48,7 +48,7 @@ export const chatCopyZh: Record<ChatKey, string> = {
   answerFeedback: "反馈",
   answerNote: "备注",
   recommended: "推荐",
-  callRejected: "没有提出任何问题：调用被拒绝，助手收到了以下原因。",
+  callRejected: "没有提出任何问题：调用被拒绝，提问方收到了以下原因。",
   toolAwaitingApproval: "等待授权",
   toolDenied: "已拒绝",
   untitled: "新对话",

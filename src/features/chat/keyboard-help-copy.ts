@@ -8,6 +8,7 @@ export type KeyboardHelpKey =
   | "keyNewLine"
   | "keyStop"
   | "keyHelp"
+  | "keyCommands"
   | "keyFocusPanel"
   | "keyPickNumber"
   | "keyMoveOption"
@@ -27,6 +28,7 @@ export const keyboardHelpCopy: Catalog<KeyboardHelpKey> = {
     keyNewLine: "New line in the message",
     keyStop: "Stop the running reply (when no question panel is open)",
     keyHelp: "Show this list (when not typing)",
+    keyCommands: "Open the command menu (in an empty message box): ↑ ↓ choose, Enter or Tab complete, Esc closes it",
     keyFocusPanel: "Turn to the question panel from anywhere (Option+Q on a Mac)",
     keyPickNumber: "Choose option 1 to 9 of the question",
     keyMoveOption: "Move between the options",
@@ -44,6 +46,7 @@ export const keyboardHelpCopy: Catalog<KeyboardHelpKey> = {
     keyNewLine: "在消息中换行",
     keyStop: "停止正在生成的回复（没有打开提问面板时）",
     keyHelp: "显示此列表（未在输入时）",
+    keyCommands: "打开命令菜单（在空的消息框中）：↑ ↓ 选择，Enter 或 Tab 补全，Esc 关闭",
     keyFocusPanel: "从页面任意位置转到提问面板（Mac 上为 Option+Q）",
     keyPickNumber: "选择问题的第 1 到 9 个选项",
     keyMoveOption: "在选项之间移动",

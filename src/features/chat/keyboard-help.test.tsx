@@ -16,6 +16,7 @@ describe("KeyboardHelp", () => {
       "Send the message (on a touch keyboard Enter is a new line; use Send)",
       "New line in the message",
       "Stop the running reply (when no question panel is open)",
+      "Open the command menu (in an empty message box): ↑ ↓ choose, Enter or Tab complete, Esc closes it",
       "Show this list (when not typing)",
     ]);
     const panel = within(dialog).getByRole("region", { name: "Question panel" });

@@ -14,6 +14,7 @@ const CHAT_SHORTCUTS: readonly Shortcut[] = [
   { keys: ["Enter"], does: "keySend" },
   { keys: ["Shift", "Enter"], does: "keyNewLine" },
   { keys: ["Esc"], does: "keyStop" },
+  { keys: ["/"], does: "keyCommands" },
   { keys: ["?"], does: "keyHelp" },
 ];
 
