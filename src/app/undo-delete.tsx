@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { shownTitle } from "../protocol/chat-title";
 import type { SessionEngine } from "../client/session-engine";
 import { UNDO_DELETE_MS } from "../client/undoable-delete";
 import { useCopy } from "../i18n/i18n";
@@ -16,7 +17,7 @@ export function useUndoDelete(engine: SessionEngine, store: SessionStore) {
     (sessionId: string) => {
       const session = store.getState().sessions.find((candidate) => candidate.id === sessionId);
       engine.requestDelete(sessionId);
-      setLastDeleted({ id: sessionId, title: session?.title.trim() || t("newChatTitle") });
+      setLastDeleted({ id: sessionId, title: shownTitle(session?.title ?? "", t("newChatTitle")) });
     },
     [engine, store, t],
   );

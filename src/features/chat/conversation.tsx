@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { shownTitle } from "../../protocol/chat-title";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore, useSessionStoreApi } from "../../store/react";
 import { selectComposerPrefill, selectSession } from "../../store/selectors";
@@ -65,7 +66,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const agentName = session?.agent ? (agentTitle ?? (session.agent.kind === "acp-agent" ? listedTitle : undefined) ?? session.agent.name) : undefined;
   const turn = session?.state ?? "idle";
   const turnActive = turn !== "idle";
-  const title = session?.title.trim() || fallbackTitle;
+  const title = shownTitle(session?.title ?? "", fallbackTitle);
   const [sent, setSent] = useState(0);
   const [renaming, setRenaming] = useState(false);
   const [renamingFor, setRenamingFor] = useState(sessionId);

@@ -1,4 +1,5 @@
 import { memo, useState } from "react";
+import { shownTitle } from "../../protocol/chat-title";
 import type { Session } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
 import { useSessionStore } from "../../store/react";
@@ -37,7 +38,7 @@ export const SessionListItem = memo(function SessionListItem({
   const t = useCopy(sessionsCopy);
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
-  const title = session.title.trim() || t("untitled");
+  const title = shownTitle(session.title, t("untitled"), t("newChat"));
   const tagged = Boolean(session.agent || badge);
   const actions: RowMenuItem[] = [
     ...(onRename ? [{ label: t("rename"), name: t("renameChat", { title }), onChoose: () => setEditing(true) }] : []),

@@ -77,6 +77,11 @@ describe("the sidebar's groups", () => {
     renderSidebar([session("a", 0, 14), session("b", 1, 9), session("c", 4, 9)], "zh-CN");
     expect(groups().map(([name]) => name)).toEqual(["今天", "昨天", "更早"]);
   });
+
+  it("shows the host's default title of a chat not yet named in the tab's language", () => {
+    renderSidebar([{ ...session("a", 0, 14), title: "New chat" }, { ...session("b", 0, 9), title: " " }, session("c", 0, 8)], "zh-CN");
+    expect(groups()).toEqual([["今天", ["新对话", "未命名对话", "Chat c"]]]);
+  });
 });
 
 describe("a chat row's … menu", () => {

@@ -1,7 +1,8 @@
+import { DEFAULT_TITLE } from "../../protocol/chat-title";
 import { clipLabel, plainLabel } from "../../protocol/plain-label";
 
 /** A chat's title: from its first message, the first question, plan or MCP tool call its agent makes, or a rename. */
-export const DEFAULT_TITLE = "New chat";
+export { DEFAULT_TITLE };
 const TITLE_CHARS = 60;
 
 /** Scripted-model commands whose text is arguments, not words: the chat is titled from the call they make instead. */
