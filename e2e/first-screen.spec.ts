@@ -136,3 +136,23 @@ test("on a phone the drawer has a backdrop and a Close button, and axe is clean 
   await page.locator(".shell__scrim").click({ position: { x: 340, y: 400 } });
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
 });
+
+test("the / menu keeps the command the arrows choose in view when its list scrolls, on a short phone screen", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 420 });
+  await page.goto(host.url);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await composer.click();
+  await composer.press("/");
+  const list = page.getByRole("listbox", { name: "Commands" });
+  await expect(list.getByRole("option")).toHaveCount(3);
+  // The list holds less than its three commands at this height.
+  expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+  const inView = async () => {
+    const [box, option] = [await list.boundingBox(), await list.locator('[aria-selected="true"]').boundingBox()];
+    return option!.y >= box!.y - 0.5 && option!.y + option!.height <= box!.y + box!.height + 0.5;
+  };
+  for (let step = 0; step < 3; step++) {
+    await composer.press(step < 2 ? "ArrowDown" : "ArrowUp");
+    await expect.poll(inView).toBe(true);
+  }
+});

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { chatCopy } from "./copy";
 import type { ComposerCommand } from "./commands";
@@ -14,6 +15,11 @@ export interface CommandMenuProps {
 /** The `/` menu above the composer: each command with its arguments and what it does, and how to use the menu by keyboard. */
 export function CommandMenu({ id, commands, active, optionId, onChoose }: CommandMenuProps) {
   const t = useCopy(chatCopy);
+  // The list scrolls (40% of the window at most): the chosen command stays in view as the arrows move it.
+  const activeId = optionId(active);
+  useEffect(() => {
+    document.getElementById(activeId)?.scrollIntoView?.({ block: "nearest" });
+  }, [activeId]);
   return (
     <div className="command-menu">
       <ul id={id} role="listbox" aria-label={t("commandMenuLabel")} className="command-menu__list">
