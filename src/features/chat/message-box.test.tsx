@@ -2,7 +2,7 @@ import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { focusMessageBox } from "./message-box";
 
-function Footer({ panel, composerHidden }: { panel: "question" | "notice" | "approval" | null; composerHidden: boolean }) {
+function Footer({ panel, composerHidden, agentNotice = false }: { panel: "question" | "notice" | "approval" | null; composerHidden: boolean; agentNotice?: boolean }) {
   return (
     <div data-testid="footer" tabIndex={-1}>
       <div className="turn-bar">
@@ -26,9 +26,15 @@ function Footer({ panel, composerHidden }: { panel: "question" | "notice" | "app
             <h2 tabIndex={-1}>Allow notes to run write_note?</h2>
           </section>
         )}
-        <div className="composer-slot__composer" hidden={composerHidden}>
-          <textarea aria-label="Message" />
-        </div>
+        {agentNotice ? (
+          <p className="agent-notice" role="note" tabIndex={-1}>
+            Claude Code asks here
+          </p>
+        ) : (
+          <div className="composer-slot__composer" hidden={composerHidden}>
+            <textarea aria-label="Message" />
+          </div>
+        )}
       </div>
     </div>
   );
@@ -55,6 +61,19 @@ describe("focusMessageBox", () => {
       (document.activeElement as HTMLElement | null)?.blur();
       expect(focusMessageBox(view.getByTestId("footer"), takeoverFirst), `${panel} ${composerHidden} ${takeoverFirst}`).toBe(true);
       expect(focused(), `${panel} ${composerHidden} ${takeoverFirst}`).toBe(expected);
+      view.unmount();
+    }
+  });
+
+  it("focuses an outside agent's notice, which holds the place of a box its chat has not, unless a takeover shows", () => {
+    for (const [panel, takeoverFirst, expected] of [
+      [null, true, "Claude Code asks here"],
+      [null, false, "Claude Code asks here"],
+      ["approval", true, "Allow notes to run write_note?"],
+    ] as const) {
+      const view = render(<Footer panel={panel} composerHidden={false} agentNotice />);
+      (document.activeElement as HTMLElement | null)?.blur();
+      expect([focusMessageBox(view.getByTestId("footer"), takeoverFirst), focused()]).toEqual([true, expected]);
       view.unmount();
     }
   });

@@ -9,7 +9,8 @@ const TAKEOVER = "[data-question-panel] h2, [data-approval-card] h2, [data-quest
 export function focusMessageBox(footer: ParentNode | null, takeoverFirst: boolean): boolean {
   const shown = (selector: string) => [...(footer?.querySelectorAll<HTMLElement>(selector) ?? [])].find((element) => !element.closest("[hidden]"));
   const box = () => shown(".composer-slot__composer textarea");
-  const target = takeoverFirst ? (shown(TAKEOVER) ?? box()) : (box() ?? shown(TAKEOVER));
+  // An outside agent's chat has no box: its notice holds the place.
+  const target = (takeoverFirst ? (shown(TAKEOVER) ?? box()) : (box() ?? shown(TAKEOVER))) ?? shown(".agent-notice");
   target?.focus();
   return target !== undefined && document.activeElement === target;
 }
