@@ -124,7 +124,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
     <LazyFirstScreen
       agentName={agentName}
       facts={facts}
-      onStart={(text) => void sendHere(text).catch((error: unknown) => console.warn("starter not sent", error))}
+      onStart={sendHere}
       onFill={(text) => {
         setStarterFill({ text });
         composerInput.current?.focus();

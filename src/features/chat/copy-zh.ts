@@ -15,6 +15,7 @@ export const chatCopyZh: Record<ChatKey, string> = {
   sendBlockedByAgent: "{name} 完成后才能发送，也可以点击“停止”。",
   messageTooLong: "消息太长：{count} / {max} 个字符。",
   sendFailed: "消息未发送，已放回输入框。{reason}",
+  starterFailed: "示例未发送。{reason}",
   stopFailed: "停止失败。{reason}",
   connecting: "正在连接 Parley…",
   offline: "无法连接到 Parley 主机，正在重新连接…",

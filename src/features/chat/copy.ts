@@ -14,6 +14,7 @@ export type ChatKey =
   | "sendBlockedByAgent"
   | "messageTooLong"
   | "sendFailed"
+  | "starterFailed"
   | "stopFailed"
   | "connecting"
   | "offline"
@@ -109,6 +110,7 @@ export const chatCopy = englishFirst<ChatKey>({
   sendBlockedByAgent: "You can send when {name} has finished, or press Stop.",
   messageTooLong: "The message is too long: {count} of {max} characters.",
   sendFailed: "Your message was not sent and is back in the box. {reason}",
+  starterFailed: "The starter was not sent. {reason}",
   stopFailed: "Could not stop. {reason}",
   connecting: "Connecting to Parley…",
   offline: "Parley's host is unreachable. Reconnecting…",

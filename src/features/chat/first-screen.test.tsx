@@ -5,10 +5,10 @@ import { LocaleProvider } from "../../i18n/i18n";
 import { FirstScreen, SAMPLE_ASK, SAMPLE_PLAN } from "./first-screen";
 import type { HostFacts } from "./host-facts";
 
-function setup(facts: HostFacts | null, agentName?: string) {
+function setup(facts: HostFacts | null, agentName?: string, send: (text: string) => Promise<void> = async () => undefined) {
   const started: string[] = [];
   const filled: string[] = [];
-  render(<FirstScreen facts={facts} agentName={agentName} onStart={(text) => started.push(text)} onFill={(text) => filled.push(text)} />);
+  render(<FirstScreen facts={facts} agentName={agentName} onStart={(text) => (started.push(text), send(text))} onFill={(text) => filled.push(text)} />);
   return { started, filled };
 }
 
@@ -28,6 +28,20 @@ describe("an empty chat's first screen", () => {
     await user.click(screen.getByRole("button", { name: "/plan a sample plan" }));
     expect(started).toEqual([SAMPLE_ASK, SAMPLE_PLAN]);
     expect(JSON.parse(SAMPLE_ASK.slice("/ask ".length))).toMatchObject({ questions: [{ id: "tour" }, { id: "keys", multi_select: true }] });
+  });
+
+  it("sends a starter once however often it is pressed while it goes, and says why one was not sent, to be tried again", async () => {
+    const user = userEvent.setup();
+    let fail: (error: Error) => void = () => undefined;
+    const { started } = setup({ model: "scripted", servers: [] }, undefined, () => new Promise((_, reject) => (fail = reject)));
+    const ask = screen.getByRole("button", { name: "/ask a sample batch" });
+    await user.dblClick(ask);
+    await user.click(screen.getByRole("button", { name: "/plan a sample plan" }));
+    expect([started.length, ask.getAttribute("aria-disabled")]).toEqual([1, "true"]);
+    fail(new TypeError("Failed to fetch"));
+    expect(await screen.findByRole("alert")).toHaveTextContent(/^The starter was not sent\. .+/);
+    await user.click(ask);
+    expect([started.length, screen.queryByRole("alert")]).toEqual([2, null]);
   });
 
   it("offers /tool for each ready MCP server, filled into the composer to finish", async () => {
@@ -53,7 +67,7 @@ describe("an empty chat's first screen", () => {
   it("speaks Chinese", () => {
     render(
       <LocaleProvider initial="zh-CN" setsDocumentLanguage={false}>
-        <FirstScreen facts={{ model: "scripted", servers: ["notes"] }} onStart={() => undefined} onFill={() => undefined} />
+        <FirstScreen facts={{ model: "scripted", servers: ["notes"] }} onStart={async () => undefined} onFill={() => undefined} />
       </LocaleProvider>,
     );
     expect(screen.getByRole("button", { name: "/tool 调用 notes 服务器的工具" })).toBeVisible();

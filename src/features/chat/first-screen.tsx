@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { useCopy } from "../../i18n/i18n";
+import { describeFailure } from "./failure";
 import { chatCopy } from "./copy";
 import { DEMO_MODEL, type HostFacts } from "./host-facts";
 
@@ -23,8 +25,8 @@ export interface FirstScreenProps {
   /** The outside agent that asks in this chat; the screen then says it waits for it. */
   agentName?: string | undefined;
   facts: HostFacts | null;
-  /** Sends a starter as the first message. */
-  onStart: (text: string) => void;
+  /** Sends a starter as the first message; rejects when it could not be sent. */
+  onStart: (text: string) => Promise<void>;
   /** Puts a starter into the composer for the user to finish. */
   onFill: (text: string) => void;
 }
@@ -35,6 +37,17 @@ export interface FirstScreenProps {
  */
 export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenProps) {
   const t = useCopy(chatCopy);
+  const [sending, setSending] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  /** One starter at a time: a double click sends it once; one that fails says why, and the starters can be tried again. */
+  const start = (text: string) => {
+    if (sending) return;
+    setSending(true);
+    setFailed(null);
+    onStart(text)
+      .catch((error: unknown) => setFailed(t("starterFailed", { reason: describeFailure(error, t) })))
+      .finally(() => setSending(false));
+  };
   if (agentName !== undefined) {
     return (
       <div className="transcript__empty first-screen">
@@ -52,12 +65,12 @@ export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenPr
           <p>{t("firstDemoModel")}</p>
           <ul className="first-screen__starters" aria-label={t("startersLabel")}>
             <li>
-              <button type="button" className="first-screen__starter" onClick={() => onStart(SAMPLE_ASK)}>
+              <button type="button" className="first-screen__starter" aria-disabled={sending} onClick={() => start(SAMPLE_ASK)}>
                 {t("starterAsk")}
               </button>
             </li>
             <li>
-              <button type="button" className="first-screen__starter" onClick={() => onStart(SAMPLE_PLAN)}>
+              <button type="button" className="first-screen__starter" aria-disabled={sending} onClick={() => start(SAMPLE_PLAN)}>
                 {t("starterPlan")}
               </button>
             </li>
@@ -69,6 +82,11 @@ export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenPr
               </li>
             ))}
           </ul>
+          {failed !== null && (
+            <p role="alert" className="first-screen__failed">
+              {failed}
+            </p>
+          )}
           <p>
             <a href="/demo" className="first-screen__demo">
               {t("starterDemo")}
