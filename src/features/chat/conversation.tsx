@@ -123,6 +123,7 @@ export function Conversation({ sessionId, slotEntries, drafts, onSend, onStop, h
   const firstScreen = (
     <LazyFirstScreen
       agentName={agentName}
+      acp={session?.agent?.kind === "acp-agent"}
       facts={facts}
       onStart={sendHere}
       onFill={(text) => {

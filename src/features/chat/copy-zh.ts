@@ -95,4 +95,5 @@ export const chatCopyZh: Record<ChatKey, string> = {
   starterDemo: "在 /demo 查看每种问题和卡片状态",
   firstRealModel: "Parley 助手需要你做决定时会停下来提问：问题面板会取代这个输入框，点一下或按个键即可回答。",
   agentEmpty: "{name} 还没有提问。它的问题会出现在下方的面板中。",
+  acpEmpty: "告诉 {name} 要做什么：在下方输入并按 Enter。它的问题和权限请求会出现在面板中。",
 };

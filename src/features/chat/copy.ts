@@ -93,7 +93,8 @@ export type ChatKey =
   | "starterTool"
   | "starterDemo"
   | "firstRealModel"
-  | "agentEmpty";
+  | "agentEmpty"
+  | "acpEmpty";
 
 /** Copy of the chat feature; its Chinese is in `copy-zh.ts`. */
 export const chatCopy = englishFirst<ChatKey>({
@@ -190,4 +191,5 @@ export const chatCopy = englishFirst<ChatKey>({
   starterDemo: "See every question and card state at /demo",
   firstRealModel: "Parley's assistant stops to ask you when it needs a decision: a question panel takes this box's place, and you answer with a click or a key.",
   agentEmpty: "{name} has asked nothing yet. Its questions appear below, in the panel.",
+  acpEmpty: "Tell {name} what to do: type below and press Enter. Its questions and requests for permission appear in the panel.",
 });

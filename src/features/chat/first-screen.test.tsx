@@ -64,6 +64,11 @@ describe("an empty chat's first screen", () => {
     expect(screen.queryByRole("list")).not.toBeInTheDocument();
   });
 
+  it("tells what to do first in an ACP agent's chat, whose agent acts on a message", () => {
+    render(<FirstScreen facts={{ model: "scripted", servers: [] }} agentName="Qwen Code" acp onStart={async () => undefined} onFill={() => undefined} />);
+    expect(screen.getByText("Tell Qwen Code what to do: type below and press Enter. Its questions and requests for permission appear in the panel.")).toBeVisible();
+  });
+
   it("speaks Chinese", () => {
     render(
       <LocaleProvider initial="zh-CN" setsDocumentLanguage={false}>

@@ -22,8 +22,9 @@ export const SAMPLE_ASK = `/ask ${JSON.stringify({
 export const SAMPLE_PLAN = "/plan ## Try Parley\n1. Answer a batch of questions with the keyboard.\n2. Approve or refuse this plan.\n3. Open /demo to see every state of the panel.";
 
 export interface FirstScreenProps {
-  /** The outside agent that asks in this chat; the screen then says it waits for it. */
+  /** The agent of this chat; the screen then says it waits for it (an outside agent) or for a first message (an ACP agent, `acp`). */
   agentName?: string | undefined;
+  acp?: boolean;
   facts: HostFacts | null;
   /** Sends a starter as the first message; rejects when it could not be sent. */
   onStart: (text: string) => Promise<void>;
@@ -35,7 +36,7 @@ export interface FirstScreenProps {
  * An empty chat's screen: with the demo model, that it is one and starters to try (a sample `/ask`,
  * `/plan`, `/tool` of each ready MCP server) and the way to /demo; with a real model, what Parley does.
  */
-export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenProps) {
+export function FirstScreen({ agentName, acp = false, facts, onStart, onFill }: FirstScreenProps) {
   const t = useCopy(chatCopy);
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
@@ -52,7 +53,7 @@ export function FirstScreen({ agentName, facts, onStart, onFill }: FirstScreenPr
     return (
       <div className="transcript__empty first-screen">
         <p className="transcript__empty-title">{t("emptyTitle")}</p>
-        <p dir="auto">{t("agentEmpty", { name: agentName })}</p>
+        <p dir="auto">{t(acp ? "acpEmpty" : "agentEmpty", { name: agentName })}</p>
       </div>
     );
   }
