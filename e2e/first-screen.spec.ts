@@ -156,3 +156,41 @@ test("the / menu keeps the command the arrows choose in view when its list scrol
     await expect.poll(inView).toBe(true);
   }
 });
+
+test("on a phone the Undo toast covers none of the drawer's top controls, the Sessions button, Rename, the message box or Send", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(host.url);
+  const composer = page.getByRole("textbox", { name: "Message" });
+  const sessions = page.getByRole("button", { name: /^Sessions/ });
+  for (const text of ["one", "two", "three"]) {
+    if (text !== "one") {
+      await sessions.click();
+      await page.getByRole("button", { name: "New chat" }).click();
+    }
+    await composer.fill(`/echo ${text}`);
+    await composer.press("Enter");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(text);
+  }
+  const toast = page.getByRole("button", { name: "Undo" }).locator("..");
+  const clear = async (names: [string, RegExp | string][]) => {
+    const box = (await toast.boundingBox())!;
+    const hit: string[] = [];
+    for (const [label, name] of names) {
+      const other = (await page.getByRole(label === "textbox" ? "textbox" : "button", { name, exact: typeof name === "string" }).boundingBox())!;
+      if (box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height) hit.push(String(name));
+    }
+    return hit;
+  };
+  // From the drawer, a chat that is not open: the drawer stays, with its top row.
+  await sessions.click();
+  await page.getByRole("button", { name: "Actions for “one”" }).click();
+  await page.getByRole("menuitem", { name: /Delete/ }).click();
+  await expect(toast).toBeVisible();
+  expect(await clear([["button", "New chat"], ["button", "Close the chat list"]])).toEqual([]);
+  // The open chat: the drawer closes on the conversation.
+  await page.getByRole("button", { name: "Actions for “three”" }).click();
+  await page.getByRole("menuitem", { name: /Delete/ }).click();
+  await expect(page.getByRole("button", { name: "Close the chat list" })).toBeHidden();
+  await expect(toast).toHaveText(/Deleted “three”/);
+  expect(await clear([["button", /^Sessions/], ["textbox", "Message"], ["button", "Send"]])).toEqual([]);
+});
