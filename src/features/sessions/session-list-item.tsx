@@ -1,4 +1,4 @@
-import { memo, useState } from "react";
+import { memo, useRef, useState } from "react";
 import { shownTitle } from "../../protocol/chat-title";
 import type { Session } from "../../protocol/schemas";
 import { useCopy } from "../../i18n/i18n";
@@ -21,6 +21,13 @@ export interface SessionItemActions {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Where the keyboard goes once a row is deleted from its menu: the next chat in the list, else the one before. */
+function neighbourOf(row: HTMLElement | null): HTMLElement | undefined {
+  const links = [...(row?.closest("nav")?.querySelectorAll<HTMLElement>(".session-item__link") ?? [])];
+  const at = links.findIndex((link) => row?.contains(link));
+  return links[at + 1] ?? links[at - 1];
+}
+
 /**
  * One session in the sidebar: its title, an agent badge when an outside agent asks through it (an ACP agent by its title,
  * `agentTitle`), a badge while something is pending (the badges on a line under the title, so the title keeps the row's
@@ -38,14 +45,27 @@ export const SessionListItem = memo(function SessionListItem({
   const t = useCopy(sessionsCopy);
   const badge = useSessionStore(selectSessionBadge(session.id));
   const [editing, setEditing] = useState(false);
+  const rowRef = useRef<HTMLLIElement>(null);
   const title = shownTitle(session.title, t("untitled"), t("newChat"));
   const tagged = Boolean(session.agent || badge);
   const actions: RowMenuItem[] = [
     ...(onRename ? [{ label: t("rename"), name: t("renameChat", { title }), onChoose: () => setEditing(true) }] : []),
-    ...(onDelete ? [{ label: t("delete"), name: t("deleteChat", { title }), onChoose: () => onDelete(session.id) }] : []),
+    ...(onDelete
+      ? [
+          {
+            label: t("delete"),
+            name: t("deleteChat", { title }),
+            onChoose: () => {
+              const next = neighbourOf(rowRef.current);
+              onDelete(session.id);
+              next?.focus();
+            },
+          },
+        ]
+      : []),
   ];
   return (
-    <li className="session-item" data-active={active ? "true" : undefined}>
+    <li ref={rowRef} className="session-item" data-active={active ? "true" : undefined}>
       {editing && onRename ? (
         <InlineEdit
           className="session-item__edit"

@@ -101,7 +101,11 @@ describe("a chat row's … menu", () => {
     await user.keyboard("{Enter}");
     expect(deleted).toEqual(["a"]);
     expect(screen.queryByRole("menu")).toBeNull();
-    expect(button).toHaveFocus();
+    // The row goes: the keyboard lands on the next chat, or on the one before for the last.
+    expect(screen.getByRole("link", { name: /^Chat b/ })).toHaveFocus();
+    await user.click(screen.getByRole("button", { name: "Actions for “Chat b”" }));
+    await user.keyboard("{End}{Enter}");
+    expect([deleted, screen.getByRole("link", { name: /^Chat a/ }) === document.activeElement]).toEqual([["a", "b"], true]);
   });
 
   it("closes on Escape and returns focus to its button", async () => {
