@@ -2,21 +2,34 @@ import { useEffect, useState } from "react";
 import type { Api } from "../client/api";
 import type { HostFacts } from "../features/chat/host-facts";
 
-/** The host's model and ready MCP servers, asked once (GET /api/health); null until answered or when the host cannot say. */
+/**
+ * The host's model and ready MCP servers (GET /api/health); null until answered. Asked again every 2 s while a server is
+ * still starting (its `/tool` starter and command come once it is ready), and after a failure, waiting twice as long each
+ * time up to 30 s.
+ */
 export function useHostFacts(health: Api["health"]): HostFacts | null {
   const [facts, setFacts] = useState<HostFacts | null>(null);
   useEffect(() => {
     let live = true;
-    health().then(
-      (answer) => {
-        if (!live) return;
-        const servers = (answer.mcp ?? []).filter((server) => server.state === "ready" && server.tools > 0).map((server) => server.name);
-        setFacts({ model: answer.model ?? null, servers });
-      },
-      (error: unknown) => console.warn("the host's model is unknown; the first screen says what Parley does", error),
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let wait = 1000;
+    const ask = () =>
+      void health().then(
+        (answer) => {
+          if (!live) return;
+          const mcp = answer.mcp ?? [];
+          setFacts({ model: answer.model ?? null, servers: mcp.filter((server) => server.state === "ready" && server.tools > 0).map((server) => server.name) });
+          if (mcp.some((server) => server.state === "starting")) timer = setTimeout(ask, 2000);
+        },
+        (error: unknown) => {
+          console.warn("the host's model is not known yet; asking again", error);
+          if (live) timer = setTimeout(ask, (wait = Math.min(wait * 2, 30_000)));
+        },
+      );
+    ask();
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [health]);
   return facts;
