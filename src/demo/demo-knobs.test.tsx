@@ -1,7 +1,7 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LocaleProvider } from "../i18n/i18n";
 import type { QuestionItem } from "../protocol/schemas";
 import { StoryKnobs } from "./demo-knobs";
@@ -90,6 +90,18 @@ describe("knobPartsOf", () => {
     expect(readEdit(JSON.stringify(broken)).kind).toBe("errors");
     expect(knobPartsOf('{"questions":"x"}')).toMatchObject({ kind: "errors", errors: [{ path: "questions" }] });
     expect(knobPartsOf("null").kind).toBe("errors");
+  });
+});
+
+describe("StoryKnobs with two questions of one id (an edit breaking that rule)", () => {
+  it("changes the question whose knob was typed in, not the other of the same id, and gives React no two children of one key", async () => {
+    const user = userEvent.setup();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const seen = renderKnobs({ questions: [{ id: "a", question: "x" }, { id: "a", question: "y" }] });
+    await user.type(within(screen.getByRole("group", { name: "Question 2" })).getByRole("textbox", { name: "Question text" }), "z");
+    expect(seen.at(-1)?.questions.map((question) => question.question)).toEqual(["x", "yz"]);
+    expect(errors.mock.calls.map(([message]) => String(message).slice(0, 60))).toEqual([]);
+    errors.mockRestore();
   });
 });
 

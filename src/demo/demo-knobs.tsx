@@ -45,7 +45,7 @@ export function StoryKnobs({ knobs, edited, onChange, onReset }: KnobsProps) {
           <>
             <AskerKnobs origin={parts.origin} onChange={(origin) => onChange(withOrigin(parts, origin))} />
             {parts.questions.map((question, index) => (
-              <QuestionKnobs key={question.id} number={index + 1} question={question} onChange={(next) => setQuestion(index, next)} />
+              <QuestionKnobs key={index} number={index + 1} question={question} onChange={(next) => setQuestion(index, next)} />
             ))}
           </>
         )}
