@@ -11,6 +11,7 @@ export const chatCopyZh: Record<ChatKey, string> = {
   turnWaiting: "Parley 助手正在等待你的回答。",
   agentRunning: "{name} 正在处理…",
   agentWaiting: "{name} 正在等待你的回答。",
+  serverWaiting: "{name} 服务器正在等待你的回答。",
   sendBlockedByTurn: "Parley 助手完成后才能发送，也可以点击“停止”。",
   sendBlockedByAgent: "{name} 完成后才能发送，也可以点击“停止”。",
   messageTooLong: "消息太长：{count} / {max} 个字符。",

@@ -10,6 +10,7 @@ export type ChatKey =
   | "turnWaiting"
   | "agentRunning"
   | "agentWaiting"
+  | "serverWaiting"
   | "sendBlockedByTurn"
   | "sendBlockedByAgent"
   | "messageTooLong"
@@ -107,6 +108,7 @@ export const chatCopy = englishFirst<ChatKey>({
   turnWaiting: "Parley's assistant is waiting for your answer.",
   agentRunning: "{name} is working…",
   agentWaiting: "{name} is waiting for your answer.",
+  serverWaiting: "The {name} server is waiting for your answer.",
   sendBlockedByTurn: "You can send when Parley's assistant has finished, or press Stop.",
   sendBlockedByAgent: "You can send when {name} has finished, or press Stop.",
   messageTooLong: "The message is too long: {count} of {max} characters.",

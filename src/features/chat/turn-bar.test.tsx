@@ -38,6 +38,18 @@ function setup(messages: Message[], turn: Session["state"], slotTakenOver = fals
 }
 
 describe("TurnBar", () => {
+  it("names who waits: the chat's assistant, or the MCP server whose form was asked during the turn", () => {
+    const { store, rerender } = setup([user("u1", "hi")], "waiting");
+    expect(screen.getByText(/waiting for your answer/).textContent).toBe("Parley's assistant is waiting for your answer.");
+    act(() =>
+      store.getState().applyFrame({ type: "question/requested", rpcId: "r1", sessionId: "s-1", createdAt: "", origin: { kind: "mcp-server", name: "walk" }, questions: [{ id: "q", question: "Traveller?" }] }),
+    );
+    rerender("waiting");
+    expect(screen.getByText(/waiting for your answer/).textContent).toBe("The walk server is waiting for your answer.");
+    rerender("running");
+    expect(screen.getByText(/Parley's assistant/).textContent).not.toMatch(/waiting/);
+  });
+
   it("stops the running turn with Escape when no panel owns the slot", async () => {
     const u = userEvent.setup();
     const { calls } = setup([user("u1", "hi")], "running");

@@ -57,6 +57,8 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
     [sessionId],
   );
   const ended = useSessionStore(selectEnding);
+  // A server's form asked during the turn: that server waits for the answer, not the chat's agent.
+  const server = useSessionStore((state) => own(state.pending, sessionId)?.find((entry) => entry.request.origin?.kind === "mcp-server")?.request.origin?.name);
   const [stopping, setStopping] = useState(false);
   const [stoppedTurn, setStoppedTurn] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -116,7 +118,9 @@ export function TurnBar({ sessionId, turn, agentName, slotTakenOver, onStop, onR
   if (running) {
     return (
       <div className="turn-bar">
-        <span className="turn-bar__text">{agentName === undefined ? t(turn === "waiting" ? "turnWaiting" : "turnRunning") : t(turn === "waiting" ? "agentWaiting" : "agentRunning", { name: agentName })}</span>
+        <span className="turn-bar__text">
+          {turn === "waiting" && server !== undefined ? t("serverWaiting", { name: server }) : agentName === undefined ? t(turn === "waiting" ? "turnWaiting" : "turnRunning") : t(turn === "waiting" ? "agentWaiting" : "agentRunning", { name: agentName })}
+        </span>
         <Button key="stop" ref={stopButton} variant="danger" onClick={() => void (stopping || stop())} aria-disabled={stopping} aria-keyshortcuts={slotTakenOver ? undefined : "Escape"}>
           {stopping ? t("stopping") : t("stop")}
         </Button>
