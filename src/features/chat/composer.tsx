@@ -5,7 +5,7 @@ import { Button } from "../../ui/button";
 import { createImeGuard } from "../../ui/ime";
 import { TOUCH_QUERY, useMediaQuery } from "../../ui/use-media-query";
 import { chatCopy } from "./copy";
-import { CommandMenu } from "./command-menu";
+import { LazyCommandMenu as CommandMenu } from "./lazy-command-menu";
 import type { ComposerCommand } from "./commands";
 import { useCommandMenu } from "./use-command-menu";
 import { keepDraft, useDraftText } from "./use-draft-text";
