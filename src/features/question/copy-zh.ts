@@ -37,6 +37,7 @@ export const questionCopyZh: Record<QuestionMessageKey, string> = {
   arrivedOne: "{asker}提出了一个问题。按 {shortcut} 回答。",
   arrivedMany: "{asker}提出了 {count} 个问题。按 {shortcut} 回答。",
   arrivedOneTouch: "{asker}提出了一个问题。点按此面板回答。",
+  defaultHidden: "建议的回答含有隐藏字符：{text}",
   arrivedPlan: "{asker}请你审阅一个计划。按 {shortcut} 回答。",
   arrivedPlanTouch: "{asker}请你审阅一个计划。点按此面板回答。",
   waitingPlan: "1 个计划待审阅",

@@ -36,6 +36,7 @@ export type QuestionMessageKey =
   | "arrivedOne"
   | "arrivedMany"
   | "arrivedOneTouch"
+  | "defaultHidden"
   | "arrivedPlan"
   | "arrivedPlanTouch"
   | "waitingPlan"
@@ -147,6 +148,7 @@ export const questionCopy = englishFirst<QuestionMessageKey>({
   arrivedOne: "{asker} asks a question. Press {shortcut} to answer.",
   arrivedMany: "{asker} asks {count} questions. Press {shortcut} to answer.",
   arrivedOneTouch: "{asker} asks a question. Tap the panel to answer.",
+  defaultHidden: "The suggested answer holds hidden characters: {text}",
   arrivedPlan: "{asker} asks you to review a plan. Press {shortcut} to answer.",
   arrivedPlanTouch: "{asker} asks you to review a plan. Tap the panel to answer.",
   waitingPlan: "A plan waiting for review",

@@ -1,4 +1,5 @@
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent } from "react";
+import { showHiddenCharacters } from "../../protocol/hidden-characters";
 import { useCopy } from "../../i18n/i18n";
 import { isLineBreakInput } from "../../ui/ime";
 import { questionCopy } from "./copy";
@@ -28,6 +29,14 @@ interface CustomAnswerFieldProps {
 export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, isImeKey, onChange, onLineBreak, input, problemId, prefilled = false }: CustomAnswerFieldProps) {
   const kind = fieldInput(input);
   const t = useCopy(questionCopy);
+  const noteId = useId();
+  // The suggested answer is outside words a field cannot mark: what it hides is shown beside it, as sent if kept.
+  const marked = prefilled ? showHiddenCharacters(value) : value;
+  const note = marked === value ? null : (
+    <p id={noteId} className="question-panel__hidden-note">
+      {t("defaultHidden", { text: marked })}
+    </p>
+  );
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const shiftEnterRef = useRef(false);
   const onLineBreakRef = useRef(onLineBreak);
@@ -64,13 +73,20 @@ export function CustomAnswerField({ multiline, enterKeyHint, value, disabled, is
     autoComplete: "off",
     spellCheck: kind.spellCheck,
     "aria-invalid": problemId === undefined ? undefined : true,
-    "aria-describedby": problemId,
+    "aria-describedby": [problemId, note && noteId].filter(Boolean).join(" ") || undefined,
     enterKeyHint,
     onKeyDown,
     ref,
   };
-  if (multiline) {
-    return <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />;
-  }
-  return <input {...shared} type={kind.type} inputMode={kind.inputMode} onChange={(event) => onChange(event.target.value)} />;
+  const field = multiline ? (
+    <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />
+  ) : (
+    <input {...shared} type={kind.type} inputMode={kind.inputMode} onChange={(event) => onChange(event.target.value)} />
+  );
+  return (
+    <>
+      {field}
+      {note}
+    </>
+  );
 }

@@ -233,6 +233,15 @@ describe("rule question-defaults", () => {
     ]);
   });
 
+  it("shows the hidden characters of a suggested answer beside its field, which cannot mark them, until it is changed", async () => {
+    const { user } = renderPanel(requestOf({ id: "name", question: "Name?", defaults: { custom: "Ada\u200B\u202ELovelace" } }));
+    expect(field()).toHaveValue("Ada\u200B\u202ELovelace");
+    const note = screen.getByText("The suggested answer holds hidden characters: Ada⟨U+200B⟩⟨U+202E⟩Lovelace");
+    expect(field().getAttribute("aria-describedby")?.split(" ")).toContain(note.id);
+    await user.type(field(), "x");
+    expect(screen.queryByText(/hidden characters/)).not.toBeInTheDocument();
+  });
+
   it("moves on with Enter on a question before the last, as its Next button does, though the defaults complete every question", async () => {
     const request = requestOf(
       { id: "tags", question: "Tags?", multiSelect: true, options: [{ label: "a" }, { label: "b" }, { label: "c" }], defaults: { selected: ["c", "a"] } },
