@@ -212,13 +212,13 @@ async function recoverStore(store: Store, log: Logger, logins: boolean, clustere
   if (logins) await store.purgeLogins(Date.now());
 }
 
-/** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
 /**
  * Room for every cookie a browser keeps for this host name (Chromium: 180 of up to 4 KiB, about 720 KiB), which any page on
  * another port of the same name can fill: past Node's 16 KiB, every request of the owner's would answer 431.
  */
 const MAX_HEADER_BYTES = 1024 * 1024;
 
+/** Starts the Parley host: HTTP uplink, `/api/mux` downlink, agent loop and persistence. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log = options.log ?? silentLogger;
   if (options.token !== undefined && options.token.length < MIN_TOKEN_CHARS) {

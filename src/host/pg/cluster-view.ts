@@ -27,6 +27,8 @@ export interface ClusterView {
   askedBy(owner: string): ClusterQuestion[];
   /** The sessions a host last published busy, forgotten from now on. */
   takeBusy(owner: string): Set<string>;
+  /** The sessions a host last published busy, kept. */
+  busyOf(owner: string): Set<string>;
   /** Every host this view holds a pending question or a busy session of. */
   owners(): Set<string>;
 }
@@ -86,6 +88,7 @@ export function createClusterView(store: PgStore): ClusterView {
       lastStates.delete(owner);
       return sessions;
     },
+    busyOf: (owner) => new Set(lastStates.get(owner)),
     owners: () => new Set([...[...mirror.values()].map((question) => question.owner), ...[...lastStates].filter(([, sessions]) => sessions.size > 0).map(([owner]) => owner)]),
   };
 }

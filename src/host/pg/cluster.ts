@@ -181,10 +181,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   /** The adoption under way, one at a time and beside the renewals: one that waits on a lock never lets this host's lease lapse. */
   let adopting: Promise<void> | null = null;
   const adoptBeside = () => void (adopting ??= adopt().catch((error: unknown) => log({ event: "cluster/adoption-failed", instance, error: errorText(error) })).finally(() => (adopting = null)));
-  const orphans = createOrphanSweep({ store, instance, view, log, deliver: (frame, owner) => deliver(frame, owner, undefined) });
-  /** The look for gone hosts' leftovers under way, one at a time and beside the renewals, like the adoption. */
-  let sweeping: Promise<void> | null = null;
-  const sweepBeside = () => void (sweeping ??= orphans.sweep().catch((error: unknown) => log({ event: "cluster/orphan-sweep-failed", instance, error: errorText(error) })).finally(() => (sweeping = null)));
+  const orphans = createOrphanSweep({ store, instance, view, log, graceMs: leaseMs, deliver: (frame, owner) => deliver(frame, owner, undefined) });
   /** The catch-up under way, one at a time: a renewal waits for it, and the next tick's renewal still renews the lease. */
   let catching: Promise<void> | null = null;
   const answer = (body: unknown) => answerListeners.forEach((listener) => listener(body));
@@ -208,7 +205,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         state = "ok";
       }
       adoptBeside();
-      if (state === "ok") sweepBeside();
+      if (state === "ok") orphans.beside();
       live = await lease.countLive();
     } catch (error) {
       log({ event: "cluster/renew-failed", error: errorText(error) });
@@ -291,6 +288,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       clearInterval(sweeper);
       listener.stop();
       await adopting;
+      await orphans.idle();
       await outbox.idle();
       if (state !== "lost") await lease.leave().catch((error: unknown) => log({ event: "cluster/leave-failed", error: String(error) }));
       await listener.end();

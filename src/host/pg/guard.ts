@@ -67,7 +67,9 @@ export function createGuard(pool: pg.Pool, location: string): Guard {
       });
       try {
         await client.query("BEGIN");
-        const result = await work(client);
+        // The transaction's statements take text as the guard's own queries do.
+        const storing = Object.assign(Object.create(client) as pg.PoolClient, { query: (text: string, values?: unknown[]) => client.query(text, values && storableValues(values)) });
+        const result = await work(storing);
         await client.query("COMMIT");
         trouble = null;
         return result;
@@ -76,7 +78,7 @@ export function createGuard(pool: pg.Pool, location: string): Guard {
         await client.query("ROLLBACK").catch(() => undefined);
         const error = toPgStorageError(failure, location);
         // A lock another host holds kept a transaction on its behalf (an adoption) waiting: this host's storage is fine.
-        if (writes || error.sqliteCode !== "55P03") trouble = error;
+        if (!requestFault(error) && (writes || error.sqliteCode !== "55P03")) trouble = error;
         throw error;
       } finally {
         client.release();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DownFrame, QuestionRequestedFrame, ToolCall } from "../../protocol/schemas";
 import { silentLogger } from "../log";
 import { stoppedTool } from "../sessions/history";
@@ -49,7 +49,7 @@ async function adoptSilently(store: PgStore, owner: string): Promise<void> {
 describe.skipIf(postgresBinDir() === null)("a gone host's leftovers no host was told of [cluster-adopt]", { timeout: 30_000 }, () => {
   const postgres = useTestPostgres();
 
-  it("settles them on this host at the second look that finds their host gone: questions as their rows say, interrupted rows, sessions no live turn holds", async () => {
+  it("settles them on this host once their host was found gone a lease ago: questions as their rows say, interrupted rows, sessions no live turn holds", async () => {
     const databaseUrl = await postgres().createDatabase();
     const gone = await openPgStore({ url: databaseUrl, instance: "gone" });
     const store = await openPgStore({ url: databaseUrl, instance: "watcher" });
@@ -74,15 +74,20 @@ describe.skipIf(postgresBinDir() === null)("a gone host's leftovers no host was 
     view.track(asked("r3", "s3"), "alive", undefined);
     view.track(asked("r4", "s3"), "adopted", undefined);
     const told: [DownFrame, string][] = [];
-    const sweep = createOrphanSweep({ store, instance: "watcher", view, log: silentLogger, deliver: (frame, owner) => (told.push([frame, owner]), view.track(frame, owner, undefined)) });
+    let clock = 0;
+    const sweep = createOrphanSweep({ store, instance: "watcher", view, log: silentLogger, graceMs: 1000, now: () => clock, deliver: (frame, owner) => (told.push([frame, owner]), view.track(frame, owner, undefined)) });
 
     // First look: "gone" may be an adoption under way, whose frames are still to come. "adopted" is listed (its lease
     // lapsed, its adoption to come): it is not gone.
     await sweep.sweep();
     expect(told).toEqual([]);
-    // Its adopter's frames arrive before the next look for one of its questions.
+    // Its adopter's frames arrive within the grace for one of its questions; a look within the grace settles nothing.
     view.track({ type: "question/resolved", rpcId: "r2", sessionId: "s2", outcome: "answered", cause: "host-lost" }, "elsewhere", undefined);
+    clock = 999;
+    await sweep.sweep();
+    expect(told).toEqual([]);
 
+    clock = 1000;
     await sweep.sweep();
     expect(told.map(([frame, owner]) => [...brief(frame), owner])).toEqual([
       ["question/resolved", "r1", "aborted", "host-lost", "gone"],
@@ -92,7 +97,7 @@ describe.skipIf(postgresBinDir() === null)("a gone host's leftovers no host was 
     expect([view.pending().map((question) => question.frame.rpcId), [...view.owners()].sort()]).toEqual([["r3", "r4"], ["adopted", "alive"]]);
 
     told.length = 0;
-    await sweep.sweep();
+    clock = 5000;
     await sweep.sweep();
     expect(told).toEqual([]);
   });
@@ -112,6 +117,8 @@ describe.skipIf(postgresBinDir() === null)("a gone host's leftovers no host was 
     const owner = (health.body as { cluster: { instance: string } }).cluster.instance;
     const adopter = await openPgStore({ url: databaseUrl, instance: "late-adopter" });
     stores.push(adopter);
+    // The tool row is written beside its frames: the adoption below takes it over once it is stored.
+    await vi.waitFor(async () => expect((await adopter.query<{ tool_status: string }>("SELECT tool_status FROM messages WHERE owner = $1 AND role = 'tool'", [owner], false)).rows).toEqual([{ tool_status: "running" }]));
     const from = watcher.frames.length;
 
     await adoptSilently(adopter, owner);
