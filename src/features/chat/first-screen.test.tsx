@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { LocaleProvider } from "../../i18n/i18n";
 import { FirstScreen, SAMPLE_ASK, SAMPLE_PLAN } from "./first-screen";
@@ -33,15 +33,21 @@ describe("an empty chat's first screen", () => {
   it("sends a starter once however often it is pressed while it goes, and says why one was not sent, to be tried again", async () => {
     const user = userEvent.setup();
     let fail: (error: Error) => void = () => undefined;
-    const { started } = setup({ model: "scripted", servers: [] }, undefined, () => new Promise((_, reject) => (fail = reject)));
+    let calls = 0;
+    const send = () => (calls++ === 0 ? new Promise<void>((_, reject) => (fail = reject)) : Promise.resolve());
+    const started: string[] = [];
+    const screenOf = (key: string) => <FirstScreen key={key} facts={{ model: "scripted", servers: [] }} onStart={(text) => (started.push(text), send())} onFill={() => undefined} />;
+    const view = render(screenOf("new chat"));
+    await user.dblClick(screen.getByRole("button", { name: "/ask a sample batch" }));
+    // The new chat becomes its session while the starter is on its way: the screen is made again, and still waits.
+    view.rerender(screenOf("its session"));
     const ask = screen.getByRole("button", { name: "/ask a sample batch" });
-    await user.dblClick(ask);
     await user.click(screen.getByRole("button", { name: "/plan a sample plan" }));
     expect([started.length, ask.getAttribute("aria-disabled")]).toEqual([1, "true"]);
     fail(new TypeError("Failed to fetch"));
     expect(await screen.findByRole("alert")).toHaveTextContent(/^The starter was not sent\. .+/);
     await user.click(ask);
-    expect([started.length, screen.queryByRole("alert")]).toEqual([2, null]);
+    await waitFor(() => expect([started.length, screen.queryByRole("alert"), ask.getAttribute("aria-disabled")]).toEqual([2, null, "false"]));
   });
 
   it("offers /tool for each ready MCP server, filled into the composer to finish", async () => {

@@ -1,9 +1,8 @@
-import { useState } from "react";
+import { useEffect, useReducer } from "react";
 import { useCopy } from "../../i18n/i18n";
 import { describeFailure } from "./failure";
 import { chatCopy } from "./copy";
 import { DEMO_MODEL, type HostFacts } from "./host-facts";
-
 
 /** A sample batch for the demo model's `/ask`: one single-select and one multi-select. */
 export const SAMPLE_ASK = `/ask ${JSON.stringify({
@@ -20,6 +19,12 @@ export const SAMPLE_ASK = `/ask ${JSON.stringify({
 
 /** A sample plan for the demo model's `/plan`. */
 export const SAMPLE_PLAN = "/plan ## Try Parley\n1. Answer a batch of questions with the keyboard.\n2. Approve or refuse this plan.\n3. Open /demo to see every state of the panel.";
+
+/**
+ * The starter being sent and why the last one was not: kept beside the screen, which is made again as a new chat becomes
+ * its session while the starter is still on its way, so a second press then still waits and a failure still shows.
+ */
+const starter: { sending: Promise<void> | null; failed: string | null } = { sending: null, failed: null };
 
 export interface FirstScreenProps {
   /** The agent of this chat; the screen then says it waits for it (an outside agent) or for a first message (an ACP agent, `acp`). */
@@ -38,16 +43,25 @@ export interface FirstScreenProps {
  */
 export function FirstScreen({ agentName, acp = false, facts, onStart, onFill }: FirstScreenProps) {
   const t = useCopy(chatCopy);
-  const [sending, setSending] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
+  const [, refresh] = useReducer((count: number) => count + 1, 0);
+  const sending = starter.sending;
+  const failed = starter.failed;
+  // The screen is made again as a new chat becomes a session: the one showing then hears the starter's end.
+  useEffect(() => {
+    let shown = true;
+    void sending?.then(() => shown && refresh());
+    return () => {
+      shown = false;
+    };
+  }, [sending]);
   /** One starter at a time: a double click sends it once; one that fails says why, and the starters can be tried again. */
   const start = (text: string) => {
-    if (sending) return;
-    setSending(true);
-    setFailed(null);
-    onStart(text)
-      .catch((error: unknown) => setFailed(t("starterFailed", { reason: describeFailure(error, t) })))
-      .finally(() => setSending(false));
+    if (starter.sending) return;
+    starter.failed = null;
+    starter.sending = onStart(text)
+      .catch((error: unknown) => void (starter.failed = t("starterFailed", { reason: describeFailure(error, t) })))
+      .finally(() => void (starter.sending = null));
+    refresh();
   };
   if (agentName !== undefined) {
     return (
@@ -66,12 +80,12 @@ export function FirstScreen({ agentName, acp = false, facts, onStart, onFill }: 
           <p>{t("firstDemoModel")}</p>
           <ul className="first-screen__starters" aria-label={t("startersLabel")}>
             <li>
-              <button type="button" className="first-screen__starter" aria-disabled={sending} onClick={() => start(SAMPLE_ASK)}>
+              <button type="button" className="first-screen__starter" aria-disabled={sending !== null} onClick={() => start(SAMPLE_ASK)}>
                 {t("starterAsk")}
               </button>
             </li>
             <li>
-              <button type="button" className="first-screen__starter" aria-disabled={sending} onClick={() => start(SAMPLE_PLAN)}>
+              <button type="button" className="first-screen__starter" aria-disabled={sending !== null} onClick={() => start(SAMPLE_PLAN)}>
                 {t("starterPlan")}
               </button>
             </li>
