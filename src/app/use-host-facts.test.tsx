@@ -4,7 +4,7 @@ import type { Api } from "../client/api";
 import { useHostFacts } from "./use-host-facts";
 
 type Health = Awaited<ReturnType<Api["health"]>>;
-const server = (name: string, state: "starting" | "ready") => ({ name, state, tools: state === "ready" ? 2 : 0 });
+const server = (name: string, state: "starting" | "ready" | "failed") => ({ name, state, tools: state === "ready" ? 2 : 0 });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -35,5 +35,19 @@ describe("useHostFacts", () => {
     expect([asked, result.current]).toEqual([3, { model: "scripted", servers: ["notes", "files"] }]);
     await act(async () => vi.advanceTimersByTimeAsync(60_000));
     expect(asked).toBe(3);
+  });
+
+  it("asks again every 30 s while a server has failed, which the host starts again", async () => {
+    vi.useFakeTimers();
+    const answers = [{ model: "scripted", mcp: [server("notes", "failed")] }, { model: "scripted", mcp: [server("notes", "ready")] }] as unknown as Health[];
+    let asked = 0;
+    const health = vi.fn(async () => answers[Math.min(asked++, answers.length - 1)]!);
+    const { result } = renderHook(() => useHostFacts(health));
+    await act(async () => vi.advanceTimersByTimeAsync(29_000));
+    expect([asked, result.current]).toEqual([1, { model: "scripted", servers: [] }]);
+    await act(async () => vi.advanceTimersByTimeAsync(1000));
+    expect([asked, result.current]).toEqual([2, { model: "scripted", servers: ["notes"] }]);
+    await act(async () => vi.advanceTimersByTimeAsync(120_000));
+    expect(asked).toBe(2);
   });
 });

@@ -56,7 +56,8 @@ export const SessionListItem = memo(function SessionListItem({
             label: t("delete"),
             name: t("deleteChat", { title }),
             onChoose: () => {
-              const next = neighbourOf(rowRef.current);
+              // The open chat's deletion moves the page on, which places the focus itself.
+              const next = active ? undefined : neighbourOf(rowRef.current);
               onDelete(session.id);
               next?.focus();
             },
