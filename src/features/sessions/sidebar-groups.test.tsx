@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PendingRequest, Session } from "../../protocol/schemas";
@@ -19,7 +19,7 @@ function question(rpcId: string, sessionId: string): PendingRequest {
   return { rpcId, sessionId, questions: [{ id: "q", question: "Which?", options: [{ label: "A" }] }], createdAt: "2026-11-30T10:00:00.000Z" };
 }
 
-function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en") {
+function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en", now = () => NOW) {
   const store = createSessionStore();
   store.getState().loadSessions(sessions);
   const deleted: string[] = [];
@@ -34,7 +34,7 @@ function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en") {
           onNewChat={() => undefined}
           onRename={async () => undefined}
           onDelete={(id) => deleted.push(id)}
-          now={() => NOW}
+          now={now}
         />
       </SessionStoreProvider>
     </LocaleProvider>,
@@ -71,6 +71,19 @@ describe("the sidebar's groups", () => {
       ["Today", ["Chat a"]],
       ["Earlier", ["Chat b"]],
     ]);
+  });
+
+  it("moves Today's chats under Yesterday just after midnight, with nothing else changing", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    try {
+      vi.setSystemTime(new Date(2026, 10, 30, 23, 59, 0));
+      renderSidebar([session("a", 0, 14)], "en", () => new Date());
+      expect(groups()).toEqual([["Today", ["Chat a"]]]);
+      await act(async () => vi.advanceTimersByTimeAsync(2 * 60_000));
+      expect(groups()).toEqual([["Yesterday", ["Chat a"]]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("names the groups in Chinese", () => {

@@ -69,6 +69,17 @@ function selectWaitingIds(state: SessionData): string {
 
 const readClock = () => new Date();
 
+/** Renders again just after the next local midnight, when Today's chats become Yesterday's. */
+function useNextDay(now: () => Date) {
+  const [, rerender] = useState(0);
+  const today = now().toDateString();
+  useEffect(() => {
+    const at = now();
+    const timer = setTimeout(() => rerender((count) => count + 1), new Date(at.getFullYear(), at.getMonth(), at.getDate() + 1).getTime() - at.getTime() + 1000);
+    return () => clearTimeout(timer);
+  }, [today, now]);
+}
+
 function LocaleSwitch() {
   const t = useCopy(sessionsCopy);
   const { locale, setLocale } = useLocale();
@@ -281,6 +292,7 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const { result, shown: found, loadMore: loadMoreResults } = useSearch(query, onSearch);
   const searching = query.trim() !== "";
   const waitingIds = useSessionStore(selectWaitingIds);
+  useNextDay(now);
 
   const visible = useMemo(() => {
     const shown = hiddenSessionIds.size === 0 ? all : all.filter((session) => !hiddenSessionIds.has(session.id));
