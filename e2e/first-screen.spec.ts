@@ -157,7 +157,7 @@ test("the / menu keeps the command the arrows choose in view when its list scrol
   }
 });
 
-test("on a phone the Undo toast covers none of the drawer's top controls, the Sessions button, Rename, the message box or Send", async ({ page }) => {
+test("on a phone the Undo toast covers none of the drawer's top controls, the Sessions button, the message box or Send", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto(host.url);
   const composer = page.getByRole("textbox", { name: "Message" });

@@ -74,9 +74,10 @@ export function DemoShell() {
   const [story, setStory] = useState(() => storyOfHash(window.location.hash));
   const [missingId, setMissingId] = useState(() => decodeHash(window.location.hash) ?? window.location.hash.slice(1));
   const initial = useMemo(() => new URLSearchParams(window.location.search), []);
-  const [reply, setReply] = useState<DemoReply | null>(() => readView(initial).reply);
-  const [width, setWidth] = useState<PreviewWidth>(() => readView(initial).width);
-  const [compare, setCompare] = useState<Compare>(() => readView(initial).compare);
+  const [opened] = useState(() => readView(initial));
+  const [reply, setReply] = useState<DemoReply | null>(opened.reply);
+  const [width, setWidth] = useState<PreviewWidth>(opened.width);
+  const [compare, setCompare] = useState<Compare>(opened.compare);
   /** Counts Back and Forward, so the address is written again for the entry they land on. */
   const [moves, setMoves] = useState(0);
   const [entries, setEntries] = useState<LogEntry[]>([]);
