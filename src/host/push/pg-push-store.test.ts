@@ -95,6 +95,29 @@ describe("the cluster's push store", () => {
     expect(db.statements.slice(6)).toEqual(["SELECT", "SELECT"]);
   });
 
+  it("push-none: holds none only as a kept, empty list tells while the host gets the others' notifications", async () => {
+    const db = recordingStore();
+    const sync = fakeSync();
+    const push = pgPushStore(db.store, sync.sync);
+    db.setRows([]);
+    expect(push.holdsNone()).toBe(false);
+    await push.listSubscriptions();
+    expect(push.holdsNone()).toBe(true);
+    sync.setTrusted(false);
+    expect(push.holdsNone()).toBe(false);
+    sync.setTrusted(true);
+    sync.stale();
+    expect(push.holdsNone()).toBe(false);
+    db.setRows([ROW]);
+    await push.listSubscriptions();
+    expect(push.holdsNone()).toBe(false);
+    // Without the hosts' notifications nothing is kept, so it always reads.
+    const alone = pgPushStore(db.store);
+    db.setRows([]);
+    await alone.listSubscriptions();
+    expect(alone.holdsNone()).toBe(false);
+  });
+
   it("push-cluster: without the hosts' notifications every list is read", async () => {
     const db = recordingStore();
     const push = pgPushStore(db.store);

@@ -78,6 +78,8 @@ export function pgPushStore(store: PgStore, sync?: SubscriptionSync): PushStore 
       if (sync?.trusted() && at === generation) kept = copies(list);
       return list;
     },
+    // Only a kept list tells without reading: it is what the table holds while the host gets the others' notifications.
+    holdsNone: () => kept !== null && kept.length === 0 && (sync?.trusted() ?? false),
     async putSubscription(subscription) {
       await change(() =>
         query(

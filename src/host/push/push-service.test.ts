@@ -282,6 +282,53 @@ describe("push service against a push service that decrypts what a phone would g
     expect(logs.filter((entry) => entry.event === "push/close-abandoned")).toEqual([{ event: "push/close-abandoned", rpcId: "rpc-old", givenUpAt: new Date(NOW - OPEN_NOTE_MAX_AGE_MS - 1).toISOString() }]);
   });
 
+  it("push-none: lists no devices for a question while the store holds none, and still closes one a device got after that device went", async () => {
+    const lists: number[] = [];
+    const inner = store;
+    store = { ...inner, listSubscriptions: async () => { const all = await inner.listSubscriptions(); lists.push(all.length); return all; } };
+    await start({ now: () => 1_800_000_000_000 });
+    service.onFrame(requested("rpc-alone"));
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-alone", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(lists).toEqual([]);
+    const device = fake.device();
+    await subscribe(device);
+    lists.length = 0;
+    service.onFrame(requested("rpc-1"));
+    await service.idle();
+    expect(lists).toEqual([1]);
+    expect((await call("DELETE", "/api/push/subscriptions", { endpoint: device.subscription.endpoint })).status).toBe(204);
+    expect(store.holdsNone()).toBe(true);
+    lists.length = 0;
+    // rpc-1 was pushed to the device: its close goes the whole way, finds no device and lets its note go.
+    service.onFrame({ type: "question/resolved", rpcId: "rpc-1", sessionId: "s1", outcome: "answered" });
+    await service.idle();
+    expect(lists).toEqual([0]);
+    expect(await store.openRequests!.list()).toEqual([]);
+    expect(fake.received.map((push) => [push.payload.kind, push.payload.rpcId])).toEqual([["request", "rpc-1"]]);
+  });
+
+  it("push-none: the SQLite store tells it holds none without reading, as each write and each list leaves it", async () => {
+    const db = new Database(":memory:");
+    const sqlite = sqlitePushStore(db);
+    const subscription = { endpoint: "https://push.example/1", p256dh: "k", auth: "a", owner: "host", label: null, hideText: false, createdAt: 1000 };
+    expect(sqlite.holdsNone()).toBe(true);
+    await sqlite.putSubscription(subscription);
+    expect(sqlite.holdsNone()).toBe(false);
+    await sqlite.putSubscription({ ...subscription, endpoint: "https://push.example/2", owner: "login-b" });
+    expect(await sqlite.deleteSubscription(subscription.endpoint)).toBe(true);
+    expect(sqlite.holdsNone()).toBe(false);
+    expect(await sqlite.deleteOwner("login-b")).toBe(1);
+    expect(sqlite.holdsNone()).toBe(true);
+    // A file opened with a row in it holds one; a list that finds the table emptied says so.
+    await sqlite.putSubscription(subscription);
+    const reopened = sqlitePushStore(db);
+    expect(reopened.holdsNone()).toBe(false);
+    db.prepare("DELETE FROM push_subscriptions").run();
+    expect(await reopened.listSubscriptions()).toEqual([]);
+    expect(reopened.holdsNone()).toBe(true);
+  });
+
   it("push-close: a file whose push_open has no given_up_at gets it, its notes as never given up, and the first give-up is kept", async () => {
     const db = new Database(":memory:");
     db.exec("CREATE TABLE push_open (rpc_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, opened_at INTEGER NOT NULL)");

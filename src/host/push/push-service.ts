@@ -222,6 +222,8 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         pending.set(frame.rpcId, frame);
         if (known || source !== "here") return;
         own.add(frame.rpcId);
+        // No device to tell: nothing is sent, so nothing is noted and its resolve has nothing to close.
+        if (store.holdsNone()) return;
         const count = pending.size;
         const { rpcId, sessionId } = frame;
         askingNow.add(rpcId);
@@ -240,6 +242,8 @@ export async function createPushService(options: PushServiceOptions): Promise<Pu
         const was = pending.delete(frame.rpcId);
         endWaits();
         if (!was || source !== "here") return;
+        // Its push still being listed or noted as sent, its close goes the whole way: a device may have got it.
+        if (store.holdsNone() && !askingNow.has(frame.rpcId) && !noted.has(frame.rpcId)) return;
         close(frame.rpcId, resolvedPayload(frame, pending.size));
       }
     },

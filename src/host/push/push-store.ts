@@ -47,6 +47,11 @@ export interface PushStore {
   /** The stored keys, or `make()`'s stored first: when several hosts start at once, every one gets the pair the first stored. */
   keys(make: () => VapidKeys): Promise<VapidKeys>;
   listSubscriptions(): Promise<StoredPushSubscription[]>;
+  /**
+   * True when the store knows, without reading, that it holds no subscription now; false when it holds one or would have
+   * to read to tell. A question's push and close push are skipped on true: most hosts have no device subscribed.
+   */
+  holdsNone(): boolean;
   /** Adds or replaces the subscription with this endpoint. */
   putSubscription(subscription: StoredPushSubscription): Promise<void>;
   deleteSubscription(endpoint: string): Promise<boolean>;
@@ -70,6 +75,7 @@ export function memoryPushStore(): PushStore {
       return stored;
     },
     listSubscriptions: async () => [...subscriptions.values()].map((subscription) => ({ ...subscription })),
+    holdsNone: () => subscriptions.size === 0,
     async putSubscription(subscription) {
       subscriptions.set(subscription.endpoint, { ...subscription });
     },
@@ -147,6 +153,9 @@ export function sqlitePushStore(db: Database.Database): PushStore {
   const removeOpen = db.prepare("DELETE FROM push_open WHERE rpc_id = ?");
   const gaveUpOpen = db.prepare("UPDATE push_open SET given_up_at = ? WHERE rpc_id = ? AND given_up_at IS NULL");
   const listOpen = db.prepare<[], OpenRequest>("SELECT rpc_id AS rpcId, session_id AS sessionId, opened_at AS openedAt, given_up_at AS givenUpAt FROM push_open ORDER BY opened_at, rpc_id");
+  const count = db.prepare<[], { count: number }>("SELECT count(*) AS count FROM push_subscriptions");
+  /** Whether the table is empty, as last read or written here: the host's own file, which only it writes while it runs. */
+  let empty = count.get()!.count === 0;
   return {
     async keys(make) {
       const existing = selectKeys.get();
@@ -155,13 +164,26 @@ export function sqlitePushStore(db: Database.Database): PushStore {
       insertKeys.run(made.publicKey, made.privateKey);
       return { ...selectKeys.get()! };
     },
-    listSubscriptions: async () =>
-      list.all().map((row) => ({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, owner: row.owner, label: row.label, hideText: row.hide_text === 1, createdAt: row.created_at })),
+    async listSubscriptions() {
+      const rows = list.all();
+      empty = rows.length === 0;
+      return rows.map((row) => ({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, owner: row.owner, label: row.label, hideText: row.hide_text === 1, createdAt: row.created_at }));
+    },
+    holdsNone: () => empty,
     async putSubscription(subscription) {
       put.run({ ...subscription, hideText: subscription.hideText ? 1 : 0 });
+      empty = false;
     },
-    deleteSubscription: async (endpoint) => remove.run(endpoint).changes > 0,
-    deleteOwner: async (owner) => removeOwner.run(owner).changes,
+    async deleteSubscription(endpoint) {
+      const removed = remove.run(endpoint).changes > 0;
+      empty = count.get()!.count === 0;
+      return removed;
+    },
+    async deleteOwner(owner) {
+      const removed = removeOwner.run(owner).changes;
+      empty = count.get()!.count === 0;
+      return removed;
+    },
     moveOwner: async (from, to) => move.run(to, from).changes,
     close: async () => undefined,
     openRequests: {
