@@ -4,23 +4,31 @@ import { isSkip } from "./skip";
 export { isSkip };
 
 /**
- * Checks a whole answer batch against its questions (docs/protocol.md, answer-rules).
- * Returns null when every rule holds, else a sentence naming the first rule that failed.
+ * Reads a whole answer batch against its questions (docs/protocol.md, answer-rules): the items as the schema gives them
+ * when every rule holds, else a sentence naming the first rule that failed.
  */
-export function checkAnswers(questions: readonly QuestionItem[], answers: readonly unknown[]): string | null {
+export function readAnswers(questions: readonly QuestionItem[], answers: readonly unknown[]): { answers: AnswerItem[] } | { problem: string } {
   if (answers.length !== questions.length) {
-    return `expected ${questions.length} answer item(s), one per question, got ${answers.length}`;
+    return { problem: `expected ${questions.length} answer item(s), one per question, got ${answers.length}` };
   }
+  const items: AnswerItem[] = [];
   for (let index = 0; index < questions.length; index++) {
     const question = questions[index]!;
     const parsed = AnswerItem.safeParse(answers[index]);
     if (!parsed.success) {
-      return `answers[${index}] must be {id: string, selected: string[], custom?: string}`;
+      return { problem: `answers[${index}] must be {id: string, selected: string[], custom?: string}` };
     }
     const problem = checkAnswerItem(question, parsed.data);
-    if (problem) return `answers[${index}]: ${problem}`;
+    if (problem) return { problem: `answers[${index}]: ${problem}` };
+    items.push(parsed.data);
   }
-  return null;
+  return { answers: items };
+}
+
+/** Checks a whole answer batch against its questions: null when every rule holds, else the first rule that failed. */
+export function checkAnswers(questions: readonly QuestionItem[], answers: readonly unknown[]): string | null {
+  const read = readAnswers(questions, answers);
+  return "problem" in read ? read.problem : null;
 }
 
 function checkAnswerItem(question: QuestionItem, answer: AnswerItem): string | null {

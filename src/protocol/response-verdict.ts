@@ -1,5 +1,5 @@
-import { checkAnswers } from "./answers";
-import { AnswerItem, RespondBody, type PendingRequest, type Receipt } from "./schemas";
+import { readAnswers } from "./answers";
+import { RespondBody, type AnswerItem, type PendingRequest, type Receipt } from "./schemas";
 
 /** A refused response: the receipt the host sends, and the request stays as it was. */
 export type RefusedVerdict = { accepted: false; receipt: Extract<Receipt, { accepted: false }> };
@@ -31,10 +31,9 @@ export function judgeResponse(body: unknown, pendingOf: (rpcId: string) => Pendi
     return refuse("bad-response", `question ${response.rpcId} does not belong to session ${response.sessionId}`);
   }
   if (response.type === "cancel") return { accepted: true, rpcId: response.rpcId, sessionId: pending.sessionId, outcome: "cancelled" };
-  const problem = checkAnswers(pending.questions, response.answers);
-  if (problem) return refuse("bad-response", problem);
-  const answers = response.answers.map((item) => AnswerItem.parse(item));
-  return { accepted: true, rpcId: response.rpcId, sessionId: pending.sessionId, outcome: "answered", answers };
+  const read = readAnswers(pending.questions, response.answers);
+  if ("problem" in read) return refuse("bad-response", read.problem);
+  return { accepted: true, rpcId: response.rpcId, sessionId: pending.sessionId, outcome: "answered", answers: read.answers };
 }
 
 /** The receipt a verdict is sent back as. */
