@@ -19,7 +19,7 @@ function question(rpcId: string, sessionId: string): PendingRequest {
   return { rpcId, sessionId, questions: [{ id: "q", question: "Which?", options: [{ label: "A" }] }], createdAt: "2026-11-30T10:00:00.000Z" };
 }
 
-function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en", now = () => NOW) {
+function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en", now = () => NOW, onSearch?: (query: string) => Promise<{ sessions: Session[]; next: string | null }>) {
   const store = createSessionStore();
   store.getState().loadSessions(sessions);
   const deleted: string[] = [];
@@ -35,6 +35,7 @@ function renderSidebar(sessions: Session[], locale: "en" | "zh-CN" = "en", now =
           onRename={async () => undefined}
           onDelete={(id) => deleted.push(id)}
           now={now}
+          {...(onSearch ? { onSearch } : {})}
         />
       </SessionStoreProvider>
     </LocaleProvider>,
@@ -89,6 +90,21 @@ describe("the sidebar's groups", () => {
   it("names the groups in Chinese", () => {
     renderSidebar([session("a", 0, 14), session("b", 1, 9), session("c", 4, 9)], "zh-CN");
     expect(groups().map(([name]) => name)).toEqual(["今天", "昨天", "更早"]);
+  });
+
+  it("finds a chat not yet named by the title the list shows it with, in the tab's language", async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    // The host matches the titles it stores, in which a new chat is "New chat": it finds nothing for 新对话.
+    renderSidebar([{ ...session("a", 0, 14), title: "New chat" }, { ...session("b", 0, 9), title: " " }, session("c", 0, 8)], "zh-CN", () => NOW, async (query) => (asked.push(query), { sessions: [], next: null }));
+    const links = () => within(screen.getByRole("navigation", { name: /对话/ })).getAllByRole("link").map(readText);
+    await user.type(screen.getByRole("searchbox"), "新对话");
+    expect(links()).toEqual(["新对话"]);
+    await vi.waitFor(() => expect(asked).toEqual(["新对话"]));
+    expect(links()).toEqual(["新对话"]);
+    await user.clear(screen.getByRole("searchbox"));
+    await user.type(screen.getByRole("searchbox"), "未命名");
+    expect(links()).toEqual(["未命名对话"]);
   });
 
   it("shows the host's default title of a chat not yet named in the tab's language", () => {

@@ -3,6 +3,7 @@ import type { AgentsList } from "../../client/agents-api";
 import type { Session } from "../../protocol/schemas";
 import { LOCALES, type Locale } from "../../i18n/locale";
 import { useLocale, useCopy } from "../../i18n/i18n";
+import { shownTitle } from "../../protocol/chat-title";
 import { useSessionStore } from "../../store/react";
 import { selectHasMoreSessions, selectPendingRequests, selectSessions } from "../../store/selectors";
 import type { SessionData } from "../../store/state";
@@ -128,9 +129,10 @@ export const SEARCH_DEBOUNCE_MS = 200;
 
 type SearchState = { query: string; status: "loading" | "done" | "failed"; sessions: Session[]; next: string | null; error: string | null };
 
-function localMatches(sessions: readonly Session[], query: string): Session[] {
+/** The loaded chats whose title, as the list shows it (新对话 for the host's "New chat" in Chinese), holds the query. */
+function localMatches(sessions: readonly Session[], query: string, titleOf: (session: Session) => string): Session[] {
   const needle = query.toLocaleLowerCase();
-  return sessions.filter((session) => session.title.toLocaleLowerCase().includes(needle));
+  return sessions.filter((session) => titleOf(session).toLocaleLowerCase().includes(needle));
 }
 
 /** Host results in their order, then titles matched locally that the host has not (yet) returned; the store's copy of a session wins. */
@@ -293,14 +295,16 @@ export function Sidebar({ id, activeSessionId, sessionHref, onSelect, onNewChat,
   const searching = query.trim() !== "";
   const waitingIds = useSessionStore(selectWaitingIds);
   useNextDay(now);
+  const untitled = t("untitled");
+  const fresh = t("newChat");
 
   const visible = useMemo(() => {
     const shown = hiddenSessionIds.size === 0 ? all : all.filter((session) => !hiddenSessionIds.has(session.id));
     if (!searching) return shown;
     const byId = new Map(shown.map((session) => [session.id, session]));
     const remote = found.filter((session) => !hiddenSessionIds.has(session.id));
-    return mergeResults(localMatches(shown, query.trim()), remote, byId);
-  }, [all, hiddenSessionIds, searching, found, query]);
+    return mergeResults(localMatches(shown, query.trim(), (session) => shownTitle(session.title, untitled, fresh)), remote, byId);
+  }, [all, hiddenSessionIds, searching, found, query, untitled, fresh]);
 
   const groupId = useId();
   const item = (session: Session) => (
