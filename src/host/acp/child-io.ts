@@ -40,6 +40,17 @@ const STDERR_LINE_CHARS = 500;
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const REQUEST_PREFIX = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")\s*,\s*"method"/;
 
+/** The id of the request an over-long line begins, when it begins one with an id JSON reads (`"\\x"` is none). */
+function requestIdOf(line: string): JsonRpcId | undefined {
+  const id = REQUEST_PREFIX.exec(line)?.[1];
+  if (id === undefined) return undefined;
+  try {
+    return JSON.parse(id) as JsonRpcId;
+  } catch {
+    return undefined;
+  }
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -134,9 +145,9 @@ export function childStream(child: ChildProcessWithoutNullStreams, hooks: Stream
           }
           if (end === -1) break;
           if (overflow !== null) {
-            const id = REQUEST_PREFIX.exec(overflow)?.[1];
+            const id = requestIdOf(overflow);
             hooks.log({ event: "acp/line-too-long", agent: hooks.agent, limit: hooks.maxLineBytes, request: id !== undefined });
-            if (id !== undefined) hooks.refuse(JSON.parse(id) as JsonRpcId, `message longer than ${hooks.maxLineBytes} bytes`);
+            if (id !== undefined) hooks.refuse(id, `message longer than ${hooks.maxLineBytes} bytes`);
             overflow = null;
           } else {
             take(Buffer.concat(parts, length));

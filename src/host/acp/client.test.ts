@@ -233,6 +233,14 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     expect(smallEvents.updates.some((update) => update.sessionUpdate === "tool_call")).toBe(false);
     expect(smallEvents.said()).toBe("big: 100000");
     expect(small.logs.find((entry) => entry.event === "acp/line-too-long")).toMatchObject({ request: false });
+    // A request over the bound whose id JSON cannot read is dropped like any long line: the host is not hurt.
+    await small.agent.prompt(opened.sessionId, "/long-request 100000");
+    expect(smallEvents.said()).toBe("big: 100000still here");
+    expect(small.logs.filter((entry) => entry.event === "acp/line-too-long")).toEqual([
+      { event: "acp/line-too-long", agent: "test", limit: 64 * 1024, request: false },
+      { event: "acp/line-too-long", agent: "test", limit: 64 * 1024, request: false },
+    ]);
+    expect(small.agent.status().state).toBe("ready");
   });
 
   it("a crash mid-turn: the prompt fails, open sessions hear it with the stderr tail, the state is failed, and the next session restarts it", async () => {

@@ -30,6 +30,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | `/garbage` | non-JSON lines on stdout, then `still here` |
  * | `/flood N` | N requests and N notifications of unknown methods at once; replies `flood: <errors> errors` |
  * | `/big N` | a tool_call whose diff's new text is N bytes |
+ * | `/long-request N` | a request line of N bytes whose id JSON cannot read (`"\\x"`), then `still here` |
  * | `/unfinished` | a tool_call left `in_progress`, then `left it running` and the turn ends |
  * | `/permission-for <id>` | session/request_permission for another of its sessions, `<id>` (as an agent working in the background does); replies `permission for <id>: <response JSON>` |
  * | `/hang` | nothing until session/cancel, then the turn ends `cancelled` |
@@ -309,6 +310,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
         return exit(3);
       case "/garbage":
         writeRaw("this is not JSON\n{\"half\": \n\u0000\u0001 binary\n");
+        return say(client, session.id, "still here");
+      case "/long-request":
+        writeRaw(`{"jsonrpc":"2.0","id":"\\x","method":"_test/long","params":"${"x".repeat(Number(argument ?? 1024))}"}\n`);
         return say(client, session.id, "still here");
       case "/flood":
         return flood(client, session, Number(argument ?? 100));
