@@ -343,7 +343,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = (server.address() as AddressInfo).port;
   // A cluster's hosts listen on different ports behind one proxy: its login cookie is named for the cluster, not the port.
   const cookieName = cluster ? { cookieName: `parley_login_${cluster.id.slice(0, 8)}` } : {};
-  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: loginsWithPush(createLogins(store, options.token), push, log), port, limit: rateLimit, ...cookieName });
+  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: loginsWithPush(createLogins(store, options.token, Date.now, log), push, log), port, limit: rateLimit, ...cookieName });
 
   return {
     url: formatUrl(host, port),

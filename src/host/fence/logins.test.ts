@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createLogins, LOGIN_ROTATE_MS, LOGIN_ROTATION_GRACE_MS, LOGIN_TTL_MS } from "./logins";
+import type { LogEntry } from "../log";
 import { openStore } from "../store";
+import { StorageError } from "../storage-error";
 
 const TOKEN = "a-token-of-enough-length";
 
@@ -74,14 +76,21 @@ describe("createLogins", () => {
     expect(lateChecks[0]).toMatchObject({ ok: true, replacement: expect.any(String) });
   });
 
-  it("leaves a login as it was when its replacement cannot be stored, so the next request rotates it", async () => {
-    const { store, clock, logins } = setup(1_000);
+  it("leaves a login as it was, and lets its request through, when its replacement cannot be stored; the next request rotates it", async () => {
+    const store = openStore(":memory:");
+    const clock = { now: 1_000 };
+    const logs: LogEntry[] = [];
+    const logins = createLogins(store, TOKEN, () => clock.now, (entry) => logs.push(entry));
     const old = await logins.issue();
     clock.now += LOGIN_ROTATE_MS;
     const insert = store.insertLogin.bind(store);
-    const full = new Error("STORAGE_FULL");
-    store.insertLogin = () => Promise.reject(full);
-    await expect(logins.check(old)).rejects.toBe(full);
+    store.insertLogin = () => Promise.reject(new StorageError("STORAGE_FULL", "the disk is full", "SQLITE_FULL"));
+    expect(await logins.check(old)).toEqual({ ok: true, replacement: null });
+    expect(await logins.check(old)).toEqual({ ok: true, replacement: null });
+    expect(logs).toEqual([
+      { event: "login/rotate-failed", code: "STORAGE_FULL" },
+      { event: "login/rotate-failed", code: "STORAGE_FULL" },
+    ]);
     store.insertLogin = insert;
     const next = await logins.check(old);
     expect(next).toMatchObject({ ok: true, replacement: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });

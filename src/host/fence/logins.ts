@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Logger } from "../log";
 import type { Store, StoredLogin } from "../store";
 
 /** How long a login lasts since it was issued or last rotated. */
@@ -14,6 +15,9 @@ const LOGIN_BYTES = 32;
 export function loginCookieName(port: number): string {
   return `parley_login_${port}`;
 }
+
+/** A store failure's code (\`STORAGE_FULL\`…), else INTERNAL. */
+const errorCode = (error: unknown) => (error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "INTERNAL");
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -32,7 +36,7 @@ export interface Logins {
   revoke(value: string): Promise<boolean>;
 }
 
-export function createLogins(store: Store, token: string, now: () => number = Date.now): Logins {
+export function createLogins(store: Store, token: string, now: () => number = Date.now, log: Logger = () => undefined): Logins {
   const tokenDigest = digest(token);
   /**
    * This host's rotations by the old login's digest, kept for its grace period: every request that carries the old login
@@ -70,9 +74,14 @@ export function createLogins(store: Store, token: string, now: () => number = Da
       // its grace period as it is.
       if (login.expiresAt !== login.issuedAt + LOGIN_TTL_MS) return { ok: true, replacement: null };
       const graceEnd = Math.min(login.expiresAt - 1, at + LOGIN_ROTATION_GRACE_MS);
-      const check = rotateLogin(login, graceEnd);
+      // A replacement that cannot be stored (a full disk, a store refusing writes) leaves the login as it was and the
+      // request goes on with it: reads still work, and a later request rotates it.
+      const check = rotateLogin(login, graceEnd).catch((error: unknown): LoginCheck => {
+        rotations.delete(login.digest);
+        log({ event: "login/rotate-failed", code: errorCode(error) });
+        return { ok: true, replacement: null };
+      });
       rotations.set(login.digest, { check, until: graceEnd });
-      void check.catch(() => rotations.delete(login.digest));
       return check;
     },
     revoke: (value) => store.deleteLogin(digest(value)),
