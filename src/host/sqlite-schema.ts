@@ -95,6 +95,17 @@ function outcomeFromResult(tool: ToolCall): ToolRowOutcome | null {
   }
 }
 
+/**
+ * How every connection to the host's SQLite file runs: in WAL mode, each commit on disk before it returns (FULL; with
+ * NORMAL, which better-sqlite3 applies to a file already in WAL mode, a power cut or an OS crash can take back the last
+ * commits, and with them answers and messages the host said it took), waiting up to 2 s for another connection's write.
+ */
+export function tuneFileConnection(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("busy_timeout = 2000");
+}
+
 /** Creates or migrates the schema of an open database; throws when the file was written by a newer Parley. */
 export function prepareSchema(db: Database.Database): void {
   const version = db.pragma("user_version", { simple: true }) as number;

@@ -1,11 +1,12 @@
 import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { STOPPED_TOOL_TEXT } from "./sessions/history";
 import { redactUrl } from "./pg/errors";
 import { PG_SCHEMA_VERSION } from "./pg/migrations";
 import { openPgStore } from "./pg/store";
+import { openSqlitePushStore } from "./push/push-store";
 import { StorageError } from "./storage-error";
 import { DATABASE_FILE, openStore, StoreOpenError, type Store, type StoredMessage, type StoredSession } from "./store";
 import type { ToolCall } from "../protocol/schemas";
@@ -165,6 +166,31 @@ export function storeContract(name: string, open: () => Promise<Store>) {
 storeContract("SQLite", async () => openStore(":memory:"));
 
 describe("the SQLite store on disk", () => {
+  it("puts each commit on disk before it returns (synchronous FULL), on a file already in WAL mode too, as the push tables do", async () => {
+    const dataDir = tempDir();
+    await openStore(dataDir).close();
+    // Every connection a start opens, read as it was left once the store and the push tables are open.
+    const original = Database.prototype.pragma;
+    const opened = new Set<Database.Database>();
+    const pragma = vi.spyOn(Database.prototype, "pragma").mockImplementation(function (this: Database.Database, ...args: Parameters<Database.Database["pragma"]>) {
+      opened.add(this);
+      return original.apply(this, args);
+    });
+    try {
+      const store = openStore(dataDir);
+      const push = openSqlitePushStore(path.join(dataDir, DATABASE_FILE));
+      pragma.mockRestore();
+      expect([...opened].map((db) => [db.pragma("journal_mode", { simple: true }), db.pragma("synchronous", { simple: true })])).toEqual([
+        ["wal", 2],
+        ["wal", 2],
+      ]);
+      await push.close();
+      await store.close();
+    } finally {
+      pragma.mockRestore();
+    }
+  });
+
   it("creates the data dir and keeps sessions and messages across opens", async () => {
     const dataDir = path.join(tempDir(), "nested", "data");
     const first = openStore(dataDir);

@@ -2,7 +2,9 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { SessionAgent, type Message, type ToolCall } from "../protocol/schemas";
-import { prepareSchema } from "./sqlite-schema";
+import { prepareSchema, tuneFileConnection } from "./sqlite-schema";
+
+export { tuneFileConnection };
 import { toStorageError, type StorageError } from "./storage-error";
 
 /** A session row; `state` is not stored, the host computes it. */
@@ -201,9 +203,8 @@ export function openStore(dataDir: string): Store {
     throw new StoreOpenError(`cannot open the database at ${location}: ${(error as Error).message}`);
   }
   try {
-    if (location !== ":memory:") db.pragma("journal_mode = WAL");
+    if (location !== ":memory:") tuneFileConnection(db);
     db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 2000");
     prepareSchema(db);
   } catch (error) {
     db.close();

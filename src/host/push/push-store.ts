@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { tuneFileConnection } from "../store";
 
 /** The VAPID key pair of a host (of every host of a cluster), base64url as `web-push` makes them. */
 export interface VapidKeys {
@@ -208,8 +209,7 @@ export function sqlitePushStore(db: Database.Database): PushStore {
 export function openSqlitePushStore(location: string): PushStore {
   const db = new Database(location);
   try {
-    db.pragma("journal_mode = WAL");
-    db.pragma("busy_timeout = 2000");
+    tuneFileConnection(db);
     return { ...sqlitePushStore(db), close: async () => void db.close() };
   } catch (error) {
     db.close();
