@@ -54,6 +54,16 @@ describe("ACP permission → approval request", () => {
     expect(QuestionRequestedFrame.safeParse(frame).success).toBe(true);
   });
 
+  it("shows a call the turn already knows whole when the request names it with its id and what changed (Codex's edits)", () => {
+    const known = { call: permissionQuestion(agent, edit).approval!.toolCall!, rawInput: { file_path: "/w/src/app.ts" } };
+    const partial: RequestPermissionRequest = { sessionId: "s1", toolCall: { toolCallId: "call-1", kind: "edit", status: "pending" }, options: [...TEST_PERMISSION_OPTIONS] };
+    expect(permissionQuestion(agent, partial, known).approval).toEqual(permissionQuestion(agent, edit).approval);
+    // What the request does carry wins over what was known; without anything known, the card shows what it got.
+    const retitled = permissionQuestion(agent, { ...partial, toolCall: { ...partial.toolCall, title: "Edit src/app.ts again", rawInput: { file_path: "/w/b.ts" } } }, known).approval;
+    expect([retitled?.tool, retitled?.arguments, retitled?.toolCall?.content]).toEqual(["Edit src/app.ts again", JSON.stringify({ file_path: "/w/b.ts" }, null, 2), edit.toolCall.content]);
+    expect(permissionQuestion(agent, partial).approval?.toolCall).toEqual({ toolCallId: "call-1", title: "a tool call", kind: "edit" });
+  });
+
   it("maps the chosen label back to its option id, a reject carrying the reason in _meta", () => {
     const asked = permissionQuestion(agent, edit);
     for (const [label, optionId, kind] of [

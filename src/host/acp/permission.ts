@@ -125,6 +125,27 @@ export function toolCallData(toolCall: ToolCallUpdate): AcpToolCallData {
   };
 }
 
+/**
+ * A tool call as an update leaves it: the fields the update carries replace those known before (an update carries only
+ * what changed, and a permission request's tool call is such an update).
+ */
+export function mergeToolCall(previous: AcpToolCallData | undefined, update: ToolCallUpdate): AcpToolCallData {
+  const next = toolCallData({ ...update, title: update.title ?? previous?.title ?? null });
+  return {
+    toolCallId: update.toolCallId,
+    title: update.title ? next.title : (previous?.title ?? next.title),
+    ...((next.kind ?? previous?.kind) ? { kind: next.kind ?? previous?.kind } : {}),
+    ...((next.locations ?? previous?.locations) ? { locations: next.locations ?? previous?.locations } : {}),
+    ...((next.content ?? previous?.content) ? { content: next.content ?? previous?.content } : {}),
+  };
+}
+
+/** What a turn was told of a tool call before a permission request about it: its data and its last raw input. */
+export interface KnownToolCall {
+  call: AcpToolCallData;
+  rawInput: unknown;
+}
+
 interface QwenQuestion {
   question: string;
   header?: string;
@@ -192,12 +213,14 @@ function rawInputText(rawInput: unknown): string {
  * question batch (one question per Qwen question, ids "0", "1", …); anything else an approval whose
  * choices are the agent's option names in PERMISSION_KIND_ORDER, followed by the optional reason.
  */
-export function permissionQuestion(agent: AcpAgentName, request: RequestPermissionRequest): PermissionQuestion {
+export function permissionQuestion(agent: AcpAgentName, request: RequestPermissionRequest, known?: KnownToolCall): PermissionQuestion {
   const origin: QuestionOrigin = { kind: "acp-agent", name: agent.name, title: agent.title };
   const qwen = qwenQuestionsOf(request);
   if (qwen) return { questions: qwenQuestionItems(qwen), origin };
-  const toolCall = toolCallData(request.toolCall);
-  const rawInput = request.toolCall.rawInput;
+  // The request may name a call the turn already showed with only its id and what changed (Codex's edits): the card
+  // shows the whole call, its diff and its command, as the turn knows it.
+  const toolCall = mergeToolCall(known?.call, request.toolCall);
+  const rawInput = request.toolCall.rawInput ?? known?.rawInput;
   const approval: ToolApproval = {
     server: clip(agent.title, 200),
     tool: clip(toolCall.title, 200),

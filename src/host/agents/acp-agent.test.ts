@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { choiceAnswer } from "../../protocol/approval";
@@ -151,6 +151,25 @@ describe("ACP agent chats (acp-agents)", () => {
     expect(answered.status).toBe(200);
     await client.waitTurnEnd(sessionId, from);
     expect(replies(await messages(server.url, sessionId))).toContain('permission: {"outcome":{"outcome":"selected","optionId":"proceed_once"}}');
+  });
+
+  it("shows a permission request that names its call by id only with the call as the turn showed it: its title, diff and raw input", async () => {
+    const { server, client, workspace } = await startWithAgent();
+    const sessionId = await newAgentChat(server.url, workspace);
+    const from = await say(server.url, client, sessionId, "/permission partial");
+    const asked = await client.waitFor<Requested>((frame) => frame.type === "question/requested");
+    const file = path.join(realpathSync(workspace), "src", "app.ts");
+    expect(asked.approval?.tool).toBe("Edit src/app.ts");
+    expect(JSON.parse(asked.approval!.arguments)).toEqual({ file_path: file, old_string: "const b = 2;", new_string: "const b = 3;" });
+    expect(asked.approval?.toolCall).toEqual({
+      toolCallId: expect.any(String),
+      title: "Edit src/app.ts",
+      kind: "edit",
+      locations: [{ path: file, line: 2 }],
+      content: [{ type: "diff", path: file, oldText: "const a = 1;\nconst b = 2;\n", newText: "const a = 1;\nconst b = 3;\n" }],
+    });
+    await api(server.url, "/api/respond", { json: { type: "answer", rpcId: asked.rpcId, sessionId, answers: choiceAnswer("Reject") } });
+    await client.waitTurnEnd(sessionId, from);
   });
 
   it("answers a permission request that offers no option cancelled at once: no card the human could not answer", async () => {

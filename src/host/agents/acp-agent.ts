@@ -100,7 +100,7 @@ async function askPermission(log: Logger, entry: Binding, agent: { name: string;
     log({ event: "acp/permission-without-options", sessionId: entry.row.sessionId });
     return abortedResponse().response;
   }
-  const question = permissionQuestion(agent, ask.request);
+  const question = permissionQuestion(agent, ask.request, entry.turn?.known(ask.request.toolCall.toolCallId));
   const signal = entry.turnSignal ? AbortSignal.any([ask.signal, entry.turnSignal]) : ask.signal;
   try {
     const { answers } = await entry.report.ask({ questions: question.questions, origin: question.origin, signal, ...(question.approval ? { approval: question.approval } : {}) });

@@ -1,6 +1,6 @@
 import type { SessionUpdate, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { AcpRowData, AcpToolCallData, ToolStatus } from "../../protocol/schemas";
-import { toolCallData } from "../acp/permission";
+import type { AcpRowData, ToolStatus } from "../../protocol/schemas";
+import { mergeToolCall, type KnownToolCall } from "../acp/permission";
 import type { AgentReport } from "../sessions/agent";
 import type { StoredMessage } from "../store";
 
@@ -78,17 +78,6 @@ export function createCoalescingWriter(report: Pick<AgentReport, "write">, onFai
   };
 }
 
-function merged(previous: AcpToolCallData | undefined, update: ToolCallUpdate): AcpToolCallData {
-  const next = toolCallData({ ...update, title: update.title ?? previous?.title ?? null });
-  return {
-    toolCallId: update.toolCallId,
-    title: update.title ? next.title : (previous?.title ?? next.title),
-    ...((next.kind ?? previous?.kind) ? { kind: next.kind ?? previous?.kind } : {}),
-    ...((next.locations ?? previous?.locations) ? { locations: next.locations ?? previous?.locations } : {}),
-    ...((next.content ?? previous?.content) ? { content: next.content ?? previous?.content } : {}),
-  };
-}
-
 /**
  * One prompt's rows: the agent's reply streamed into assistant rows, thoughts, tool calls and the plan as ACP rows. A reply row
  * closes when something else arrives, so the transcript keeps the order the agent spoke in.
@@ -99,6 +88,8 @@ export function createTurnRows(report: AgentReport, sessionId: string, stopped: 
    * not held for as long as its session lives, and an id an agent uses again in a later turn is a new call.
    */
   const tools = new Map<string, StoredMessage>();
+  /** The last raw input each of them came with: a permission request about one may come without it. */
+  const rawInputs = new Map<string, unknown>();
   /** The turn's first failed write: the turn goes on (the tabs have every row), and `close` reports it. */
   let failure: { error: unknown } | null = null;
   const noteFailure = (error: unknown) => {
@@ -170,7 +161,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, stopped: 
     thought = null;
     const known = tools.get(update.toolCallId);
     const previous = known?.tool?.acp?.type === "tool" ? known.tool.acp : undefined;
-    const data: AcpToolRow = { type: "tool", call: merged(previous?.call, update), status: update.status ?? previous?.status ?? "pending" };
+    const data: AcpToolRow = { type: "tool", call: mergeToolCall(previous?.call, update), status: update.status ?? previous?.status ?? "pending" };
     const row: StoredMessage = known ? { ...known } : acpRow(report, sessionId, data, "running", update.toolCallId);
     // A call that fails once the turn was stopped failed because of the stop (its permission retired, its work cut short):
     // it reads stopped, so every tab tells the turn was stopped, not that the agent ended it. An update without a status
@@ -178,6 +169,7 @@ export function createTurnRows(report: AgentReport, sessionId: string, stopped: 
     const status = update.status === "failed" && stopped() ? "stopped" : update.status || !known?.tool ? toolStatusOf(data.status) : known.tool.status;
     row.tool = { ...row.tool!, status, acp: data };
     tools.set(update.toolCallId, row);
+    if (update.rawInput !== undefined) rawInputs.set(update.toolCallId, update.rawInput);
     void writer.write(row, known === undefined);
   }
 
@@ -191,6 +183,11 @@ export function createTurnRows(report: AgentReport, sessionId: string, stopped: 
   }
 
   return {
+    /** What this turn was told of a tool call so far, for a permission request that names it with only some fields. */
+    known(toolCallId: string): KnownToolCall | undefined {
+      const acp = tools.get(toolCallId)?.tool?.acp;
+      return acp?.type === "tool" ? { call: acp.call, rawInput: rawInputs.get(toolCallId) } : undefined;
+    },
     /** Takes a content update of the turn; returns false for one that is not a row (session state, commands, modes). */
     take(update: SessionUpdate): boolean {
       switch (update.sessionUpdate) {

@@ -21,6 +21,7 @@ import { ANSI_OUTPUT, TEST_AGENT_MODES, TEST_ELICITATION_SCHEMA, TEST_PERMISSION
  * | prompt | what the agent does |
  * |---|---|
  * | `/permission edit` or `/permission execute` | a tool_call, then session/request_permission for it (an edit carries a diff); replies `permission: <response JSON>` |
+ * | `/permission partial` | as `/permission edit`, but the request names the call by its id, kind and status only |
  * | `/elicit` | elicitation/create with a single-select (oneOf), a multi-select (items.anyOf), the paired `question_0_custom` and an email field; replies `elicitation: <response JSON>` |
  * | `/qwen-question` | a Qwen-style user_question permission; replies `answers: <response JSON>`; on session/cancel the turn ends `cancelled` and the request stays open |
  * | `/withdraw` | session/request_permission, then `$/cancel_request` for it at once; replies `withdrawn: <response JSON>` |
@@ -133,7 +134,7 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     return session;
   };
 
-  async function permission(client: AgentContext, session: TestSession, kind: "edit" | "execute", signal: AbortSignal) {
+  async function permission(client: AgentContext, session: TestSession, kind: "edit" | "execute", signal: AbortSignal, partial = false) {
     const toolCallId = `call-${session.prompts.length}`;
     const file = path.join(session.cwd, "src", "app.ts");
     const toolCall =
@@ -159,7 +160,9 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
       await say(client, session.id, `auto: ${kind} done without asking`);
       return;
     }
-    const request: RequestPermissionRequest = { sessionId: session.id, toolCall, options: [...TEST_PERMISSION_OPTIONS] };
+    // Partial, the request names the call by its id and what changed, as Codex's edits do.
+    const asking = partial ? { toolCallId, kind, status: "pending" as const } : toolCall;
+    const request: RequestPermissionRequest = { sessionId: session.id, toolCall: asking, options: [...TEST_PERMISSION_OPTIONS] };
     const asked = client.request(methods.client.session.requestPermission, request);
     // A turn of the session lingering past its cancel (`/linger`) ends once this request is on its way.
     lingering.get(session.id)?.();
@@ -292,7 +295,7 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     const [command, argument] = text.split(/\s+/, 2);
     switch (command) {
       case "/permission":
-        return permission(client, session, argument === "execute" ? "execute" : "edit", signal);
+        return permission(client, session, argument === "execute" ? "execute" : "edit", signal, argument === "partial");
       case "/qwen-question":
         return qwenQuestion(client, session, signal);
       case "/elicit":
