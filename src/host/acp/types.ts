@@ -81,7 +81,7 @@ export interface AcpAgentOptions {
 export class AcpAgentError extends Error {
   override readonly name = "AcpAgentError";
   constructor(
-    readonly code: "AGENT_DISABLED" | "AGENT_FAILED" | "AGENT_EXITED" | "UNKNOWN_SESSION" | "AGENT_ERROR" | "MODE_UNAVAILABLE",
+    readonly code: "AGENT_DISABLED" | "AGENT_FAILED" | "AGENT_EXITED" | "UNKNOWN_SESSION" | "AGENT_ERROR" | "MODE_UNAVAILABLE" | "WORKSPACE_REFUSED",
     message: string,
   ) {
     super(message);

@@ -508,6 +508,23 @@ describe("a chat's agent session and mode outlive a failed start and a stopped p
     expect(asked.approval?.choices).toEqual(["Allow", "Always allow", "Reject", "Never allow"]);
   });
 
+  it("a chat whose folder is no longer a workspace after a restart fails its turn naming the rule, and starts no agent session there", async () => {
+    const dataDir = tempDir();
+    const first = await startWithAgent({}, dataDir);
+    const sessionId = await newAgentChat(first.server.url, first.workspace);
+    await first.client.waitTurnEnd(sessionId, await say(first.server.url, first.client, sessionId, "hello"));
+    await hosts.stop(first.server);
+
+    const elsewhere = tempDir();
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(elsewhere), dataDir });
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/cwd"));
+    const rows = await messages(server.url, sessionId);
+    const failed = rows.filter((row) => row.failure);
+    expect(failed.map((row) => row.failure)).toEqual([{ code: "AGENT_FAILED" }]);
+    expect(failed[0]?.text).toContain(`Error: the chat's folder ${first.workspace} is not one an agent may work in now:`);
+    expect(sessionRows(rows).map((row) => row.state)).toEqual(["ready"]);
+  });
+
   it("a mode the agent refuses for a session it loaded fails the turn naming it, never opens a fresh session that forgets the chat, and sets the mode again next time", async () => {
     const { stateDir, dataDir, first, sessionId } = await rememberedChat();
     await hosts.stop(first.server);

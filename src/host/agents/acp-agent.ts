@@ -238,6 +238,11 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     }
     const process = processes.get(agent.name);
     if (!process) throw new AcpAgentError("AGENT_DISABLED", `no agent ${agent.name} is configured`);
+    // Checked at each start, not only when the chat was made: a folder taken out of the workspaces since (or gone, or
+    // replaced by a link out of them) is no longer one the agent may work in.
+    const folder = resolveWorkspace(config, agent.cwd);
+    if (!folder.ok) throw new AcpAgentError("WORKSPACE_REFUSED", `the chat's folder ${agent.cwd} is not one an agent may work in now: ${folder.reason}`);
+    const cwd = folder.cwd;
     const stored = latest?.data ?? null;
     const mode = stored?.mode ?? agent.mode;
     // The new row starts with what the last one knew of the agent's session: a start that fails or never ends leaves the
@@ -268,12 +273,12 @@ export function createAcpAgents(options: AcpAgentsOptions): AcpAgents {
     try {
       if (stored?.acpSessionId) {
         entry.loading = true;
-        const opened = await process.resumeSession(stored.acpSessionId, agent.cwd, { events, ...(mode ? { mode } : {}) });
+        const opened = await process.resumeSession(stored.acpSessionId, cwd, { events, ...(mode ? { mode } : {}) });
         entry.loading = false;
         entry.acpSessionId = opened.sessionId;
         writeSession(log, entry, { state: "ready", acpSessionId: opened.sessionId, resumed: opened.restored ? "restored" : "memory-lost", ...modesOf(opened.modes) });
       } else {
-        const opened = await process.newSession(agent.cwd, { events, ...(mode ? { mode } : {}) });
+        const opened = await process.newSession(cwd, { events, ...(mode ? { mode } : {}) });
         entry.acpSessionId = opened.sessionId;
         writeSession(log, entry, { state: "ready", acpSessionId: opened.sessionId, ...modesOf(opened.modes) });
       }
