@@ -70,6 +70,7 @@ async function main() {
         : {}),
       model,
       token: exposed.token,
+      secureCookie: publicUrl?.protocol === "https:",
       allowedHosts: [...list(env.PARLEY_ALLOWED_HOSTS), ...exposed.allowedHosts],
       allowedOrigins: list(env.PARLEY_ALLOWED_ORIGINS),
       maxSteps,

@@ -267,6 +267,17 @@ describe("trust fence", () => {
     await (await open(server.url, { cookie })).close();
   });
 
+  it("marks the login cookie Secure, and its clearing too, when the host is reached over https", async () => {
+    const token = "s3cret-token-of-24-chars";
+    const server = await start({ token, secureCookie: true });
+    const cookieName = loginCookieName(server);
+    const setCookie = (await api(server.url, `/?token=${token}`)).headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(new RegExp(`^${cookieName}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Priority=High; Secure; Max-Age=2592000$`));
+    const cookie = setCookie.split(";")[0]!;
+    const loggedOut = await api(server.url, "/api/logout", { method: "POST", headers: { cookie } });
+    expect(loggedOut.headers.get("set-cookie")).toBe(`${cookieName}=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0`);
+  });
+
   it("gives every login its own random value, and ends one at once on logout", async () => {
     const token = "s3cret-token-of-24-chars";
     const server = await start({ token });

@@ -55,6 +55,8 @@ export interface ServerOptions {
   dataDir: string;
   model: Model;
   token?: string | undefined;
+  /** The host is reached over https (PARLEY_PUBLIC_URL): the login cookie is `Secure`, never sent or set over plain http. */
+  secureCookie?: boolean | undefined;
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   maxSteps?: number;
@@ -343,7 +345,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = (server.address() as AddressInfo).port;
   // A cluster's hosts listen on different ports behind one proxy: its login cookie is named for the cluster, not the port.
   const cookieName = cluster ? { cookieName: `parley_login_${cluster.id.slice(0, 8)}` } : {};
-  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: loginsWithPush(createLogins(store, options.token, Date.now, log), push, log), port, limit: rateLimit, ...cookieName });
+  if (options.token !== undefined) auth = createAuth({ token: options.token, logins: loginsWithPush(createLogins(store, options.token, Date.now, log), push, log), port, limit: rateLimit, secure: options.secureCookie ?? false, ...cookieName });
 
   return {
     url: formatUrl(host, port),

@@ -13,6 +13,8 @@ export interface AuthOptions {
   limit: RouteLimiter;
   /** The login cookie's name; by default named for the port (`loginCookieName`). */
   cookieName?: string;
+  /** Marks the login cookie `Secure`: the host is reached over https, and no plain-http answer may replace or read it. */
+  secure?: boolean;
 }
 
 /** Token mode: a request is the owner when it carries the token as a bearer or a live login cookie. */
@@ -43,7 +45,8 @@ export const MAX_LOGIN_COOKIES = 16;
 export function createAuth(options: AuthOptions): Auth {
   const cookieName = options.cookieName ?? loginCookieName(options.port);
   const address = (request: IncomingMessage) => request.socket.remoteAddress ?? "unknown";
-  const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Priority=High; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
+  const secure = options.secure ? "; Secure" : "";
+  const loginCookie = (value: string) => `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Priority=High${secure}; Max-Age=${Math.floor(LOGIN_TTL_MS / 1000)}`;
 
   /** A wrong credential counts against its address; past the budget it is answered 429 instead of 401. Right ones are never braked. */
   function failed(request: IncomingMessage, message: string): FenceVerdict {
@@ -78,7 +81,7 @@ export function createAuth(options: AuthOptions): Auth {
       return fromAnotherOrigin(request) ? { ...UNAUTHORIZED, message } : failed(request, message);
     },
     newLogin: async () => loginCookie(await options.logins.issue()),
-    clearCookie: () => `${cookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+    clearCookie: () => `${cookieName}=; Path=/; HttpOnly; SameSite=Strict${secure}; Max-Age=0`,
     async logout(request) {
       const login = readCookie(request, cookieName);
       return login !== null && (await options.logins.revoke(login));
