@@ -18,13 +18,23 @@ export interface DiffViewProps {
   labels: { region: string; summary: (lines: number) => string; truncated: string; empty: string };
 }
 
+/**
+ * Past this many lines added and removed the diff is not worked out, nor past a second of work: its cost grows with the
+ * texts' length times the edits, and a rewritten data file would hold every tab that shows it. The new text shows as added.
+ */
+export const DIFF_MAX_EDITS = 2_000;
+const DIFF_MAX_MS = 1_000;
+
 export type DiffLine = { kind: "add" | "remove" | "context" | "hunk"; text: string };
+
+const allAdded = (text: string): DiffLine[] => text.split("\n").map((line) => ({ kind: "add", text: line }));
 
 /** The unified diff of two texts as lines (3 lines of context), by the `diff` library; a missing old text is a new file. */
 export function diffLinesOf(oldText: string | undefined, newText: string): DiffLine[] {
   const before = oldText ?? "";
-  if (before.length + newText.length > DIFF_TEXT_CHARS) return newText.split("\n").map((text) => ({ kind: "add", text }));
-  const patch = structuredPatch("a", "b", before, newText, undefined, undefined, { context: 3 });
+  if (before.length + newText.length > DIFF_TEXT_CHARS) return allAdded(newText);
+  const patch = structuredPatch("a", "b", before, newText, undefined, undefined, { context: 3, maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_MAX_MS });
+  if (!patch) return allAdded(newText);
   const lines: DiffLine[] = [];
   for (const hunk of patch.hunks) {
     lines.push({ kind: "hunk", text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
@@ -35,7 +45,6 @@ export function diffLinesOf(oldText: string | undefined, newText: string): DiffL
   }
   return lines;
 }
-
 
 /** A readable unified diff: one row per line with its sign, folded when long; text shown as text, hidden characters marked. */
 export default function DiffView({ path, oldText, newText, truncated, labels }: DiffViewProps) {
