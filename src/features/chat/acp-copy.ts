@@ -82,5 +82,4 @@ export const acpCopy: Catalog<AcpMessageKey> = {
   },
 };
 
-/** Modes in which an agent acts without asking (Qwen Code, Claude Code, Gemini CLI name them so): switching to one asks first. */
-export const NEVER_ASKING_MODES: ReadonlySet<string> = new Set(["auto", "yolo", "bypassPermissions", "auto-edit", "acceptEdits", "autoEdit"]);
+export { NEVER_ASKING_MODES } from "../../protocol/acp-modes";

@@ -116,20 +116,31 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     expect(events.updates.at(-1)).toEqual({ sessionUpdate: "current_mode_update", currentModeId: "default" });
   });
 
-  it("fails every start of a session whose mode the agent offers no longer, with no default either, and keeps none of it open", async () => {
+  it("starts a session whose mode the agent offers no longer in a mode that asks, with no default either, and fails every start when it offers none", async () => {
     const stateDir = tempDir();
     const cwd = tempDir();
     const first = start({ TEST_AGENT_STATE_DIR: stateDir });
     const { sessionId } = await first.agent.newSession(cwd, { events: recorder().events });
     await first.agent.stop(0);
-    const { agent, logs } = start({ TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_MODE_IDS: "auto,plan" });
+    // Offering auto (its start mode, which never asks) and plan: the chat's "ask" is gone, so it runs in plan.
+    const second = start({ TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_MODE_IDS: "auto,plan" });
+    await second.agent.resumeSession(sessionId, cwd, { events: recorder().events, mode: "ask" });
+    expect(second.agent.modeOf(sessionId)).toBe("plan");
+    expect(second.logs.filter((entry) => entry.event === "acp/mode-not-offered")).toEqual([{ event: "acp/mode-not-offered", agent: "test", sessionId, mode: "ask" }]);
+    await second.agent.stop(0);
+    // A fresh chat of such an agent never starts in its own start mode.
+    const fresh = await second.agent.newSession(tempDir(), { events: recorder().events });
+    expect(second.agent.modeOf(fresh.sessionId)).toBe("plan");
+    await second.agent.stop(0);
+
+    const { agent, logs } = start({ TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_MODE_IDS: "auto,yolo" });
     for (let attempt = 0; attempt < 2; attempt++) {
       const failed = await agent.resumeSession(sessionId, cwd, { events: recorder().events, mode: "ask" }).then(
         () => null,
         (error: unknown) => error,
       );
       expect(failed).toBeInstanceOf(AcpAgentError);
-      expect([(failed as AcpAgentError).code, (failed as AcpAgentError).message]).toEqual(["MODE_UNAVAILABLE", 'Test Agent offers neither mode "ask" nor default']);
+      expect([(failed as AcpAgentError).code, (failed as AcpAgentError).message]).toEqual(["MODE_UNAVAILABLE", "Test Agent offers no mode that asks before it acts (it offers auto, yolo)"]);
     }
     expect(agent.modeOf(sessionId)).toBeNull();
     expect(logs.filter((entry) => entry.event === "acp/load-failed")).toEqual([]);

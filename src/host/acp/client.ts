@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { methods, RequestError, type ClientConnection, type InitializeResponse, type SessionModeState, type StopReason } from "@agentclientprotocol/sdk";
+import { askingMode } from "./modes";
 import type { AcpAgentConfig } from "./config";
 import type { Logger } from "../log";
 import { childStream, DEFAULT_MAX_LINE_BYTES, describeExit, endAgent, errorMessage, initialized, minimalEnv, OPEN_TIMEOUT_MS, OWN_PROCESS_GROUP, settledWithin, signalAgent, spanOf, TailLines, withinMs } from "./child-io";
@@ -242,20 +243,17 @@ export class AcpAgentProcess {
   }
 
   /**
-   * Sets the chat's mode, else `default`: a mode the agent no longer offers falls back to `default` rather than failing
-   * every later start of the chat the same way; an agent with no `default` either fails the start.
+   * Sets the chat's mode, else the agent's asking mode (`askingMode`): a mode the agent no longer offers falls back to it
+   * rather than failing every later start of the chat the same way; an agent with no asking mode fails the start.
    */
   private async applyMode(sessionId: string, session: SessionEntry, wanted: string | undefined) {
     if (!session.modes) return;
-    const offers = (mode: string) => session.modes!.availableModes.some((offered) => offered.id === mode);
-    const mode = wanted !== undefined && offers(wanted) ? wanted : "default";
+    const offered = session.modes.availableModes.map((mode) => mode.id);
+    const mode = wanted !== undefined && offered.includes(wanted) ? wanted : askingMode(offered, session.mode);
     try {
-      // Never left in the agent's own start mode, which may act without asking: with no `default` either, the start fails.
-      if (wanted !== undefined && !offers(wanted) && !offers("default")) {
-        throw new AcpAgentError("MODE_UNAVAILABLE", `${this.config.title} offers neither mode ${JSON.stringify(wanted)} nor default`);
-      }
+      if (mode === null) throw new AcpAgentError("MODE_UNAVAILABLE", `${this.config.title} offers no mode that asks before it acts (it offers ${offered.join(", ")})`);
       if (mode !== wanted && wanted !== undefined) this.log({ event: "acp/mode-not-offered", agent: this.config.name, sessionId, mode: wanted.slice(0, 80) });
-      if (session.mode !== mode && offers(mode)) await this.setMode(sessionId, mode);
+      if (session.mode !== mode) await this.setMode(sessionId, mode);
     } catch (error) {
       // Not kept as open: a later start would find it held and skip its mode. A refusal is the mode's, not a failed open
       // (which would open a fresh session, losing the agent's memory of the chat).
