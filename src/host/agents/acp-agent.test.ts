@@ -412,6 +412,9 @@ describe("ACP agent chats (acp-agents)", () => {
     const rows = await messages(server.url, sessionId);
     expect(rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp.resumed ?? "new"] : []))).toEqual(["new", "restored"]);
     expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
+    // The commands the agent sent while it loaded the session are the chat's menu.
+    const restored = rows.flatMap((row) => (row.tool?.acp?.type === "session" ? [row.tool.acp] : [])).at(-1);
+    expect(restored?.commands).toEqual([{ name: "init", description: "Write an AGENTS.md" }]);
   });
 
   it("after the agent's process was stopped for being idle, the chat's next prompt starts it again and resumes the session with its memory", async () => {

@@ -76,8 +76,12 @@ function commandsOf(commands: readonly { name: string; description?: string | nu
   });
 }
 
+/** What an agent sends again of a session's history as it loads it: the transcript has it already. */
+const REPLAYED: ReadonlySet<string> = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+
 function onUpdate(log: Logger, entry: Binding, update: SessionUpdate) {
-  if (entry.loading) return;
+  // Its state (commands, mode, usage, title) is taken while it loads too: an agent may send it then, and not again.
+  if (entry.loading && REPLAYED.has(update.sessionUpdate)) return;
   if (entry.turn?.take(update)) return;
   switch (update.sessionUpdate) {
     case "available_commands_update":

@@ -397,6 +397,8 @@ export function createTestAgent(options: TestAgentOptions = {}): AgentApp {
     for (const prompt of session.prompts) {
       await update(client, session.id, { sessionUpdate: "user_message_chunk", content: { type: "text", text: prompt } });
     }
+    // Its commands, sent again as the history is, before the load is answered.
+    await update(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: [{ name: "init", description: "Write an AGENTS.md" }] });
     return { modes: { ...offered, currentModeId: session.mode } };
   });
   app.onRequest(methods.agent.session.setMode, async ({ params, client }) => {
