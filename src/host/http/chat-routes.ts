@@ -88,6 +88,7 @@ export function chatRoutes({ chat, throttle, sessionAgent, agentHost, log }: Cha
           if (result.ok) return sendJson(context.response, 202, { message: result.message });
           if (result.reason === "turn-running") throw new HttpError(409, "TURN_RUNNING", "a turn is already running in this session; abort it or wait");
           if (result.reason === "agent-session") throw new HttpError(409, "AGENT_SESSION", "an outside agent asks through this session and no Parley agent reads messages here: answer its questions in the panel");
+          if (result.reason === "closing") throw new HttpError(503, "INTERNAL", "the host is shutting down: nothing was written; send the message again once it is back");
           throw notFound(id);
         },
       },

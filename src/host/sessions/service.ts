@@ -40,7 +40,7 @@ export interface Grant {
 export type { OutsideToolCall } from "./runs";
 export { turnFailureText } from "./runs";
 
-export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" };
+export type PostResult = { ok: true; message: Message } | { ok: false; reason: "not-found" | "turn-running" | "agent-session" | "closing" };
 
 /** The session service: sessions, transcripts, grants, media, and one turn per session run through its agent. */
 export interface Chat {
@@ -131,6 +131,27 @@ function agentTitles(store: Store, write: ReturnType<typeof sessionWrites>["writ
   };
 }
 
+/** The posts taken and not yet through: a stop takes no more and waits for these. */
+function takenPosts() {
+  const posts = new Set<Promise<unknown>>();
+  let stopping = false;
+  return {
+    get stopping() {
+      return stopping;
+    },
+    hold<T>(post: Promise<T>): Promise<T> {
+      posts.add(post);
+      const done = () => void posts.delete(post);
+      post.then(done, done);
+      return post;
+    },
+    async drain() {
+      stopping = true;
+      while (posts.size > 0) await Promise.allSettled([...posts]);
+    },
+  };
+}
+
 export function createChat(options: ChatOptions): Chat {
   const { store, log } = options;
   const lastState = new Map<string, SessionState>();
@@ -138,6 +159,7 @@ export function createChat(options: ChatOptions): Chat {
   const lastRow = options.sharedStore ? null : new Map<string, StoredSession>();
   /** Sessions whose posted message is being written: a second post waits for the turn like any other. */
   const posting = new Set<string>();
+  const posts = takenPosts();
   const { inOrder, write, touch } = sessionWrites(store, publishSession, (id) => lastRow?.get(id));
   const frames = framesOf(options.broadcast);
   const transcript = createTranscript({ store, broadcast: frames.broadcast, log });
@@ -223,6 +245,8 @@ export function createChat(options: ChatOptions): Chat {
       if (!row) return { ok: false, reason: "not-found" };
       if (options.agents.forSession(row) === null) return { ok: false, reason: "agent-session" };
       if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
+      // Once the host stops, nothing is written: a message taken then would start a turn no one stops or waits for.
+      if (posts.stopping) return { ok: false, reason: "closing" };
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: now(), text };
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
@@ -231,7 +255,7 @@ export function createChat(options: ChatOptions): Chat {
       const titled = row.autoTitle && !COMMAND_WITH_ARGUMENTS.test(text) && title !== DEFAULT_TITLE && (!namedByAgent || row.title === DEFAULT_TITLE);
       // The message goes in last: when either write fails the request fails, and no tab has seen a message the store lacks.
       posting.add(sessionId);
-      return inOrder(sessionId, async () => {
+      return posts.hold(inOrder(sessionId, async () => {
         // Stamped when its turn comes, so a stamp queued before it never lands after a newer one.
         const stamp = now();
         let updated: StoredSession | null = null;
@@ -252,7 +276,7 @@ export function createChat(options: ChatOptions): Chat {
         runs.startTurn(updated, options.agents.forSession(updated)!, text);
         publishSession(updated);
         return { ok: true, message: toWire(message) } as const;
-      });
+      }));
     },
 
     async callTool(sessionId, call, context) {
@@ -309,6 +333,8 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async stop() {
+      // The posts already taken write their message and start their turn first, so the stop below ends those turns too.
+      await posts.drain();
       await runs.stop();
       await transcript.close();
     },
