@@ -181,10 +181,8 @@ export class AcpAgentProcess {
     running.connection.close(new AcpAgentError("AGENT_EXITED", reason));
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    for (const session of sessions) {
-      if (reason === "stopped") session.events.stopped();
-      else session.events.exited(reason, tail);
-    }
+    // A stop told its sessions as it began.
+    if (reason !== "stopped") for (const session of sessions) session.events.exited(reason, tail);
     signalAgent(running.child, "SIGKILL");
   }
 
@@ -378,6 +376,8 @@ export class AcpAgentProcess {
     if (!running) return;
     if (running.stopping && this.stopping) return this.stopping;
     running.stopping = true;
+    // Its sessions are let go of as it begins: a prompt meanwhile opens its chat's session again in the next process.
+    for (const session of this.sessions.values()) session.events.stopped();
     const stopped = endAgent(running.child, graceMs)
       .then(() => {
         this.gone(running, "stopped", []);

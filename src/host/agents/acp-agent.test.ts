@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { choiceAnswer } from "../../protocol/approval";
 import type { DownFrame, Message } from "../../protocol/schemas";
 import type { AgentsConfig } from "../acp/config";
@@ -432,6 +432,21 @@ describe("ACP agent chats (acp-agents)", () => {
       ["ready", "new"],
       ["ready", "restored"],
     ]);
+    expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
+  });
+
+  it("a message sent while the agent's idle process is still stopping waits for it, then resumes the session in a new one", async () => {
+    const stateDir = tempDir();
+    const workspace = tempDir();
+    const logs: { event: string }[] = [];
+    const { server, client } = await hosts.startSynced({ agents: agentsConfig(workspace, { TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_TERM_MS: "1500" }), agentIdleMs: 300, log: (entry) => void logs.push(entry) });
+    const sessionId = await newAgentChat(server.url, workspace);
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "remember me"));
+    // The idle stop began; the process takes 1.5 s to exit.
+    await vi.waitFor(() => expect(logs.some((entry) => entry.event === "acp/agent-idle-stop")).toBe(true), { timeout: 30_000, interval: 5 });
+    await client.waitTurnEnd(sessionId, await say(server.url, client, sessionId, "/memory"));
+    const rows = await messages(server.url, sessionId);
+    expect(rows.filter((row) => row.failure)).toEqual([]);
     expect(replies(rows).at(-1)).toBe('memory: ["remember me"]');
   });
 

@@ -15,6 +15,9 @@ if (process.env.TEST_AGENT_RELAUNCH === "1") {
   child.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   if (process.env.TEST_AGENT_PID_FILE) writeFileSync(process.env.TEST_AGENT_PID_FILE, String(process.pid));
+  // TEST_AGENT_TERM_MS: asked to stop (SIGTERM), it takes that long to exit, as one saving its state would.
+  const termMs = Number(process.env.TEST_AGENT_TERM_MS ?? 0);
+  if (termMs > 0) process.on("SIGTERM", () => setTimeout(() => process.exit(0), termMs));
   const options = testAgentOptionsFromEnv(process.env);
   const app = createTestAgent({
     ...options,
