@@ -428,6 +428,43 @@ describe("createSessionEngine", () => {
     expect(store.getState().pending).toEqual({ "s-1": [{ request: request("r3"), confirmed: true }] });
   });
 
+  it("tells an answer whose reply never came, for a request answered meanwhile, as perhaps taken, not as another tab's", async () => {
+    const receipt = deferred<Receipt>();
+    const reasons = new Map<string, RetireReason | null>();
+    const { api } = fakeApi({ respond: () => receipt.promise });
+    const { engine, link, events, store } = engineWith(api, {
+      retireDraft: (rpcId, reason) => (reasons.set(rpcId, reason), "after-receipt"),
+      settleResponse: (rpcId, done) => (done ? null : (reasons.get(rpcId) ?? null)),
+    });
+    engine.start();
+    link.frame({ type: "question/requested", ...request("r1") });
+    const answered = engine.respond({ type: "answer", rpcId: "r1", sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" });
+    // The host took it, and its reply was lost on the way back (a cut connection, a proxy's error page).
+    receipt.reject(new Error("Failed to fetch"));
+    await expect(answered).rejects.toThrow("Failed to fetch");
+    const retired = [{ request: request("r1"), reason: "answered-unconfirmed" }];
+    expect(events.filter((event) => event.type !== "pending-known")).toEqual([{ type: "requests-left", retired }]);
+    expect(store.getState().retired).toEqual({ "s-1": retired });
+  });
+
+  it("tells it so too when the failed reply comes before the request's frame; a later answer with a receipt forgets it", async () => {
+    const { api } = fakeApi({ respond: () => Promise.reject(new Error("Failed to fetch")) });
+    const { engine, link, events } = engineWith(api, { retireDraft: () => true, settleResponse: () => null });
+    engine.start();
+    for (const rpcId of ["r1", "r2"]) link.frame({ type: "question/requested", ...request(rpcId) });
+    for (const rpcId of ["r1", "r2"]) await expect(engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] })).rejects.toThrow("Failed to fetch");
+    link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" });
+    // r2: its answer is sent again and refused (another tab's came first): that receipt came, so it is another tab's.
+    api.respond = () => Promise.resolve({ accepted: false, reason: "not-pending", detail: "question r2 is not pending" });
+    await engine.respond({ type: "answer", rpcId: "r2", sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    link.frame({ type: "question/resolved", rpcId: "r2", sessionId: "s-1", outcome: "answered" });
+    expect(events.filter((event) => event.type === "requests-left")).toEqual([
+      { type: "requests-left", retired: [{ request: request("r1"), reason: "answered-unconfirmed" }] },
+      { type: "requests-left", retired: [{ request: request("r2"), reason: "answered-elsewhere" }] },
+    ]);
+  });
+
   it("counts a cancel that finds its request gone as done: nothing is kept", async () => {
     const { api } = fakeApi({ respond: () => Promise.resolve({ accepted: false, reason: "not-pending", detail: "question r1 is not pending" }) });
     const settled: [string, boolean][] = [];

@@ -114,6 +114,7 @@ export function applyFrameAndForgetDrafts(
   frame: DownFrame,
   retire: (rpcId: string, reason: RetireReason | null) => boolean | "after-receipt",
   afterReceipt?: (request: PendingRequest) => void,
+  tell: (rpcId: string, reason: RetireReason | null) => RetireReason | null = (_rpcId, reason) => reason,
 ): RetiredRequest[] {
   const { pending: before, hostId } = store.getState();
   store.getState().applyFrame(frame);
@@ -121,11 +122,11 @@ export function applyFrameAndForgetDrafts(
   if (frame.type === "hello" && hostId !== null && hostId !== frame.hostId) store.getState().blameHostRestart();
   if (Object.keys(before).length === 0) return [];
   const after = pendingRpcIds(store.getState());
-  const reason = retireReasonOf(frame);
   const kept: RetiredRequest[] = [];
   for (const entries of Object.values(before)) {
     for (const { request } of entries) {
       if (after.has(request.rpcId)) continue;
+      const reason = tell(request.rpcId, retireReasonOf(frame));
       const decision = retire(request.rpcId, reason);
       if (decision === "after-receipt") afterReceipt?.(request);
       else if (decision && reason !== null) kept.push({ request, reason });
@@ -154,14 +155,23 @@ type LoadResult = SessionEngineEvent & { type: "loaded" | "load-failed" | "sessi
 function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"], retire: (retired: RetiredRequest[]) => void) {
   /** Requests that left while a response to them was in flight, by rpcId. */
   const awaiting = new Map<string, PendingRequest>();
+  /** Requests still pending whose answer from this tab got no receipt: the host may have taken it. */
+  const unconfirmed = new Set<string>();
   return {
     afterReceipt(request: PendingRequest) {
       awaiting.set(request.rpcId, request);
     },
+    /** Why a request left as this tab tells it: answered after this tab's answer got no receipt, perhaps by that answer. */
+    tell(rpcId: string, reason: RetireReason | null): RetireReason | null {
+      const maybeOurs = unconfirmed.delete(rpcId);
+      return reason === "answered-elsewhere" && maybeOurs ? "answered-unconfirmed" : reason;
+    },
     async respond(body: RespondRequest): Promise<Receipt> {
       let done = false;
+      let unanswered = true;
       try {
         const receipt = await api.respond(body);
+        unanswered = false;
         // A cancel that finds the request gone did what it was for: the request is not waiting any more.
         done = receipt.accepted || (body.type === "cancel" && receipt.reason === "not-pending");
         return receipt;
@@ -169,7 +179,13 @@ function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"]
         const left = awaiting.get(body.rpcId);
         awaiting.delete(body.rpcId);
         const reason = settle?.(body.rpcId, done) ?? null;
-        if (left !== undefined && reason !== null) retire([{ request: left, reason }]);
+        // No receipt came (the connection failed, a proxy answered for the host): the answer taken may be this one,
+        // whether the request left before (told now) or leaves later (told by its frame).
+        const maybeOurs = unanswered && body.type === "answer";
+        if (maybeOurs && left === undefined) unconfirmed.add(body.rpcId);
+        else if (!maybeOurs) unconfirmed.delete(body.rpcId);
+        const told = reason === "answered-elsewhere" && maybeOurs ? "answered-unconfirmed" : reason;
+        if (left !== undefined && told !== null) retire([{ request: left, reason: told }]);
       }
     },
   };
@@ -236,7 +252,7 @@ export function createSessionEngine(options: SessionEngineOptions): SessionEngin
     touches.record(frame);
     if (isHeld(frame)) return streamed.add(frame);
     streamed.flush();
-    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft, responses.afterReceipt);
+    const retired = applyFrameAndForgetDrafts(store, frame, options.retireDraft, responses.afterReceipt, responses.tell);
     if (retired.length > 0) emit({ type: "requests-left", retired });
     if (frame.type === "hello") void rebaseline().then(emit);
     if (frame.type === "synced") emit({ type: "synced" });

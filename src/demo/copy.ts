@@ -20,6 +20,7 @@ type DemoKey =
   | "replyNotPending"
   | "replyBadResponse"
   | "replyNetworkError"
+  | "replyLost"
   | "replySlow"
   | "replyStory"
   | "hostActions"
@@ -132,6 +133,7 @@ export const demoCopy: Catalog<DemoKey> = {
     replyNotPending: "not-pending",
     replyBadResponse: "bad-response",
     replyNetworkError: "Network error",
+    replyLost: "Answer taken, reply lost",
     replySlow: "Slow 3 s, then accept",
     replyStory: "The story's own ({reply})",
     hostActions: "Fake host",
@@ -242,6 +244,7 @@ export const demoCopy: Catalog<DemoKey> = {
     replyNotPending: "not-pending（不在等待中）",
     replyBadResponse: "bad-response（回复无效）",
     replyNetworkError: "网络错误",
+    replyLost: "已接受回答，回复丢失",
     replySlow: "慢速：3 秒后接受",
     replyStory: "故事自带（{reply}）",
     hostActions: "模拟主机",

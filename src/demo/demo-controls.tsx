@@ -29,6 +29,7 @@ const REPLY_KEYS = {
   "not-pending": "replyNotPending",
   "bad-response": "replyBadResponse",
   "network-error": "replyNetworkError",
+  "lost-reply": "replyLost",
   slow: "replySlow",
 } as const satisfies Record<DemoReply, string>;
 

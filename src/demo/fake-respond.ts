@@ -45,6 +45,11 @@ export function createFakeRespond(ledger: FakeLedger, reply: () => DemoReply, ob
     };
     const verdict = judgeResponse(body, pendingOf);
     if (verdict.accepted) ledger.claim(verdict);
+    // Taken, and the reply lost on its way back (a connection cut, a proxy's error page): the tab hears only the frame.
+    if (current === "lost-reply") {
+      observer?.settled(id, { kind: "network-error", message: NETWORK_ERROR_MESSAGE });
+      throw new TypeError(NETWORK_ERROR_MESSAGE);
+    }
     const receipt = receiptOf(verdict);
     observer?.settled(id, { kind: "receipt", receipt });
     return receipt;

@@ -97,7 +97,7 @@ describe("demo stories", () => {
   });
 
   it("has a story for every reason a request can be retired with unsent answers", () => {
-    const reasons: Record<RetireReason, true> = { "answered-elsewhere": true, "dismissed-elsewhere": true, stopped: true, "resolved-away": true, "host-restarted": true, "host-lost": true };
+    const reasons: Record<RetireReason, true> = { "answered-elsewhere": true, "answered-unconfirmed": true, "dismissed-elsewhere": true, stopped: true, "resolved-away": true, "host-restarted": true, "host-lost": true };
     for (const reason of Object.keys(reasons)) expect(SLOT_STORIES.some((story) => story.retired === reason), reason).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import type { Locale } from "../i18n/locale";
 import type { RetireReason } from "../store/state";
 
 /** How the demo's fake host answers `POST /api/respond`. */
-export const REPLIES = ["accept", "not-pending", "bad-response", "network-error", "slow"] as const;
+export const REPLIES = ["accept", "not-pending", "bad-response", "network-error", "lost-reply", "slow"] as const;
 export type DemoReply = (typeof REPLIES)[number];
 
 /** An interaction the story runner performs once the panel is shown, to reach a state that needs one. */

@@ -70,6 +70,9 @@ export function playStory(story: SlotStory, requests: readonly PendingRequest[],
       switch (story.retired) {
         case "answered-elsewhere":
           return host.resolveElsewhere(first.rpcId, "answered");
+        case "answered-unconfirmed":
+          // The story's submit does it: the host takes the answer and its reply is lost (`lost-reply`).
+          return;
         case "dismissed-elsewhere":
           return host.resolveElsewhere(first.rpcId, "cancelled");
         case "stopped":

@@ -15,7 +15,8 @@ export interface ComposerPrefill {
 }
 
 /** Why a request left while this tab still held unsent answers for it. */
-export const RETIRE_REASONS = ["answered-elsewhere", "dismissed-elsewhere", "stopped", "resolved-away", "host-restarted", "host-lost"] as const;
+/** `answered-unconfirmed`: this tab's answer failed to come back while the request was answered: perhaps by that answer. */
+export const RETIRE_REASONS = ["answered-elsewhere", "answered-unconfirmed", "dismissed-elsewhere", "stopped", "resolved-away", "host-restarted", "host-lost"] as const;
 export type RetireReason = (typeof RETIRE_REASONS)[number];
 
 /** A request that left the store while this tab held drafts for it; kept so the drafts stay readable until dismissed. */

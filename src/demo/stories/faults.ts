@@ -41,6 +41,25 @@ export const FAULT_STORIES: SlotStory[] = [
     ]),
   },
   {
+    id: "answered-unconfirmed",
+    settled: [{ role: "region", name: "Answered, perhaps with these answers: the host's reply to this tab never came" }],
+    group: "faults",
+    rules: ["respond-claim"],
+    title: { en: "Answered, reply lost", "zh-CN": "已回答，回复丢失" },
+    description: {
+      en: "The host took this tab's answer, but its reply never came back: the answers stay readable, and the notice does not say another tab answered.",
+      "zh-CN": "主机接受了此标签页的回答，但回复没有返回：回答保持可读，提示也不会说是另一个标签页回答的。",
+    },
+    requests: [request("demo-answered-unconfirmed", [packageManager, projectName])],
+    reply: "lost-reply",
+    retired: "answered-unconfirmed",
+    initialDraft: seed(1, false, [
+      ["pkg", { selected: ["pnpm"], custom: "", skipped: false }],
+      ["name", typed("Parley")],
+    ]),
+    then: "submit",
+  },
+  {
     id: "host-restarted",
     settled: [{ role: "region", name: "Host lost: it restarted, and Parley's assistant no longer waits for these answers" }],
     group: "faults",

@@ -62,12 +62,14 @@ export type QuestionMessageKey =
   | "changeTarget"
   | "askedBy"
   | "retiredAnswered"
+  | "retiredUnconfirmed"
   | "retiredDismissed"
   | "retiredStopped"
   | "retiredAway"
   | "retiredRestart"
   | "retiredHostLost"
   | "retiredHint"
+  | "retiredUnconfirmedHint"
   | "copyAnswers"
   | "copied"
   | "copyManually"
@@ -174,12 +176,14 @@ export const questionCopy = englishFirst<QuestionMessageKey>({
   changeTarget: "Change question {index}",
   askedBy: "Asked by {asker}",
   retiredAnswered: "Answered in another tab",
+  retiredUnconfirmed: "Answered, perhaps with these answers: the host's reply to this tab never came",
   retiredDismissed: "Dismissed in another tab",
   retiredStopped: "{asker} stopped waiting",
   retiredAway: "Answered or stopped while this tab was offline",
   retiredRestart: "Host lost: it restarted, and {asker} no longer waits for these answers",
   retiredHostLost: "Host lost: the host that held it stopped, and {asker} no longer waits for these answers",
   retiredHint: "These answers were not sent from this tab. They stay here, through a reload too, until you dismiss this notice or close the tab.",
+  retiredUnconfirmedHint: "If the answer taken was these, there is nothing more to do. They stay here, through a reload too, until you dismiss this notice or close the tab.",
   copyAnswers: "Copy answers",
   copied: "Copied to the clipboard.",
   copyManually: "The answers are selected: press Ctrl+C (⌘C on a Mac) to copy them.",

@@ -60,6 +60,16 @@ describe("RetiredNotice", () => {
     expect(notice).toBeInTheDocument();
   });
 
+  it("says an answer whose reply never came may be the one taken, never that another tab answered", () => {
+    saveDraft("rpc-gone", draft);
+    render(<RetiredNotice retired={{ request, reason: "answered-unconfirmed" }} onDismiss={vi.fn()} />);
+    const notice = screen.getByRole("region", { name: "Answered, perhaps with these answers: the host's reply to this tab never came" });
+    expect(notice).toHaveTextContent("If the answer taken was these, there is nothing more to do.");
+    expect(notice).not.toHaveTextContent("another tab");
+    expect(notice).not.toHaveTextContent("not sent from this tab");
+    expect(screen.getAllByRole("definition").map((node) => node.textContent)).toEqual(["npm", "parley"]);
+  });
+
   it("selects the answers for a manual copy when the clipboard refuses", async () => {
     saveDraft("rpc-gone", draft);
     const user = userEvent.setup();

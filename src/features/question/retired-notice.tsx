@@ -12,6 +12,7 @@ import "./question-panel.css";
 
 const REASON_KEYS = new Map<RetireReason, QuestionMessageKey>([
   ["answered-elsewhere", "retiredAnswered"],
+  ["answered-unconfirmed", "retiredUnconfirmed"],
   ["dismissed-elsewhere", "retiredDismissed"],
   ["stopped", "retiredStopped"],
   ["resolved-away", "retiredAway"],
@@ -103,7 +104,7 @@ function Notice({ retired, onDismiss }: RetiredNoticeProps) {
       <h2 id={titleId} ref={headingRef} tabIndex={-1} className="question-notice__title">
         {say(REASON_KEYS.get(retired.reason)!)}
       </h2>
-      <p className="question-notice__hint">{t("retiredHint")}</p>
+      <p className="question-notice__hint">{t(retired.reason === "answered-unconfirmed" ? "retiredUnconfirmedHint" : "retiredHint")}</p>
       <dl ref={listRef} className="question-notice__answers">
         {answers.map((item) => (
           <div key={item.id} className="question-notice__answer">
