@@ -244,9 +244,9 @@ export function createChat(options: ChatOptions): Chat {
       const row = await store.getSession(sessionId);
       if (!row) return { ok: false, reason: "not-found" };
       if (options.agents.forSession(row) === null) return { ok: false, reason: "agent-session" };
-      if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
       // Once the host stops, nothing is written: a message taken then would start a turn no one stops or waits for.
       if (posts.stopping) return { ok: false, reason: "closing" };
+      if (stateOf(sessionId) !== "idle" || posting.has(sessionId)) return { ok: false, reason: "turn-running" };
       const message: StoredMessage = { id: randomUUID(), sessionId, role: "user", createdAt: now(), text };
       // An agent that names its sessions (ACP's session_info_update) may still retitle a chat its first message titled.
       const namedByAgent = row.agent?.kind === "acp-agent";
@@ -333,9 +333,11 @@ export function createChat(options: ChatOptions): Chat {
     },
 
     async stop() {
-      // The posts already taken write their message and start their turn first, so the stop below ends those turns too.
+      // The running turns are stopped at once, in the tick the host's close began (their questions' rejections then find
+      // them stopped); the posts already taken write their message and start their turn, which the second stop ends.
+      const stopped = runs.stop();
       await posts.drain();
-      await runs.stop();
+      await Promise.all([stopped, runs.stop()]);
       await transcript.close();
     },
   };
