@@ -448,20 +448,26 @@ describe("createSessionEngine", () => {
     expect(store.getState().retired).toEqual({ "s-1": retired });
   });
 
-  it("tells it so too when the failed reply comes before the request's frame; a later answer with a receipt forgets it", async () => {
-    const { api } = fakeApi({ respond: () => Promise.reject(new Error("Failed to fetch")) });
+  it("tells it so too when the failed reply comes before the frame; only an answer found pending forgets it, and the host's own refusal is a receipt", async () => {
+    const { api } = fakeApi({ respond: () => Promise.reject(new TypeError("Failed to fetch")) });
     const { engine, link, events } = engineWith(api, { retireDraft: () => true, settleResponse: () => null });
     engine.start();
-    for (const rpcId of ["r1", "r2"]) link.frame({ type: "question/requested", ...request(rpcId) });
-    for (const rpcId of ["r1", "r2"]) await expect(engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] })).rejects.toThrow("Failed to fetch");
-    link.frame({ type: "question/resolved", rpcId: "r1", sessionId: "s-1", outcome: "answered" });
-    // r2: its answer is sent again and refused (another tab's came first): that receipt came, so it is another tab's.
+    for (const rpcId of ["r1", "r2", "r3", "r4"]) link.frame({ type: "question/requested", ...request(rpcId) });
+    const answer = (rpcId: string) => engine.respond({ type: "answer", rpcId, sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
+    // r1, r2, r3: no receipt. r4: the host itself refused it (an expired login): it was not taken.
+    for (const rpcId of ["r1", "r2", "r3"]) await expect(answer(rpcId)).rejects.toThrow("Failed to fetch");
+    api.respond = () => Promise.reject(new ApiError(401, "UNAUTHORIZED", "log in again"));
+    await expect(answer("r4")).rejects.toThrow("log in again");
+    // r2: sent again and found gone: the first may still be the one taken. r3: sent again and taken: this tab's own.
     api.respond = () => Promise.resolve({ accepted: false, reason: "not-pending", detail: "question r2 is not pending" });
-    await engine.respond({ type: "answer", rpcId: "r2", sessionId: "s-1", answers: [{ id: "q", selected: ["Yes"] }] });
-    link.frame({ type: "question/resolved", rpcId: "r2", sessionId: "s-1", outcome: "answered" });
+    await answer("r2");
+    api.respond = () => Promise.resolve({ accepted: true });
+    await answer("r3");
+    for (const rpcId of ["r1", "r2", "r4"]) link.frame({ type: "question/resolved", rpcId, sessionId: "s-1", outcome: "answered" });
     expect(events.filter((event) => event.type === "requests-left")).toEqual([
       { type: "requests-left", retired: [{ request: request("r1"), reason: "answered-unconfirmed" }] },
-      { type: "requests-left", retired: [{ request: request("r2"), reason: "answered-elsewhere" }] },
+      { type: "requests-left", retired: [{ request: request("r2"), reason: "answered-unconfirmed" }] },
+      { type: "requests-left", retired: [{ request: request("r4"), reason: "answered-elsewhere" }] },
     ]);
   });
 

@@ -157,35 +157,45 @@ function trackResponses(api: Api, settle: SessionEngineOptions["settleResponse"]
   const awaiting = new Map<string, PendingRequest>();
   /** Requests still pending whose answer from this tab got no receipt: the host may have taken it. */
   const unconfirmed = new Set<string>();
+  /** Why a request left as this tab tells it: answered after this tab's answer got no receipt, perhaps by that answer. */
+  const tell = (rpcId: string, reason: RetireReason | null): RetireReason | null => {
+    const maybeOurs = unconfirmed.delete(rpcId);
+    return reason === "answered-elsewhere" && maybeOurs ? "answered-unconfirmed" : reason;
+  };
   return {
     afterReceipt(request: PendingRequest) {
       awaiting.set(request.rpcId, request);
     },
-    /** Why a request left as this tab tells it: answered after this tab's answer got no receipt, perhaps by that answer. */
-    tell(rpcId: string, reason: RetireReason | null): RetireReason | null {
-      const maybeOurs = unconfirmed.delete(rpcId);
-      return reason === "answered-elsewhere" && maybeOurs ? "answered-unconfirmed" : reason;
-    },
+    tell,
     async respond(body: RespondRequest): Promise<Receipt> {
       let done = false;
-      let unanswered = true;
+      // Whether the host answered this attempt (a receipt, or a refusal of its own), and whether that shows the request
+      // was still pending, so an earlier attempt with no receipt was not the answer taken.
+      let heard = false;
+      let pending = false;
       try {
         const receipt = await api.respond(body);
-        unanswered = false;
+        heard = true;
+        pending = receipt.accepted || receipt.reason === "bad-response";
         // A cancel that finds the request gone did what it was for: the request is not waiting any more.
         done = receipt.accepted || (body.type === "cancel" && receipt.reason === "not-pending");
         return receipt;
+      } catch (error) {
+        // Not the host's own words: a proxy's page (`HTTP_*`) or a reply that could not be read.
+        heard = error instanceof ApiError && !error.code.startsWith("HTTP_") && error.code !== "INVALID_RESPONSE";
+        throw error;
       } finally {
         const left = awaiting.get(body.rpcId);
         awaiting.delete(body.rpcId);
         const reason = settle?.(body.rpcId, done) ?? null;
         // No receipt came (the connection failed, a proxy answered for the host): the answer taken may be this one,
         // whether the request left before (told now) or leaves later (told by its frame).
-        const maybeOurs = unanswered && body.type === "answer";
-        if (maybeOurs && left === undefined) unconfirmed.add(body.rpcId);
-        else if (!maybeOurs) unconfirmed.delete(body.rpcId);
-        const told = reason === "answered-elsewhere" && maybeOurs ? "answered-unconfirmed" : reason;
-        if (left !== undefined && told !== null) retire([{ request: left, reason: told }]);
+        if (!heard && body.type === "answer") unconfirmed.add(body.rpcId);
+        if (pending) unconfirmed.delete(body.rpcId);
+        if (left !== undefined) {
+          const told = tell(body.rpcId, reason);
+          if (told !== null) retire([{ request: left, reason: told }]);
+        }
       }
     },
   };
