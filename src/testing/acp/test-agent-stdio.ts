@@ -15,7 +15,7 @@ if (process.env.TEST_AGENT_RELAUNCH === "1") {
   child.once("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   if (process.env.TEST_AGENT_PID_FILE) writeFileSync(process.env.TEST_AGENT_PID_FILE, String(process.pid));
-  // TEST_AGENT_TERM_MS: asked to stop (SIGTERM), it takes that long to exit, as one saving its state would.
+  // TEST_AGENT_TERM_MS: asked to stop (its stdin closed, SIGTERM), it takes that long to exit, as one saving its state would.
   const termMs = Number(process.env.TEST_AGENT_TERM_MS ?? 0);
   if (termMs > 0) process.on("SIGTERM", () => setTimeout(() => process.exit(0), termMs));
   const options = testAgentOptionsFromEnv(process.env);
@@ -28,7 +28,7 @@ if (process.env.TEST_AGENT_RELAUNCH === "1") {
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
   await connection.closed;
-  const linger = Number(process.env.TEST_AGENT_LINGER_MS ?? 0);
+  const linger = Math.max(Number(process.env.TEST_AGENT_LINGER_MS ?? 0), termMs);
   if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
   process.exit(0);
 }
