@@ -26,7 +26,6 @@ import { createSlotEntries } from "./question-entry";
 import { GrantsEntry } from "../features/approval/grants-entry";
 import { useDrawer, useHelpShortcut, usePanelPreload } from "./shell-hooks";
 import { useUndoDelete } from "./undo-delete";
-import { keepRetiredAcrossReloads } from "./retired-storage";
 import { useSessionEngine } from "./use-session-engine";
 import { useHostFacts } from "./use-host-facts";
 import { useAgents } from "./use-agents";
@@ -56,6 +55,25 @@ const AcpModeSelect = lazy(() => import("../features/chat/acp-mode-select"));
 const NotifyToggle = lazyModule(() => import("../features/attention/notify-toggle")).component((module) => module.NotifyToggle);
 const KeyboardHelp = lazyModule(() => import("../features/chat/keyboard-help")).component((module) => module.KeyboardHelp);
 
+/**
+ * The notices of answers not sent kept across reloads (`retired-storage.ts`), in a chunk of their own fetched as the app
+ * starts, beside the checks their restore waits for. Returns the unsubscribe.
+ */
+function keepRetiredLazily(store: SessionStore): () => void {
+  let stop: (() => void) | null = null;
+  let gone = false;
+  import("./retired-storage").then(
+    ({ keepRetiredAcrossReloads }) => {
+      if (!gone) stop = keepRetiredAcrossReloads(store);
+    },
+    (error: unknown) => console.warn("the notices of answers not sent cannot be kept across reloads", error),
+  );
+  return () => {
+    gone = true;
+    stop?.();
+  };
+}
+
 /** The chat app: the session engine → store → sidebar, conversation and composer slot. */
 export function ChatApp({ store: givenStore, api = defaultApi, connect = createMux, agentsApi = defaultAgentsApi }: ChatAppProps) {
   const t = useCopy(appCopy);
@@ -78,7 +96,7 @@ export function ChatApp({ store: givenStore, api = defaultApi, connect = createM
   const [helpAsked, setHelpAsked] = useState(false);
   if (helpOpen && !helpAsked) setHelpAsked(true);
   const { requestDelete, toast } = useUndoDelete(engine, store);
-  useEffect(() => keepRetiredAcrossReloads(store), [store]);
+  useEffect(() => keepRetiredLazily(store), [store]);
   usePanelPreload();
   const facts = useHostFacts(api.health);
   const { agents, known: agentsKnown, refresh: refreshAgents } = useAgents(agentsApi);

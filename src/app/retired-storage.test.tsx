@@ -53,6 +53,17 @@ describe("keepRetiredAcrossReloads", () => {
     expect(sessionStorage.getItem(KEY)).toBeNull();
   });
 
+  it("keeps a request retired before it began (its module loads after the app starts), with nothing stored to restore", () => {
+    sessionStorage.setItem(KEY, "not JSON");
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const store = createSessionStore();
+    store.getState().retireRequests([answered("rpc-early")]);
+    const stop = keepRetiredAcrossReloads(store);
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toEqual([answered("rpc-early")]);
+    stop();
+    sessionStorage.removeItem(KEY);
+  });
+
   it("brings back, after a reload, the notices whose drafts still hold answers, and drops the rest from storage", async () => {
     const before = createSessionStore();
     const stopBefore = keepRetiredAcrossReloads(before);

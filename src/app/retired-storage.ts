@@ -74,8 +74,9 @@ export function keepRetiredAcrossReloads(store: SessionStore, storage: Storage =
     written = state.retired;
     write();
   });
-  // Nothing to restore: whatever is stored (an empty, corrupt or foreign value) goes.
-  if (unrestored.length === 0) writeStored(storage, [], null);
+  // Nothing to restore: whatever is stored (an empty, corrupt or foreign value) goes, for what the store holds already (a
+  // request retired before this module was loaded).
+  if (unrestored.length === 0) write();
   else {
     void checks().then(({ RetiredEntry }) => {
       if (stopped) return;
