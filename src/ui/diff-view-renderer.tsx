@@ -14,8 +14,8 @@ export interface DiffViewProps {
   newText: string;
   /** The texts were cut by the host. */
   truncated?: boolean;
-  /** Labels: the region's name, the fold's summary for a count of lines, the cut and the empty diff. */
-  labels: { region: string; summary: (lines: number) => string; truncated: string; empty: string };
+  /** Labels: the region's name, the fold's summary for a count of lines, the cut, the empty diff and one not worked out. */
+  labels: { region: string; summary: (lines: number) => string; truncated: string; empty: string; uncompared: string };
 }
 
 /**
@@ -29,12 +29,15 @@ export type DiffLine = { kind: "add" | "remove" | "context" | "hunk"; text: stri
 
 const allAdded = (text: string): DiffLine[] => text.split("\n").map((line) => ({ kind: "add", text: line }));
 
-/** The unified diff of two texts as lines (3 lines of context), by the `diff` library; a missing old text is a new file. */
-export function diffLinesOf(oldText: string | undefined, newText: string): DiffLine[] {
+/**
+ * The unified diff of two texts as lines (3 lines of context), by the `diff` library; a missing old text is a new file.
+ * `compared` is false when the texts were past the bounds and the new text is given as added.
+ */
+export function diffLinesOf(oldText: string | undefined, newText: string): { lines: DiffLine[]; compared: boolean } {
   const before = oldText ?? "";
-  if (before.length + newText.length > DIFF_TEXT_CHARS) return allAdded(newText);
+  if (before.length + newText.length > DIFF_TEXT_CHARS) return { lines: allAdded(newText), compared: before === "" };
   const patch = structuredPatch("a", "b", before, newText, undefined, undefined, { context: 3, maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_MAX_MS });
-  if (!patch) return allAdded(newText);
+  if (!patch) return { lines: allAdded(newText), compared: false };
   const lines: DiffLine[] = [];
   for (const hunk of patch.hunks) {
     lines.push({ kind: "hunk", text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
@@ -43,12 +46,12 @@ export function diffLinesOf(oldText: string | undefined, newText: string): DiffL
       lines.push({ kind: line[0] === "+" ? "add" : line[0] === "-" ? "remove" : "context", text: line.slice(1) });
     }
   }
-  return lines;
+  return { lines, compared: true };
 }
 
 /** A readable unified diff: one row per line with its sign, folded when long; text shown as text, hidden characters marked. */
 export default function DiffView({ path, oldText, newText, truncated, labels }: DiffViewProps) {
-  const lines = useMemo(() => diffLinesOf(oldText, newText), [oldText, newText]);
+  const { lines, compared } = useMemo(() => diffLinesOf(oldText, newText), [oldText, newText]);
   const changed = lines.filter((line) => line.kind === "add" || line.kind === "remove").length;
   const body = (
     <pre className="diff-view__lines" role="region" aria-label={labels.region} tabIndex={0}>
@@ -80,6 +83,7 @@ export default function DiffView({ path, oldText, newText, truncated, labels }: 
       ) : (
         body
       )}
+      {!compared && <p className="diff-view__truncated">{labels.uncompared}</p>}
       {truncated && <p className="diff-view__truncated">{labels.truncated}</p>}
     </div>
   );

@@ -39,6 +39,13 @@ describe("acp-permission: the card of a permission request of an ACP agent", () 
     expect(respond).toHaveBeenCalledWith({ type: "answer", rpcId: "r1", sessionId: "s1", answers: choiceAnswer("Always allow") });
   });
 
+  it("says so when an edit has too many changes to compare: the new text whole, its removed lines not shown", async () => {
+    const lines = (word: string) => Array.from({ length: 2_000 }, (_, index) => `${word} ${index}`).join("\n");
+    const big = { ...request, approval: { ...request.approval!, toolCall: { ...request.approval!.toolCall!, content: [{ type: "diff" as const, path: "/w/data.txt", oldText: lines("old"), newText: lines("new") }] } } };
+    render(<AcpApprovalCard request={big} respond={vi.fn()} />);
+    expect(await screen.findByText("Too many changes to compare: the new text is shown whole, and the lines it removes are not shown.")).toBeTruthy();
+  });
+
   it("shows the hidden characters of the agent's option names and paths as markers, on the buttons the human presses too", async () => {
     const user = userEvent.setup();
     const respond = vi.fn(async (_body: RespondRequest): Promise<Receipt> => ({ accepted: true }));

@@ -85,7 +85,7 @@ export function AcpApprovalCard({ request, respond }: AcpApprovalCardProps) {
               {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
               newText={part.newText}
               {...(part.truncated ? { truncated: true } : {})}
-              labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
+              labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges"), uncompared: t("diffUncompared") }}
             />
           ) : part.type === "text" ? (
             <pre key={index} className="approval-card__arguments" role="region" aria-label={t("command")} tabIndex={0}>

@@ -8,6 +8,7 @@ export type AcpMessageKey =
   | "diffSummary"
   | "truncated"
   | "noChanges"
+  | "diffUncompared"
   | "output"
   | "rawInput"
   | "toolStatus"
@@ -36,6 +37,7 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     diffSummary: "Show the changes ({lines} lines)",
     truncated: "The change is too long to show whole; the end is cut off.",
     noChanges: "No changes",
+    diffUncompared: "Too many changes to compare: the new text is shown whole, and the lines it removes are not shown.",
     output: "Output",
     rawInput: "Input",
     toolStatus: "{kind} · {status}",
@@ -62,6 +64,7 @@ export const acpCopy: Catalog<AcpMessageKey> = {
     diffSummary: "显示改动（{lines} 行）",
     truncated: "改动太长，无法完整显示；末尾已截断。",
     noChanges: "没有改动",
+    diffUncompared: "改动太多，无法比较：新文本完整显示，删去的行不显示。",
     output: "输出",
     rawInput: "输入",
     toolStatus: "{kind} · {status}",

@@ -22,7 +22,7 @@ function ContentPart({ part }: { part: AcpToolContent }) {
           {...(part.oldText === undefined ? {} : { oldText: part.oldText })}
           newText={part.newText}
           {...(part.truncated ? { truncated: true } : {})}
-          labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges") }}
+          labels={{ region: t("diffRegion", { path: showHiddenCharacters(part.path) }), summary: (lines) => t("diffSummary", { lines }), truncated: t("truncated"), empty: t("noChanges"), uncompared: t("diffUncompared") }}
         />
       );
     case "text":
