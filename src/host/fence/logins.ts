@@ -16,7 +16,7 @@ export function loginCookieName(port: number): string {
   return `parley_login_${port}`;
 }
 
-/** A store failure's code (\`STORAGE_FULL\`…), else INTERNAL. */
+/** A store failure's code (`STORAGE_FULL`…), else INTERNAL. */
 const errorCode = (error: unknown) => (error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "INTERNAL");
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex");
