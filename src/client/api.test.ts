@@ -72,4 +72,13 @@ describe("createApi", () => {
     const plain = await recording(() => new Response("slow down", { status: 429, headers: { "retry-after": "4" } })).api.health().catch((error: unknown) => error);
     expect(plain).toMatchObject({ status: 429, code: "HTTP_429", message: "slow down", retryAfterSeconds: 4 });
   });
+
+  it("fails an answer the host does not answer within its bound, saying so", async () => {
+    const api = createApi({
+      baseUrl: "http://host",
+      respondTimeoutMs: 50,
+      fetch: (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason))),
+    });
+    await expect(api.respond({ type: "cancel", rpcId: "r1", sessionId: "s-1" })).rejects.toThrow(new Error("the host did not answer within 0.05 s"));
+  });
 });

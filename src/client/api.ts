@@ -22,6 +22,8 @@ export interface ApiOptions {
   /** Prefix for every path; empty means the page's own origin. */
   baseUrl?: string;
   fetch?: typeof globalThis.fetch;
+  /** How long an answer waits for the host's receipt before it fails, its drafts kept (default 30 s): a hung host holds no panel. */
+  respondTimeoutMs?: number;
 }
 
 /** One page of `GET /api/sessions`; `next` is the cursor of the following page, null after the last. */
@@ -57,14 +59,17 @@ export function createApi(options: ApiOptions = {}): Api {
   const baseUrl = options.baseUrl ?? "";
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function call(method: string, path: string, body?: unknown, keepalive = false): Promise<Response> {
+  async function call(method: string, path: string, body?: unknown, keepalive = false, timeoutMs?: number): Promise<Response> {
     const init: RequestInit = { method, headers: { accept: "application/json" }, credentials: "same-origin" };
     if (keepalive) init.keepalive = true;
+    if (timeoutMs) init.signal = AbortSignal.timeout(timeoutMs);
     if (body !== undefined) {
       init.headers = { accept: "application/json", "content-type": "application/json" };
       init.body = JSON.stringify(body);
     }
-    const response = await doFetch(`${baseUrl}${path}`, init);
+    const response = await doFetch(`${baseUrl}${path}`, init).catch((error: unknown) => {
+      throw error instanceof DOMException && error.name === "TimeoutError" ? new Error(`the host did not answer within ${timeoutMs! / 1000} s`) : error;
+    });
     if (!response.ok) throw await toApiError(response);
     return response;
   }
@@ -104,7 +109,7 @@ export function createApi(options: ApiOptions = {}): Api {
       return (await checkedBody((checks) => checks.AbortResponse, await call("POST", `/api/sessions/${id(sessionId)}/abort`, {}))).aborted;
     },
     async respond(body) {
-      return checkedBody((checks) => checks.Receipt, await call("POST", "/api/respond", body));
+      return checkedBody((checks) => checks.Receipt, await call("POST", "/api/respond", body, false, options.respondTimeoutMs ?? 30_000));
     },
   };
 }
