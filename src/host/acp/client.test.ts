@@ -116,7 +116,7 @@ describe("AcpAgentProcess over stdio with the test agent", { timeout: 180_000 },
     expect(events.updates.at(-1)).toEqual({ sessionUpdate: "current_mode_update", currentModeId: "default" });
   });
 
-  it("starts a session whose mode the agent offers no longer in a mode that asks, with no default either, and fails every start when it offers none", async () => {
+  it("starts a session whose mode the agent offers no longer in a mode that asks, with no default either, and fails every start when it offers none [acp-modes]", async () => {
     const stateDir = tempDir();
     const cwd = tempDir();
     const first = start({ TEST_AGENT_STATE_DIR: stateDir });
