@@ -50,7 +50,7 @@ function gatedStore(dataDir: string, text: string) {
 const messagesOf = async (url: string, sessionId: string) => ((await api(url, `/api/sessions/${sessionId}`)).body as { messages: { role: string; text?: string }[] }).messages;
 
 describe("messages posted as the host stops", () => {
-  it("one taken before the stop is written and its turn stopped with the rest; one whose body arrives after is refused 503 with nothing written", async () => {
+  it("one taken before the stop is written and answered 202, its chat idle after a restart; one whose body arrives after is refused 503 with nothing written", async () => {
     const dataDir = temp.make();
     const gated = gatedStore(dataDir, "/echo taken before the stop");
     const server = await startTestServer({ store: gated.store });
